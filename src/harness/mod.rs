@@ -1,0 +1,3 @@
+//! Measurement, not algorithms: data sets, ground truth, replay and reports.
+
+pub mod data;

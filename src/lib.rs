@@ -1,0 +1,26 @@
+//! # ccdlab
+//!
+//! Continuous collision detection (CCD) of deforming triangle meshes, built to
+//! reproduce, compare and extend CCD culling and exact-test methods, and to be
+//! used as a CCD library.
+//!
+//! The core pipeline follows Wan, Fu & Yao, "Continuous collision detection
+//! algorithm based on spatial linear projection", *Intelligent Computer and
+//! Applications* 12(2), 2022:
+//!
+//! ```text
+//! mesh ─▶ bounding_volume ─▶ broad_phase ─▶ filter ─▶ narrow_phase ─▶ pipeline ─▶ harness
+//! (frames,  (swept k-DOPs)   (BVH with a    (SLPF,    (exact VF / EE   (one step:  (replay,
+//!  topology)                  feature level) DNF)      solvers, TOI)    pairs, TOI) reports)
+//! ```
+//!
+//! Data flows one way; only [`pipeline`] composes stages.
+//!
+//! Every fast path has a slow oracle in the tree, and tests compare the two.
+//! All CCD arithmetic is `f64` ([`math::Real`]).
+
+#![warn(missing_docs)]
+
+pub mod math;
+pub mod harness;
+pub mod mesh;

@@ -1,0 +1,58 @@
+//! Scalar and vector types, and the floating-point error model every filter in
+//! the crate derives its bounds from.
+//!
+//! All CCD code is `f64` ([`Real`]); f32 inputs are widened exactly (every f32
+//! is an f64). Error bounds are written as expressions of
+//! [`UNIT_ROUNDOFF`] `u = ε/2` (Higham, *Accuracy and Stability of Numerical
+//! Algorithms*, 2nd ed., 2002, §2.2), never as pasted decimals.
+
+/// The one scalar of the CCD path.
+pub type Real = f64;
+
+/// A point or direction in 3D.
+pub type Vec3 = nalgebra::Vector3<Real>;
+
+/// Unit roundoff `u = ε/2 = 2⁻⁵³`: for round-to-nearest,
+/// `fl(a ∘ b) = (a ∘ b)(1 + δ)`, `|δ| ≤ u`, without underflow or overflow
+/// (Higham 2002, Thm. 2.2).
+pub const UNIT_ROUNDOFF: Real = Real::EPSILON / 2.0;
+
+/// The smallest positive normal double. Below it a product's relative error
+/// bound no longer holds; filters that rely on relative bounds refuse to
+/// decide when a magnitude they track falls under [`TINY`].
+pub const TINY: Real = Real::MIN_POSITIVE;
+
+/// A safe upper bound for `γ_n = n·u / (1 − n·u)` (Higham 2002, Lemma 3.1):
+/// the relative error of a product or sum evaluated along a path of `n`
+/// roundings is at most `γ_n`. Returns `(n + 1)·u`, which is ≥ `γ_n` for every
+/// `n < 2²⁵` (since `(n+1)(1−nu) ≥ n` there), and is itself an exact double
+/// (a small integer times a power of two).
+#[inline]
+pub const fn gamma(n: u32) -> Real {
+    (n as Real + 1.0) * UNIT_ROUNDOFF
+}
+
+/// `true` when every coordinate is finite.
+#[inline]
+pub fn is_finite(v: &Vec3) -> bool {
+    v.x.is_finite() && v.y.is_finite() && v.z.is_finite()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamma_bounds_the_textbook_value() {
+        for n in [1u32, 2, 3, 7, 16, 64, 1000] {
+            let nu = n as f64 * UNIT_ROUNDOFF;
+            assert!(gamma(n) >= nu / (1.0 - nu), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn unit_roundoff_is_half_an_ulp_of_one() {
+        assert_eq!(1.0 + UNIT_ROUNDOFF, 1.0);
+        assert!(1.0 + 2.0 * UNIT_ROUNDOFF > 1.0);
+    }
+}

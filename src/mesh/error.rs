@@ -1,0 +1,127 @@
+//! Errors of mesh construction and mesh files.
+
+use std::path::PathBuf;
+
+/// Why a mesh or a mesh file was refused. Every variant names the element (and,
+/// for files, the path and line or element index) so that the input can be
+/// fixed.
+#[derive(Debug, thiserror::Error)]
+pub enum MeshError {
+    /// The file could not be opened or read. Check the path and permissions.
+    #[error("{path}: {source}", path = path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A text line (ASCII PLY, OBJ) could not be understood.
+    #[error("{path}:{line}: {message}", path = path.display())]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// An element of a binary file (PLY) is missing or malformed.
+    #[error("{path}: {element} {index}: {message}", path = path.display())]
+    Element {
+        /// The file.
+        path: PathBuf,
+        /// The element kind (`vertex`, `face`, `header`).
+        element: &'static str,
+        /// 0-based index of the element.
+        index: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// A mesh needs at least one triangle.
+    #[error("the mesh has no faces")]
+    NoFaces,
+    /// A face refers to a vertex that does not exist.
+    #[error("face {face} refers to vertex {index}, but the mesh has {num_vertices} vertices")]
+    FaceIndexOutOfRange {
+        /// 0-based face index.
+        face: usize,
+        /// The offending vertex index.
+        index: u64,
+        /// Number of vertices of the mesh.
+        num_vertices: usize,
+    },
+    /// A face repeats a vertex (it has fewer than three distinct corners).
+    /// Zero-area triangles with three distinct vertices are accepted: the exact
+    /// solvers handle them.
+    #[error("face {face} repeats a vertex: {indices:?}")]
+    DegenerateFace {
+        /// 0-based face index.
+        face: usize,
+        /// Its vertex indices.
+        indices: [u32; 3],
+    },
+    /// A face has a number of corners other than three.
+    #[error("face {face} has {corners} corners; ccdlab needs triangles")]
+    NotATriangle {
+        /// 0-based face index.
+        face: usize,
+        /// Its number of corners.
+        corners: usize,
+    },
+    /// A coordinate is NaN or infinite.
+    #[error("vertex {vertex} has a non-finite coordinate {value}")]
+    NonFinite {
+        /// 0-based vertex index.
+        vertex: usize,
+        /// The offending value.
+        value: f64,
+    },
+    /// Two frames of one step (or sequence) disagree in vertex count.
+    #[error("frame has {found} vertices, expected {expected}")]
+    VertexCountMismatch {
+        /// The count of the first frame.
+        expected: usize,
+        /// The count of this frame.
+        found: usize,
+    },
+    /// Two frames of one step (or sequence) disagree in their faces.
+    #[error("frame's faces differ from the first frame's (first difference at face {face})")]
+    FaceMismatch {
+        /// First differing face (or the shorter face count).
+        face: usize,
+    },
+    /// A mesh of too many elements for 32-bit indices.
+    #[error("the mesh has {count} {what}; at most 2^32 - 2 are supported")]
+    TooLarge {
+        /// `vertices`, `faces` or `edges`.
+        what: &'static str,
+        /// The count.
+        count: usize,
+    },
+    /// An error inside a file, with the file's path.
+    #[error("{path}: {source}", path = path.display())]
+    InFile {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: Box<MeshError>,
+    },
+}
+
+impl MeshError {
+    /// Attach a file path to an error that has none.
+    pub fn in_file(self, path: impl Into<PathBuf>) -> MeshError {
+        match self {
+            e @ (MeshError::Io { .. }
+            | MeshError::Syntax { .. }
+            | MeshError::Element { .. }
+            | MeshError::InFile { .. }) => e,
+            e => MeshError::InFile {
+                path: path.into(),
+                source: Box::new(e),
+            },
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! The triangle mesh of a frame sequence and its fixed topology: unique edges in
+//! libigl's `edges(F)` order, the owner triangle of every vertex and edge, and
+//! connected components.
+//!
+//! **Edge order.** libigl's `igl::edges(F, E)` builds the symmetric adjacency
+//! matrix of `F` as a column-major `Eigen::SparseMatrix` and walks it column by
+//! column, rows ascending, keeping the entries with `row < col`. Edge `j` is
+//! therefore `[min, max]`, and edges are sorted by `max`, then by `min`. The
+//! data sets' global IDs (vertex `i` → `i`, edge `j` → `#V + j`, face `k` →
+//! `#V + #E + k`; Belgrod et al. 2023) depend on this order; the cloth-funnel
+//! test in `tests/` checks it against the published query coordinates.
+//!
+//! **Owners.** Every vertex and every edge is owned by the lowest-indexed face
+//! that contains it, so that a BVH whose leaves are the features of their owner
+//! triangles produces each vertex–face and edge–edge pair exactly once (Wan,
+//! Fu & Yao 2022, §1.1: "one extra BV level below the triangle leaves").
+
+use super::MeshError;
+
+/// Marker for "no owner": a vertex that no face references.
+pub const NO_OWNER: u32 = u32::MAX;
+
+/// A mesh feature, as the data sets number them globally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Feature {
+    /// Vertex index.
+    Vertex(u32),
+    /// Edge index (libigl order).
+    Edge(u32),
+    /// Face index.
+    Face(u32),
+}
+
+/// Triangle mesh topology, fixed across a frame sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TriMesh {
+    num_vertices: usize,
+    faces: Vec<[u32; 3]>,
+    edges: Vec<[u32; 2]>,
+    face_edges: Vec<[u32; 3]>,
+    vertex_owner: Vec<u32>,
+    edge_owner: Vec<u32>,
+    component: Vec<u32>,
+    num_components: usize,
+}
+
+impl TriMesh {
+    /// Builds the topology of `faces` over `num_vertices` vertices.
+    ///
+    /// Refuses an empty face list, out-of-range indices and faces that repeat a
+    /// vertex. Geometrically degenerate (zero-area) triangles are accepted.
+    pub fn new(num_vertices: usize, faces: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
+        if faces.is_empty() {
+            return Err(MeshError::NoFaces);
+        }
+        if num_vertices >= NO_OWNER as usize {
+            return Err(MeshError::TooLarge {
+                what: "vertices",
+                count: num_vertices,
+            });
+        }
+        if faces.len() >= NO_OWNER as usize {
+            return Err(MeshError::TooLarge {
+                what: "faces",
+                count: faces.len(),
+            });
+        }
+        for (f, tri) in faces.iter().enumerate() {
+            for &i in tri {
+                if i as usize >= num_vertices {
+                    return Err(MeshError::FaceIndexOutOfRange {
+                        face: f,
+                        index: u64::from(i),
+                        num_vertices,
+                    });
+                }
+            }
+            if tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] {
+                return Err(MeshError::DegenerateFace {
+                    face: f,
+                    indices: *tri,
+                });
+            }
+        }
+        let edges = unique_edges(&faces);
+        let face_edges = faces
+            .iter()
+            .map(|t| {
+                [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])].map(|(a, b)| edge_index(&edges, a, b))
+            })
+            .collect::<Vec<_>>();
+        let mut vertex_owner = vec![NO_OWNER; num_vertices];
+        let mut edge_owner = vec![NO_OWNER; edges.len()];
+        for (f, (tri, fe)) in faces.iter().zip(&face_edges).enumerate() {
+            for k in 0..3 {
+                let v = &mut vertex_owner[tri[k] as usize];
+                if *v == NO_OWNER {
+                    *v = f as u32;
+                }
+                let e = &mut edge_owner[fe[k] as usize];
+                if *e == NO_OWNER {
+                    *e = f as u32;
+                }
+            }
+        }
+        let (component, num_components) = components(num_vertices, &edges);
+        Ok(TriMesh {
+            num_vertices,
+            faces,
+            edges,
+            face_edges,
+            vertex_owner,
+            edge_owner,
+            component,
+            num_components,
+        })
+    }
+
+    /// Number of vertices `#V`.
+    #[inline]
+    pub fn num_vertices(&self) -> usize {
+        self.num_vertices
+    }
+
+    /// Number of unique edges `#E`.
+    #[inline]
+    pub fn num_edges(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Number of faces `#F`.
+    #[inline]
+    pub fn num_faces(&self) -> usize {
+        self.faces.len()
+    }
+
+    /// Triangles, as given.
+    #[inline]
+    pub fn faces(&self) -> &[[u32; 3]] {
+        &self.faces
+    }
+
+    /// Unique edges `[min, max]` in libigl `edges(F)` order.
+    #[inline]
+    pub fn edges(&self) -> &[[u32; 2]] {
+        &self.edges
+    }
+
+    /// Edge indices of each face: `[e(v0,v1), e(v1,v2), e(v2,v0)]`.
+    #[inline]
+    pub fn face_edges(&self) -> &[[u32; 3]] {
+        &self.face_edges
+    }
+
+    /// Owner face of each vertex ([`NO_OWNER`] for a vertex in no face).
+    #[inline]
+    pub fn vertex_owner(&self) -> &[u32] {
+        &self.vertex_owner
+    }
+
+    /// Owner face of each edge.
+    #[inline]
+    pub fn edge_owner(&self) -> &[u32] {
+        &self.edge_owner
+    }
+
+    /// Connected component of each vertex, numbered by smallest vertex index.
+    #[inline]
+    pub fn component(&self) -> &[u32] {
+        &self.component
+    }
+
+    /// Number of connected components (objects: cloth, ball, funnel …).
+    #[inline]
+    pub fn num_components(&self) -> usize {
+        self.num_components
+    }
+
+    /// Index of the edge between `a` and `b`, if the mesh has one.
+    pub fn find_edge(&self, a: u32, b: u32) -> Option<u32> {
+        let key = [a.min(b), a.max(b)];
+        self.edges
+            .binary_search_by(|e| (e[1], e[0]).cmp(&(key[1], key[0])))
+            .ok()
+            .map(|i| i as u32)
+    }
+
+    /// The data sets' global ID of a feature: vertex `i` → `i`, edge `j` →
+    /// `#V + j`, face `k` → `#V + #E + k`.
+    pub fn global_id(&self, feature: Feature) -> u64 {
+        let (nv, ne) = (self.num_vertices as u64, self.edges.len() as u64);
+        match feature {
+            Feature::Vertex(i) => u64::from(i),
+            Feature::Edge(j) => nv + u64::from(j),
+            Feature::Face(k) => nv + ne + u64::from(k),
+        }
+    }
+
+    /// The feature behind a global ID, or `None` when the ID is out of range.
+    pub fn feature(&self, id: u64) -> Option<Feature> {
+        let (nv, ne, nf) = (
+            self.num_vertices as u64,
+            self.edges.len() as u64,
+            self.faces.len() as u64,
+        );
+        if id < nv {
+            Some(Feature::Vertex(id as u32))
+        } else if id < nv + ne {
+            Some(Feature::Edge((id - nv) as u32))
+        } else if id < nv + ne + nf {
+            Some(Feature::Face((id - nv - ne) as u32))
+        } else {
+            None
+        }
+    }
+}
+
+/// Unique undirected edges in libigl order: `[min, max]`, sorted by
+/// `(max, min)`.
+fn unique_edges(faces: &[[u32; 3]]) -> Vec<[u32; 2]> {
+    let mut keys: Vec<u64> = faces
+        .iter()
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+        .map(|(a, b)| (u64::from(a.max(b)) << 32) | u64::from(a.min(b)))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| [k as u32, (k >> 32) as u32])
+        .collect()
+}
+
+fn edge_index(edges: &[[u32; 2]], a: u32, b: u32) -> u32 {
+    let key = (a.max(b), a.min(b));
+    edges
+        .binary_search_by(|e| (e[1], e[0]).cmp(&key))
+        .expect("every face edge is in the edge list") as u32
+}
+
+/// Union–find over the edges; components numbered in order of their smallest
+/// vertex.
+fn components(num_vertices: usize, edges: &[[u32; 2]]) -> (Vec<u32>, usize) {
+    let mut parent: Vec<u32> = (0..num_vertices as u32).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+    for &[a, b] in edges {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra != rb {
+            // Keep the smaller root so that roots are the smallest vertex.
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            parent[hi as usize] = lo;
+        }
+    }
+    let mut label = vec![NO_OWNER; num_vertices];
+    let mut component = vec![0; num_vertices];
+    let mut count = 0u32;
+    for v in 0..num_vertices as u32 {
+        let r = find(&mut parent, v) as usize;
+        if label[r] == NO_OWNER {
+            label[r] = count;
+            count += 1;
+        }
+        component[v as usize] = label[r];
+    }
+    (component, count as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_triangles() -> TriMesh {
+        // 0-1-2 and 2-1-3 share edge 1–2; vertex 4 is isolated.
+        TriMesh::new(5, vec![[0, 1, 2], [2, 1, 3]]).unwrap()
+    }
+
+    #[test]
+    fn edges_follow_libigl_column_major_order() {
+        let m = two_triangles();
+        // Sorted by (max, min): (0,1) (0,2) (1,2) (1,3) (2,3).
+        assert_eq!(m.edges(), &[[0, 1], [0, 2], [1, 2], [1, 3], [2, 3]]);
+        assert_eq!(m.face_edges(), &[[0, 2, 1], [2, 3, 4]]);
+        assert_eq!(m.find_edge(3, 1), Some(3));
+        assert_eq!(m.find_edge(0, 3), None);
+    }
+
+    #[test]
+    fn every_feature_has_the_lowest_face_as_owner() {
+        let m = two_triangles();
+        assert_eq!(m.vertex_owner(), &[0, 0, 0, 1, NO_OWNER]);
+        assert_eq!(m.edge_owner(), &[0, 0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn components_are_numbered_by_smallest_vertex() {
+        let m = TriMesh::new(7, vec![[4, 5, 6], [0, 1, 2]]).unwrap();
+        assert_eq!(m.component(), &[0, 0, 0, 1, 2, 2, 2]);
+        assert_eq!(m.num_components(), 3);
+    }
+
+    #[test]
+    fn global_ids_round_trip() {
+        let m = two_triangles();
+        for f in [Feature::Vertex(4), Feature::Edge(0), Feature::Edge(4), Feature::Face(1)] {
+            assert_eq!(m.feature(m.global_id(f)), Some(f));
+        }
+        assert_eq!(m.global_id(Feature::Face(0)), 5 + 5);
+        assert_eq!(m.feature(12), None);
+    }
+
+    #[test]
+    fn bad_faces_are_refused_with_their_index() {
+        assert!(matches!(TriMesh::new(3, vec![]), Err(MeshError::NoFaces)));
+        assert!(matches!(
+            TriMesh::new(3, vec![[0, 1, 2], [0, 1, 3]]),
+            Err(MeshError::FaceIndexOutOfRange { face: 1, index: 3, .. })
+        ));
+        assert!(matches!(
+            TriMesh::new(3, vec![[0, 2, 2]]),
+            Err(MeshError::DegenerateFace { face: 0, .. })
+        ));
+    }
+}
