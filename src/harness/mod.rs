@@ -1,3 +1,5 @@
 //! Measurement, not algorithms: data sets, ground truth, replay and reports.
 
 pub mod data;
+pub mod output;
+pub mod stamp;

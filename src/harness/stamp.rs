@@ -1,0 +1,80 @@
+//! The provenance stamp every recorded measurement carries: machine, thread
+//! count, git commit and date.
+
+use serde::{Deserialize, Serialize};
+
+/// Where and from which code a measurement came.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    /// CPU model (from `/proc/cpuinfo` where available).
+    pub cpu: String,
+    /// Logical CPUs of the machine.
+    pub logical_cpus: usize,
+    /// Worker threads the measurement used.
+    pub threads: usize,
+    /// `git describe --always --dirty` of the working tree, or `unknown`.
+    pub git_commit: String,
+    /// UTC date and time, RFC 3339 (from `date -u`), or `unknown`.
+    pub date: String,
+    /// Operating system and architecture.
+    pub os: String,
+}
+
+impl Stamp {
+    /// Stamps a measurement that used `threads` worker threads.
+    pub fn new(threads: usize) -> Stamp {
+        Stamp {
+            cpu: cpu_model(),
+            logical_cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads,
+            git_commit: command_output("git", &["describe", "--always", "--dirty", "--abbrev=12"]),
+            date: command_output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
+            os: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
+        }
+    }
+
+    /// One line for a Markdown report.
+    pub fn markdown_line(&self) -> String {
+        format!(
+            "Machine: {} ({} logical CPUs, {}), threads: {}, commit: `{}`, date: {}",
+            self.cpu, self.logical_cpus, self.os, self.threads, self.git_commit, self.date
+        )
+    }
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+fn command_output(cmd: &str, args: &[&str]) -> String {
+    std::process::Command::new(cmd)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamp_names_threads_and_a_commit() {
+        let s = Stamp::new(3);
+        assert_eq!(s.threads, 3);
+        assert!(!s.git_commit.is_empty());
+        assert!(s.markdown_line().contains("threads: 3"));
+    }
+}
