@@ -14,13 +14,13 @@
 //!  topology)                  feature level) DNF)      solvers, TOI)    pairs, TOI) reports)
 //! ```
 //!
-//! Data flows one way; only [`pipeline`] composes stages.
+//! Data flows one way; only `pipeline` composes stages.
 //!
 //! Every fast path has a slow oracle in the tree, and tests compare the two.
 //! All CCD arithmetic is `f64` ([`math::Real`]).
 
 #![warn(missing_docs)]
 
-pub mod math;
 pub mod harness;
+pub mod math;
 pub mod mesh;

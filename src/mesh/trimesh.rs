@@ -307,7 +307,12 @@ mod tests {
     #[test]
     fn global_ids_round_trip() {
         let m = two_triangles();
-        for f in [Feature::Vertex(4), Feature::Edge(0), Feature::Edge(4), Feature::Face(1)] {
+        for f in [
+            Feature::Vertex(4),
+            Feature::Edge(0),
+            Feature::Edge(4),
+            Feature::Face(1),
+        ] {
             assert_eq!(m.feature(m.global_id(f)), Some(f));
         }
         assert_eq!(m.global_id(Feature::Face(0)), 5 + 5);
@@ -319,7 +324,11 @@ mod tests {
         assert!(matches!(TriMesh::new(3, vec![]), Err(MeshError::NoFaces)));
         assert!(matches!(
             TriMesh::new(3, vec![[0, 1, 2], [0, 1, 3]]),
-            Err(MeshError::FaceIndexOutOfRange { face: 1, index: 3, .. })
+            Err(MeshError::FaceIndexOutOfRange {
+                face: 1,
+                index: 3,
+                ..
+            })
         ));
         assert!(matches!(
             TriMesh::new(3, vec![[0, 2, 2]]),

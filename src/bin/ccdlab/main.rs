@@ -22,7 +22,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Data => {
-            println!("CCDLAB_DATA: {}", std::env::var("CCDLAB_DATA").unwrap_or_default());
+            println!(
+                "CCDLAB_DATA: {}",
+                std::env::var("CCDLAB_DATA").unwrap_or_default()
+            );
             Ok(())
         }
     };
