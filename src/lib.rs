@@ -21,6 +21,8 @@
 
 #![warn(missing_docs)]
 
+pub mod exact;
 pub mod harness;
 pub mod math;
 pub mod mesh;
+pub mod narrow_phase;

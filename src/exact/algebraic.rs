@@ -1,0 +1,344 @@
+//! Real algebraic numbers in `[0, 1]`, and the exact sign of a polynomial at
+//! one of them.
+//!
+//! A number is either an exact dyadic, or the unique root of a square-free
+//! integer polynomial `R` in an open dyadic interval `(lo, hi)` with
+//! `R(lo)·R(hi) < 0` (an isolating interval). Roots come from
+//! [`roots_in_unit_interval`], which isolates them with the
+//! Vincent–Collins–Akritas bisection (Descartes' rule of signs on the Möbius
+//! transform `(t+1)ⁿ R(1/(t+1))`; Collins & Akritas, SYMSAC 1976).
+//!
+//! The sign of another polynomial `Q` at an isolated root `α` is decided
+//! exactly: `Q(α) = 0` iff `G = gcd(R, Q)` changes sign on `(lo, hi)` (the
+//! roots of `G` are simple roots of `R`, and `α` is the only one there);
+//! otherwise the interval is bisected until Descartes' rule certifies that `Q`
+//! has no root in it, and the sign is read at its midpoint.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_traits::One;
+
+use super::dyadic::Dyadic;
+use super::poly::{IntPoly, SignOrdering};
+
+/// A real algebraic number in `[0, 1]`.
+#[derive(Clone, Debug)]
+pub struct Algebraic {
+    repr: Repr,
+}
+
+#[derive(Clone, Debug)]
+enum Repr {
+    Exact(Dyadic),
+    Isolated {
+        poly: IntPoly,
+        lo: Dyadic,
+        hi: Dyadic,
+        sign_lo: Ordering,
+    },
+}
+
+impl Algebraic {
+    /// The exact dyadic `d`.
+    pub fn exact(d: Dyadic) -> Algebraic {
+        Algebraic {
+            repr: Repr::Exact(d),
+        }
+    }
+
+    /// The exact value, when the number is a known dyadic.
+    pub fn as_exact(&self) -> Option<&Dyadic> {
+        match &self.repr {
+            Repr::Exact(d) => Some(d),
+            Repr::Isolated { .. } => None,
+        }
+    }
+
+    /// Lower and upper ends of the current enclosing interval (equal when exact).
+    pub fn bounds(&self) -> (&Dyadic, &Dyadic) {
+        match &self.repr {
+            Repr::Exact(d) => (d, d),
+            Repr::Isolated { lo, hi, .. } => (lo, hi),
+        }
+    }
+
+    /// A double `≤` the number.
+    pub fn lower_f64(&self) -> f64 {
+        self.bounds().0.to_f64_down()
+    }
+
+    /// A double `≥` the number.
+    pub fn upper_f64(&self) -> f64 {
+        self.bounds().1.to_f64_up()
+    }
+
+    /// Halves the enclosing interval (no-op when exact).
+    pub fn bisect(&mut self) {
+        let Repr::Isolated {
+            poly,
+            lo,
+            hi,
+            sign_lo,
+        } = &mut self.repr
+        else {
+            return;
+        };
+        let mid = lo.midpoint(hi);
+        match poly.sign_at_dyadic(&mid.num, mid.exp) {
+            Ordering::Equal => self.repr = Repr::Exact(mid),
+            s if s == *sign_lo => *lo = mid,
+            _ => *hi = mid,
+        }
+    }
+
+    /// Refines until the enclosing interval is at most `width` wide.
+    pub fn refine_to(&mut self, width: f64) {
+        let w = Dyadic::from_f64(width.max(0.0));
+        loop {
+            let (lo, hi) = self.bounds();
+            if hi.sub(lo) <= w || self.as_exact().is_some() {
+                return;
+            }
+            self.bisect();
+        }
+    }
+
+    /// The exact sign of `q` at this number (may refine the interval).
+    pub fn sign_of(&mut self, q: &IntPoly) -> Ordering {
+        match q.degree() {
+            None => return Ordering::Equal,
+            Some(0) => return q.leading().sign_ordering(),
+            _ => {}
+        }
+        if let Repr::Isolated { poly, lo, hi, .. } = &self.repr {
+            let g = IntPoly::gcd(poly, q);
+            if g.degree().is_some_and(|d| d > 0)
+                && g.sign_at_dyadic(&lo.num, lo.exp) != g.sign_at_dyadic(&hi.num, hi.exp)
+            {
+                return Ordering::Equal;
+            }
+        }
+        loop {
+            match &self.repr {
+                Repr::Exact(d) => return q.sign_at_dyadic(&d.num, d.exp),
+                Repr::Isolated { lo, hi, .. } => {
+                    let (a, b, j) = lo.common(hi);
+                    if q.to_interval(&a, &b, j).descartes_01() == 0 {
+                        let mid = lo.midpoint(hi);
+                        return q.sign_at_dyadic(&mid.num, mid.exp);
+                    }
+                }
+            }
+            self.bisect();
+        }
+    }
+
+    /// Exact comparison (may refine both numbers).
+    pub fn compare(&mut self, other: &mut Algebraic) -> Ordering {
+        loop {
+            match (&self.repr, &other.repr) {
+                (Repr::Exact(a), Repr::Exact(b)) => return a.cmp(b),
+                (Repr::Exact(_), Repr::Isolated { .. }) => return other.compare(self).reverse(),
+                (Repr::Isolated { .. }, Repr::Exact(e)) => {
+                    let e = e.clone();
+                    return self.compare_with_dyadic(&e);
+                }
+                (
+                    Repr::Isolated {
+                        lo: lo_a, hi: hi_a, ..
+                    },
+                    Repr::Isolated {
+                        lo: lo_b,
+                        hi: hi_b,
+                        poly: poly_b,
+                        ..
+                    },
+                ) => {
+                    if hi_a <= lo_b {
+                        return Ordering::Less;
+                    }
+                    if hi_b <= lo_a {
+                        return Ordering::Greater;
+                    }
+                    let poly_b = poly_b.clone();
+                    if self.sign_of(&poly_b) == Ordering::Equal {
+                        // self is a root of other's polynomial; is it the one
+                        // inside other's interval?
+                        let (lo_a, hi_a) = self.bounds();
+                        let (lo_a, hi_a) = (lo_a.clone(), hi_a.clone());
+                        let (lo_b, hi_b) = other.bounds();
+                        if lo_b <= &lo_a && &hi_a <= hi_b {
+                            return Ordering::Equal;
+                        }
+                    }
+                    self.bisect();
+                    other.bisect();
+                }
+            }
+        }
+    }
+
+    fn compare_with_dyadic(&mut self, e: &Dyadic) -> Ordering {
+        let Repr::Isolated {
+            poly,
+            lo,
+            hi,
+            sign_lo,
+        } = &self.repr
+        else {
+            unreachable!("called on an isolated number");
+        };
+        if e <= lo {
+            return Ordering::Greater;
+        }
+        if e >= hi {
+            return Ordering::Less;
+        }
+        match poly.sign_at_dyadic(&e.num, e.exp) {
+            Ordering::Equal => Ordering::Equal,
+            // Same sign as at lo: e lies left of the root.
+            s if s == *sign_lo => Ordering::Greater,
+            _ => Ordering::Less,
+        }
+    }
+}
+
+/// All roots of `p` in the closed interval `[0, 1]`, in increasing order,
+/// each once. `p` must not be the zero polynomial.
+pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
+    assert!(!p.is_zero(), "the zero polynomial has no isolated roots");
+    if p.degree() == Some(0) {
+        return Vec::new();
+    }
+    let q = p.square_free();
+    let mut exact: Vec<Dyadic> = Vec::new();
+    let mut intervals: Vec<(BigInt, u64)> = Vec::new();
+    if q.sign_at_zero() == Ordering::Equal {
+        exact.push(Dyadic::zero());
+    }
+    if q.sign_at_one() == Ordering::Equal {
+        exact.push(Dyadic::one());
+    }
+    // Vincent–Collins–Akritas: r(x) = 2^(kn)·q((c + x) / 2^k), x ∈ (0, 1).
+    let mut stack = vec![(q.clone(), BigInt::from(0), 0u64)];
+    while let Some((r, c, k)) = stack.pop() {
+        match r.descartes_01() {
+            0 => continue,
+            1 => {
+                intervals.push((c, k));
+                continue;
+            }
+            _ => {}
+        }
+        let left = r.halve_left();
+        let right = left.taylor_shift_one();
+        let c2: BigInt = &c << 1u32;
+        if right.sign_at_zero() == Ordering::Equal {
+            exact.push(Dyadic::new(&c2 + 1, k + 1));
+        }
+        stack.push((right, &c2 + 1, k + 1));
+        stack.push((left, c2, k + 1));
+    }
+    // Remove the exact roots so that no interval endpoint is a root.
+    let mut reduced = q;
+    for d in &exact {
+        // d = num / 2^exp with num odd (or d ∈ {0, 1}): factor 2^exp·t − num.
+        let factor = IntPoly::linear(-d.num.clone(), BigInt::one() << d.exp);
+        reduced = reduced
+            .div_exact(&factor)
+            .expect("an exact root's linear factor divides the polynomial");
+    }
+    let mut roots: Vec<Algebraic> = exact.into_iter().map(Algebraic::exact).collect();
+    for (c, k) in intervals {
+        let lo = Dyadic::new(c.clone(), k);
+        let hi = Dyadic::new(c + 1, k);
+        let sign_lo = reduced.sign_at_dyadic(&lo.num, lo.exp);
+        debug_assert_ne!(sign_lo, Ordering::Equal);
+        debug_assert_eq!(
+            reduced.sign_at_dyadic(&hi.num, hi.exp),
+            sign_lo.reverse(),
+            "an isolating interval brackets a sign change"
+        );
+        roots.push(Algebraic {
+            repr: Repr::Isolated {
+                poly: reduced.clone(),
+                lo,
+                hi,
+                sign_lo,
+            },
+        });
+    }
+    roots.sort_by(|a, b| {
+        let (la, _) = a.bounds();
+        let (lb, _) = b.bounds();
+        la.cmp(lb)
+            .then_with(|| a.as_exact().is_none().cmp(&b.as_exact().is_none()))
+    });
+    roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(c: &[i64]) -> IntPoly {
+        IntPoly::from_coeffs(c.iter().map(|&x| BigInt::from(x)).collect())
+    }
+
+    fn approx(a: &Algebraic) -> f64 {
+        let mut a = a.clone();
+        a.refine_to(1e-12);
+        a.lower_f64()
+    }
+
+    #[test]
+    fn isolates_simple_exact_and_multiple_roots() {
+        // (t − ½)² (3t − 1)(t − 1)(t + 2)
+        let f = p(&[-1, 2])
+            .mul(&p(&[-1, 2]))
+            .mul(&p(&[-1, 3]))
+            .mul(&p(&[-1, 1]))
+            .mul(&p(&[2, 1]));
+        let roots = roots_in_unit_interval(&f);
+        let vals: Vec<f64> = roots.iter().map(approx).collect();
+        assert_eq!(vals.len(), 3, "{vals:?}");
+        assert!((vals[0] - 1.0 / 3.0).abs() < 1e-11);
+        assert_eq!(vals[1], 0.5);
+        assert_eq!(vals[2], 1.0);
+        assert!(roots[1].as_exact().is_some());
+    }
+
+    #[test]
+    fn sign_at_a_root_detects_exact_zeros() {
+        // α = 1/√2 is the root of 2t² − 1 in [0, 1].
+        let mut alpha = roots_in_unit_interval(&p(&[-1, 0, 2])).remove(0);
+        assert_eq!(alpha.sign_of(&p(&[-1, 0, 2])), Ordering::Equal);
+        // 4t⁴ − 1 = (2t² − 1)(2t² + 1) vanishes at α too.
+        assert_eq!(alpha.sign_of(&p(&[-1, 0, 0, 0, 4])), Ordering::Equal);
+        // 10t − 7 > 0 at 0.7071…, 100t − 71 < 0.
+        assert_eq!(alpha.sign_of(&p(&[-7, 10])), Ordering::Greater);
+        assert_eq!(alpha.sign_of(&p(&[-71, 100])), Ordering::Less);
+    }
+
+    #[test]
+    fn comparison_of_close_and_equal_roots() {
+        let mut a = roots_in_unit_interval(&p(&[-1, 0, 2])).remove(0);
+        // Same number from another polynomial: (2t² − 1)(t + 5).
+        let mut b = roots_in_unit_interval(&p(&[-1, 0, 2]).mul(&p(&[5, 1]))).remove(0);
+        assert_eq!(a.compare(&mut b), Ordering::Equal);
+        // 0.7071 < 1/√2.
+        let mut c = roots_in_unit_interval(&p(&[-7071, 10000])).remove(0);
+        assert_eq!(c.compare(&mut a), Ordering::Less);
+        assert_eq!(a.compare(&mut c), Ordering::Greater);
+    }
+
+    #[test]
+    fn bounds_enclose_the_root() {
+        let mut a = roots_in_unit_interval(&p(&[-1, 0, 2])).remove(0);
+        a.refine_to(1e-15);
+        let r = std::f64::consts::FRAC_1_SQRT_2;
+        assert!(a.lower_f64() <= r && r <= a.upper_f64());
+        assert!(a.upper_f64() - a.lower_f64() < 2e-15);
+    }
+}

@@ -1,0 +1,519 @@
+//! Dense univariate polynomials with big-integer coefficients, `Z[t]`.
+//!
+//! Every polynomial of the CCD problem has exact integer coefficients once the
+//! double inputs are put on a common scale (see [`super::scale`]): positions
+//! are linear in `t`, and the coplanarity and inside conditions are products
+//! and sums of them. Division is needed only for gcds and exact quotients;
+//! both stay in `Z[t]` (pseudo-remainders and Gauss's lemma), so no rational
+//! arithmetic is used.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+
+/// A polynomial `Σ c[i] tⁱ` with integer coefficients. The zero polynomial has
+/// no coefficients; otherwise the last coefficient is non-zero.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct IntPoly {
+    c: Vec<BigInt>,
+}
+
+/// A 3-vector of polynomials.
+pub type VecPoly = [IntPoly; 3];
+
+impl IntPoly {
+    /// The zero polynomial.
+    pub fn zero() -> IntPoly {
+        IntPoly { c: Vec::new() }
+    }
+
+    /// From coefficients, lowest degree first.
+    pub fn from_coeffs(c: Vec<BigInt>) -> IntPoly {
+        let mut p = IntPoly { c };
+        p.trim();
+        p
+    }
+
+    /// The constant `a`.
+    pub fn constant(a: BigInt) -> IntPoly {
+        IntPoly::from_coeffs(vec![a])
+    }
+
+    /// `a0 + a1·t`.
+    pub fn linear(a0: BigInt, a1: BigInt) -> IntPoly {
+        IntPoly::from_coeffs(vec![a0, a1])
+    }
+
+    fn trim(&mut self) {
+        while self.c.last().is_some_and(Zero::is_zero) {
+            self.c.pop();
+        }
+    }
+
+    /// Coefficients, lowest degree first.
+    pub fn coeffs(&self) -> &[BigInt] {
+        &self.c
+    }
+
+    /// `true` for the zero polynomial.
+    pub fn is_zero(&self) -> bool {
+        self.c.is_empty()
+    }
+
+    /// Degree; `None` for the zero polynomial.
+    pub fn degree(&self) -> Option<usize> {
+        self.c.len().checked_sub(1)
+    }
+
+    /// Leading coefficient (zero for the zero polynomial).
+    pub fn leading(&self) -> BigInt {
+        self.c.last().cloned().unwrap_or_default()
+    }
+
+    /// `self + other`.
+    pub fn add(&self, other: &IntPoly) -> IntPoly {
+        let (long, short) = if self.c.len() >= other.c.len() {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        let mut c = long.c.clone();
+        for (a, b) in c.iter_mut().zip(&short.c) {
+            *a += b;
+        }
+        IntPoly::from_coeffs(c)
+    }
+
+    /// `self − other`.
+    pub fn sub(&self, other: &IntPoly) -> IntPoly {
+        let n = self.c.len().max(other.c.len());
+        let mut c = Vec::with_capacity(n);
+        for i in 0..n {
+            let a = self.c.get(i);
+            let b = other.c.get(i);
+            c.push(match (a, b) {
+                (Some(a), Some(b)) => a - b,
+                (Some(a), None) => a.clone(),
+                (None, Some(b)) => -b,
+                (None, None) => BigInt::zero(),
+            });
+        }
+        IntPoly::from_coeffs(c)
+    }
+
+    /// `self · other`.
+    pub fn mul(&self, other: &IntPoly) -> IntPoly {
+        if self.is_zero() || other.is_zero() {
+            return IntPoly::zero();
+        }
+        let mut c = vec![BigInt::zero(); self.c.len() + other.c.len() - 1];
+        for (i, a) in self.c.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            for (j, b) in other.c.iter().enumerate() {
+                c[i + j] += a * b;
+            }
+        }
+        IntPoly::from_coeffs(c)
+    }
+
+    /// `−self`.
+    pub fn neg(&self) -> IntPoly {
+        IntPoly {
+            c: self.c.iter().map(|a| -a).collect(),
+        }
+    }
+
+    /// `a · self`.
+    pub fn scale(&self, a: &BigInt) -> IntPoly {
+        IntPoly::from_coeffs(self.c.iter().map(|x| x * a).collect())
+    }
+
+    /// The derivative `d/dt`.
+    pub fn derivative(&self) -> IntPoly {
+        IntPoly::from_coeffs(
+            self.c
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(i, a)| a * BigInt::from(i))
+                .collect(),
+        )
+    }
+
+    /// The gcd of the coefficients, positive (zero for the zero polynomial).
+    pub fn content(&self) -> BigInt {
+        let mut g = BigInt::zero();
+        for a in &self.c {
+            g = g.gcd(a);
+            if g.is_one() {
+                break;
+            }
+        }
+        g
+    }
+
+    /// `self / content`: same signs everywhere (the content is positive).
+    pub fn primitive(&self) -> IntPoly {
+        let g = self.content();
+        if g.is_zero() || g.is_one() {
+            return self.clone();
+        }
+        IntPoly {
+            c: self.c.iter().map(|a| a / &g).collect(),
+        }
+    }
+
+    /// Sign of `self(0)`.
+    pub fn sign_at_zero(&self) -> Ordering {
+        self.c
+            .first()
+            .map_or(Ordering::Equal, |a| a.sign_ordering())
+    }
+
+    /// Sign of `self(1)`.
+    pub fn sign_at_one(&self) -> Ordering {
+        let s: BigInt = self.c.iter().sum();
+        s.sign_ordering()
+    }
+
+    /// `2^(j·n) · self(k / 2^j)` for `n = deg self`: an integer with the sign of
+    /// `self(k / 2^j)`.
+    pub fn eval_dyadic_scaled(&self, k: &BigInt, j: u64) -> BigInt {
+        let Some(n) = self.degree() else {
+            return BigInt::zero();
+        };
+        let mut acc = self.c[n].clone();
+        for i in (0..n).rev() {
+            acc *= k;
+            acc += &self.c[i] << (j * (n - i) as u64);
+        }
+        acc
+    }
+
+    /// Sign of `self(k / 2^j)`.
+    pub fn sign_at_dyadic(&self, k: &BigInt, j: u64) -> Ordering {
+        self.eval_dyadic_scaled(k, j).sign_ordering()
+    }
+
+    /// The pseudo-remainder `prem(self, d)`: the remainder of
+    /// `|lc(d)|^(deg self − deg d + 1) · self` divided by `d`. The multiplier is
+    /// positive, so the remainder carries the signs a Sturm-style sequence
+    /// needs.
+    pub fn pseudo_rem(&self, d: &IntPoly) -> IntPoly {
+        let dd = d.degree().expect("pseudo-remainder by the zero polynomial");
+        let mut r = self.clone();
+        let lc = d.leading();
+        let lc_abs = lc.abs();
+        let flip = lc.is_negative();
+        while let Some(rd) = r.degree() {
+            if rd < dd {
+                break;
+            }
+            // r ← |lc|·r − sign(lc)·lead(r)·t^(rd−dd)·d  (lead term cancels).
+            let lead = r.c[rd].clone();
+            let lead = if flip { -lead } else { lead };
+            let mut c: Vec<BigInt> = r.c.iter().map(|a| a * &lc_abs).collect();
+            for (i, b) in d.c.iter().enumerate() {
+                c[i + rd - dd] -= &lead * b;
+            }
+            debug_assert!(c[rd].is_zero());
+            r = IntPoly::from_coeffs(c);
+        }
+        r
+    }
+
+    /// Greatest common divisor over `Q[t]`, as a primitive polynomial with a
+    /// positive leading coefficient (primitive pseudo-remainder sequence).
+    /// `gcd(0, 0) = 0`.
+    pub fn gcd(a: &IntPoly, b: &IntPoly) -> IntPoly {
+        let (mut a, mut b) = (a.primitive(), b.primitive());
+        if a.degree() < b.degree() {
+            std::mem::swap(&mut a, &mut b);
+        }
+        while !b.is_zero() {
+            if b.degree() == Some(0) {
+                return IntPoly::constant(BigInt::one());
+            }
+            let r = a.pseudo_rem(&b).primitive();
+            a = b;
+            b = r;
+        }
+        if a.leading().is_negative() {
+            a.neg()
+        } else {
+            a
+        }
+    }
+
+    /// `self / d` for a `d` that divides `self` over `Q[t]` and is primitive;
+    /// the quotient is then in `Z[t]` (Gauss's lemma). Returns `None` if the
+    /// division is not exact.
+    pub fn div_exact(&self, d: &IntPoly) -> Option<IntPoly> {
+        let dd = d.degree()?;
+        let lc = d.leading();
+        let mut r = self.clone();
+        let Some(n) = r.degree() else {
+            return Some(IntPoly::zero());
+        };
+        if n < dd {
+            return None;
+        }
+        let mut q = vec![BigInt::zero(); n - dd + 1];
+        while let Some(rd) = r.degree() {
+            if rd < dd {
+                return None;
+            }
+            let (qk, rem) = r.c[rd].div_rem(&lc);
+            if !rem.is_zero() {
+                return None;
+            }
+            for (i, b) in d.c.iter().enumerate() {
+                r.c[i + rd - dd] -= &qk * b;
+            }
+            q[rd - dd] = qk;
+            r.trim();
+        }
+        Some(IntPoly::from_coeffs(q))
+    }
+
+    /// The square-free part `self / gcd(self, self')`, primitive, with the
+    /// sign of `self` (same sign wherever both are non-zero, up to the sign
+    /// changes at even-multiplicity roots that the division removes).
+    pub fn square_free(&self) -> IntPoly {
+        if self.degree().is_none_or(|d| d == 0) {
+            return self.primitive();
+        }
+        let g = IntPoly::gcd(self, &self.derivative());
+        if g.degree() == Some(0) {
+            return self.primitive();
+        }
+        self.primitive()
+            .div_exact(&g)
+            .expect("a gcd divides its argument")
+            .primitive()
+    }
+
+    /// `self(t + 1)` (Taylor shift by one; additions only).
+    pub fn taylor_shift_one(&self) -> IntPoly {
+        let mut c = self.c.clone();
+        let n = c.len();
+        for i in 0..n {
+            for j in (i..n - 1).rev() {
+                let next = c[j + 1].clone();
+                c[j] += next;
+            }
+        }
+        IntPoly::from_coeffs(c)
+    }
+
+    /// `tⁿ · self(1/t)` for `n = deg self` (coefficients reversed).
+    pub fn reversed(&self) -> IntPoly {
+        let mut c = self.c.clone();
+        c.reverse();
+        IntPoly::from_coeffs(c)
+    }
+
+    /// `2ⁿ · self(t / 2)`: the left half `[0, ½]` mapped onto `[0, 1]`.
+    pub fn halve_left(&self) -> IntPoly {
+        let Some(n) = self.degree() else {
+            return IntPoly::zero();
+        };
+        IntPoly {
+            c: self
+                .c
+                .iter()
+                .enumerate()
+                .map(|(i, a)| a << (n - i))
+                .collect(),
+        }
+    }
+
+    /// Upper bound on the number of roots in the open interval `(0, 1)`, of the
+    /// same parity (Descartes' rule of signs on `(t+1)ⁿ · self(1/(t+1))`).
+    pub fn descartes_01(&self) -> usize {
+        sign_variations(self.reversed().taylor_shift_one().coeffs())
+    }
+
+    /// `self(lo + (hi − lo)·t)` scaled by a positive power of two, for dyadic
+    /// `lo = a / 2^j`, `hi = b / 2^j`: the interval `[lo, hi]` mapped onto
+    /// `[0, 1]` with signs preserved.
+    pub fn to_interval(&self, a: &BigInt, b: &BigInt, j: u64) -> IntPoly {
+        let Some(n) = self.degree() else {
+            return IntPoly::zero();
+        };
+        // s(y) = 2^(jn) · self(y / 2^j), then s(a + (b − a)·t).
+        let s = IntPoly {
+            c: self
+                .c
+                .iter()
+                .enumerate()
+                .map(|(i, x)| x << (j * (n - i) as u64))
+                .collect(),
+        };
+        let shifted = s.taylor_shift(a);
+        let w = b - a;
+        let mut pw = BigInt::one();
+        let mut c = Vec::with_capacity(n + 1);
+        for x in shifted.c {
+            c.push(x * &pw);
+            pw *= &w;
+        }
+        IntPoly::from_coeffs(c)
+    }
+
+    /// `self(t + a)`.
+    pub fn taylor_shift(&self, a: &BigInt) -> IntPoly {
+        if a.is_zero() {
+            return self.clone();
+        }
+        let mut c = self.c.clone();
+        let n = c.len();
+        for i in 0..n {
+            for j in (i..n - 1).rev() {
+                let next = &c[j + 1] * a;
+                c[j] += next;
+            }
+        }
+        IntPoly::from_coeffs(c)
+    }
+}
+
+/// Sign variations of a coefficient sequence, zeros skipped.
+pub fn sign_variations(c: &[BigInt]) -> usize {
+    let mut last = 0i8;
+    let mut v = 0;
+    for a in c {
+        let s = match a.sign_ordering() {
+            Ordering::Less => -1,
+            Ordering::Equal => continue,
+            Ordering::Greater => 1,
+        };
+        if last != 0 && s != last {
+            v += 1;
+        }
+        last = s;
+    }
+    v
+}
+
+/// Sign of an integer as an [`Ordering`] against zero.
+pub trait SignOrdering {
+    /// `Less`, `Equal` or `Greater` than zero.
+    fn sign_ordering(&self) -> Ordering;
+}
+
+impl SignOrdering for BigInt {
+    fn sign_ordering(&self) -> Ordering {
+        match self.sign() {
+            num_bigint::Sign::Minus => Ordering::Less,
+            num_bigint::Sign::NoSign => Ordering::Equal,
+            num_bigint::Sign::Plus => Ordering::Greater,
+        }
+    }
+}
+
+/// `a × b` for vectors of polynomials.
+pub fn cross(a: &VecPoly, b: &VecPoly) -> VecPoly {
+    [
+        a[1].mul(&b[2]).sub(&a[2].mul(&b[1])),
+        a[2].mul(&b[0]).sub(&a[0].mul(&b[2])),
+        a[0].mul(&b[1]).sub(&a[1].mul(&b[0])),
+    ]
+}
+
+/// `a · b` for vectors of polynomials.
+pub fn dot(a: &VecPoly, b: &VecPoly) -> IntPoly {
+    a[0].mul(&b[0]).add(&a[1].mul(&b[1])).add(&a[2].mul(&b[2]))
+}
+
+/// `a − b` for vectors of polynomials.
+pub fn vsub(a: &VecPoly, b: &VecPoly) -> VecPoly {
+    [a[0].sub(&b[0]), a[1].sub(&b[1]), a[2].sub(&b[2])]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(c: &[i64]) -> IntPoly {
+        IntPoly::from_coeffs(c.iter().map(|&x| BigInt::from(x)).collect())
+    }
+
+    #[test]
+    fn arithmetic_and_trimming() {
+        let a = p(&[1, 2, 3]);
+        let b = p(&[-1, -2, -3]);
+        assert!(a.add(&b).is_zero());
+        assert_eq!(a.mul(&p(&[0, 1])), p(&[0, 1, 2, 3]));
+        assert_eq!(a.derivative(), p(&[2, 6]));
+        assert_eq!(p(&[0, 0, 0]).degree(), None);
+    }
+
+    #[test]
+    fn gcd_and_exact_division() {
+        // (t − 1)(2t − 1)(t + 3) and (t − 1)(2t − 1)(t − 5)
+        let f = p(&[-1, 1]).mul(&p(&[-1, 2]));
+        let a = f.mul(&p(&[3, 1]));
+        let b = f.mul(&p(&[-5, 1])).scale(&BigInt::from(-6));
+        assert_eq!(IntPoly::gcd(&a, &b), f);
+        assert_eq!(a.div_exact(&f), Some(p(&[3, 1])));
+        assert_eq!(a.div_exact(&p(&[1, 1])), None);
+        assert_eq!(IntPoly::gcd(&p(&[1, 1]), &p(&[2, 1])), p(&[1]));
+    }
+
+    #[test]
+    fn square_free_removes_repeated_factors() {
+        // (2t − 1)² (t − 3)
+        let a = p(&[-1, 2]).mul(&p(&[-1, 2])).mul(&p(&[-3, 1]));
+        assert_eq!(a.square_free(), p(&[-1, 2]).mul(&p(&[-3, 1])));
+    }
+
+    #[test]
+    fn dyadic_evaluation_has_the_right_sign() {
+        let a = p(&[-1, 2]); // root ½
+        let half = BigInt::from(1);
+        assert_eq!(a.sign_at_dyadic(&half, 1), Ordering::Equal);
+        assert_eq!(a.sign_at_dyadic(&BigInt::from(1), 2), Ordering::Less);
+        assert_eq!(a.sign_at_dyadic(&BigInt::from(3), 2), Ordering::Greater);
+    }
+
+    #[test]
+    fn shifts_and_interval_maps() {
+        let a = p(&[1, 2, 3]);
+        assert_eq!(a.taylor_shift_one(), p(&[6, 8, 3]));
+        assert_eq!(a.taylor_shift(&BigInt::from(-2)), p(&[9, -10, 3]));
+        // [¼, ¾]: a(¼ + ½t)·16 = 16(1 + ½ + t + 3(1/16 + t/4 + t²/4))
+        let m = a.to_interval(&BigInt::from(1), &BigInt::from(3), 2);
+        for (t_num, t_den) in [(0i64, 1i64), (1, 1), (1, 2)] {
+            let t = t_num as f64 / t_den as f64;
+            let x = 0.25 + 0.5 * t;
+            let want = 16.0 * (1.0 + 2.0 * x + 3.0 * x * x);
+            let got: f64 = m
+                .coeffs()
+                .iter()
+                .enumerate()
+                .map(|(i, c)| c.to_string().parse::<f64>().unwrap() * t.powi(i as i32))
+                .sum();
+            assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn pseudo_remainder_keeps_sign_of_multiplier_positive() {
+        let a = p(&[0, 0, 1]); // t²
+        let d = p(&[1, -2]); // −2t + 1
+        // |−2|² t² = 4t² = (−2t + 1)(−2t − 1) + 1
+        assert_eq!(a.pseudo_rem(&d), p(&[1]));
+    }
+
+    #[test]
+    fn descartes_counts_roots_in_the_unit_interval() {
+        let a = p(&[-1, 3]).mul(&p(&[-2, 3])); // roots ⅓, ⅔
+        assert_eq!(a.descartes_01(), 2);
+        assert_eq!(p(&[1, 1]).descartes_01(), 0);
+    }
+}

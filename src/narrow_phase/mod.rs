@@ -1,0 +1,3 @@
+//! Stage 4, exact CCD: vertex–face and edge–edge solvers.
+
+pub mod oracle;

@@ -1,0 +1,57 @@
+//! The exact oracle: vertex–face and edge–edge CCD decided in exact
+//! arithmetic, for every configuration, degenerate ones included.
+//!
+//! **Method.** With linear motion `x(t) = x₀ + t(x₁ − x₀)` and the doubles put
+//! on a common integer scale ([`crate::exact::to_common_scale`]), every
+//! condition is an integer polynomial in `t`. The set `S ⊆ [0, 1]` of contact
+//! times is closed; its minimum is the earliest time of impact. We enumerate a
+//! finite candidate set that provably contains `min S`, in increasing order,
+//! and decide membership `t ∈ S` exactly at each candidate (an algebraic
+//! number; [`crate::exact::Algebraic::sign_of`]):
+//!
+//! - If the coplanarity cubic `f(t) = det[b−a, c−a, d−a]` (Provot 1997) is
+//!   not identically zero, `S ⊆ {f = 0}`: the candidates are its roots.
+//! - If `f ≡ 0` (motion stays coplanar) and the triangle normal `n` (VF) or
+//!   edge cross product `m` (EE) is not identically zero, membership is
+//!   locally `∧ g_i ≥ 0` wherever `n ≠ 0`, so `min S` is `0`, a root of some
+//!   `g_i`, or a root of `|n|²`.
+//! - Otherwise the triangle is degenerate, or the edges parallel, at every
+//!   `t`, and `S` is a union of point–segment contact sets
+//!   ([`point_segment`]), each with its own candidates.
+//!
+//! Membership at a candidate `t` also handles instants where the triangle
+//! degenerates or the edges are parallel (there the contact reduces to
+//! point–segment tests). No floating-point arithmetic is involved; the only
+//! approximation is the final rounding of the time of impact outward.
+//!
+//! This module is slow (big integers) and is the reference that the filtered
+//! fast path ([`super::vertex_face`], [`super::edge_edge`]) falls back to and
+//! is tested against.
+
+mod earliest;
+mod edge_edge;
+mod point_segment;
+mod vertex_face;
+
+pub use edge_edge::edge_edge;
+pub use vertex_face::vertex_face;
+
+use crate::exact::{IntPoly, VecPoly, to_common_scale};
+use crate::math::Vec3;
+
+/// The four linear trajectories of a query given as its eight points in data
+/// set row order (four points at `t = 0`, then the same four at `t = 1`).
+fn trajectories(points: [&Vec3; 8]) -> [VecPoly; 4] {
+    let mut xs = [0.0; 24];
+    for (i, p) in points.iter().enumerate() {
+        xs[3 * i..3 * i + 3].copy_from_slice(&[p.x, p.y, p.z]);
+    }
+    let ints = to_common_scale(&xs);
+    std::array::from_fn(|k| {
+        std::array::from_fn(|axis| {
+            let x0 = &ints[3 * k + axis];
+            let x1 = &ints[3 * (k + 4) + axis];
+            IntPoly::linear(x0.clone(), x1 - x0)
+        })
+    })
+}

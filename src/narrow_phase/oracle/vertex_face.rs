@@ -1,0 +1,149 @@
+//! Exact vertex–face CCD: `p(t) ∈ conv{a(t), b(t), c(t)}` for some
+//! `t ∈ [0, 1]` (SPEC §1), degenerate triangles included.
+//!
+//! With `n = (b−a)×(c−a)` and the coplanarity cubic `f = n·(p−a)` (Provot
+//! 1997), a coplanar `p` lies in the closed triangle iff
+//! `g₁ = ((b−a)×(p−a))·n ≥ 0`, `g₂ = ((c−b)×(p−b))·n ≥ 0` and
+//! `g₃ = ((a−c)×(p−c))·n ≥ 0`, provided `n ≠ 0`. Where `n = 0` the triangle is
+//! a segment (or a point) and contact is `p` on one of its three edges.
+
+use std::cmp::Ordering;
+
+use super::earliest::{Candidates, earliest};
+use super::point_segment::PointSegment;
+use super::trajectories;
+use crate::exact::{Algebraic, cross, dot, vsub};
+use crate::math::Vec3;
+
+/// The earliest contact time of vertex `v` and triangle `f0 f1 f2`, exactly;
+/// `None` when they do not touch in `[0, 1]`. Arguments in data set row order.
+#[allow(clippy::too_many_arguments)]
+pub fn vertex_face(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+) -> Option<Algebraic> {
+    let [p, a, b, c] = trajectories([v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]);
+    let n = cross(&vsub(&b, &a), &vsub(&c, &a));
+    let n2 = dot(&n, &n);
+    let f = dot(&n, &vsub(&p, &a));
+    let g = [(&a, &b), (&b, &c), (&c, &a)].map(|(u, w)| dot(&cross(&vsub(w, u), &vsub(&p, u)), &n));
+    let edges = [(&a, &b), (&b, &c), (&c, &a)].map(|(u, w)| PointSegment::new(&p, u, w));
+
+    // Membership at a time where the four points are coplanar.
+    let member = |t: &mut Algebraic| {
+        if t.sign_of(&n2) != Ordering::Equal {
+            g.iter().all(|gi| t.sign_of(gi) != Ordering::Less)
+        } else {
+            edges.iter().any(|e| e.member(t))
+        }
+    };
+    let candidates = if !f.is_zero() {
+        Candidates::roots_of(f)
+    } else if !n2.is_zero() {
+        Candidates::zero_and_roots_of(g.iter().cloned().chain([n2.clone()]))
+    } else {
+        let [e0, e1, e2] = &edges;
+        e0.candidates()
+            .union(e1.candidates())
+            .union(e2.candidates())
+    };
+    earliest(candidates, member)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: f64, y: f64, z: f64) -> Vec3 {
+        Vec3::new(x, y, z)
+    }
+
+    fn toi(q: [Vec3; 8]) -> Option<f64> {
+        vertex_face(&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]).map(|mut t| {
+            t.refine_to(1e-14);
+            t.lower_f64()
+        })
+    }
+
+    const A: (f64, f64, f64) = (0.0, 0.0, 0.0);
+
+    fn tri() -> [Vec3; 3] {
+        [v(A.0, A.1, A.2), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)]
+    }
+
+    #[test]
+    fn point_falls_through_the_triangle() {
+        let [a, b, c] = tri();
+        let q = [v(0.2, 0.2, 1.0), a, b, c, v(0.2, 0.2, -1.0), a, b, c];
+        assert_eq!(toi(q), Some(0.5));
+    }
+
+    #[test]
+    fn point_passes_beside_the_triangle() {
+        let [a, b, c] = tri();
+        let q = [v(0.8, 0.8, 1.0), a, b, c, v(0.8, 0.8, -1.0), a, b, c];
+        assert_eq!(toi(q), None);
+    }
+
+    #[test]
+    fn point_hits_exactly_an_edge_and_a_vertex() {
+        let [a, b, c] = tri();
+        let q = [v(0.5, 0.5, 1.0), a, b, c, v(0.5, 0.5, -1.0), a, b, c];
+        assert_eq!(toi(q), Some(0.5));
+        let q = [v(1.0, 0.0, 1.0), a, b, c, v(1.0, 0.0, -3.0), a, b, c];
+        assert_eq!(toi(q), Some(0.25));
+    }
+
+    #[test]
+    fn coplanar_motion_enters_the_triangle() {
+        // f ≡ 0: the point slides in the triangle's plane, entering at x = 1 − y.
+        let [a, b, c] = tri();
+        let q = [v(2.0, 0.25, 0.0), a, b, c, v(0.0, 0.25, 0.0), a, b, c];
+        assert_eq!(toi(q), Some(0.625));
+        let q = [v(2.0, 1.5, 0.0), a, b, c, v(1.0, 1.5, 0.0), a, b, c];
+        assert_eq!(toi(q), None);
+    }
+
+    #[test]
+    fn contact_at_the_start_and_at_the_end() {
+        let [a, b, c] = tri();
+        let q = [v(0.1, 0.1, 0.0), a, b, c, v(0.1, 0.1, 1.0), a, b, c];
+        assert_eq!(toi(q), Some(0.0));
+        let q = [v(0.1, 0.1, 1.0), a, b, c, v(0.1, 0.1, 0.0), a, b, c];
+        assert_eq!(toi(q), Some(1.0));
+    }
+
+    #[test]
+    fn degenerate_triangle_is_its_longest_edge() {
+        // The triangle is the segment (0,0,0)–(2,0,0) with a middle vertex.
+        let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(2.0, 0.0, 0.0));
+        let q = [v(1.5, 0.0, 1.0), a, b, c, v(1.5, 0.0, -1.0), a, b, c];
+        assert_eq!(toi(q), Some(0.5));
+        let q = [v(2.5, 0.0, 1.0), a, b, c, v(2.5, 0.0, -1.0), a, b, c];
+        assert_eq!(toi(q), None);
+    }
+
+    #[test]
+    fn triangle_collapsing_through_the_point() {
+        // c moves from (0,1,0) to (0,−1,0): the triangle is degenerate at t = ½,
+        // the point (0.1, 0, 1) → (0.1, 0, −1) crosses z = 0 at t = ½, on edge ab.
+        let (a, b) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0));
+        let q = [
+            v(0.1, 0.0, 1.0),
+            a,
+            b,
+            v(0.0, 1.0, 0.0),
+            v(0.1, 0.0, -1.0),
+            a,
+            b,
+            v(0.0, -1.0, 0.0),
+        ];
+        assert_eq!(toi(q), Some(0.5));
+    }
+}
