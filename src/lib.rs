@@ -26,3 +26,4 @@ pub mod harness;
 pub mod math;
 pub mod mesh;
 pub mod narrow_phase;
+pub mod primitive;

@@ -55,7 +55,7 @@ mod tests {
     fn decomposition_is_exact() {
         for x in [1.0, -0.75, 3.0e-310, f64::MAX, -f64::MIN_POSITIVE, 6.5] {
             let (m, e) = decompose(x);
-            assert_eq!(m % 2 != 0, true);
+            assert!(m % 2 != 0);
             // m · 2^e == x, checked in two steps to stay within range.
             let back = (m as f64) * 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
             assert_eq!(back, x, "{x}");

@@ -1,3 +1,22 @@
 //! Stage 4, exact CCD: vertex–face and edge–edge solvers.
+//!
+//! - [`vertex_face`], [`edge_edge`]: the `exact` solver — a certified
+//!   floating-point fast path with an exact fallback; zero false negatives and
+//!   zero false positives.
+//! - [`oracle`]: the exact big-integer method alone (the reference in tests).
+//! - [`provot`]: the classical floating-point cubic solver (Provot 1997), the
+//!   reproduction baseline; it can miss collisions.
 
+mod edge_edge;
+mod leaf;
 pub mod oracle;
+pub mod provot;
+mod roots;
+mod solver;
+mod toi;
+mod vertex_face;
+
+pub use edge_edge::{edge_edge, edge_edge_traced};
+pub use solver::{QueryKind, Solver};
+pub use toi::{EXACT_TOI_WIDTH, Path, Toi};
+pub use vertex_face::{vertex_face, vertex_face_traced};

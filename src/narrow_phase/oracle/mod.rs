@@ -17,7 +17,7 @@
 //!   `g_i`, or a root of `|n|²`.
 //! - Otherwise the triangle is degenerate, or the edges parallel, at every
 //!   `t`, and `S` is a union of point–segment contact sets
-//!   ([`point_segment`]), each with its own candidates.
+//!   (`point_segment`), each with its own candidates.
 //!
 //! Membership at a candidate `t` also handles instants where the triangle
 //! degenerates or the edges are parallel (there the contact reduces to

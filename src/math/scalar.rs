@@ -1,5 +1,5 @@
-//! Scalar and vector types, and the floating-point error model every filter in
-//! the crate derives its bounds from.
+//! The scalar and vector types, and the unit roundoff that error bounds are
+//! written in.
 //!
 //! All CCD code is `f64` ([`Real`]); f32 inputs are widened exactly (every f32
 //! is an f64). Error bounds are written as expressions of

@@ -1,0 +1,8 @@
+//! Scalars, vectors and the floating-point error model that every filter in
+//! the crate derives its bounds from.
+
+mod bounded;
+mod scalar;
+
+pub use bounded::{Bounded, BoundedVec3, FILTER_LSB_MIN, FILTER_MAX_MAGNITUDE, in_filter_range};
+pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite};

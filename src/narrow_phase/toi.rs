@@ -1,0 +1,32 @@
+//! What a CCD query returns.
+
+/// The earliest time of impact of a colliding query, as a bracket: the true
+/// time lies in `[lower, upper]`. `lower` is the conservative value (never
+/// later than the truth) that a simulator should use.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Toi {
+    /// A lower bound on the earliest contact time.
+    pub lower: f64,
+    /// An upper bound on the earliest contact time.
+    pub upper: f64,
+}
+
+impl Toi {
+    /// A time known exactly.
+    pub fn exact(t: f64) -> Toi {
+        Toi { lower: t, upper: t }
+    }
+}
+
+/// Which path of the `exact` solver decided a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Path {
+    /// The floating-point fast path with certified error bounds.
+    Filtered,
+    /// The exact big-integer fallback ([`super::oracle`]).
+    Exact,
+}
+
+/// The exact path refines a time of impact until its bracket is at most this
+/// wide (`2⁻⁴⁰ ≈ 9.1e-13`), unless the time is exactly a dyadic.
+pub const EXACT_TOI_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
