@@ -17,10 +17,62 @@
 use std::cmp::Ordering;
 
 use num_bigint::BigInt;
-use num_traits::One;
+use num_traits::{One, ToPrimitive};
 
 use super::dyadic::Dyadic;
 use super::poly::{IntPoly, SignOrdering};
+
+/// Relative width to which [`Algebraic::refine_with_float`] shrinks an
+/// interval (`2⁻⁴⁰`).
+const FLOAT_REFINE_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// A floating-point estimate of the single root of `p` in `(l, r)`, where `p`
+/// has sign `sign_l` at `l` (bisection safeguarded Newton on coefficients
+/// scaled by a power of two into the double range). Only a hint.
+fn float_root(p: &IntPoly, l: f64, r: f64, sign_l: Ordering) -> Option<f64> {
+    let bits = p.coeffs().iter().map(|c| c.bits()).max()?;
+    let shift = bits.saturating_sub(900);
+    let c: Vec<f64> = p
+        .coeffs()
+        .iter()
+        .map(|x| (x >> shift).to_f64().unwrap_or(0.0))
+        .collect();
+    let f = |t: f64| c.iter().rev().fold(0.0, |acc, &a| acc * t + a);
+    let df = |t: f64| {
+        c.iter()
+            .enumerate()
+            .skip(1)
+            .rev()
+            .fold(0.0, |acc, (i, &a)| acc * t + a * i as f64)
+    };
+    let sl = if sign_l == Ordering::Less { -1.0 } else { 1.0 };
+    let (mut lo, mut hi) = (l, r);
+    let mut t = 0.5 * (lo + hi);
+    for _ in 0..100 {
+        let ft = f(t);
+        if !ft.is_finite() {
+            return None;
+        }
+        if ft * sl > 0.0 {
+            lo = t;
+        } else if ft * sl < 0.0 {
+            hi = t;
+        } else {
+            return Some(t);
+        }
+        let mut next = t - ft / df(t);
+        if !(next > lo && next < hi) {
+            next = 0.5 * (lo + hi);
+        }
+        if (next - t).abs() <= 1e-3 * FLOAT_REFINE_WIDTH * t
+            || hi - lo <= 1e-3 * FLOAT_REFINE_WIDTH * t
+        {
+            return Some(next);
+        }
+        t = next;
+    }
+    Some(t)
+}
 
 /// A real algebraic number in `[0, 1]`.
 #[derive(Clone, Debug)]
@@ -105,14 +157,23 @@ impl Algebraic {
     }
 
     /// The exact sign of `q` at this number (may refine the interval).
+    ///
+    /// The interval is first shrunk around a floating-point estimate of the
+    /// root ([`Algebraic::refine_with_float`]). Then the gcd test decides an
+    /// exact zero, and otherwise bisection continues until Descartes' rule
+    /// certifies that `q` has no root in the interval.
     pub fn sign_of(&mut self, q: &IntPoly) -> Ordering {
         match q.degree() {
             None => return Ordering::Equal,
             Some(0) => return q.leading().sign_ordering(),
             _ => {}
         }
+        self.refine_with_float();
+        if let Some(s) = self.try_sign(q) {
+            return s;
+        }
         if let Repr::Isolated { poly, lo, hi, .. } = &self.repr {
-            let g = IntPoly::gcd(poly, q);
+            let g = IntPoly::gcd_up_to_scalar(poly, q);
             if g.degree().is_some_and(|d| d > 0)
                 && g.sign_at_dyadic(&lo.num, lo.exp) != g.sign_at_dyadic(&hi.num, hi.exp)
             {
@@ -120,17 +181,72 @@ impl Algebraic {
             }
         }
         loop {
-            match &self.repr {
-                Repr::Exact(d) => return q.sign_at_dyadic(&d.num, d.exp),
-                Repr::Isolated { lo, hi, .. } => {
-                    let (a, b, j) = lo.common(hi);
-                    if q.to_interval(&a, &b, j).descartes_01() == 0 {
-                        let mid = lo.midpoint(hi);
-                        return q.sign_at_dyadic(&mid.num, mid.exp);
-                    }
+            self.bisect();
+            if let Some(s) = self.try_sign(q) {
+                return s;
+            }
+        }
+    }
+
+    /// Shrinks a wide isolating interval to about `2⁻⁴⁰·t` around the root:
+    /// Newton's method in floating point on the polynomial (coefficients
+    /// scaled into range) proposes `t̃`, and `[t̃ − δ, t̃ + δ]` replaces the
+    /// interval only if the polynomial's exact signs at its ends bracket the
+    /// root. A no-op for exact numbers, narrow intervals, or when the estimate
+    /// cannot be certified; correctness never depends on the float estimate.
+    pub fn refine_with_float(&mut self) {
+        let Repr::Isolated {
+            poly,
+            lo,
+            hi,
+            sign_lo,
+        } = &mut self.repr
+        else {
+            return;
+        };
+        let (l, r) = (lo.to_f64_down(), hi.to_f64_up());
+        if r - l <= FLOAT_REFINE_WIDTH * r {
+            return;
+        }
+        let Some(t) = float_root(poly, l, r, *sign_lo) else {
+            return;
+        };
+        let mut delta = FLOAT_REFINE_WIDTH * t.max(f64::MIN_POSITIVE);
+        for _ in 0..3 {
+            let (a, b) = (Dyadic::from_f64(t - delta), Dyadic::from_f64(t + delta));
+            if &a > lo && &b < hi {
+                let sa = poly.sign_at_dyadic(&a.num, a.exp);
+                let sb = poly.sign_at_dyadic(&b.num, b.exp);
+                if sa == Ordering::Equal {
+                    self.repr = Repr::Exact(a);
+                    return;
+                }
+                if sb == Ordering::Equal {
+                    self.repr = Repr::Exact(b);
+                    return;
+                }
+                if sa == *sign_lo && sb != *sign_lo {
+                    *lo = a;
+                    *hi = b;
+                    return;
                 }
             }
-            self.bisect();
+            delta *= 1024.0;
+        }
+    }
+
+    /// The sign of `q` here if it is already certain: exact numbers always;
+    /// isolated ones when `q` has no root in the interval (Descartes).
+    fn try_sign(&self, q: &IntPoly) -> Option<Ordering> {
+        match &self.repr {
+            Repr::Exact(d) => Some(q.sign_at_dyadic(&d.num, d.exp)),
+            Repr::Isolated { lo, hi, .. } => {
+                let (a, b, j) = lo.common(hi);
+                (q.to_interval(&a, &b, j).descartes_01() == 0).then(|| {
+                    let mid = lo.midpoint(hi);
+                    q.sign_at_dyadic(&mid.num, mid.exp)
+                })
+            }
         }
     }
 
@@ -206,12 +322,35 @@ impl Algebraic {
 
 /// All roots of `p` in the closed interval `[0, 1]`, in increasing order,
 /// each once. `p` must not be the zero polynomial.
+///
+/// Root isolation runs on `p` itself first: when it finishes within
+/// `DIRECT_VCA_DEPTH` (48) halvings, finds no root at a dyadic point, and ends
+/// with one sign variation per interval, every root in `[0, 1]` is simple and
+/// the square-free part is not needed. Otherwise (a multiple or dyadic root)
+/// it restarts on the square-free part.
 pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
     assert!(!p.is_zero(), "the zero polynomial has no isolated roots");
     if p.degree() == Some(0) {
         return Vec::new();
     }
+    let p = p.strip_twos();
+    if let Some(roots) = isolate(&p, Some(DIRECT_VCA_DEPTH)).filter(|(exact, _)| exact.is_empty()) {
+        return assemble(&p, roots.0, roots.1);
+    }
     let q = p.square_free();
+    let (exact, intervals) = isolate(&q, None).expect("no depth limit");
+    assemble(&q, exact, intervals)
+}
+
+/// Halvings after which [`roots_in_unit_interval`] stops trying to isolate the
+/// roots of a polynomial that may not be square-free.
+const DIRECT_VCA_DEPTH: u64 = 48;
+
+/// Vincent–Collins–Akritas on `[0, 1]`: the dyadic roots found exactly, and
+/// the isolating intervals `(c/2^k, (c+1)/2^k)` as `(c, k)`. `None` when
+/// `max_depth` is exceeded (then `q` may have a multiple root).
+#[allow(clippy::type_complexity)]
+fn isolate(q: &IntPoly, max_depth: Option<u64>) -> Option<(Vec<Dyadic>, Vec<(BigInt, u64)>)> {
     let mut exact: Vec<Dyadic> = Vec::new();
     let mut intervals: Vec<(BigInt, u64)> = Vec::new();
     if q.sign_at_zero() == Ordering::Equal {
@@ -220,7 +359,7 @@ pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
     if q.sign_at_one() == Ordering::Equal {
         exact.push(Dyadic::one());
     }
-    // Vincent–Collins–Akritas: r(x) = 2^(kn)·q((c + x) / 2^k), x ∈ (0, 1).
+    // r(x) = 2^(kn)·q((c + x) / 2^k), x ∈ (0, 1).
     let mut stack = vec![(q.clone(), BigInt::from(0), 0u64)];
     while let Some((r, c, k)) = stack.pop() {
         match r.descartes_01() {
@@ -231,6 +370,9 @@ pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
             }
             _ => {}
         }
+        if max_depth.is_some_and(|d| k >= d) {
+            return None;
+        }
         let left = r.halve_left();
         let right = left.taylor_shift_one();
         let c2: BigInt = &c << 1u32;
@@ -240,8 +382,14 @@ pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
         stack.push((right, &c2 + 1, k + 1));
         stack.push((left, c2, k + 1));
     }
-    // Remove the exact roots so that no interval endpoint is a root.
-    let mut reduced = q;
+    Some((exact, intervals))
+}
+
+/// The roots as algebraic numbers, sorted. `q` must have only simple roots in
+/// `[0, 1]`; the exact (dyadic) roots are divided out of the polynomial kept
+/// by the isolated ones, so that no interval end is a root.
+fn assemble(q: &IntPoly, exact: Vec<Dyadic>, intervals: Vec<(BigInt, u64)>) -> Vec<Algebraic> {
+    let mut reduced = q.clone();
     for d in &exact {
         // d = num / 2^exp with num odd (or d ∈ {0, 1}): factor 2^exp·t − num.
         let factor = IntPoly::linear(-d.num.clone(), BigInt::one() << d.exp);

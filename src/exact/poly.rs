@@ -226,26 +226,78 @@ impl IntPoly {
         r
     }
 
-    /// Greatest common divisor over `Q[t]`, as a primitive polynomial with a
-    /// positive leading coefficient (primitive pseudo-remainder sequence).
-    /// `gcd(0, 0) = 0`.
-    pub fn gcd(a: &IntPoly, b: &IntPoly) -> IntPoly {
-        let (mut a, mut b) = (a.primitive(), b.primitive());
-        if a.degree() < b.degree() {
-            std::mem::swap(&mut a, &mut b);
+    /// A greatest common divisor over `Q[t]`, up to a non-zero integer factor
+    /// of either sign, by the subresultant pseudo-remainder sequence (Knuth,
+    /// TAOCP vol. 2, §4.6.1, Algorithm C): the divisions by `g·h^δ` are exact,
+    /// so coefficients grow only linearly and no integer gcds are computed.
+    /// Returns the constant `1` when the gcd is a constant, and `0` only for
+    /// `gcd(0, 0)`.
+    pub fn gcd_up_to_scalar(a: &IntPoly, b: &IntPoly) -> IntPoly {
+        let (mut a, mut b) = if a.degree() >= b.degree() {
+            (a.strip_twos(), b.strip_twos())
+        } else {
+            (b.strip_twos(), a.strip_twos())
+        };
+        if b.is_zero() {
+            return a;
         }
-        while !b.is_zero() {
+        let mut g = BigInt::one();
+        let mut h = BigInt::one();
+        loop {
             if b.degree() == Some(0) {
                 return IntPoly::constant(BigInt::one());
             }
-            let r = a.pseudo_rem(&b).primitive();
+            let delta = (a.degree().unwrap_or(0) - b.degree().unwrap_or(0)) as u32;
+            let r = a.pseudo_rem(&b);
+            if r.is_zero() {
+                return b;
+            }
+            let beta = &g * num_traits::pow(h.clone(), delta as usize);
             a = b;
-            b = r;
+            b = IntPoly {
+                c: r.c
+                    .into_iter()
+                    .map(|x| {
+                        let (q, rem) = x.div_rem(&beta);
+                        debug_assert!(rem.is_zero(), "subresultant division is exact");
+                        q
+                    })
+                    .collect(),
+            };
+            g = a.leading();
+            h = if delta == 0 {
+                h
+            } else {
+                num_traits::pow(g.clone(), delta as usize) / num_traits::pow(h, delta as usize - 1)
+            };
         }
-        if a.leading().is_negative() {
-            a.neg()
+    }
+
+    /// Greatest common divisor over `Q[t]`, as a primitive polynomial with a
+    /// positive leading coefficient. `gcd(0, 0) = 0`.
+    pub fn gcd(a: &IntPoly, b: &IntPoly) -> IntPoly {
+        let g = IntPoly::gcd_up_to_scalar(a, b).primitive();
+        if g.leading().is_negative() {
+            g.neg()
         } else {
-            a
+            g
+        }
+    }
+
+    /// `self / 2^z` for the largest `z` that divides every coefficient: a
+    /// positive factor, so signs are kept; much cheaper than the content.
+    pub fn strip_twos(&self) -> IntPoly {
+        let z = self
+            .c
+            .iter()
+            .filter_map(|a| a.trailing_zeros())
+            .min()
+            .unwrap_or(0);
+        if z == 0 {
+            return self.clone();
+        }
+        IntPoly {
+            c: self.c.iter().map(|a| a >> z).collect(),
         }
     }
 
@@ -280,21 +332,22 @@ impl IntPoly {
         Some(IntPoly::from_coeffs(q))
     }
 
-    /// The square-free part `self / gcd(self, self')`, primitive, with the
-    /// sign of `self` (same sign wherever both are non-zero, up to the sign
-    /// changes at even-multiplicity roots that the division removes).
+    /// The square-free part `self / gcd(self, self')`, with a positive factor
+    /// stripped (same sign wherever both are non-zero, up to the sign changes
+    /// at even-multiplicity roots that the division removes).
     pub fn square_free(&self) -> IntPoly {
-        if self.degree().is_none_or(|d| d == 0) {
-            return self.primitive();
+        let p = self.strip_twos();
+        if p.degree().is_none_or(|d| d == 0) {
+            return p;
         }
-        let g = IntPoly::gcd(self, &self.derivative());
+        let g = IntPoly::gcd(&p, &p.derivative());
         if g.degree() == Some(0) {
-            return self.primitive();
+            return p;
         }
-        self.primitive()
+        p.primitive()
             .div_exact(&g)
             .expect("a gcd divides its argument")
-            .primitive()
+            .strip_twos()
     }
 
     /// `self(t + 1)` (Taylor shift by one; additions only).
@@ -451,6 +504,26 @@ mod tests {
         assert_eq!(a.mul(&p(&[0, 1])), p(&[0, 1, 2, 3]));
         assert_eq!(a.derivative(), p(&[2, 6]));
         assert_eq!(p(&[0, 0, 0]).degree(), None);
+    }
+
+    #[test]
+    fn subresultant_gcd_matches_up_to_a_scalar() {
+        // (t² + 1)(3t − 2) and (t² + 1)(t + 7)(5t + 1): gcd t² + 1.
+        let f = p(&[1, 0, 1]);
+        let a = f.mul(&p(&[-2, 3]));
+        let b = f.mul(&p(&[7, 1])).mul(&p(&[1, 5]));
+        let g = IntPoly::gcd_up_to_scalar(&a, &b);
+        assert_eq!(g.degree(), Some(2));
+        assert_eq!(
+            g.primitive()
+                .coeffs()
+                .iter()
+                .map(|c| c * g.leading().signum())
+                .collect::<Vec<_>>(),
+            f.coeffs()
+        );
+        assert_eq!(IntPoly::gcd_up_to_scalar(&p(&[1, 1]), &p(&[2, 1])), p(&[1]));
+        assert_eq!(p(&[4, 8, 12]).strip_twos(), p(&[1, 2, 3]));
     }
 
     #[test]

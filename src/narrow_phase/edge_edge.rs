@@ -5,16 +5,16 @@
 //! Fast path, as for [`super::vertex_face`]: the coplanarity cubic
 //! `det[ea1−ea0, eb0−ea0, eb1−ea0]` with a certified common sign means no
 //! contact (DNF); otherwise, at each root in increasing order, the segment
-//! parameters' conditions `q₁…q₄ > 0` (see [`super::oracle`]) on position
+//! parameters' conditions `q₁…q₄ > 0` ([`super::conditions`]) on position
 //! leaves valid over the root's bracket decide contact (all certainly
 //! positive) or its absence at that root (one certainly negative).
 //! Everything else — touching at an end point, parallel or collinear edges,
 //! coplanar motion, roots at `t = 0`/`1` or multiple roots — goes to the
 //! oracle.
 
-use super::leaf::relative;
+use super::conditions;
 use super::oracle;
-use super::roots::{Bracket, Scan, leaf_rounding_count, scan};
+use super::roots::{Bracket, Scan, scan};
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
 use crate::math::{Vec3, in_filter_range};
 use crate::primitive::{bernstein_from_scaled, certified_common_sign, coplanarity_scaled};
@@ -95,28 +95,11 @@ fn filtered(
     if certified_common_sign(&c).is_some() {
         return Some(None);
     }
-    let crossing = |br: Bracket| -> Option<bool> {
-        let k = leaf_rounding_count(&br)?;
-        let t = 0.5 * (br.lo + br.hi);
-        // Relative to ea0: e1 = b − a, ca = c − a, da = d − a, e2 = da − ca.
-        let e1 = relative(ea1_t0, ea1_t1, ea0_t0, ea0_t1, t, k);
-        let ca = relative(eb0_t0, eb0_t1, ea0_t0, ea0_t1, t, k);
-        let da = relative(eb1_t0, eb1_t1, ea0_t0, ea0_t1, t, k);
-        let e2 = da.sub(&ca);
-        let m = e1.cross(&e2);
-        let q = [
-            ca.cross(&e2).dot(&m),
-            e1.sub(&ca).cross(&e2).dot(&m),
-            ca.cross(&e1).dot(&m),
-            e1.cross(&da).dot(&m),
-        ];
-        if q.iter().all(|qi| qi.certainly_positive()) {
-            Some(true)
-        } else if q.iter().any(|qi| qi.certainly_negative()) {
-            Some(false)
-        } else {
-            None
-        }
+    let crossing = |br: Bracket| {
+        conditions::edge_edge(
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
+        )
+        .and_then(|q| conditions::decide(&q))
     };
     match scan(&bernstein_from_scaled(&c), crossing) {
         Scan::NoContact => Some(None),

@@ -7,11 +7,12 @@
 //! - [`provot`]: the classical floating-point cubic solver (Provot 1997), the
 //!   reproduction baseline; it can miss collisions.
 
+pub(crate) mod conditions;
 mod edge_edge;
 mod leaf;
 pub mod oracle;
 pub mod provot;
-mod roots;
+pub(crate) mod roots;
 mod solver;
 mod toi;
 mod vertex_face;

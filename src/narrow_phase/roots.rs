@@ -23,7 +23,7 @@ pub const MAX_DEPTH: u32 = 24;
 
 /// The smallest positive evaluation parameter the error model admits
 /// ([`crate::math::Bounded`], "Range").
-const T_MIN: f64 = 1.0 / (1u64 << 60) as f64;
+pub const T_MIN: f64 = 1.0 / (1u64 << 60) as f64;
 
 /// An interval `(lo, hi)` that contains exactly one root of the cubic.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -9,19 +9,18 @@
 //!    same certified sign there is no coplanar instant, hence no contact
 //!    (this is the DNF test of Tang, Manocha & Tong 2010);
 //! 3. its roots in increasing order ([`super::roots::scan`]); at each, the
-//!    inside conditions `g₁, g₂, g₃ > 0` (see [`super::oracle`]) evaluated on
+//!    inside conditions `g₁, g₂, g₃ > 0` ([`super::conditions`]) evaluated on
 //!    relative-position leaves valid over the root's bracket
-//!    ([`super::leaf`]), with `u = f1 − f0`, `v = f2 − f0`, `w = v − f0`:
-//!    `g₁ = (u×w)·n`, `g₂ = ((v−u)×(w−u))·n`, `g₃ = ((w−v)×v)·n`; all
+//!    ([`super::leaf`]); all
 //!    certainly positive — contact, at the earliest root, with the bracket as
 //!    the time of impact; one certainly negative — no contact at this root.
 //!
 //! Anything else (contact on an edge or vertex, coplanar motion, a root at
 //! `t = 0` or `1`, a double root, a degenerate triangle) goes to the oracle.
 
-use super::leaf::relative;
+use super::conditions;
 use super::oracle;
-use super::roots::{Bracket, Scan, leaf_rounding_count, scan};
+use super::roots::{Bracket, Scan, scan};
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
 use crate::math::{Vec3, in_filter_range};
 use crate::primitive::{bernstein_from_scaled, certified_common_sign, coplanarity_scaled};
@@ -91,27 +90,9 @@ fn filtered(
     if certified_common_sign(&c).is_some() {
         return Some(None);
     }
-    let inside = |br: Bracket| -> Option<bool> {
-        let k = leaf_rounding_count(&br)?;
-        let t = 0.5 * (br.lo + br.hi);
-        // Relative to f0: u = f1 − f0, v = f2 − f0, w = v − f0.
-        let u = relative(f1_t0, f1_t1, f0_t0, f0_t1, t, k);
-        let v = relative(f2_t0, f2_t1, f0_t0, f0_t1, t, k);
-        let w = relative(v_t0, v_t1, f0_t0, f0_t1, t, k);
-        let n = u.cross(&v);
-        let g = [
-            u.cross(&w),
-            v.sub(&u).cross(&w.sub(&u)),
-            w.sub(&v).cross(&v),
-        ]
-        .map(|e| e.dot(&n));
-        if g.iter().all(|gi| gi.certainly_positive()) {
-            Some(true)
-        } else if g.iter().any(|gi| gi.certainly_negative()) {
-            Some(false)
-        } else {
-            None
-        }
+    let inside = |br: Bracket| {
+        conditions::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br)
+            .and_then(|g| conditions::decide(&g))
     };
     match scan(&bernstein_from_scaled(&c), inside) {
         Scan::NoContact => Some(None),

@@ -9,14 +9,21 @@
 //! `q₃ = ((c−a)×(b−a))·m`, `q₄ = ((b−a)×(d−a))·m = |m|² − q₃` are all
 //! `≥ 0` (the difference forms avoid a cancellation). Where `m = 0` the
 //! segments are parallel and meet iff an endpoint of one lies on the other.
+//!
+//! As for vertex–face, the certified float conditions are tried first at each
+//! candidate time, and exact polynomials are built only for the conditions
+//! they leave undecided.
 
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 use super::earliest::{Candidates, earliest};
 use super::point_segment::PointSegment;
 use super::trajectories;
-use crate::exact::{Algebraic, cross, dot, vsub};
-use crate::math::Vec3;
+use crate::exact::{Algebraic, IntPoly, cross, dot, vsub};
+use crate::math::{Vec3, in_filter_range};
+use crate::narrow_phase::conditions;
+use crate::narrow_phase::roots::Bracket;
 
 /// The earliest contact time of edges `ea0 ea1` and `eb0 eb1`, exactly;
 /// `None` when they do not touch in `[0, 1]`. Arguments in data set row order.
@@ -38,35 +45,70 @@ pub fn edge_edge(
     let e2 = vsub(&d, &c);
     let ca = vsub(&c, &a);
     let m = cross(&e1, &e2);
-    let m2 = dot(&m, &m);
     let f = dot(&m, &ca);
-    let q = [
-        dot(&cross(&ca, &e2), &m),
-        dot(&cross(&vsub(&b, &c), &e2), &m),
-        dot(&cross(&ca, &e1), &m),
-        dot(&cross(&e1, &vsub(&d, &a)), &m),
-    ];
-    let ends = [
-        PointSegment::new(&a, &c, &d),
-        PointSegment::new(&b, &c, &d),
-        PointSegment::new(&c, &a, &b),
-        PointSegment::new(&d, &a, &b),
-    ];
+    // Polynomials needed only at candidate times are built on first use.
+    let m2 = OnceCell::new();
+    let m2 = || m2.get_or_init(|| dot(&m, &m));
+    let q: [OnceCell<IntPoly>; 4] = Default::default();
+    let q = |i: usize| {
+        q[i].get_or_init(|| match i {
+            0 => dot(&cross(&ca, &e2), &m),
+            1 => dot(&cross(&vsub(&b, &c), &e2), &m),
+            2 => dot(&cross(&ca, &e1), &m),
+            _ => dot(&cross(&e1, &vsub(&d, &a)), &m),
+        })
+    };
+    // Point–segment tests, needed only where the edges are parallel.
+    let ends = OnceCell::new();
+    let ends = || {
+        ends.get_or_init(|| {
+            [
+                PointSegment::new(&a, &c, &d),
+                PointSegment::new(&b, &c, &d),
+                PointSegment::new(&c, &a, &b),
+                PointSegment::new(&d, &a, &b),
+            ]
+        })
+    };
+    // The certified float conditions settle most candidate times cheaply.
+    let in_range = [
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ]
+    .iter()
+    .all(|p| p.iter().all(|&x| in_filter_range(x)));
+    let float = |t: &mut Algebraic| {
+        in_range.then(|| {
+            t.refine_with_float();
+            let br = Bracket {
+                lo: t.lower_f64(),
+                hi: t.upper_f64(),
+            };
+            conditions::edge_edge(
+                ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
+            )
+        })?
+    };
 
     // Membership at a time where the four points are coplanar.
     let member = |t: &mut Algebraic| {
-        if t.sign_of(&m2) != Ordering::Equal {
-            q.iter().all(|qi| t.sign_of(qi) != Ordering::Less)
+        let float = float(t);
+        if let Some(decided) = float.as_ref().and_then(|qf| conditions::decide(qf)) {
+            return decided;
+        }
+        let positive = |i: usize| float.as_ref().is_some_and(|qf| qf[i].certainly_positive());
+        if (0..4).any(positive) || t.sign_of(m2()) != Ordering::Equal {
+            (0..4).all(|i| positive(i) || t.sign_of(q(i)) != Ordering::Less)
         } else {
-            ends.iter().any(|e| e.member(t))
+            ends().iter().any(|e| e.member(t))
         }
     };
     let candidates = if !f.is_zero() {
         Candidates::roots_of(f)
-    } else if !m2.is_zero() {
-        Candidates::zero_and_roots_of(q.iter().cloned().chain([m2.clone()]))
+    } else if !m2().is_zero() {
+        Candidates::zero_and_roots_of((0..4).map(|i| q(i).clone()).chain([m2().clone()]))
     } else {
-        ends.iter()
+        ends()
+            .iter()
             .map(PointSegment::candidates)
             .fold(Candidates::default(), Candidates::union)
     };

@@ -6,14 +6,23 @@
 //! `g₁ = ((b−a)×(p−a))·n ≥ 0`, `g₂ = ((c−b)×(p−b))·n ≥ 0` and
 //! `g₃ = ((a−c)×(p−c))·n ≥ 0`, provided `n ≠ 0`. Where `n = 0` the triangle is
 //! a segment (or a point) and contact is `p` on one of its three edges.
+//!
+//! At each candidate time the certified float conditions
+//! ([`crate::narrow_phase`]'s fast-path arithmetic, on the candidate's
+//! isolating interval) are tried first; an exact polynomial is built and
+//! signed only for a condition they leave undecided (typically the one that
+//! is exactly zero when the vertex touches an edge).
 
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 use super::earliest::{Candidates, earliest};
 use super::point_segment::PointSegment;
 use super::trajectories;
-use crate::exact::{Algebraic, cross, dot, vsub};
-use crate::math::Vec3;
+use crate::exact::{Algebraic, IntPoly, cross, dot, vsub};
+use crate::math::{Vec3, in_filter_range};
+use crate::narrow_phase::conditions;
+use crate::narrow_phase::roots::Bracket;
 
 /// The earliest contact time of vertex `v` and triangle `f0 f1 f2`, exactly;
 /// `None` when they do not touch in `[0, 1]`. Arguments in data set row order.
@@ -30,28 +39,58 @@ pub fn vertex_face(
 ) -> Option<Algebraic> {
     let [p, a, b, c] = trajectories([v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]);
     let n = cross(&vsub(&b, &a), &vsub(&c, &a));
-    let n2 = dot(&n, &n);
     let f = dot(&n, &vsub(&p, &a));
-    let g = [(&a, &b), (&b, &c), (&c, &a)].map(|(u, w)| dot(&cross(&vsub(w, u), &vsub(&p, u)), &n));
-    let edges = [(&a, &b), (&b, &c), (&c, &a)].map(|(u, w)| PointSegment::new(&p, u, w));
+    // Polynomials needed only at candidate times are built on first use.
+    let n2 = OnceCell::new();
+    let n2 = || n2.get_or_init(|| dot(&n, &n));
+    let g: [OnceCell<IntPoly>; 3] = Default::default();
+    let corners = [(&a, &b), (&b, &c), (&c, &a)];
+    let g = |i: usize| {
+        g[i].get_or_init(|| {
+            let (u, w) = corners[i];
+            dot(&cross(&vsub(w, u), &vsub(&p, u)), &n)
+        })
+    };
+    // Point–segment tests, needed only where the triangle degenerates.
+    let edges = OnceCell::new();
+    let edges = || edges.get_or_init(|| corners.map(|(u, w)| PointSegment::new(&p, u, w)));
+    // The certified float conditions settle most candidate times cheaply.
+    let in_range = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]
+        .iter()
+        .all(|q| q.iter().all(|&x| in_filter_range(x)));
+    let float = |t: &mut Algebraic| {
+        in_range.then(|| {
+            t.refine_with_float();
+            let br = Bracket {
+                lo: t.lower_f64(),
+                hi: t.upper_f64(),
+            };
+            conditions::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br)
+        })?
+    };
 
     // Membership at a time where the four points are coplanar.
     let member = |t: &mut Algebraic| {
-        if t.sign_of(&n2) != Ordering::Equal {
-            g.iter().all(|gi| t.sign_of(gi) != Ordering::Less)
+        let float = float(t);
+        if let Some(decided) = float.as_ref().and_then(|gf| conditions::decide(gf)) {
+            return decided;
+        }
+        let positive = |i: usize| float.as_ref().is_some_and(|gf| gf[i].certainly_positive());
+        if (0..3).any(positive) || t.sign_of(n2()) != Ordering::Equal {
+            (0..3).all(|i| positive(i) || t.sign_of(g(i)) != Ordering::Less)
         } else {
-            edges.iter().any(|e| e.member(t))
+            edges().iter().any(|e| e.member(t))
         }
     };
     let candidates = if !f.is_zero() {
         Candidates::roots_of(f)
-    } else if !n2.is_zero() {
-        Candidates::zero_and_roots_of(g.iter().cloned().chain([n2.clone()]))
+    } else if !n2().is_zero() {
+        Candidates::zero_and_roots_of((0..3).map(|i| g(i).clone()).chain([n2().clone()]))
     } else {
-        let [e0, e1, e2] = &edges;
-        e0.candidates()
-            .union(e1.candidates())
-            .union(e2.candidates())
+        edges()
+            .iter()
+            .map(PointSegment::candidates)
+            .fold(Candidates::default(), Candidates::union)
     };
     earliest(candidates, member)
 }
