@@ -279,14 +279,23 @@ impl Algebraic {
                     }
                     let poly_b = poly_b.clone();
                     if self.sign_of(&poly_b) == Ordering::Equal {
-                        // self is a root of other's polynomial; is it the one
-                        // inside other's interval?
-                        let (lo_a, hi_a) = self.bounds();
-                        let (lo_a, hi_a) = (lo_a.clone(), hi_a.clone());
-                        let (lo_b, hi_b) = other.bounds();
-                        if lo_b <= &lo_a && &hi_a <= hi_b {
-                            return Ordering::Equal;
+                        // self is a root of other's polynomial, whose only root
+                        // in other's (open) interval is other, and whose
+                        // interval ends are not roots: refine self alone until
+                        // its interval nests inside other's (equal) or leaves
+                        // it (ordered by the outer loop).
+                        loop {
+                            let (lo_a, hi_a) = self.bounds();
+                            let (lo_b, hi_b) = other.bounds();
+                            if lo_b <= lo_a && hi_a <= hi_b {
+                                return Ordering::Equal;
+                            }
+                            if hi_a <= lo_b || hi_b <= lo_a {
+                                break;
+                            }
+                            self.bisect();
                         }
+                        continue;
                     }
                     self.bisect();
                     other.bisect();
@@ -479,6 +488,29 @@ mod tests {
         let mut c = roots_in_unit_interval(&p(&[-7071, 10000])).remove(0);
         assert_eq!(c.compare(&mut a), Ordering::Less);
         assert_eq!(a.compare(&mut c), Ordering::Greater);
+    }
+
+    #[test]
+    fn equal_roots_with_overlapping_intervals_compare_equal() {
+        // Regression (coplanar-motion proptest): 1/√2 isolated by two
+        // polynomials in same-width intervals that overlap without nesting;
+        // bisecting both forever never nested them.
+        let d = |n: i64, e: u64| Dyadic::new(BigInt::from(n), e);
+        let iso = |poly: IntPoly, lo: Dyadic, hi: Dyadic| {
+            let sign_lo = poly.sign_at_dyadic(&lo.num, lo.exp);
+            Algebraic {
+                repr: Repr::Isolated {
+                    poly,
+                    lo,
+                    hi,
+                    sign_lo,
+                },
+            }
+        };
+        let mut a = iso(p(&[-1, 0, 2]), d(1, 1), d(3, 2));
+        let mut b = iso(p(&[-1, 0, 2]).mul(&p(&[5, 1])), d(5, 3), d(7, 3));
+        assert_eq!(a.compare(&mut b), Ordering::Equal);
+        assert_eq!(b.compare(&mut a), Ordering::Equal);
     }
 
     #[test]

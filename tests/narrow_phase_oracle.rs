@@ -1,0 +1,172 @@
+//! The `exact` solver (certified float fast path + exact fallback) against
+//! the pure exact oracle, on random and near-degenerate queries: same
+//! decision, and the reported time-of-impact bracket contains the exact
+//! earliest contact time.
+
+use std::cmp::Ordering;
+
+use ccdlab::exact::{Algebraic, Dyadic};
+use ccdlab::math::Vec3;
+use ccdlab::narrow_phase::{self, Path, Toi, oracle};
+use proptest::prelude::*;
+
+fn check(q: &[Vec3; 8], vf: bool) -> Result<Path, TestCaseError> {
+    let [a, b, c, d, e, f, g, h] = q;
+    let (got, path) = if vf {
+        narrow_phase::vertex_face_traced(a, b, c, d, e, f, g, h)
+    } else {
+        narrow_phase::edge_edge_traced(a, b, c, d, e, f, g, h)
+    };
+    let want = if vf {
+        oracle::vertex_face(a, b, c, d, e, f, g, h)
+    } else {
+        oracle::edge_edge(a, b, c, d, e, f, g, h)
+    };
+    prop_assert_eq!(
+        got.is_some(),
+        want.is_some(),
+        "query {:?} via {:?}",
+        q,
+        path
+    );
+    if let (Some(Toi { lower, upper }), Some(mut alpha)) = (got, want) {
+        prop_assert!(lower <= upper);
+        let mut lo = Algebraic::exact(Dyadic::from_f64(lower));
+        let mut hi = Algebraic::exact(Dyadic::from_f64(upper));
+        prop_assert_ne!(
+            lo.compare(&mut alpha),
+            Ordering::Greater,
+            "lower bound above the TOI: {:?}",
+            q
+        );
+        prop_assert_ne!(
+            hi.compare(&mut alpha),
+            Ordering::Less,
+            "upper bound below the TOI: {:?}",
+            q
+        );
+    }
+    Ok(path)
+}
+
+/// Coordinates on a coarse grid: many exact coincidences and coplanarities.
+fn grid() -> impl Strategy<Value = f64> + Clone {
+    (-4i32..=4).prop_map(|k| f64::from(k) * 0.25)
+}
+
+/// Any double in a moderate range.
+fn wide() -> impl Strategy<Value = f64> + Clone {
+    -2.0f64..2.0
+}
+
+fn point(s: impl Strategy<Value = f64> + Clone) -> impl Strategy<Value = Vec3> {
+    (s.clone(), s.clone(), s).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn query(s: impl Strategy<Value = f64> + Clone + 'static) -> impl Strategy<Value = [Vec3; 8]> {
+    proptest::array::uniform8(point(s))
+}
+
+/// Moves a double by `k` ulps.
+fn ulps(x: f64, k: i32) -> f64 {
+    let mut y = x;
+    for _ in 0..k.abs() {
+        y = if k > 0 { y.next_up() } else { y.next_down() };
+    }
+    y
+}
+
+/// A grid query with a few coordinates nudged by a few ulps.
+fn nudged() -> impl Strategy<Value = [Vec3; 8]> {
+    (
+        query(grid()),
+        proptest::collection::vec((0usize..24, -3i32..=3), 1..4),
+    )
+        .prop_map(|(mut q, nudges)| {
+            for (i, k) in nudges {
+                let p = &mut q[i / 3];
+                p[i % 3] = ulps(p[i % 3], k);
+            }
+            q
+        })
+}
+
+/// All eight points in the plane z = 0: the coplanarity cubic vanishes.
+fn coplanar() -> impl Strategy<Value = [Vec3; 8]> {
+    query(grid()).prop_map(|mut q| {
+        for p in &mut q {
+            p.z = 0.0;
+        }
+        q
+    })
+}
+
+/// Tiny motions: t = 1 positions within 1e-9 of t = 0.
+fn tiny_motion() -> impl Strategy<Value = [Vec3; 8]> {
+    (
+        query(wide()),
+        proptest::array::uniform4(point(-1e-9f64..1e-9)),
+    )
+        .prop_map(|(mut q, d)| {
+            for i in 0..4 {
+                q[i + 4] = q[i] + d[i];
+            }
+            q
+        })
+}
+
+/// The vertex (VF) or an endpoint (EE) coincides with another point.
+fn shared() -> impl Strategy<Value = [Vec3; 8]> {
+    query(grid()).prop_map(|mut q| {
+        q[0] = q[1];
+        q[4] = q[5];
+        q
+    })
+}
+
+/// Falls through the middle: contact is generic and must take the fast path.
+fn generic_hit() -> impl Strategy<Value = [Vec3; 8]> {
+    (0.05f64..0.3, 0.05f64..0.3, 0.1f64..2.0, -2.0f64..-0.1).prop_map(|(x, y, z0, z1)| {
+        let (a, b, c) = (
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+        [Vec3::new(x, y, z0), a, b, c, Vec3::new(x, y, z1), a, b, c]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn vertex_face_random(q in query(wide())) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_random(q in query(wide())) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_grid(q in query(grid())) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_grid(q in query(grid())) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_nudged_by_ulps(q in nudged()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_nudged_by_ulps(q in nudged()) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_coplanar_motion(q in coplanar()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_coplanar_motion(q in coplanar()) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_tiny_motion(q in tiny_motion()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_tiny_motion(q in tiny_motion()) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_shared_vertex(q in shared()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_shared_endpoint(q in shared()) { check(&q, false)?; }
+
+    #[test]
+    fn generic_contact_is_decided_by_the_fast_path(q in generic_hit()) {
+        let path = check(&q, true)?;
+        prop_assert_eq!(path, Path::Filtered);
+    }
+}
