@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod exact;
+pub mod filter;
 pub mod harness;
 pub mod math;
 pub mod mesh;

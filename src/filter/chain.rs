@@ -1,0 +1,102 @@
+//! The filter settings of the pipeline, and their composition in the paper's
+//! order: SLPF first, DNF on the survivors (Wan, Fu & Yao 2022, §3.2).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Verdict, dnf, slpf};
+use crate::math::Vec3;
+use crate::narrow_phase::QueryKind;
+
+/// Which low-level filters run before the exact test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum FilterSet {
+    /// No filtering.
+    None,
+    /// DNF alone.
+    Dnf,
+    /// SLPF alone.
+    Slpf,
+    /// SLPF, then DNF on the survivors (the paper's combined path).
+    #[default]
+    SlpfDnf,
+}
+
+/// Which filter removed a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CulledBy {
+    /// SLPF.
+    Slpf,
+    /// DNF.
+    Dnf,
+}
+
+impl FilterSet {
+    /// All settings, in report order.
+    pub const ALL: [FilterSet; 4] = [
+        FilterSet::None,
+        FilterSet::Slpf,
+        FilterSet::Dnf,
+        FilterSet::SlpfDnf,
+    ];
+
+    /// Name on the command line and in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FilterSet::None => "none",
+            FilterSet::Dnf => "dnf",
+            FilterSet::Slpf => "slpf",
+            FilterSet::SlpfDnf => "slpf+dnf",
+        }
+    }
+
+    /// Runs the filters on one pair given as its eight points (data set row
+    /// order), with SLPF `directions`. `Some(filter)` when culled.
+    #[inline]
+    pub fn cull(
+        &self,
+        kind: QueryKind,
+        directions: &[[f64; 3]],
+        q: &[Vec3; 8],
+    ) -> Option<CulledBy> {
+        let [a, b, c, d, e, f, g, h] = q;
+        let slpf = || match kind {
+            QueryKind::VertexFace => slpf::slpf_vertex_face(directions, a, b, c, d, e, f, g, h),
+            QueryKind::EdgeEdge => slpf::slpf_edge_edge(directions, a, b, c, d, e, f, g, h),
+        };
+        let dnf = || match kind {
+            QueryKind::VertexFace => dnf::dnf_vertex_face(a, b, c, d, e, f, g, h),
+            QueryKind::EdgeEdge => dnf::dnf_edge_edge(a, b, c, d, e, f, g, h),
+        };
+        let uses_slpf = matches!(self, FilterSet::Slpf | FilterSet::SlpfDnf);
+        let uses_dnf = matches!(self, FilterSet::Dnf | FilterSet::SlpfDnf);
+        if uses_slpf && slpf() == Verdict::Culled {
+            return Some(CulledBy::Slpf);
+        }
+        if uses_dnf && dnf() == Verdict::Culled {
+            return Some(CulledBy::Dnf);
+        }
+        None
+    }
+}
+
+impl fmt::Display for FilterSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown filter-set name.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown filter setting {0:?}; expected one of: none, dnf, slpf, slpf+dnf")]
+pub struct UnknownFilterSet(pub String);
+
+impl FromStr for FilterSet {
+    type Err = UnknownFilterSet;
+    fn from_str(s: &str) -> Result<FilterSet, UnknownFilterSet> {
+        FilterSet::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownFilterSet(s.to_string()))
+    }
+}

@@ -1,0 +1,94 @@
+//! DNF, the deforming non-penetration filter (Tang, Manocha & Tong, "Fast
+//! continuous collision detection using deforming non-penetration filters",
+//! I3D 2010, pp. 7–13; the core paper's ref. \[6\]).
+//!
+//! **Guarantee:** [`Verdict::Culled`] ⇒ the four points are never coplanar in
+//! `[0, 1]`, hence no contact. A VF or EE contact needs coplanarity, and the
+//! coplanarity cubic lies in the convex hull of its Bernstein coefficients
+//! (SPEC §2): if all four have the same strict sign, it has no root. The
+//! coefficients come with rigorous rounding bounds
+//! ([`crate::primitive::coplanarity_scaled`]) and a sign counts only when it
+//! is certified, so the guarantee holds in floating point.
+//!
+//! Deviation from the original: the paper evaluates the coefficients in plain
+//! floating point; here an uncertain sign means "pass".
+
+use super::Verdict;
+use crate::math::Vec3;
+use crate::primitive::{certified_common_sign, coplanarity_scaled};
+
+/// DNF on a vertex–face pair (data set row order).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn dnf_vertex_face(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+) -> Verdict {
+    let c = coplanarity_scaled(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
+    Verdict::culled_if(certified_common_sign(&c).is_some())
+}
+
+/// DNF on an edge–edge pair (data set row order).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn dnf_edge_edge(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+) -> Verdict {
+    let c = coplanarity_scaled(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    );
+    Verdict::culled_if(certified_common_sign(&c).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn culls_a_vertex_that_stays_above_the_plane() {
+        let (a, b, c) = (
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+        let (p0, p1) = (Vec3::new(5.0, 5.0, 1.0), Vec3::new(-5.0, 5.0, 0.5));
+        assert_eq!(
+            dnf_vertex_face(&p0, &a, &b, &c, &p1, &a, &b, &c),
+            Verdict::Culled
+        );
+        // Crossing the plane (outside the triangle): DNF cannot cull it.
+        let p1 = Vec3::new(5.0, 5.0, -1.0);
+        assert_eq!(
+            dnf_vertex_face(&p0, &a, &b, &c, &p1, &a, &b, &c),
+            Verdict::Pass
+        );
+    }
+
+    #[test]
+    fn never_culls_an_exactly_coplanar_start() {
+        let (a, b, c) = (
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+        let p = Vec3::new(0.2, 0.2, 0.0);
+        let p1 = Vec3::new(0.2, 0.2, 1.0);
+        assert_eq!(
+            dnf_vertex_face(&p, &a, &b, &c, &p1, &a, &b, &c),
+            Verdict::Pass
+        );
+    }
+}
