@@ -22,5 +22,6 @@
 #![warn(missing_docs)]
 
 pub mod harness;
+pub mod io;
 pub mod math;
 pub mod mesh;
