@@ -802,3 +802,406 @@ fn read_binary_body(
     }
     Ok(MeshData { positions, faces })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const FORMATS: [&str; 3] = ["ascii", "binary_little_endian", "binary_big_endian"];
+
+    /// Encodes a PLY body: each row is a sequence of typed values (list
+    /// counts included), written in `format`.
+    fn ply_bytes(format: &str, header: &str, rows: &[Vec<(Scalar, f64)>]) -> Vec<u8> {
+        let mut out = format!("ply\nformat {format} 1.0\n{header}end_header\n").into_bytes();
+        for row in rows {
+            if format == "ascii" {
+                let text: Vec<String> = row
+                    .iter()
+                    .map(|&(s, v)| match s {
+                        Scalar::F32 => format!("{}", v as f32),
+                        Scalar::F64 => format!("{v:?}"),
+                        _ => format!("{}", v as i64),
+                    })
+                    .collect();
+                out.extend_from_slice(text.join(" ").as_bytes());
+                out.push(b'\n');
+            } else {
+                let big = format == "binary_big_endian";
+                for &(s, v) in row {
+                    let bits: u64 = match s {
+                        Scalar::F32 => u64::from((v as f32).to_bits()),
+                        Scalar::F64 => v.to_bits(),
+                        _ => v as i64 as u64,
+                    };
+                    let n = s.size();
+                    let le = bits.to_le_bytes();
+                    let mut b = le[..n].to_vec();
+                    if big {
+                        b.reverse();
+                    }
+                    out.extend_from_slice(&b);
+                }
+            }
+        }
+        out
+    }
+
+    /// A mesh with every feature the reader must handle: mixed scalar
+    /// types, vertex and face lists to skip, an element between vertex and
+    /// face, comments and obj_info.
+    fn rich(format: &str) -> Vec<u8> {
+        use Scalar::*;
+        let header = "comment made by a test\nobj_info anything\n\
+            element vertex 4\n\
+            property uchar nx\nproperty float x\nproperty double y\n\
+            property list ushort short extra\nproperty int z\nproperty float64 w\n\
+            element edge 2\nproperty int vertex1\nproperty list uint8 float32 stuff\n\
+            comment in the middle\n\
+            element face 2\nproperty char flags\nproperty list uint16 uint vertex_index\n\
+            property list int double normal\n";
+        let v = |x: f64, y: f64, z: f64| {
+            vec![
+                (U8, 7.0),
+                (F32, x),
+                (F64, y),
+                (U16, 2.0),
+                (I16, -5.0),
+                (I16, 300.0),
+                (I32, z),
+                (F64, 1.5),
+            ]
+        };
+        let rows = vec![
+            v(0.1, 0.1, -3.0),
+            v(1.0, f64::MIN_POSITIVE / 8.0, 0.0),
+            v(-2.5e-3, 1e300, 2147483647.0),
+            v(3.0, -0.0, -2147483648.0),
+            vec![(I32, 1.0), (U8, 1.0), (F32, 0.5)],
+            vec![(I32, 2.0), (U8, 0.0)],
+            vec![
+                (I8, -1.0),
+                (U16, 3.0),
+                (U32, 0.0),
+                (U32, 1.0),
+                (U32, 2.0),
+                (I32, 0.0),
+            ],
+            vec![
+                (I8, 0.0),
+                (U16, 3.0),
+                (U32, 3.0),
+                (U32, 2.0),
+                (U32, 1.0),
+                (I32, 1.0),
+                (F64, 2.0),
+            ],
+        ];
+        ply_bytes(format, header, &rows)
+    }
+
+    fn rich_expected() -> MeshData {
+        MeshData {
+            positions: vec![
+                Vec3::new(f64::from(0.1f32), 0.1, -3.0),
+                Vec3::new(1.0, f64::MIN_POSITIVE / 8.0, 0.0),
+                Vec3::new(f64::from(-2.5e-3f32), 1e300, 2147483647.0),
+                Vec3::new(3.0, -0.0, -2147483648.0),
+            ],
+            faces: vec![[0, 1, 2], [3, 2, 1]],
+        }
+    }
+
+    fn bits(m: &MeshData) -> Vec<[u64; 3]> {
+        m.positions
+            .iter()
+            .map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()])
+            .collect()
+    }
+
+    #[test]
+    fn every_encoding_reads_the_rich_file_exactly() {
+        let expected = rich_expected();
+        for format in FORMATS {
+            let m = parse_ply(Path::new("rich.ply"), &rich(format))
+                .unwrap_or_else(|e| panic!("{format}: {e}"));
+            assert_eq!(bits(&m), bits(&expected), "{format}");
+            assert_eq!(m.faces, expected.faces, "{format}");
+        }
+    }
+
+    #[test]
+    fn scalars_decode_in_both_byte_orders() {
+        use Scalar::*;
+        let cases: [(Scalar, &[u8], f64); 8] = [
+            (I8, &[0xff], -1.0),
+            (U8, &[0xff], 255.0),
+            (I16, &[0xfe, 0xff], -257.0),
+            (U16, &[0x01, 0x02], 258.0),
+            (I32, &[0xff, 0xff, 0xff, 0xfe], -2.0),
+            (U32, &[0xff, 0xff, 0xff, 0xfe], 4294967294.0),
+            (F32, &[0x3f, 0xc0, 0x00, 0x00], 1.5),
+            (F64, &[0xbf, 0xf8, 0, 0, 0, 0, 0, 0], -1.5),
+        ];
+        for (s, big_endian, value) in cases {
+            assert_eq!(s.decode_f64(big_endian, true), value, "{s:?} BE");
+            let le: Vec<u8> = big_endian.iter().rev().copied().collect();
+            assert_eq!(s.decode_f64(&le, false), value, "{s:?} LE");
+        }
+    }
+
+    #[test]
+    fn write_then_read_is_bit_exact() {
+        let dir = std::env::temp_dir().join(format!("ccdlab-ply-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.ply");
+        let positions = vec![
+            Vec3::new(0.1, -0.0, f64::MAX),
+            Vec3::new(f64::from_bits(1), 1.0 / 3.0, -7.25),
+            Vec3::new(1e-310, 2.0, 3.0),
+        ];
+        let faces = vec![[0, 1, 2], [2, 1, 0]];
+        write_ply(&path, &positions, &faces).unwrap();
+        let m = read_ply(&path).unwrap();
+        let expected = MeshData { positions, faces };
+        assert_eq!(bits(&m), bits(&expected));
+        assert_eq!(m.faces, expected.faces);
+        // A face out of range is refused and leaves no file behind.
+        let bad = dir.join("bad.ply");
+        let e = write_ply(&bad, &expected.positions, &[[0, 1, 3]]).unwrap_err();
+        assert!(matches!(
+            e.innermost(),
+            MeshError::FaceIndexOutOfRange { index: 3, .. }
+        ));
+        assert!(!bad.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn parse_err(bytes: &[u8]) -> MeshError {
+        match parse_ply(Path::new("bad.ply"), bytes) {
+            Ok(m) => panic!("accepted: {m:?}"),
+            Err(e) => {
+                let text = e.to_string();
+                assert!(text.contains("bad.ply"), "no file name in `{text}`");
+                e
+            }
+        }
+    }
+
+    fn line_of(e: &MeshError) -> Option<usize> {
+        match e {
+            MeshError::Syntax { line, .. } | MeshError::AtLine { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
+
+    const TRI: &str = "element vertex 3\nproperty float x\nproperty float y\nproperty float z\n\
+                       element face 1\nproperty list uchar int vertex_indices\n";
+
+    fn tri(format: &str, corners: &[i64]) -> Vec<u8> {
+        use Scalar::*;
+        let mut face = vec![(U8, corners.len() as f64)];
+        face.extend(corners.iter().map(|&c| (I32, c as f64)));
+        let p = |x: f64| vec![(F32, x), (F32, 0.0), (F32, 1.0)];
+        ply_bytes(format, TRI, &[p(0.0), p(1.0), p(2.0), face])
+    }
+
+    #[test]
+    fn header_errors_name_the_line() {
+        let cases: [(&str, usize); 9] = [
+            ("", 1),
+            ("plx\n", 1),
+            ("ply\nformat ascii 1.0\nelement vertex 1\n", 3),
+            ("ply\nformat utf8 1.0\n", 2),
+            ("ply\nformat ascii 1.0\nproperty float x\n", 3),
+            ("ply\nformat ascii 1.0\nelement vertex -1\n", 3),
+            (
+                "ply\nformat ascii 1.0\nelement vertex 1\nproperty float128 x\n",
+                4,
+            ),
+            (
+                "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n",
+                5,
+            ),
+            ("ply\nformat ascii 1.0\nbogus line\n", 3),
+        ];
+        for (text, line) in cases {
+            let e = parse_err(text.as_bytes());
+            assert_eq!(line_of(&e), Some(line), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn faces_must_be_triangles() {
+        for format in FORMATS {
+            let e = parse_err(&tri(format, &[0, 1, 2, 0]));
+            assert!(
+                matches!(
+                    e.innermost(),
+                    MeshError::NotATriangle {
+                        face: 0,
+                        corners: 4
+                    }
+                ),
+                "{format}: {e}"
+            );
+            if format == "ascii" {
+                assert_eq!(line_of(&e), Some(13), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn face_indices_must_name_vertices() {
+        for format in FORMATS {
+            let e = parse_err(&tri(format, &[0, 1, 3]));
+            assert!(
+                matches!(
+                    e.innermost(),
+                    MeshError::FaceIndexOutOfRange {
+                        face: 0,
+                        index: 3,
+                        num_vertices: 3
+                    }
+                ),
+                "{format}: {e}"
+            );
+            let e = parse_err(&tri(format, &[0, -1, 2]));
+            assert!(e.to_string().contains("negative"), "{format}: {e}");
+        }
+    }
+
+    #[test]
+    fn truncated_bodies_name_the_element() {
+        for format in FORMATS {
+            let full = tri(format, &[0, 1, 2]);
+            // Cut inside vertex 1 (binary: 12 bytes per vertex; ascii: a line).
+            let header_len = full.windows(11).position(|w| w == b"end_header\n").unwrap() + 11;
+            let cut = if format == "ascii" {
+                header_len + 6
+            } else {
+                header_len + 12 + 5
+            };
+            let e = parse_err(&full[..cut]);
+            match &e {
+                MeshError::Element { element, index, .. } => {
+                    assert_eq!((*element, *index), ("vertex", 1), "{e}")
+                }
+                MeshError::Syntax { line, .. } => assert_eq!(*line, 10, "{e}"),
+                _ => panic!("{format}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn counts_that_do_not_match_the_data_are_refused() {
+        // Too much data.
+        for format in FORMATS {
+            let mut bytes = tri(format, &[0, 1, 2]);
+            bytes.extend_from_slice(b"1 2 3\n");
+            let e = parse_err(&bytes);
+            match format {
+                "ascii" => assert_eq!(line_of(&e), Some(14), "{e}"),
+                _ => assert!(matches!(e, MeshError::TrailingData { bytes: 6, .. }), "{e}"),
+            }
+        }
+        // Too many or too few values on an ASCII line; values that are not
+        // numbers or out of their type's range.
+        let text = String::from_utf8(tri("ascii", &[0, 1, 2])).unwrap();
+        for (from, to) in [
+            ("1 0 1\n", "1 0 1 4\n"),
+            ("1 0 1\n", "1 0\n"),
+            ("1 0 1\n", "1 zero 1\n"),
+            ("3 0 1 2", "256 0 1 2"),
+            ("3 0 1 2", "3 0 1 2.0"),
+        ] {
+            let e = parse_err(text.replacen(from, to, 1).as_bytes());
+            let expected = if from.starts_with('3') { 13 } else { 11 };
+            assert_eq!(line_of(&e), Some(expected), "{to:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn missing_vertex_or_index_properties_are_header_errors() {
+        let no_z = TRI.replace("property float z\n", "");
+        let e = parse_err(&ply_bytes("ascii", &no_z, &[]));
+        assert!(e.to_string().contains("`z`"), "{e}");
+        let no_list = TRI.replace("vertex_indices", "corners");
+        let e = parse_err(&ply_bytes("ascii", &no_list, &[]));
+        assert!(e.to_string().contains("vertex_indices"), "{e}");
+        let no_vertex = "element face 0\nproperty list uchar int vertex_indices\n";
+        parse_err(&ply_bytes("binary_little_endian", no_vertex, &[]));
+    }
+
+    #[test]
+    fn huge_declared_counts_fail_without_allocating() {
+        for format in FORMATS {
+            let header = TRI.replace("element vertex 3", "element vertex 18446744073709551615");
+            let e = parse_err(&ply_bytes(format, &header, &[]));
+            assert!(
+                matches!(e, MeshError::Element { .. } | MeshError::Syntax { .. }),
+                "{e}"
+            );
+            // A skipped fixed-size element whose byte size overflows.
+            let header = format!("{TRI}element junk 9223372036854775807\nproperty double a\n");
+            parse_err(&ply_bytes(format, &header, &[]));
+        }
+    }
+
+    /// Valid files, then random damage: truncation, byte flips, insertions.
+    fn damaged() -> impl Strategy<Value = Vec<u8>> {
+        let base = prop::sample::select(vec![
+            rich("ascii"),
+            rich("binary_little_endian"),
+            rich("binary_big_endian"),
+            tri("ascii", &[0, 1, 2]),
+            tri("binary_big_endian", &[0, 1, 2]),
+        ]);
+        (
+            base,
+            prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 0..6),
+            any::<prop::sample::Index>(),
+            any::<bool>(),
+        )
+            .prop_map(|(mut bytes, edits, cut, truncate)| {
+                for (at, byte, op) in edits {
+                    let i = at.index(bytes.len() + 1);
+                    match op {
+                        0 if i < bytes.len() => bytes[i] = byte,
+                        1 => bytes.insert(i, byte),
+                        _ if i < bytes.len() => {
+                            bytes.remove(i);
+                        }
+                        _ => {}
+                    }
+                }
+                if truncate {
+                    bytes.truncate(cut.index(bytes.len() + 1));
+                }
+                bytes
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// No byte input makes the reader panic; it answers Ok or a typed
+        /// error that names the file.
+        #[test]
+        fn damaged_files_never_panic(bytes in damaged()) {
+            if let Err(e) = parse_ply(Path::new("fuzz.ply"), &bytes) {
+                prop_assert!(e.to_string().contains("fuzz.ply"), "{}", e);
+            }
+        }
+
+        #[test]
+        fn random_bytes_after_a_header_never_panic(
+            format in prop::sample::select(FORMATS.to_vec()),
+            body in prop::collection::vec(any::<u8>(), 0..200),
+        ) {
+            let mut bytes = ply_bytes(format, TRI, &[]);
+            bytes.extend_from_slice(&body);
+            let _ = parse_ply(Path::new("fuzz.ply"), &bytes);
+        }
+    }
+}

@@ -110,7 +110,7 @@ pub fn discover_query_sets(path: &Path) -> Result<Vec<QuerySetSource>, DataError
                 .into(),
         });
     }
-    out.sort();
+    out.sort_by(|a, b| a.path().cmp(b.path()).then_with(|| a.cmp(b)));
     out.dedup();
     Ok(out)
 }

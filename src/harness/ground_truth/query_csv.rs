@@ -149,3 +149,80 @@ pub fn parse_query_csv(path: &Path, bytes: &[u8], kind: QueryKind) -> Result<Que
         truth: (columns == Some(7)).then_some(truth),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One valid query (8 rows), with or without the truth column.
+    fn query(truth: Option<u8>) -> String {
+        let rows = [
+            "0,1,1,1,0,1",
+            "-1,1, 0,1,1,1",
+            "1,1,0,1,1,1",
+            "3,4,-5,8,7,16",
+            "1,2596148429267413814265248164610048,1,1,0,1",
+            "-1,1,0,1,1,1",
+            "1,1,0,1,1,1",
+            "3,4,-5,8,7,16",
+        ];
+        rows.iter()
+            .map(|r| match truth {
+                Some(t) => format!("{r},{t}\n"),
+                None => format!("{r}\n"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn values_and_truth_are_read_exactly() {
+        let text = format!("{}{}", query(Some(1)), query(Some(0)));
+        let set =
+            parse_query_csv(Path::new("q.csv"), text.as_bytes(), QueryKind::EdgeEdge).unwrap();
+        assert_eq!(set.len(), 2);
+        assert_eq!(set.truth, Some(vec![true, false]));
+        assert_eq!(set.points[0][3], Vec3::new(0.75, -0.625, 0.4375));
+        assert_eq!(set.points[1][4].x, 2f64.powi(-111));
+        let set = parse_query_csv(
+            Path::new("q.csv"),
+            query(None).as_bytes(),
+            QueryKind::VertexFace,
+        )
+        .unwrap();
+        assert_eq!((set.len(), set.truth), (1, None));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Damaged CSVs never make the reader panic; errors name the file.
+        #[test]
+        fn damaged_files_never_panic(
+            seven: bool,
+            edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"0123456789,-+ \n\r/x.".to_vec()), 0u8..3), 0..8),
+            cut in any::<prop::sample::Index>(),
+            truncate: bool,
+        ) {
+            let t = seven.then_some(1);
+            let mut bytes = format!("{}{}", query(t), query(t)).into_bytes();
+            for (at, byte, op) in edits {
+                let i = at.index(bytes.len() + 1);
+                match op {
+                    0 if i < bytes.len() => bytes[i] = byte,
+                    1 => bytes.insert(i, byte),
+                    _ if i < bytes.len() => {
+                        bytes.remove(i);
+                    }
+                    _ => {}
+                }
+            }
+            if truncate {
+                bytes.truncate(cut.index(bytes.len() + 1));
+            }
+            if let Err(e) = parse_query_csv(Path::new("fuzz.csv"), &bytes, QueryKind::VertexFace) {
+                prop_assert!(e.to_string().contains("fuzz.csv"), "{}", e);
+            }
+        }
+    }
+}
