@@ -193,6 +193,18 @@ mod tests {
         assert_eq!((set.len(), set.truth), (1, None));
     }
 
+    #[test]
+    fn spaces_crlf_and_blank_lines_are_accepted() {
+        let plain = query(Some(1));
+        let spaced: String = plain
+            .lines()
+            .map(|l| format!(" {} \r\n\r\n", l.replace(',', " , ")))
+            .collect();
+        let a = parse_query_csv(Path::new("a.csv"), plain.as_bytes(), QueryKind::VertexFace);
+        let b = parse_query_csv(Path::new("a.csv"), spaced.as_bytes(), QueryKind::VertexFace);
+        assert_eq!(a.unwrap(), b.unwrap());
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
