@@ -24,6 +24,7 @@
 pub mod exact;
 pub mod filter;
 pub mod harness;
+pub mod io;
 pub mod math;
 pub mod mesh;
 pub mod narrow_phase;
