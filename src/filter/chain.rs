@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use super::{Verdict, dnf, slpf};
 use crate::math::Vec3;
-use crate::narrow_phase::QueryKind;
+use crate::primitive::QueryKind;
 
 /// Which low-level filters run before the exact test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

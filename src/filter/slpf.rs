@@ -46,12 +46,12 @@ pub const PAPER_DIRECTIONS: [[f64; 3]; 5] = [
 fn projected_sign(p: &Vec3, q: &Vec3, s: &[f64; 3]) -> Option<i8> {
     let d = BoundedVec3::difference(p, q);
     let mut sum: Option<Bounded> = None;
-    for i in 0..3 {
-        if s[i] != 0.0 {
-            let term = if s[i] == 1.0 {
-                d.0[i]
+    for (&di, &si) in d.0.iter().zip(s) {
+        if si != 0.0 {
+            let term = if si == 1.0 {
+                di
             } else {
-                d.0[i] * Bounded::exact(s[i])
+                di * Bounded::exact(si)
             };
             sum = Some(match sum {
                 None => term,

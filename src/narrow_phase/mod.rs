@@ -17,7 +17,8 @@ mod solver;
 mod toi;
 mod vertex_face;
 
+pub use crate::primitive::QueryKind;
 pub use edge_edge::{edge_edge, edge_edge_traced};
-pub use solver::{QueryKind, Solver};
+pub use solver::{Solver, UnknownSolver};
 pub use toi::{EXACT_TOI_WIDTH, Path, Toi};
 pub use vertex_face::{vertex_face, vertex_face_traced};

@@ -7,25 +7,7 @@ use std::str::FromStr;
 use super::toi::Toi;
 use super::{edge_edge, provot, vertex_face};
 use crate::math::Vec3;
-
-/// Vertex–face or edge–edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum QueryKind {
-    /// Vertex–face: points `v, f0, f1, f2` at `t = 0` then at `t = 1`.
-    VertexFace,
-    /// Edge–edge: points `ea0, ea1, eb0, eb1` at `t = 0` then at `t = 1`.
-    EdgeEdge,
-}
-
-impl QueryKind {
-    /// `"vf"` or `"ee"`.
-    pub fn short_name(&self) -> &'static str {
-        match self {
-            QueryKind::VertexFace => "vf",
-            QueryKind::EdgeEdge => "ee",
-        }
-    }
-}
+use crate::primitive::QueryKind;
 
 /// A narrow-phase method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
