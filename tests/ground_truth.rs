@@ -1,0 +1,132 @@
+//! Every ground-truth query of the data sets, decided by the `exact` solver,
+//! by the exact oracle alone, and run through the filters. A single miss or
+//! false alarm fails the test, naming the file and the query index.
+//!
+//! Data: `ccd-queries/*` (Sample-Queries: unit tests and the erleben
+//! handcrafted scenes, VF and EE), `scalable-ccd/cloth-funnel` (227 → 228,
+//! truth in `mma_bool`), and `scalable-ccd/cloth-ball` (92 → 93, queries
+//! rebuilt from the frames and `boxes/92{vf,ee}.json`).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use ccdlab::filter::{FilterSet, PAPER_DIRECTIONS};
+use ccdlab::harness::data::require_root;
+use ccdlab::harness::ground_truth::{QueryKind, QuerySet, discover_query_sets, load};
+use ccdlab::math::Vec3;
+use ccdlab::narrow_phase::{self, oracle};
+
+/// All query sets under the data root, loaded once.
+fn sets() -> &'static [QuerySet] {
+    static SETS: OnceLock<Vec<QuerySet>> = OnceLock::new();
+    SETS.get_or_init(|| {
+        let root = require_root().unwrap_or_else(|e| panic!("{e}"));
+        let sources = discover_query_sets(&root).unwrap_or_else(|e| panic!("{e}"));
+        sources
+            .iter()
+            .map(|s| load(s).unwrap_or_else(|e| panic!("{e}")))
+            .collect()
+    })
+}
+
+fn select(part: &str) -> Vec<&'static QuerySet> {
+    let chosen: Vec<_> = sets()
+        .iter()
+        .filter(|s| s.path.to_string_lossy().contains(part))
+        .collect();
+    assert!(
+        !chosen.is_empty(),
+        "no query set matching {part:?} under the data root"
+    );
+    chosen
+}
+
+/// Runs `decide` on every query of `sets` and fails with the list of
+/// (file, query index, truth) it gets wrong.
+fn assert_all_decided(sets: &[&QuerySet], decide: impl Fn(QueryKind, &[Vec3; 8]) -> bool) {
+    let mut wrong: Vec<(PathBuf, usize, bool)> = Vec::new();
+    let mut total = 0;
+    for set in sets {
+        let truth = set
+            .truth
+            .as_ref()
+            .expect("every data set query has a truth");
+        for (i, (q, &t)) in set.points.iter().zip(truth).enumerate() {
+            total += 1;
+            if decide(set.kind, q) != t {
+                wrong.push((set.path.clone(), i, t));
+            }
+        }
+    }
+    assert!(total > 0);
+    assert!(
+        wrong.is_empty(),
+        "{} of {total} queries decided wrongly (file, query index, truth): {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(20)]
+    );
+}
+
+fn exact(kind: QueryKind, q: &[Vec3; 8]) -> bool {
+    let [a, b, c, d, e, f, g, h] = q;
+    match kind {
+        QueryKind::VertexFace => narrow_phase::vertex_face(a, b, c, d, e, f, g, h).is_some(),
+        QueryKind::EdgeEdge => narrow_phase::edge_edge(a, b, c, d, e, f, g, h).is_some(),
+    }
+}
+
+fn oracle_only(kind: QueryKind, q: &[Vec3; 8]) -> bool {
+    let [a, b, c, d, e, f, g, h] = q;
+    match kind {
+        QueryKind::VertexFace => oracle::vertex_face(a, b, c, d, e, f, g, h).is_some(),
+        QueryKind::EdgeEdge => oracle::edge_edge(a, b, c, d, e, f, g, h).is_some(),
+    }
+}
+
+#[test]
+fn exact_solver_decides_every_sample_query() {
+    assert_all_decided(&select("ccd-queries"), exact);
+}
+
+#[test]
+fn exact_solver_decides_cloth_funnel_227() {
+    assert_all_decided(&select("cloth-funnel"), exact);
+}
+
+#[test]
+fn exact_solver_decides_cloth_ball_92_from_frames_and_boxes() {
+    let sets = select("cloth-ball");
+    let counts: Vec<usize> = sets.iter().map(|s| s.points.len()).collect();
+    assert_eq!(counts.iter().sum::<usize>(), 19_034 + 94_825);
+    assert_all_decided(&sets, exact);
+}
+
+#[test]
+fn oracle_alone_decides_every_sample_and_funnel_query() {
+    assert_all_decided(&select("ccd-queries"), oracle_only);
+    assert_all_decided(&select("cloth-funnel"), oracle_only);
+}
+
+#[test]
+fn oracle_alone_decides_cloth_ball_92() {
+    assert_all_decided(&select("cloth-ball"), oracle_only);
+}
+
+#[test]
+fn no_filter_culls_a_colliding_query() {
+    for setting in FilterSet::ALL {
+        let mut culled_collisions = Vec::new();
+        for set in sets() {
+            let truth = set.truth.as_ref().expect("truth");
+            for (i, (q, &t)) in set.points.iter().zip(truth).enumerate() {
+                if t && setting.cull(set.kind, &PAPER_DIRECTIONS, q).is_some() {
+                    culled_collisions.push((set.path.clone(), i));
+                }
+            }
+        }
+        assert!(
+            culled_collisions.is_empty(),
+            "{setting} culled colliding queries: {culled_collisions:?}"
+        );
+    }
+}
