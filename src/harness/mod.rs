@@ -3,4 +3,5 @@
 pub mod data;
 pub mod ground_truth;
 pub mod output;
+pub mod query_eval;
 pub mod stamp;

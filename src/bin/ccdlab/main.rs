@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod queries;
+
 /// Continuous collision detection for deforming triangle meshes.
 #[derive(Debug, Parser)]
 #[command(name = "ccdlab", version, about, long_about = None)]
@@ -16,18 +18,32 @@ struct Cli {
 enum Command {
     /// Print where ccdlab looks for the data sets, and what it finds there.
     Data,
+    /// Score a narrow-phase solver on query sets with ground truth.
+    Queries(queries::Args),
+}
+
+fn data() -> Result<(), Box<dyn std::error::Error>> {
+    use ccdlab::harness::data;
+    for root in data::candidate_roots() {
+        println!("candidate: {}", root.display());
+    }
+    match data::root() {
+        Some(root) => {
+            println!("data root: {}", root.display());
+            for source in ccdlab::harness::ground_truth::discover_query_sets(&root)? {
+                println!("  {} ({})", source.path().display(), source.kind);
+            }
+            Ok(())
+        }
+        None => Err(data::require_root().unwrap_err().into()),
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
-        Command::Data => {
-            println!(
-                "CCDLAB_DATA: {}",
-                std::env::var("CCDLAB_DATA").unwrap_or_default()
-            );
-            Ok(())
-        }
+        Command::Data => data(),
+        Command::Queries(args) => queries::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
