@@ -192,15 +192,18 @@ fn narrow(b: &[Bounded; 4], a: &[f64; 4], l: f64, r: f64, sign_l: i8) -> Bracket
         } else {
             break;
         }
-        let mut next = t - ft / df(t);
-        if !(next > lo && next < hi) {
-            next = 0.5 * (lo + hi);
-        }
-        let step = (next - t).abs();
-        t = next;
-        if step <= 4.0 * UNIT_ROUNDOFF * t {
+        let step = ft / df(t);
+        if step.abs() <= 4.0 * UNIT_ROUNDOFF * t {
+            // Converged: a step this small may land on the bracket's end,
+            // which must not be mistaken for a wild step.
             break;
         }
+        let next = t - step;
+        t = if next > lo && next < hi {
+            next
+        } else {
+            0.5 * (lo + hi)
+        };
     }
     // Certify a bracket around t. The sign of the cubic is uncertain within
     // about e/|f'| of the root (e = the certified bound at t), so start there
@@ -290,6 +293,23 @@ mod tests {
         assert_eq!(scan(&b, |_| Some(true)), Scan::Undecided);
         let b = cubic_with_roots([0.0, 0.5, 3.0]);
         assert_eq!(scan(&b, |_| Some(true)), Scan::Undecided);
+    }
+
+    #[test]
+    fn newton_converging_onto_a_bracket_end_keeps_its_root() {
+        // Regression (cloth-ball 92 VF): Newton converges from above, its
+        // last tiny step lands on the bracket end; treating that as a wild
+        // step bisected away and left the whole interval as the bracket.
+        let b = [
+            0.0017323803968645173,
+            0.001001841230673704,
+            0.0015414854627369612,
+            -0.008729259958236707,
+        ]
+        .map(Bounded::exact);
+        let br = narrow(&b, &power_form(&b), 0.0, 1.0, 1);
+        assert!(br.lo <= 0.5104238399822778 && 0.5104238399822778 <= br.hi);
+        assert!(br.hi - br.lo < 1e-12, "{br:?}");
     }
 
     #[test]
