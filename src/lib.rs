@@ -24,3 +24,4 @@
 pub mod harness;
 pub mod math;
 pub mod mesh;
+pub mod polygon;
