@@ -45,6 +45,18 @@ pub enum DecomposeError {
     },
 }
 
+/// Which convex partition to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DecompositionKind {
+    /// Ear clipping, then Hertel–Mehlhorn merging (few pieces). The default.
+    #[default]
+    HertelMehlhorn,
+    /// Ear clipping only: `n − 2` triangles for a non-convex polygon (a
+    /// convex polygon stays one piece). The paper does not say which
+    /// decomposition its baselines used; this is the many-pieces end.
+    Triangles,
+}
+
 /// A partition of a polygon into convex pieces, stored flat.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexDecomposition {
@@ -54,8 +66,18 @@ pub struct ConvexDecomposition {
 }
 
 impl ConvexDecomposition {
-    /// Decomposes `polygon`; a convex polygon is its own single piece.
+    /// Decomposes `polygon` by Hertel–Mehlhorn; a convex polygon is its own
+    /// single piece.
     pub fn new(polygon: &Polygon) -> Result<ConvexDecomposition, DecomposeError> {
+        ConvexDecomposition::with_kind(polygon, DecompositionKind::HertelMehlhorn)
+    }
+
+    /// Decomposes `polygon` as `kind` says; a convex polygon is its own
+    /// single piece either way.
+    pub fn with_kind(
+        polygon: &Polygon,
+        kind: DecompositionKind,
+    ) -> Result<ConvexDecomposition, DecomposeError> {
         if polygon.is_convex() {
             return Ok(ConvexDecomposition::from_pieces(&[polygon
                 .vertices()
@@ -63,7 +85,10 @@ impl ConvexDecomposition {
         }
         let v = polygon.vertices();
         let triangles = ear_clip(v)?;
-        let pieces = hertel_mehlhorn(v, &triangles);
+        let pieces = match kind {
+            DecompositionKind::HertelMehlhorn => hertel_mehlhorn(v, &triangles),
+            DecompositionKind::Triangles => triangles.iter().map(|t| t.to_vec()).collect(),
+        };
         let loops: Vec<Vec<Vec2>> = pieces
             .iter()
             .map(|p| p.iter().map(|&i| v[i]).collect())
@@ -347,6 +372,19 @@ mod tests {
         ]);
         let d = ConvexDecomposition::new(&comb).unwrap();
         check_partition(&comb, &d);
+    }
+
+    #[test]
+    fn triangles_partition_too() {
+        let mut rng = Rng::new(9);
+        for n in [4usize, 9, 30] {
+            let p = star_polygon(&mut rng, n, Vec2::zeros(), 1.0, 0.8);
+            let d = ConvexDecomposition::with_kind(&p, DecompositionKind::Triangles).unwrap();
+            check_partition(&p, &d);
+            if !p.is_convex() {
+                assert_eq!(d.len(), n - 2);
+            }
+        }
     }
 
     #[test]

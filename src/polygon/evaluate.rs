@@ -22,7 +22,7 @@
 
 use crate::math::{Real, UNIT_ROUNDOFF, gamma};
 
-use super::decompose::{ConvexDecomposition, DecomposeError};
+use super::decompose::{ConvexDecomposition, DecomposeError, DecompositionKind};
 use super::gjk_epa_decomposed::{self, ParryPieceError, ParryPieces};
 use super::penetration::{convex_hull, minimum_translation};
 use super::polygon::{Polygon, Vec2};
@@ -113,10 +113,21 @@ pub struct PreparedPair {
 }
 
 impl PreparedPair {
-    /// Decomposes both polygons and builds their parry shapes.
+    /// Decomposes both polygons (Hertel–Mehlhorn) and builds their parry
+    /// shapes.
     pub fn new(a: Polygon, b: Polygon) -> Result<PreparedPair, PrepareError> {
+        PreparedPair::with_kind(a, b, DecompositionKind::HertelMehlhorn)
+    }
+
+    /// Decomposes both polygons as `kind` says and builds their parry shapes.
+    pub fn with_kind(
+        a: Polygon,
+        b: Polygon,
+        kind: DecompositionKind,
+    ) -> Result<PreparedPair, PrepareError> {
         let dec = |p: &Polygon, which| {
-            ConvexDecomposition::new(p).map_err(|source| PrepareError::Decompose { which, source })
+            ConvexDecomposition::with_kind(p, kind)
+                .map_err(|source| PrepareError::Decompose { which, source })
         };
         let par = |d: &ConvexDecomposition, which| {
             ParryPieces::new(d).map_err(|source| PrepareError::Parry { which, source })

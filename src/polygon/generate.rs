@@ -17,6 +17,7 @@ use std::f64::consts::TAU;
 use crate::math::Real;
 
 use super::polygon::{Polygon, Vec2};
+use super::reference::polygons_intersect;
 
 /// SplitMix64: small, seedable, platform-independent.
 #[derive(Debug, Clone)]
@@ -117,6 +118,26 @@ pub fn random_pair(rng: &mut Rng, layout: PairLayout) -> (Polygon, Polygon) {
         star_polygon(rng, layout.n_b, c, r_b, layout.spikiness)
     };
     (a, b)
+}
+
+/// A random pair whose closed regions intersect (exact reference): `b`
+/// (radius uniform in `[0.5, 1)`) centred uniformly in the disc of radius
+/// 0.8 around `a`'s centre, redrawn until they intersect. The workload of a
+/// collision-*resolution* timing.
+pub fn overlapping_pair(rng: &mut Rng, layout: PairLayout) -> (Polygon, Polygon) {
+    loop {
+        let a = star_polygon(rng, layout.n_a, Vec2::zeros(), 1.0, layout.spikiness);
+        let r_b = rng.range(0.5, 1.0);
+        let c = rng.in_disc(0.8);
+        let b = if layout.b_convex {
+            convex_polygon(rng, layout.n_b, c, r_b)
+        } else {
+            star_polygon(rng, layout.n_b, c, r_b, layout.spikiness)
+        };
+        if polygons_intersect(a.vertices(), b.vertices()) {
+            return (a, b);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ pub mod resolution;
 pub mod sat_decomposed;
 pub mod sat_nonconvex;
 
-pub use decompose::{ConvexDecomposition, DecomposeError};
+pub use decompose::{ConvexDecomposition, DecomposeError, DecompositionKind};
 pub use evaluate::{Method, PreparedPair};
 pub use gjk_epa_decomposed::{ParryPieceError, ParryPieces};
 pub use polygon::{Polygon, PolygonError, Vec2};

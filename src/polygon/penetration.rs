@@ -4,10 +4,9 @@
 //! Shifting A by `v` makes the interiors of A and B overlap iff `v` lies in
 //! the open set `U = ∪ᵢⱼ int(Bⱼ ⊖ Aᵢ)`, where `Aᵢ`, `Bⱼ` are convex pieces
 //! and `Bⱼ ⊖ Aᵢ = {b − a}` is the convex hull of the vertex differences (the
-//! Minkowski difference; e.g. Ericson, *Real-Time Collision Detection*, 2005,
-//! §3.11, and for the non-convex union Agarwal, Guibas, Har-Peled, Rabinovitch
-//! & Sharir, "Penetration depth of two convex polytopes in 3D", *Nordic J.
-//! Computing* 7, 2000, §1). The minimum translation is the point of the
+//! Minkowski difference of two convex polygons; a common point of the open
+//! interiors exists iff some pair of pieces shares one, because the piece
+//! boundaries have no area). The minimum translation is the point of the
 //! closed complement of `U` nearest the origin. If the origin is not in `U`
 //! it is zero; otherwise it lies on the boundary of `U`, either at the foot
 //! of the perpendicular from the origin to one hull edge, at a hull vertex,
@@ -194,9 +193,31 @@ pub fn minimum_translation(a: &ConvexDecomposition, b: &ConvexDecomposition) -> 
             }
         }
     }
-    // The union is bounded and its complement non-empty, so some candidate is
-    // valid; zero only if every candidate was rejected (not observed).
-    best.map_or(Vec2::zeros(), |b| b.1)
+    // The candidate set is complete, so some candidate is valid. Should
+    // rounding ever reject them all, leaving the union's bounding box along
+    // an axis is always a valid (if not minimal) answer.
+    best.map_or_else(
+        || {
+            let (mut lo, mut hi) = (
+                Vec2::repeat(Real::INFINITY),
+                Vec2::repeat(Real::NEG_INFINITY),
+            );
+            for p in hulls.iter().flatten() {
+                lo = lo.inf(p);
+                hi = hi.sup(p);
+            }
+            [
+                Vec2::new(hi.x, 0.0),
+                Vec2::new(lo.x, 0.0),
+                Vec2::new(0.0, hi.y),
+                Vec2::new(0.0, lo.y),
+            ]
+            .into_iter()
+            .min_by(|u, w| u.norm().total_cmp(&w.norm()))
+            .unwrap_or(Vec2::zeros())
+        },
+        |b| b.1,
+    )
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! piece pair, pairs combined by the shared rule of [`super::resolution`].
 //!
 //! The convex test is the standard one (e.g. Ericson, *Real-Time Collision
-//! Detection*, 2005, §5.2.1 and §4.4 on SAT; the paper's ref. [10], Huynh's
-//! OBB note, for the axis set): the axes are the edge normals of both pieces;
+//! Detection*, 2005, on the separating-axis test; the paper's ref. \[10\],
+//! Huynh's OBB note): the axes are the edge normals of both pieces;
 //! an axis separates when the projection intervals are disjoint (touching
 //! intervals overlap: closed sets, as in the paper); otherwise the overlap on
 //! that axis is the *smaller* of the two pushes `max P − min Q` and

@@ -267,3 +267,252 @@ pub fn resolve(pa: &Polygon, pb: &ConvexDecomposition, reading: Step11Reading) -
         stats,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::polygon::evaluate::{
+        Method, PreparedPair, VerdictClass, check_translation, classify_verdict,
+    };
+    use crate::polygon::reference::Relation;
+
+    fn poly(p: &[[f64; 2]]) -> Polygon {
+        Polygon::from_xy(p).unwrap()
+    }
+
+    fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
+        poly(&[[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    }
+
+    /// The U of the tests: notch x ∈ (1, 2), y > 1.
+    fn u_shape() -> Polygon {
+        poly(&[
+            [0.0, 0.0],
+            [3.0, 0.0],
+            [3.0, 3.0],
+            [2.0, 3.0],
+            [2.0, 1.0],
+            [1.0, 1.0],
+            [1.0, 3.0],
+            [0.0, 3.0],
+        ])
+    }
+
+    fn pair(a: Polygon, b: Polygon) -> PreparedPair {
+        PreparedPair::new(a, b).unwrap()
+    }
+
+    fn paper(p: &PreparedPair) -> Resolution {
+        p.resolve(Method::Paper)
+    }
+
+    #[test]
+    fn convex_convex_overlap_gives_the_textbook_vector() {
+        let p = pair(rect(0.0, 0.0, 2.0, 2.0), rect(1.5, 0.5, 3.5, 1.5));
+        assert_eq!(p.relation(), Relation::BoundariesMeet);
+        let r = paper(&p);
+        assert!(r.intersects);
+        // x overlap 0.5 beats y overlap 1.5; C = (−1.5, 0) points left.
+        assert_eq!(r.translation, Vec2::new(-0.5, 0.0));
+        let s = p.resolve(Method::SatDecomposed);
+        assert_eq!(s.translation, Vec2::new(-0.5, 0.0));
+        let g = p.resolve(Method::GjkEpaDecomposed);
+        assert!(g.intersects);
+        assert!(
+            (g.translation - Vec2::new(-0.5, 0.0)).norm() < 1e-9,
+            "{g:?}"
+        );
+        let check = check_translation(&p, r.translation, p.minimum_translation());
+        assert!(check.separates && check.tight && check.minimal);
+    }
+
+    #[test]
+    fn literal_step_11_keeps_the_largest_overlap() {
+        let p = pair(rect(0.0, 0.0, 2.0, 2.0), rect(1.5, 0.5, 3.5, 1.5));
+        let r = p.resolve(Method::PaperLiteral);
+        assert!(r.intersects);
+        // The literal `I < D` keeps the most negative I: −1.5, on a y axis.
+        // C = (−1.5, 0) is perpendicular to it, so step 14 keeps step 13's
+        // sign; only the axis and the length are asserted.
+        assert_eq!(r.translation.x, 0.0);
+        assert_eq!(r.translation.y.abs(), 1.5);
+        let check = check_translation(&p, r.translation, p.minimum_translation());
+        assert!(!check.minimal);
+    }
+
+    #[test]
+    fn disjoint_convex_with_overlapping_boxes() {
+        // Bounding boxes overlap; the hypotenuse normal separates.
+        let a = poly(&[[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]]);
+        let b = poly(&[[1.2, 1.2], [3.0, 1.2], [1.2, 3.0]]);
+        let p = pair(a, b);
+        assert_eq!(p.relation(), Relation::Disjoint);
+        for m in Method::ALL {
+            assert!(!p.resolve(m).intersects, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn touching_edge_and_vertex_count_as_intersecting() {
+        for b in [rect(1.0, 0.0, 2.0, 1.0), rect(1.0, 1.0, 2.0, 2.0)] {
+            let p = pair(rect(0.0, 0.0, 1.0, 1.0), b);
+            assert_eq!(p.relation(), Relation::BoundariesMeet);
+            let r = paper(&p);
+            assert!(r.intersects);
+            assert_eq!(r.translation.norm(), 0.0);
+            assert!(p.resolve(Method::SatDecomposed).intersects);
+        }
+        // A square touching the U's outer right side: the step-9 edge value
+        // e = 3 lies on B's interval [3, 4].
+        let p = pair(u_shape(), rect(3.0, 1.0, 4.0, 2.0));
+        assert_eq!(p.relation(), Relation::BoundariesMeet);
+        assert!(paper(&p).intersects);
+        // The notch's floor touched from inside the notch.
+        let p = pair(u_shape(), rect(1.25, 1.0, 1.75, 2.0));
+        assert_eq!(p.relation(), Relation::BoundariesMeet);
+        assert!(paper(&p).intersects);
+    }
+
+    #[test]
+    fn concave_notch_clear_of_every_edge_line_is_separate() {
+        // B inside the notch, not touching, and no edge line of the U passes
+        // through it: step 10 correctly reports "apart".
+        let p = pair(u_shape(), rect(1.25, 1.5, 1.75, 2.5));
+        assert_eq!(p.relation(), Relation::Disjoint);
+        let out = nonconvex_convex(
+            p.a().vertices(),
+            false,
+            p.a().centre(),
+            Vec2::zeros(),
+            p.b().vertices(),
+            p.b().centre(),
+            Step11Reading::MinimumOverlap,
+        );
+        assert_eq!(out.exit, Exit::NoEdgeMeetsB);
+    }
+
+    /// Regression (paper's method, pocket false positive): B sits in the U's
+    /// notch without touching it, but sticks out above the line y = 3 that
+    /// carries the U's top edges. Every axis normal to an edge (all are x or
+    /// y) shows overlapping projections and step 9 finds the edge line
+    /// y = 3 inside B's projection, so the paper reports a collision that
+    /// the exact reference rules out.
+    #[test]
+    fn regression_paper_pocket_false_positive_u_notch() {
+        let p = pair(u_shape(), rect(1.25, 2.5, 1.75, 3.5));
+        assert_eq!(p.relation(), Relation::Disjoint); // exact reference
+        let r = paper(&p);
+        assert!(r.intersects); // the paper's (wrong) answer
+        assert_eq!(
+            classify_verdict(&p, Method::Paper, r.intersects, p.relation()),
+            VerdictClass::PocketFalseHit
+        );
+        // The baselines are right.
+        assert!(!p.resolve(Method::SatDecomposed).intersects);
+        assert!(!p.resolve(Method::GjkEpaDecomposed).intersects);
+    }
+
+    /// Regression (paper's method, nested false negative): B lies inside the
+    /// U's left arm, clear of every edge line of the U (x ∈ {0,1,2,3},
+    /// y ∈ {0,1,3}). No edge of the non-convex PA "meets" PB on its own
+    /// normal, so step 10 concludes the polygons "certainly do not
+    /// intersect", although B is entirely inside A.
+    #[test]
+    fn regression_paper_nested_false_negative_u_arm() {
+        let p = pair(u_shape(), rect(0.25, 1.5, 0.75, 2.5));
+        assert_eq!(p.relation(), Relation::SecondInsideFirst); // exact reference
+        let r = paper(&p);
+        assert!(!r.intersects); // the paper's (wrong) answer
+        assert_eq!(r.stats.step10_exits, 1);
+        assert_eq!(
+            classify_verdict(&p, Method::Paper, r.intersects, p.relation()),
+            VerdictClass::NestedMiss
+        );
+        assert!(p.resolve(Method::SatDecomposed).intersects);
+        assert!(p.resolve(Method::GjkEpaDecomposed).intersects);
+        // Nested but straddling the edge line y = 1: found.
+        let q = pair(u_shape(), rect(0.25, 0.5, 0.75, 1.5));
+        assert_eq!(q.relation(), Relation::SecondInsideFirst);
+        assert!(paper(&q).intersects);
+    }
+
+    /// Regression (paper's method, missing-axis false positive): A is a dart
+    /// whose convex hull has the bridge edge (0,0)–(4,0); B lies entirely
+    /// below y = 0 (outside the hull), and no edge normal of A or of B
+    /// separates them — only directions near the bridge's normal do. The edge
+    /// line y = x/2 of A passes through B, so step 10 does not rescue it.
+    #[test]
+    fn regression_paper_missing_axis_false_positive_dart() {
+        let dart = poly(&[[0.0, 0.0], [2.0, 1.0], [4.0, 0.0], [2.0, 3.0]]);
+        let sliver = poly(&[[-1.0, -0.2], [2.0, -0.5], [5.0, -0.2], [2.0, -0.05]]);
+        let p = pair(dart, sliver);
+        assert_eq!(p.relation(), Relation::Disjoint); // exact reference
+        let r = paper(&p);
+        assert!(r.intersects); // the paper's (wrong) answer
+        assert_eq!(
+            classify_verdict(&p, Method::Paper, r.intersects, p.relation()),
+            VerdictClass::MissingAxisFalseHit
+        );
+        assert!(!p.resolve(Method::SatDecomposed).intersects);
+        assert!(!p.resolve(Method::GjkEpaDecomposed).intersects);
+    }
+
+    /// Regression (paper's step 7 on nested intervals): a small triangle
+    /// inside a big similar one, so each axis occurs in one direction only
+    /// (a square would offer both directions and hide the effect). On the x
+    /// axis step 7 gives `I = min B − max A = 1 − 10`, an overlap of 9,
+    /// although shifting A right by 2 (its left leg onto B's right corner,
+    /// x = 2) separates; y likewise. Only the hypotenuse normal reports the
+    /// smaller push, 3/√2 ≈ 2.12, so the paper's vector is longer than the
+    /// minimum 2 (here it still separates, touching at (1.5, 1.5)).
+    #[test]
+    fn regression_paper_step7_one_sided_distance_on_nested_intervals() {
+        let p = pair(
+            poly(&[[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]]),
+            poly(&[[1.0, 1.0], [2.0, 1.0], [1.0, 2.0]]),
+        );
+        let r = paper(&p);
+        assert!(r.intersects);
+        // The paper's vector: 3/√2 along (1, 1)/√2.
+        assert!(
+            (r.translation - Vec2::new(1.5, 1.5)).norm() < 1e-12,
+            "{r:?}"
+        );
+        let t_star = p.minimum_translation();
+        assert!((t_star.norm() - 2.0).abs() < 1e-12, "{t_star:?}");
+        let check = check_translation(&p, r.translation, t_star);
+        assert!(check.separates && !check.minimal);
+        // SAT with both pushes per axis gets the minimum.
+        let s = p.resolve(Method::SatDecomposed);
+        assert!((s.translation.norm() - 2.0).abs() < 1e-12, "{s:?}");
+    }
+
+    /// Regression (paper's step 14 with vertex-mean centres): A is a flat
+    /// bar with extra vertices along its top edge, B a box with extra
+    /// vertices along its bottom edge, overlapping A's top by 0.3. The
+    /// smallest overlap is on the y axis and pushing A *down* by 0.3
+    /// separates; but A's vertex mean (y ≈ 0.93) lies above B's (y ≈ 0.74),
+    /// so step 14 flips V to push A *up*, deeper into B.
+    #[test]
+    fn regression_paper_step14_centre_sign_pushes_the_wrong_way() {
+        let mut a = vec![[0.0, 0.0], [10.0, 0.0]];
+        a.extend((0..=10).rev().map(|i| [i as f64, 1.0]));
+        let mut b: Vec<[f64; 2]> = (0..=10).map(|i| [4.0 + 0.2 * i as f64, 0.7]).collect();
+        b.extend([[6.0, 1.2], [4.0, 1.2]]);
+        let p = pair(poly(&a), poly(&b));
+        assert!(p.a().centre().y > p.b().centre().y);
+        let r = paper(&p);
+        assert!(r.intersects);
+        assert!(
+            (r.translation - Vec2::new(0.0, 0.3)).norm() < 1e-12,
+            "{r:?}"
+        );
+        let check = check_translation(&p, r.translation, p.minimum_translation());
+        assert!(!check.separates);
+        let s = p.resolve(Method::SatDecomposed);
+        assert!(
+            (s.translation - Vec2::new(0.0, -0.3)).norm() < 1e-12,
+            "{s:?}"
+        );
+    }
+}

@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod polygons;
+
 /// Continuous collision detection for deforming triangle meshes.
 #[derive(Debug, Parser)]
 #[command(name = "ccdlab", version, about, long_about = None)]
@@ -16,6 +18,9 @@ struct Cli {
 enum Command {
     /// Print where ccdlab looks for the data sets, and what it finds there.
     Data,
+    /// 2D non-convex polygons: the paper's SAT without decomposition vs
+    /// SAT and GJK/EPA with decomposition (report, single queries).
+    Polygons(polygons::PolygonsArgs),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +33,7 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
+        Command::Polygons(args) => polygons::run(args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
