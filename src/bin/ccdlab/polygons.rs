@@ -296,7 +296,14 @@ struct TimingRow {
     scenario: Scenario,
     n: usize,
     method: Method,
+    /// Median over samples of the mean time per pair.
     ns_per_query: f64,
+    /// Fastest and slowest sample.
+    ns_min: f64,
+    ns_max: f64,
+    /// Median over samples of (this method's time / the paper's time in the
+    /// same sample): paired, so machine drift cancels.
+    ratio_to_paper: f64,
     pieces_a: f64,
     pieces_b: f64,
 }
@@ -412,14 +419,22 @@ fn report(args: ReportArgs) -> Result<(), PolygonsCliError> {
                     / pairs.len() as f64;
                 let pieces_b = pairs.iter().map(|p| p.b_pieces().len()).sum::<usize>() as f64
                     / pairs.len() as f64;
-                let ns = time_methods(&pairs, args.sample_seconds, args.samples);
-                for (method, ns_per_query) in TIMED.iter().copied().zip(ns) {
+                let samples = time_methods(&pairs, args.sample_seconds, args.samples);
+                for (k, method) in TIMED.iter().copied().enumerate() {
+                    let ratios: Vec<f64> = samples[k]
+                        .iter()
+                        .zip(&samples[0])
+                        .map(|(t, p)| t / p)
+                        .collect();
                     timing.push(TimingRow {
                         kind,
                         scenario,
                         n,
                         method,
-                        ns_per_query,
+                        ns_per_query: median(&samples[k]),
+                        ns_min: samples[k].iter().cloned().fold(f64::INFINITY, f64::min),
+                        ns_max: samples[k].iter().cloned().fold(0.0, f64::max),
+                        ratio_to_paper: median(&ratios),
                         pieces_a,
                         pieces_b,
                     });
@@ -459,10 +474,21 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PolygonsCliError> {
     })
 }
 
-/// Median over `samples` of the mean time per query (ns) of each timed
-/// method on `pairs`; methods interleaved within each sample so that drift
-/// of a shared machine hits all of them alike.
-fn time_methods(pairs: &[PreparedPair], sample_seconds: f64, samples: usize) -> Vec<f64> {
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+/// `samples` samples of the mean time per query (ns) of each timed method
+/// (in [`TIMED`] order, the paper's first) on `pairs`; the methods are
+/// interleaved within each sample so that drift of a shared machine hits
+/// all of them alike.
+fn time_methods(pairs: &[PreparedPair], sample_seconds: f64, samples: usize) -> Vec<Vec<f64>> {
     let run = |m: Method, reps: usize| {
         let t = Instant::now();
         for _ in 0..reps {
@@ -488,12 +514,6 @@ fn time_methods(pairs: &[PreparedPair], sample_seconds: f64, samples: usize) -> 
         }
     }
     per_query
-        .into_iter()
-        .map(|mut v| {
-            v.sort_by(|a, b| a.total_cmp(b));
-            v[v.len() / 2]
-        })
-        .collect()
 }
 
 fn csv_header(stamp: &Stamp) -> String {
@@ -502,16 +522,19 @@ fn csv_header(stamp: &Stamp) -> String {
 
 fn timing_to_csv(rows: &[TimingRow], stamp: &Stamp) -> String {
     let mut s = csv_header(stamp);
-    s.push_str("decomposition,scenario,vertices,method,ns_per_query,mean_pieces_a,mean_pieces_b\n");
+    s.push_str("decomposition,scenario,vertices,method,ns_per_query_median,ns_min,ns_max,time_ratio_to_paper_median,mean_pieces_a,mean_pieces_b\n");
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{},{},{:.1},{:.2},{:.2}",
+            "{},{},{},{},{:.1},{:.1},{:.1},{:.4},{:.2},{:.2}",
             kind_name(r.kind),
             r.scenario.name(),
             r.n,
             r.method.name(),
             r.ns_per_query,
+            r.ns_min,
+            r.ns_max,
+            r.ratio_to_paper,
             r.pieces_a,
             r.pieces_b
         );
@@ -558,6 +581,17 @@ fn accuracy_to_csv(rows: &[AccuracyRow], stamp: &Stamp) -> String {
     s
 }
 
+fn find_row(
+    rows: &[TimingRow],
+    kind: DecompositionKind,
+    scenario: Scenario,
+    n: usize,
+    m: Method,
+) -> Option<&TimingRow> {
+    rows.iter()
+        .find(|r| r.kind == kind && r.scenario == scenario && r.n == n && r.method == m)
+}
+
 fn find_ns(
     rows: &[TimingRow],
     kind: DecompositionKind,
@@ -565,9 +599,17 @@ fn find_ns(
     n: usize,
     m: Method,
 ) -> f64 {
-    rows.iter()
-        .find(|r| r.kind == kind && r.scenario == scenario && r.n == n && r.method == m)
-        .map_or(f64::NAN, |r| r.ns_per_query)
+    find_row(rows, kind, scenario, n, m).map_or(f64::NAN, |r| r.ns_per_query)
+}
+
+fn find_ratio(
+    rows: &[TimingRow],
+    kind: DecompositionKind,
+    scenario: Scenario,
+    n: usize,
+    m: Method,
+) -> f64 {
+    find_row(rows, kind, scenario, n, m).map_or(f64::NAN, |r| r.ratio_to_paper)
 }
 
 fn pct(k: usize, n: usize) -> String {
@@ -625,8 +667,10 @@ of B. Decompositions (exact ear clipping + Hertel–Mehlhorn) and parry shapes a
 rigid shapes in an engine; the timings are the query only. All three shift A after each \
 intersecting pair (the paper's step 15), one pass.\n\
 - Timing: {} overlapping pairs (exact reference says they intersect) per scenario and *n*; median of {} \
-samples of ≥ {} s each, methods interleaved; one thread. The machine is shared, so expect noise of \
-several percent.\n\
+samples of ≥ {} s each, methods interleaved; one thread. Times are sample medians; the ratios are \
+medians of per-sample ratios (each sample times the three methods back to back, so machine drift \
+cancels); `timing.csv` has the fastest and slowest sample. The machine is shared with other jobs, so \
+absolute times can be noisy by tens of percent.\n\
 - Accuracy: {} random pairs per scenario and *n* (B's centre uniform in a disc of radius 1 + r_B \
 around A's: nested, crossing and disjoint pairs); verdicts against the exact reference, translation \
 vectors against the minimum-translation oracle (for *n* ≤ {}).\n",
@@ -660,7 +704,7 @@ vectors against the minimum-translation oracle (for *n* ≤ {}).\n",
         );
         let _ = writeln!(
             s,
-            "| scenario | n | pieces A | pieces B | paper µs | SAT+decomp. µs | GJK/EPA+decomp. µs | SAT+decomp. / paper | GJK/EPA / paper |"
+            "| scenario | n | pieces A | pieces B | paper µs | SAT+decomp. µs | GJK/EPA+decomp. µs | SAT+decomp. time / paper time | GJK/EPA time / paper time |"
         );
         let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         let mut ratios: Vec<(Scenario, usize, f64, f64)> = Vec::new();
@@ -669,6 +713,8 @@ vectors against the minimum-translation oracle (for *n* ≤ {}).\n",
                 let p = find_ns(timing, kind, scenario, n, Method::Paper);
                 let sd = find_ns(timing, kind, scenario, n, Method::SatDecomposed);
                 let g = find_ns(timing, kind, scenario, n, Method::GjkEpaDecomposed);
+                let rs = find_ratio(timing, kind, scenario, n, Method::SatDecomposed);
+                let rg = find_ratio(timing, kind, scenario, n, Method::GjkEpaDecomposed);
                 let row = timing
                     .iter()
                     .find(|r| r.kind == kind && r.scenario == scenario && r.n == n)
@@ -683,10 +729,10 @@ vectors against the minimum-translation oracle (for *n* ≤ {}).\n",
                     p / 1e3,
                     sd / 1e3,
                     g / 1e3,
-                    sd / p,
-                    g / p
+                    rs,
+                    rg
                 );
-                ratios.push((scenario, n, sd / p, g / p));
+                ratios.push((scenario, n, rs, rg));
             }
         }
         let _ = writeln!(s);
@@ -857,7 +903,7 @@ fn min_max(it: impl Iterator<Item = f64>) -> (f64, f64) {
 // ---------------------------------------------------------------- plot
 
 mod plot {
-    use super::{KINDS, Scenario, TIMED, TimingRow, find_ns};
+    use super::{KINDS, Scenario, TIMED, TimingRow, find_ns, find_ratio};
     use ccdlab::polygon::{DecompositionKind, Method};
     use plotters::prelude::*;
     use std::path::Path;
@@ -1082,10 +1128,7 @@ mod plot {
             for m in [Method::SatDecomposed, Method::GjkEpaDecomposed] {
                 let pts: Vec<(f64, f64)> = sizes
                     .iter()
-                    .map(|&n| {
-                        let p = find_ns(rows, kind, scenario, n, Method::Paper);
-                        (lg(n), find_ns(rows, kind, scenario, n, m) / p)
-                    })
+                    .map(|&n| (lg(n), find_ratio(rows, kind, scenario, n, m)))
                     .filter(|p| p.1.is_finite() && p.1 > 0.0)
                     .collect();
                 for p in &pts {
@@ -1219,6 +1262,9 @@ mod plot {
                             n,
                             method: m,
                             ns_per_query: (n * n * (k + 1)) as f64,
+                            ns_min: (n * n * (k + 1)) as f64,
+                            ns_max: (n * n * (k + 1)) as f64,
+                            ratio_to_paper: (k + 1) as f64,
                             pieces_a: 1.0,
                             pieces_b: 1.0,
                         });
