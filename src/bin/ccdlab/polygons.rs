@@ -400,6 +400,7 @@ fn report(args: ReportArgs) -> Result<(), PolygonsCliError> {
     }
 
     // Timing (Fig. 3), for both decompositions (same pairs: same seed).
+    let timer = Timer::pick();
     let mut timing = Vec::new();
     for kind in KINDS {
         for scenario in Scenario::ALL {
@@ -419,7 +420,7 @@ fn report(args: ReportArgs) -> Result<(), PolygonsCliError> {
                     / pairs.len() as f64;
                 let pieces_b = pairs.iter().map(|p| p.b_pieces().len()).sum::<usize>() as f64
                     / pairs.len() as f64;
-                let samples = time_methods(&pairs, args.sample_seconds, args.samples);
+                let samples = time_methods(&pairs, timer, args.sample_seconds, args.samples);
                 for (k, method) in TIMED.iter().copied().enumerate() {
                     let ratios: Vec<f64> = samples[k]
                         .iter()
@@ -454,7 +455,7 @@ fn report(args: ReportArgs) -> Result<(), PolygonsCliError> {
         path: png.clone(),
         message,
     })?;
-    let md = markdown(&args, &stamp, &timing, &accuracy, font);
+    let md = markdown(&args, &stamp, timer, &timing, &accuracy, font);
     let readme = args.out.join("README.md");
     write_file(&readme, md.as_bytes())?;
     println!(
@@ -484,19 +485,85 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// Seconds of CPU time used by the calling thread
+/// (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`), or `None` where that clock is
+/// unavailable. On a shared machine wall-clock time also counts other jobs'
+/// time slices; thread CPU time does not.
+#[cfg(unix)]
+fn thread_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the
+    // call; clock_gettime writes only into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// The timer of the report: thread CPU time where available, else wall time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Timer {
+    ThreadCpu,
+    Wall,
+}
+
+impl Timer {
+    fn pick() -> Timer {
+        if thread_cpu_seconds().is_some() {
+            Timer::ThreadCpu
+        } else {
+            Timer::Wall
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Timer::ThreadCpu => "thread CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`)",
+            Timer::Wall => "wall-clock time (`std::time::Instant`; no thread CPU clock here)",
+        }
+    }
+
+    /// Seconds `f` took.
+    fn time(self, f: impl FnOnce()) -> f64 {
+        match self {
+            Timer::ThreadCpu => {
+                let t0 = thread_cpu_seconds().unwrap_or(f64::NAN);
+                f();
+                thread_cpu_seconds().unwrap_or(f64::NAN) - t0
+            }
+            Timer::Wall => {
+                let t0 = Instant::now();
+                f();
+                t0.elapsed().as_secs_f64()
+            }
+        }
+    }
+}
+
 /// `samples` samples of the mean time per query (ns) of each timed method
 /// (in [`TIMED`] order, the paper's first) on `pairs`; the methods are
 /// interleaved within each sample so that drift of a shared machine hits
 /// all of them alike.
-fn time_methods(pairs: &[PreparedPair], sample_seconds: f64, samples: usize) -> Vec<Vec<f64>> {
+fn time_methods(
+    pairs: &[PreparedPair],
+    timer: Timer,
+    sample_seconds: f64,
+    samples: usize,
+) -> Vec<Vec<f64>> {
     let run = |m: Method, reps: usize| {
-        let t = Instant::now();
-        for _ in 0..reps {
-            for p in pairs {
-                black_box(p.resolve(black_box(m)));
+        timer.time(|| {
+            for _ in 0..reps {
+                for p in pairs {
+                    black_box(p.resolve(black_box(m)));
+                }
             }
-        }
-        t.elapsed().as_secs_f64()
+        })
     };
     let reps: Vec<usize> = TIMED
         .iter()
@@ -623,6 +690,7 @@ fn pct(k: usize, n: usize) -> String {
 fn markdown(
     args: &ReportArgs,
     stamp: &Stamp,
+    timer: Timer,
     timing: &[TimingRow],
     accuracy: &[AccuracyRow],
     font: Option<&'static str>,
@@ -667,10 +735,10 @@ of B. Decompositions (exact ear clipping + Hertel–Mehlhorn) and parry shapes a
 rigid shapes in an engine; the timings are the query only. All three shift A after each \
 intersecting pair (the paper's step 15), one pass.\n\
 - Timing: {} overlapping pairs (exact reference says they intersect) per scenario and *n*; median of {} \
-samples of ≥ {} s each, methods interleaved; one thread. Times are sample medians; the ratios are \
-medians of per-sample ratios (each sample times the three methods back to back, so machine drift \
-cancels); `timing.csv` has the fastest and slowest sample. The machine is shared with other jobs, so \
-absolute times can be noisy by tens of percent.\n\
+samples of ≥ {} s each, methods interleaved; one thread; timer: {}. Times are sample medians; the \
+ratios are medians of per-sample ratios (each sample times the three methods back to back, so machine \
+drift cancels); `timing.csv` has the fastest and slowest sample. The machine is shared with other \
+jobs (2 cores), so even CPU times carry cache and frequency noise.\n\
 - Accuracy: {} random pairs per scenario and *n* (B's centre uniform in a disc of radius 1 + r_B \
 around A's: nested, crossing and disjoint pairs); verdicts against the exact reference, translation \
 vectors against the minimum-translation oracle (for *n* ≤ {}).\n",
@@ -678,6 +746,7 @@ vectors against the minimum-translation oracle (for *n* ≤ {}).\n",
         args.timing_pairs,
         args.samples,
         args.sample_seconds,
+        timer.describe(),
         args.accuracy_pairs,
         args.oracle_max_vertices
     );
