@@ -976,8 +976,9 @@ normal of a hull edge that bridges A's pocket (never tried, as it is no edge of 
 projection intervals makes the vector longer than the minimum.\n\
 - `regression_paper_step14_centre_sign_pushes_the_wrong_way`: step 14 takes the direction from the centres, \
 not from the overlap, and can push A deeper.\n\n\
-The baselines' vectors are not minimal either when several convex pairs overlap: each pair's SAT (or EPA) \
-vector is that pair's exact minimum (tested against the oracle in `tests/polygons.rs`), but one pass of \
+The baselines' vectors are not minimal either when several convex pairs overlap: each pair's SAT vector is \
+that pair's minimum up to rounding and parry's EPA vector up to its tolerance (both tested against the \
+oracle in `tests/polygons.rs`), but one pass of \
 \"shift after each pair\" neither guarantees separation nor minimality — the same combination rule is used \
 for all methods, as the paper gives no other.\n\n\
 Implementation details move the timings: both SATs project with the same branch-free min/max selection; \
