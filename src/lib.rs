@@ -28,4 +28,5 @@ pub mod io;
 pub mod math;
 pub mod mesh;
 pub mod narrow_phase;
+pub mod polygon;
 pub mod primitive;

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod polygons;
 mod queries;
 
 /// Continuous collision detection for deforming triangle meshes.
@@ -18,6 +19,9 @@ struct Cli {
 enum Command {
     /// Print where ccdlab looks for the data sets, and what it finds there.
     Data,
+    /// 2D non-convex polygons: the paper's SAT without decomposition vs
+    /// SAT and GJK/EPA with decomposition (report, single queries).
+    Polygons(polygons::PolygonsArgs),
     /// Score a narrow-phase solver on query sets with ground truth.
     Queries(queries::Args),
 }
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Data => data(),
+        Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
     };
     match result {
