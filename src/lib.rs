@@ -21,6 +21,8 @@
 
 #![warn(missing_docs)]
 
+pub mod bounding_volume;
+pub mod broad_phase;
 pub mod harness;
 pub mod math;
 pub mod mesh;

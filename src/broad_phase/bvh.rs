@@ -1,0 +1,445 @@
+//! The bounding-volume hierarchy of Wan, Fu & Yao 2022, §1.1: a binary tree of
+//! swept k-DOPs over the triangles, with **one extra level below each triangle
+//! leaf**: the k-DOPs of the vertices and edges that triangle *owns*
+//! ([`TriMesh::vertex_owner`](crate::mesh::TriMesh::vertex_owner),
+//! [`TriMesh::edge_owner`](crate::mesh::TriMesh::edge_owner): the lowest-indexed
+//! face containing the feature). Since every vertex and edge has exactly one
+//! owner, a traversal that visits each overlapping pair of leaves once emits
+//! every vertex–face and edge–edge pair at most once.
+//!
+//! **Deviation.** A vertex in no face has no owner; the paper's meshes have
+//! none, but ours may. Each such vertex becomes a leaf of its own (a leaf with
+//! one owned vertex and no face), so it is still tested against every face.
+//!
+//! **Layout.** Nodes are stored depth first (left child = parent + 1), their
+//! k-DOPs in a separate flat array; leaves are numbered left to right, and the
+//! owned features' k-DOPs are stored contiguously in leaf order, so that a
+//! leaf pair reads a few adjacent cache lines. All indices are `u32`, all
+//! bounds `f64`.
+//!
+//! Files: this one holds the types; `bvh_build`, `bvh_refit` and
+//! `bvh_traverse` hold one verb each.
+
+use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};
+use crate::bounding_volume::{Kdop, KdopAxes};
+use crate::mesh::Step;
+
+/// Leaf flag in [`Node::child`].
+pub(crate) const LEAF: u32 = 1 << 31;
+/// "No face" in [`KdopBvh::leaf_face`] (a leaf for a vertex in no face).
+pub(crate) const NO_FACE: u32 = u32::MAX;
+
+/// A tree node. Internal: `child` is the right child's index (the left child
+/// is the next node) and `count` the number of leaves below. Leaf: `child` is
+/// `LEAF | leaf index`, `count` is 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Node {
+    pub(crate) child: u32,
+    pub(crate) count: u32,
+}
+
+impl Node {
+    #[inline(always)]
+    pub(crate) fn is_leaf(self) -> bool {
+        self.child & LEAF != 0
+    }
+
+    #[inline(always)]
+    pub(crate) fn leaf(self) -> usize {
+        (self.child & !LEAF) as usize
+    }
+}
+
+/// A swept k-DOP BVH with a feature level, monomorphic in the slab count `N`
+/// (see [`Bvh`] for the run-time choice of k).
+#[derive(Debug, Clone)]
+pub struct KdopBvh<const N: usize> {
+    /// `#V`, `#E`, `#F` of the mesh it was built for (checked on refit).
+    pub(crate) mesh_size: [usize; 3],
+    /// Connected components covered, ascending.
+    pub(crate) components: Vec<u32>,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) node_bv: Vec<Kdop<N>>,
+    /// Per leaf: the face, or [`NO_FACE`].
+    pub(crate) leaf_face: Vec<u32>,
+    /// Per leaf: the face's corners (global vertex ids); `[v; 3]` for a vertex
+    /// leaf.
+    pub(crate) leaf_corners: Vec<[u32; 3]>,
+    /// Per leaf: the vertex slots of the corners (for refit).
+    pub(crate) leaf_corner_slots: Vec<[u32; 3]>,
+    /// Per leaf: its connected component.
+    pub(crate) leaf_component: Vec<u32>,
+    /// Owned vertex slots of leaf `l`: `leaf_vertices[l]..leaf_vertices[l+1]`.
+    pub(crate) leaf_vertices: Vec<u32>,
+    /// Owned edge slots of leaf `l`: `leaf_edges[l]..leaf_edges[l+1]`.
+    pub(crate) leaf_edges: Vec<u32>,
+    /// Per vertex slot: the mesh vertex.
+    pub(crate) vertex_id: Vec<u32>,
+    /// Per vertex slot: its swept k-DOP.
+    pub(crate) vertex_bv: Vec<Kdop<N>>,
+    /// Per edge slot: the mesh edge.
+    pub(crate) edge_id: Vec<u32>,
+    /// Per edge slot: its endpoints (mesh vertices).
+    pub(crate) edge_ends: Vec<[u32; 2]>,
+    /// Per edge slot: its endpoints' vertex slots (for refit).
+    pub(crate) edge_end_slots: Vec<[u32; 2]>,
+    /// Per edge slot: its swept k-DOP.
+    pub(crate) edge_bv: Vec<Kdop<N>>,
+}
+
+impl<const N: usize> KdopBvh<N> {
+    /// The k-DOP type.
+    pub const AXES: KdopAxes = match KdopAxes::from_k(2 * N) {
+        Some(a) => a,
+        None => panic!("N must be 3, 4, 7, 9 or 13"),
+    };
+
+    /// Number of tree nodes (`2·leaves − 1`, or 0).
+    pub fn num_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of leaves: faces plus vertices in no face.
+    pub fn num_leaves(&self) -> usize {
+        self.leaf_face.len()
+    }
+
+    /// The connected components this BVH covers, ascending.
+    pub fn components(&self) -> &[u32] {
+        &self.components
+    }
+
+    /// Depth of the tree (a single leaf has depth 1; empty: 0).
+    pub fn depth(&self) -> usize {
+        fn depth(nodes: &[Node], i: usize) -> usize {
+            let n = nodes[i];
+            if n.is_leaf() {
+                1
+            } else {
+                1 + depth(nodes, i + 1).max(depth(nodes, n.child as usize))
+            }
+        }
+        if self.nodes.is_empty() {
+            0
+        } else {
+            depth(&self.nodes, 0)
+        }
+    }
+
+    /// The root's k-DOP (empty for an empty tree).
+    pub fn root_kdop(&self) -> Kdop<N> {
+        self.node_bv.first().copied().unwrap_or(Kdop::EMPTY)
+    }
+
+    pub(crate) fn check_step(&self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
+        let m = step.mesh;
+        let found = [m.num_vertices(), m.num_edges(), m.num_faces()];
+        for (k, what) in ["vertices", "edges", "faces"].into_iter().enumerate() {
+            if found[k] != self.mesh_size[k] {
+                return Err(BroadPhaseError::TopologyMismatch {
+                    what,
+                    expected: self.mesh_size[k],
+                    found: found[k],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the invariants the traversal relies on, against `step` (the
+    /// positions the BVH was last built or refitted for):
+    /// every feature k-DOP is the swept k-DOP of its vertices, every leaf's is
+    /// its face's, every node's contains its children's, and every vertex and
+    /// edge of the covered components is owned by exactly one leaf.
+    pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
+        self.check_step(step).map_err(|e| e.to_string())?;
+        let mesh = step.mesh;
+        let swept =
+            |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
+        for (s, &v) in self.vertex_id.iter().enumerate() {
+            if self.vertex_bv[s] != swept(v) {
+                return Err(format!("vertex slot {s} (vertex {v}): stale k-DOP"));
+            }
+        }
+        for (s, &[a, b]) in self.edge_ends.iter().enumerate() {
+            let e = self.edge_id[s];
+            if mesh.edges()[e as usize] != [a, b] {
+                return Err(format!("edge slot {s}: edge {e} has other endpoints"));
+            }
+            if self.edge_bv[s] != swept(a).merge(&swept(b)) {
+                return Err(format!("edge slot {s} (edge {e}): stale k-DOP"));
+            }
+        }
+        let mut vertex_seen = vec![0u8; mesh.num_vertices()];
+        let mut edge_seen = vec![0u8; mesh.num_edges()];
+        let mut leaves_seen = 0usize;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.is_leaf() {
+                let l = n.leaf();
+                leaves_seen += 1;
+                let c = self.leaf_corners[l];
+                let f = self.leaf_face[l];
+                if f != NO_FACE && mesh.faces()[f as usize] != c {
+                    return Err(format!("leaf {l}: face {f} has other corners"));
+                }
+                let bv = swept(c[0]).merge(&swept(c[1])).merge(&swept(c[2]));
+                if self.node_bv[i] != bv {
+                    return Err(format!("leaf {l} (node {i}): stale k-DOP"));
+                }
+                for s in self.leaf_vertices[l]..self.leaf_vertices[l + 1] {
+                    let v = self.vertex_id[s as usize];
+                    let owner = mesh.vertex_owner()[v as usize];
+                    if (f == NO_FACE && (c[0] != v || owner != crate::mesh::NO_OWNER))
+                        || (f != NO_FACE && owner != f)
+                    {
+                        return Err(format!("leaf {l}: vertex {v} is not its own"));
+                    }
+                    vertex_seen[v as usize] += 1;
+                }
+                for s in self.leaf_edges[l]..self.leaf_edges[l + 1] {
+                    let e = self.edge_id[s as usize];
+                    if mesh.edge_owner()[e as usize] != f {
+                        return Err(format!("leaf {l}: edge {e} is not its own"));
+                    }
+                    edge_seen[e as usize] += 1;
+                }
+            } else {
+                let (l, r) = (i + 1, n.child as usize);
+                if r <= l || r >= self.nodes.len() {
+                    return Err(format!("node {i}: bad child {r}"));
+                }
+                if self.nodes[l].count + self.nodes[r].count != n.count {
+                    return Err(format!("node {i}: leaf count"));
+                }
+                if !self.node_bv[i].contains(&self.node_bv[l])
+                    || !self.node_bv[i].contains(&self.node_bv[r])
+                {
+                    return Err(format!("node {i}: k-DOP does not contain its children"));
+                }
+            }
+        }
+        if leaves_seen != self.num_leaves() {
+            return Err(format!(
+                "{leaves_seen} leaves in the tree, {} listed",
+                self.num_leaves()
+            ));
+        }
+        let covered = |v: usize| self.components.binary_search(&mesh.component()[v]).is_ok();
+        for (v, &k) in vertex_seen.iter().enumerate() {
+            if k != u8::from(covered(v)) {
+                return Err(format!("vertex {v} is owned by {k} leaves"));
+            }
+        }
+        for (e, &k) in edge_seen.iter().enumerate() {
+            if k != u8::from(covered(mesh.edges()[e][0] as usize)) {
+                return Err(format!("edge {e} is owned by {k} leaves"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a BVH operation was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BroadPhaseError {
+    /// The step's mesh is not the one the BVH was built for. Rebuild the BVH
+    /// for the new topology.
+    #[error("the step's mesh has {found} {what}, the BVH was built for {expected}")]
+    TopologyMismatch {
+        /// `vertices`, `edges` or `faces`.
+        what: &'static str,
+        /// The count the BVH was built for.
+        expected: usize,
+        /// The step's count.
+        found: usize,
+    },
+    /// Two BVHs of different k-DOPs cannot be traversed together. Build both
+    /// with the same [`KdopAxes`].
+    #[error("the BVHs use different k-DOPs ({0} and {1})")]
+    AxesMismatch(KdopAxes, KdopAxes),
+    /// Two BVHs that share a component would report its pairs twice (and miss
+    /// none); traverse a BVH with itself through its self traversal instead.
+    #[error("both BVHs cover component {0}; a cross traversal needs disjoint components")]
+    OverlappingComponents(u32),
+}
+
+/// A swept k-DOP BVH with the k chosen at run time: one variant per k, each
+/// monomorphic in its slab count. Match on it for static dispatch.
+#[derive(Debug, Clone)]
+pub enum Bvh {
+    /// k = 6 (swept AABBs).
+    Dop6(KdopBvh<3>),
+    /// k = 8.
+    Dop8(KdopBvh<4>),
+    /// k = 14.
+    Dop14(KdopBvh<7>),
+    /// k = 18.
+    Dop18(KdopBvh<9>),
+    /// k = 26 (the paper's choice).
+    Dop26(KdopBvh<13>),
+}
+
+/// Runs `$body` with `$b` bound to the monomorphic BVH inside a [`Bvh`].
+macro_rules! with_bvh {
+    ($bvh:expr, $b:ident => $body:expr) => {
+        match $bvh {
+            Bvh::Dop6($b) => $body,
+            Bvh::Dop8($b) => $body,
+            Bvh::Dop14($b) => $body,
+            Bvh::Dop18($b) => $body,
+            Bvh::Dop26($b) => $body,
+        }
+    };
+}
+
+impl Bvh {
+    /// Builds the BVH of every face and every vertex in no face of `step`.
+    pub fn build(step: &Step<'_>, axes: KdopAxes) -> Bvh {
+        Bvh::build_components(step, axes, |_| true)
+    }
+
+    /// Builds the BVH of the connected components `c` with `keep(c)` (whole
+    /// components, so that every feature's owner is inside). Pairs within and
+    /// across such BVHs come from [`Bvh::self_candidates`] and
+    /// [`Bvh::cross_candidates`].
+    pub fn build_components(
+        step: &Step<'_>,
+        axes: KdopAxes,
+        keep: impl Fn(u32) -> bool + Sync,
+    ) -> Bvh {
+        match axes {
+            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_components(step, &keep)),
+        }
+    }
+
+    /// The k-DOP type.
+    pub fn axes(&self) -> KdopAxes {
+        match self {
+            Bvh::Dop6(_) => KdopAxes::Dop6,
+            Bvh::Dop8(_) => KdopAxes::Dop8,
+            Bvh::Dop14(_) => KdopAxes::Dop14,
+            Bvh::Dop18(_) => KdopAxes::Dop18,
+            Bvh::Dop26(_) => KdopAxes::Dop26,
+        }
+    }
+
+    /// Number of tree nodes.
+    pub fn num_nodes(&self) -> usize {
+        with_bvh!(self, b => b.num_nodes())
+    }
+
+    /// Number of leaves.
+    pub fn num_leaves(&self) -> usize {
+        with_bvh!(self, b => b.num_leaves())
+    }
+
+    /// Depth of the tree.
+    pub fn depth(&self) -> usize {
+        with_bvh!(self, b => b.depth())
+    }
+
+    /// Components covered, ascending.
+    pub fn components(&self) -> &[u32] {
+        with_bvh!(self, b => b.components())
+    }
+
+    /// Refits every k-DOP to a new step of the same mesh, keeping the tree.
+    pub fn refit(&mut self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
+        with_bvh!(self, b => b.refit(step))
+    }
+
+    /// See [`KdopBvh::validate`].
+    pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
+        with_bvh!(self, b => b.validate(step))
+    }
+
+    /// Every candidate among the covered features, in traversal order, on the
+    /// calling thread. See [`KdopBvh::self_candidates`].
+    pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
+        with_bvh!(self, b => b.self_candidates(sink))
+    }
+
+    /// The same candidates, found in parallel: one sink per task, returned in
+    /// task order (see [`KdopBvh::self_candidates_par`]).
+    pub fn self_candidates_par<S: CandidateSink + Send>(
+        &self,
+        make_sink: impl Fn() -> S + Sync,
+    ) -> (Vec<S>, BroadPhaseStats) {
+        with_bvh!(self, b => b.self_candidates_par(make_sink))
+    }
+
+    /// [`Bvh::self_candidates_par`] collected into one set, in exactly the
+    /// order [`Bvh::self_candidates`] emits.
+    pub fn self_candidate_set_par(&self) -> (CandidateSet, BroadPhaseStats) {
+        let (parts, stats) = self.self_candidates_par(CandidateSet::default);
+        (concat(parts), stats)
+    }
+
+    /// Every candidate with one feature in `self` and one in `other` (two BVHs
+    /// of the same mesh over disjoint components).
+    pub fn cross_candidates(
+        &self,
+        other: &Bvh,
+        sink: &mut impl CandidateSink,
+    ) -> Result<BroadPhaseStats, BroadPhaseError> {
+        macro_rules! arm {
+            ($($v:ident),*) => {
+                match (self, other) {
+                    $((Bvh::$v(a), Bvh::$v(b)) => a.cross_candidates(b, sink),)*
+                    _ => Err(BroadPhaseError::AxesMismatch(self.axes(), other.axes())),
+                }
+            };
+        }
+        arm!(Dop6, Dop8, Dop14, Dop18, Dop26)
+    }
+
+    /// The cross candidates, found in parallel, one sink per task in task
+    /// order.
+    pub fn cross_candidates_par<S: CandidateSink + Send>(
+        &self,
+        other: &Bvh,
+        make_sink: impl Fn() -> S + Sync,
+    ) -> Result<(Vec<S>, BroadPhaseStats), BroadPhaseError> {
+        macro_rules! arm {
+            ($($v:ident),*) => {
+                match (self, other) {
+                    $((Bvh::$v(a), Bvh::$v(b)) => a.cross_candidates_par(b, make_sink),)*
+                    _ => Err(BroadPhaseError::AxesMismatch(self.axes(), other.axes())),
+                }
+            };
+        }
+        arm!(Dop6, Dop8, Dop14, Dop18, Dop26)
+    }
+}
+
+/// Concatenates per-task sets in order.
+pub fn concat(parts: Vec<CandidateSet>) -> CandidateSet {
+    let vf = parts.iter().map(|p| p.vertex_face.len()).sum();
+    let ee = parts.iter().map(|p| p.edge_edge.len()).sum();
+    let mut out = CandidateSet {
+        vertex_face: Vec::with_capacity(vf),
+        edge_edge: Vec::with_capacity(ee),
+    };
+    for p in parts {
+        out.vertex_face.extend_from_slice(&p.vertex_face);
+        out.edge_edge.extend_from_slice(&p.edge_edge);
+    }
+    out
+}
+
+/// Checks that two BVHs of one mesh cover disjoint components.
+pub(crate) fn check_disjoint(a: &[u32], b: &[u32]) -> Result<(), BroadPhaseError> {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return Err(BroadPhaseError::OverlappingComponents(a[i])),
+        }
+    }
+    Ok(())
+}
