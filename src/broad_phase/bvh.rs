@@ -26,7 +26,7 @@ use crate::mesh::Step;
 
 /// Leaf flag in [`Node::child`].
 pub(crate) const LEAF: u32 = 1 << 31;
-/// "No face" in [`KdopBvh::leaf_face`] (a leaf for a vertex in no face).
+/// "No face" in `Leaf::face` (a leaf for a vertex in no face).
 pub(crate) const NO_FACE: u32 = u32::MAX;
 
 /// A tree node. Internal: `child` is the right child's index (the left child
@@ -50,6 +50,41 @@ impl Node {
     }
 }
 
+/// Everything the traversal needs about one leaf, in one record (one or two
+/// cache lines instead of one per array).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Leaf {
+    /// The face, or [`NO_FACE`] for a leaf holding a vertex in no face.
+    pub(crate) face: u32,
+    /// Connected component of the leaf (and of everything it owns).
+    pub(crate) component: u32,
+    /// The face's corners; `[v; 3]` for a vertex leaf.
+    pub(crate) corners: [u32; 3],
+    /// The face's edges `[e(c0,c1), e(c1,c2), e(c2,c0)]` (unused for a vertex
+    /// leaf).
+    pub(crate) edges: [u32; 3],
+    /// First owned vertex slot; the owned vertices follow in corner order.
+    pub(crate) vertex_start: u32,
+    /// First owned edge slot; the owned edges follow in face-edge order.
+    pub(crate) edge_start: u32,
+    /// Bit `k` (0..3): `corners[k]` is owned; bit `3 + k`: `edges[k]` is owned.
+    pub(crate) owned: u8,
+}
+
+impl Leaf {
+    /// Number of owned vertices.
+    #[inline(always)]
+    pub(crate) fn num_vertices(&self) -> usize {
+        (self.owned & 0b111).count_ones() as usize
+    }
+
+    /// Number of owned edges.
+    #[inline(always)]
+    pub(crate) fn num_edges(&self) -> usize {
+        (self.owned >> 3).count_ones() as usize
+    }
+}
+
 /// A swept k-DOP BVH with a feature level, monomorphic in the slab count `N`
 /// (see [`Bvh`] for the run-time choice of k).
 #[derive(Debug, Clone)]
@@ -60,31 +95,18 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) components: Vec<u32>,
     pub(crate) nodes: Vec<Node>,
     pub(crate) node_bv: Vec<Kdop<N>>,
-    /// Per leaf: the face, or [`NO_FACE`].
-    pub(crate) leaf_face: Vec<u32>,
-    /// Per leaf: the face's corners (global vertex ids); `[v; 3]` for a vertex
-    /// leaf.
-    pub(crate) leaf_corners: Vec<[u32; 3]>,
-    /// Per leaf: the vertex slots of the corners (for refit).
-    pub(crate) leaf_corner_slots: Vec<[u32; 3]>,
-    /// Per leaf: its connected component.
-    pub(crate) leaf_component: Vec<u32>,
-    /// Owned vertex slots of leaf `l`: `leaf_vertices[l]..leaf_vertices[l+1]`.
-    pub(crate) leaf_vertices: Vec<u32>,
-    /// Owned edge slots of leaf `l`: `leaf_edges[l]..leaf_edges[l+1]`.
-    pub(crate) leaf_edges: Vec<u32>,
-    /// Per vertex slot: the mesh vertex.
-    pub(crate) vertex_id: Vec<u32>,
-    /// Per vertex slot: its swept k-DOP.
+    /// Per leaf, in depth-first order.
+    pub(crate) leaves: Vec<Leaf>,
+    /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,
-    /// Per edge slot: the mesh edge.
-    pub(crate) edge_id: Vec<u32>,
-    /// Per edge slot: its endpoints (mesh vertices).
-    pub(crate) edge_ends: Vec<[u32; 2]>,
-    /// Per edge slot: its endpoints' vertex slots (for refit).
-    pub(crate) edge_end_slots: Vec<[u32; 2]>,
-    /// Per edge slot: its swept k-DOP.
+    /// Per edge slot (owned edges in leaf order): its swept k-DOP.
     pub(crate) edge_bv: Vec<Kdop<N>>,
+    /// Refit only: the mesh vertex of each vertex slot.
+    pub(crate) slot_vertex: Vec<u32>,
+    /// Refit only: the vertex slots of each edge slot's endpoints.
+    pub(crate) edge_end_slots: Vec<[u32; 2]>,
+    /// Refit only: the vertex slots of each leaf's corners.
+    pub(crate) leaf_corner_slots: Vec<[u32; 3]>,
 }
 
 impl<const N: usize> KdopBvh<N> {
@@ -101,7 +123,7 @@ impl<const N: usize> KdopBvh<N> {
 
     /// Number of leaves: faces plus vertices in no face.
     pub fn num_leaves(&self) -> usize {
-        self.leaf_face.len()
+        self.leaves.len()
     }
 
     /// The connected components this BVH covers, ascending.
@@ -147,61 +169,67 @@ impl<const N: usize> KdopBvh<N> {
     }
 
     /// Checks the invariants the traversal relies on, against `step` (the
-    /// positions the BVH was last built or refitted for):
-    /// every feature k-DOP is the swept k-DOP of its vertices, every leaf's is
-    /// its face's, every node's contains its children's, and every vertex and
-    /// edge of the covered components is owned by exactly one leaf.
+    /// positions the BVH was last built or refitted for): every feature k-DOP
+    /// is the swept k-DOP of its vertices, every leaf's is its face's, every
+    /// node's contains its children's, and every vertex and edge of the
+    /// covered components is owned by exactly one leaf.
     pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
         self.check_step(step).map_err(|e| e.to_string())?;
         let mesh = step.mesh;
-        let swept =
-            |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
-        for (s, &v) in self.vertex_id.iter().enumerate() {
-            if self.vertex_bv[s] != swept(v) {
-                return Err(format!("vertex slot {s} (vertex {v}): stale k-DOP"));
-            }
-        }
-        for (s, &[a, b]) in self.edge_ends.iter().enumerate() {
-            let e = self.edge_id[s];
-            if mesh.edges()[e as usize] != [a, b] {
-                return Err(format!("edge slot {s}: edge {e} has other endpoints"));
-            }
-            if self.edge_bv[s] != swept(a).merge(&swept(b)) {
-                return Err(format!("edge slot {s} (edge {e}): stale k-DOP"));
-            }
-        }
+        let swept = |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
         let mut vertex_seen = vec![0u8; mesh.num_vertices()];
         let mut edge_seen = vec![0u8; mesh.num_edges()];
         let mut leaves_seen = 0usize;
         for (i, n) in self.nodes.iter().enumerate() {
             if n.is_leaf() {
                 let l = n.leaf();
+                let leaf = &self.leaves[l];
                 leaves_seen += 1;
-                let c = self.leaf_corners[l];
-                let f = self.leaf_face[l];
-                if f != NO_FACE && mesh.faces()[f as usize] != c {
-                    return Err(format!("leaf {l}: face {f} has other corners"));
+                let (f, c) = (leaf.face, leaf.corners);
+                if f != NO_FACE
+                    && (mesh.faces()[f as usize] != c || mesh.face_edges()[f as usize] != leaf.edges)
+                {
+                    return Err(format!("leaf {l}: face {f} has other corners or edges"));
+                }
+                if leaf.component != mesh.component()[c[0] as usize] {
+                    return Err(format!("leaf {l}: wrong component"));
                 }
                 let bv = swept(c[0]).merge(&swept(c[1])).merge(&swept(c[2]));
                 if self.node_bv[i] != bv {
                     return Err(format!("leaf {l} (node {i}): stale k-DOP"));
                 }
-                for s in self.leaf_vertices[l]..self.leaf_vertices[l + 1] {
-                    let v = self.vertex_id[s as usize];
+                let mut slot = leaf.vertex_start as usize;
+                for (k, &v) in c.iter().enumerate() {
+                    if leaf.owned & (1 << k) == 0 {
+                        continue;
+                    }
                     let owner = mesh.vertex_owner()[v as usize];
-                    if (f == NO_FACE && (c[0] != v || owner != crate::mesh::NO_OWNER))
+                    if (f == NO_FACE && (k != 0 || owner != crate::mesh::NO_OWNER))
                         || (f != NO_FACE && owner != f)
                     {
                         return Err(format!("leaf {l}: vertex {v} is not its own"));
                     }
+                    if self.slot_vertex[slot] != v || self.vertex_bv[slot] != swept(v) {
+                        return Err(format!("leaf {l}: vertex {v}: wrong slot or stale k-DOP"));
+                    }
                     vertex_seen[v as usize] += 1;
+                    slot += 1;
                 }
-                for s in self.leaf_edges[l]..self.leaf_edges[l + 1] {
-                    let e = self.edge_id[s as usize];
-                    if mesh.edge_owner()[e as usize] != f {
+                let mut slot = leaf.edge_start as usize;
+                for k in 0..3 {
+                    if leaf.owned & (8 << k) == 0 {
+                        continue;
+                    }
+                    let e = leaf.edges[k];
+                    if f == NO_FACE || mesh.edge_owner()[e as usize] != f {
                         return Err(format!("leaf {l}: edge {e} is not its own"));
                     }
+                    let [a, b] = mesh.edges()[e as usize];
+                    if self.edge_bv[slot] != swept(a).merge(&swept(b)) {
+                        return Err(format!("leaf {l}: edge {e}: stale k-DOP"));
+                    }
                     edge_seen[e as usize] += 1;
+                    slot += 1;
                 }
             } else {
                 let (l, r) = (i + 1, n.child as usize);
@@ -219,10 +247,7 @@ impl<const N: usize> KdopBvh<N> {
             }
         }
         if leaves_seen != self.num_leaves() {
-            return Err(format!(
-                "{leaves_seen} leaves in the tree, {} listed",
-                self.num_leaves()
-            ));
+            return Err(format!("{leaves_seen} leaves in the tree, {} listed", self.num_leaves()));
         }
         let covered = |v: usize| self.components.binary_search(&mesh.component()[v]).is_ok();
         for (v, &k) in vertex_seen.iter().enumerate() {

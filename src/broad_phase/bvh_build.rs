@@ -15,7 +15,7 @@
 //! leaves occupies `2n − 1` consecutive nodes), so the result does not depend
 //! on the thread count.
 
-use super::bvh::{KdopBvh, LEAF, NO_FACE, Node};
+use super::bvh::{KdopBvh, LEAF, Leaf, NO_FACE, Node};
 use crate::bounding_volume::Kdop;
 use crate::mesh::{NO_OWNER, Step};
 
@@ -95,75 +95,70 @@ impl<const N: usize> KdopBvh<N> {
             components,
             nodes,
             node_bv: Vec::new(),
-            leaf_face: Vec::with_capacity(n),
-            leaf_corners: Vec::with_capacity(n),
-            leaf_corner_slots: Vec::with_capacity(n),
-            leaf_component: Vec::with_capacity(n),
-            leaf_vertices: Vec::with_capacity(n + 1),
-            leaf_edges: Vec::with_capacity(n + 1),
-            vertex_id: Vec::new(),
+            leaves: Vec::with_capacity(n),
             vertex_bv: Vec::new(),
-            edge_id: Vec::new(),
-            edge_ends: Vec::new(),
-            edge_end_slots: Vec::new(),
             edge_bv: Vec::new(),
+            slot_vertex: Vec::new(),
+            edge_end_slots: Vec::new(),
+            leaf_corner_slots: Vec::new(),
         };
-        bvh.leaf_vertices.push(0);
-        bvh.leaf_edges.push(0);
         let mut slot_of = vec![u32::MAX; mesh.num_vertices()];
+        let mut edge_ends = Vec::new();
         for &i in &order {
             let item = items[i as usize];
-            let c = corners(item);
-            bvh.leaf_corners.push(c);
-            bvh.leaf_component.push(comp[c[0] as usize]);
+            let corners = corners(item);
+            let mut leaf = Leaf {
+                face: NO_FACE,
+                component: comp[corners[0] as usize],
+                corners,
+                edges: [0; 3],
+                vertex_start: bvh.slot_vertex.len() as u32,
+                edge_start: edge_ends.len() as u32,
+                owned: 0,
+            };
             match item {
                 Item::Face(f) => {
-                    bvh.leaf_face.push(f);
-                    for v in c {
+                    leaf.face = f;
+                    leaf.edges = mesh.face_edges()[f as usize];
+                    for (k, &v) in corners.iter().enumerate() {
                         if mesh.vertex_owner()[v as usize] == f {
-                            slot_of[v as usize] = bvh.vertex_id.len() as u32;
-                            bvh.vertex_id.push(v);
+                            leaf.owned |= 1 << k;
+                            slot_of[v as usize] = bvh.slot_vertex.len() as u32;
+                            bvh.slot_vertex.push(v);
                         }
                     }
-                    for e in mesh.face_edges()[f as usize] {
+                    for (k, &e) in leaf.edges.iter().enumerate() {
                         if mesh.edge_owner()[e as usize] == f {
-                            bvh.edge_id.push(e);
-                            bvh.edge_ends.push(mesh.edges()[e as usize]);
+                            leaf.owned |= 8 << k;
+                            edge_ends.push(mesh.edges()[e as usize]);
                         }
                     }
                 }
                 Item::Vertex(v) => {
-                    bvh.leaf_face.push(NO_FACE);
-                    slot_of[v as usize] = bvh.vertex_id.len() as u32;
-                    bvh.vertex_id.push(v);
+                    leaf.owned = 1;
+                    slot_of[v as usize] = bvh.slot_vertex.len() as u32;
+                    bvh.slot_vertex.push(v);
                 }
             }
-            bvh.leaf_vertices.push(bvh.vertex_id.len() as u32);
-            bvh.leaf_edges.push(bvh.edge_id.len() as u32);
+            bvh.leaves.push(leaf);
         }
         // Every corner and edge end lies in a covered component, hence is
         // owned by a covered face (its owner contains it) and has a slot.
         bvh.leaf_corner_slots = bvh
-            .leaf_corners
+            .leaves
             .iter()
-            .map(|c| c.map(|v| slot_of[v as usize]))
+            .map(|l| l.corners.map(|v| slot_of[v as usize]))
             .collect();
-        bvh.edge_end_slots = bvh
-            .edge_ends
+        bvh.edge_end_slots = edge_ends
             .iter()
-            .map(|e| e.map(|v| slot_of[v as usize]))
+            .map(|e: &[u32; 2]| e.map(|v| slot_of[v as usize]))
             .collect();
-        debug_assert!(
-            bvh.leaf_corner_slots
-                .iter()
-                .flatten()
-                .all(|&s| s != u32::MAX)
-        );
+        debug_assert!(bvh.leaf_corner_slots.iter().flatten().all(|&s| s != u32::MAX));
         debug_assert!(bvh.edge_end_slots.iter().flatten().all(|&s| s != u32::MAX));
 
         bvh.node_bv = vec![Kdop::EMPTY; bvh.nodes.len()];
-        bvh.vertex_bv = vec![Kdop::EMPTY; bvh.vertex_id.len()];
-        bvh.edge_bv = vec![Kdop::EMPTY; bvh.edge_id.len()];
+        bvh.vertex_bv = vec![Kdop::EMPTY; bvh.slot_vertex.len()];
+        bvh.edge_bv = vec![Kdop::EMPTY; bvh.edge_end_slots.len()];
         bvh.refit_positions(step.x_t0, step.x_t1);
         bvh
     }

@@ -36,7 +36,7 @@ impl<const N: usize> KdopBvh<N> {
         self.vertex_bv
             .par_iter_mut()
             .with_min_len(PAR_REFIT_MIN_LEN)
-            .zip(self.vertex_id.par_iter())
+            .zip(self.slot_vertex.par_iter())
             .for_each(|(bv, &v)| {
                 *bv = Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize])
             });

@@ -29,7 +29,7 @@
 
 use rayon::prelude::*;
 
-use super::bvh::{BroadPhaseError, KdopBvh, NO_FACE, check_disjoint};
+use super::bvh::{BroadPhaseError, KdopBvh, Leaf, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
 
 /// The parallel traversals split the BVTT into at least this many tasks (or
@@ -51,8 +51,7 @@ impl<const N: usize> KdopBvh<N> {
     pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
         let mut stats = BroadPhaseStats::default();
         if !self.nodes.is_empty() {
-            let mut stack = Vec::with_capacity(64);
-            run(self, self, Task::Within(0), sink, &mut stats, &mut stack);
+            run(self, self, Task::Within(0), sink, &mut stats);
         }
         stats
     }
@@ -80,8 +79,7 @@ impl<const N: usize> KdopBvh<N> {
         self.check_cross(other)?;
         let mut stats = BroadPhaseStats::default();
         if !self.nodes.is_empty() && !other.nodes.is_empty() {
-            let mut stack = Vec::with_capacity(64);
-            run(self, other, Task::Pair(0, 0), sink, &mut stats, &mut stack);
+            run(self, other, Task::Pair(0, 0), sink, &mut stats);
         }
         Ok(stats)
     }
@@ -128,8 +126,7 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
         .map(|&t| {
             let mut sink = make_sink();
             let mut st = BroadPhaseStats::default();
-            let mut stack = Vec::with_capacity(64);
-            run(a, b, t, &mut sink, &mut st, &mut stack);
+            run(a, b, t, &mut sink, &mut st);
             (sink, st)
         })
         .collect();
@@ -201,26 +198,34 @@ fn split_x(nx: super::bvh::Node, ny: super::bvh::Node) -> bool {
     ny.is_leaf() || (!nx.is_leaf() && nx.count >= ny.count)
 }
 
-/// Runs one task depth-first with an explicit stack.
+/// Bound on the traversal stack: `Within` pushes 3 and `Pair` 2 entries per
+/// level, and a median-split tree has depth at most 33 (< 2³¹ leaves), so 256
+/// entries never overflow.
+const STACK: usize = 256;
+
+/// Runs one task depth-first with an explicit, fixed-size stack.
 fn run<const N: usize, S: CandidateSink>(
     a: &KdopBvh<N>,
     b: &KdopBvh<N>,
     task: Task,
     sink: &mut S,
-    stats: &mut BroadPhaseStats,
-    stack: &mut Vec<Task>,
+    stats_out: &mut BroadPhaseStats,
 ) {
-    stack.clear();
-    stack.push(task);
-    while let Some(t) = stack.pop() {
-        match t {
+    let mut stats = BroadPhaseStats::default();
+    let mut stack = [Task::Within(0); STACK];
+    stack[0] = task;
+    let mut top = 1;
+    while top > 0 {
+        top -= 1;
+        match stack[top] {
             Task::Within(n) => {
                 let node = a.nodes[n as usize];
                 if !node.is_leaf() {
                     // Popped in the order Within(left), Within(right), Pair.
-                    stack.push(Task::Pair(n + 1, node.child));
-                    stack.push(Task::Within(node.child));
-                    stack.push(Task::Within(n + 1));
+                    stack[top] = Task::Pair(n + 1, node.child);
+                    stack[top + 1] = Task::Within(node.child);
+                    stack[top + 2] = Task::Within(n + 1);
+                    top += 3;
                 }
             }
             Task::Pair(x, y) => {
@@ -230,26 +235,20 @@ fn run<const N: usize, S: CandidateSink>(
                 }
                 let (nx, ny) = (a.nodes[x as usize], b.nodes[y as usize]);
                 if nx.is_leaf() && ny.is_leaf() {
-                    leaf_pair(
-                        a,
-                        x as usize,
-                        nx.leaf(),
-                        b,
-                        y as usize,
-                        ny.leaf(),
-                        sink,
-                        stats,
-                    );
+                    leaf_pair(a, x as usize, nx.leaf(), b, y as usize, ny.leaf(), sink, &mut stats);
                 } else if split_x(nx, ny) {
-                    stack.push(Task::Pair(nx.child, y));
-                    stack.push(Task::Pair(x + 1, y));
+                    stack[top] = Task::Pair(nx.child, y);
+                    stack[top + 1] = Task::Pair(x + 1, y);
+                    top += 2;
                 } else {
-                    stack.push(Task::Pair(x, ny.child));
-                    stack.push(Task::Pair(x, y + 1));
+                    stack[top] = Task::Pair(x, ny.child);
+                    stack[top + 1] = Task::Pair(x, y + 1);
+                    top += 2;
                 }
             }
         }
     }
+    *stats_out += stats;
 }
 
 /// The feature level below two overlapping leaves `la` (node `na` of `a`) and
@@ -267,20 +266,36 @@ fn leaf_pair<const N: usize, S: CandidateSink>(
     stats: &mut BroadPhaseStats,
 ) {
     stats.leaf_pairs += 1;
-    let same = u64::from(a.leaf_component[la] == b.leaf_component[lb]);
+    let (la, lb) = (&a.leaves[la], &b.leaves[lb]);
+    let same = u64::from(la.component == lb.component);
     vertices_face(a, la, b, nb, lb, same, sink, stats);
     vertices_face(b, lb, a, na, la, same, sink, stats);
-    let (ea0, ea1) = (a.leaf_edges[la] as usize, a.leaf_edges[la + 1] as usize);
-    let (eb0, eb1) = (b.leaf_edges[lb] as usize, b.leaf_edges[lb + 1] as usize);
-    stats.feature_tests += ((ea1 - ea0) * (eb1 - eb0)) as u64;
-    for i in ea0..ea1 {
-        let bv = &a.edge_bv[i];
-        let [p, q] = a.edge_ends[i];
-        for j in eb0..eb1 {
-            if bv.overlaps(&b.edge_bv[j]) {
-                let [r, s] = b.edge_ends[j];
+    let (nea, neb) = (la.num_edges(), lb.num_edges());
+    stats.feature_tests += (nea * neb) as u64;
+    if neb == 0 {
+        return;
+    }
+    let ea = &a.edge_bv[la.edge_start as usize..][..nea];
+    let eb = &b.edge_bv[lb.edge_start as usize..][..neb];
+    let mut i = 0;
+    for k in 0..3 {
+        if la.owned & (8 << k) == 0 {
+            continue;
+        }
+        let bv = &ea[i];
+        i += 1;
+        let (p, q) = (la.corners[k], la.corners[(k + 1) % 3]);
+        let mut j = 0;
+        for m in 0..3 {
+            if lb.owned & (8 << m) == 0 {
+                continue;
+            }
+            let hit = bv.overlaps(&eb[j]);
+            j += 1;
+            if hit {
+                let (r, s) = (lb.corners[m], lb.corners[(m + 1) % 3]);
                 if p != r && p != s && q != r && q != s {
-                    sink.edge_edge(EePair::new(a.edge_id[i], b.edge_id[j]));
+                    sink.edge_edge(EePair::new(la.edges[k], lb.edges[m]));
                     stats.ee_candidates += 1;
                     stats.ee_same_component += same;
                 }
@@ -295,28 +310,32 @@ fn leaf_pair<const N: usize, S: CandidateSink>(
 #[allow(clippy::too_many_arguments)]
 fn vertices_face<const N: usize, S: CandidateSink>(
     a: &KdopBvh<N>,
-    la: usize,
+    la: &Leaf,
     b: &KdopBvh<N>,
     nb: usize,
-    lb: usize,
+    lb: &Leaf,
     same: u64,
     sink: &mut S,
     stats: &mut BroadPhaseStats,
 ) {
-    let f = b.leaf_face[lb];
+    let f = lb.face;
     if f == NO_FACE {
         return;
     }
     let face_bv = &b.node_bv[nb];
-    let c = b.leaf_corners[lb];
-    let (v0, v1) = (
-        a.leaf_vertices[la] as usize,
-        a.leaf_vertices[la + 1] as usize,
-    );
-    stats.feature_tests += (v1 - v0) as u64;
-    for s in v0..v1 {
-        if a.vertex_bv[s].overlaps(face_bv) {
-            let v = a.vertex_id[s];
+    let c = lb.corners;
+    let nv = la.num_vertices();
+    stats.feature_tests += nv as u64;
+    let vs = &a.vertex_bv[la.vertex_start as usize..][..nv];
+    let mut i = 0;
+    for k in 0..3 {
+        if la.owned & (1 << k) == 0 {
+            continue;
+        }
+        let hit = vs[i].overlaps(face_bv);
+        i += 1;
+        if hit {
+            let v = la.corners[k];
             if v != c[0] && v != c[1] && v != c[2] {
                 sink.vertex_face(VfPair { v, f });
                 stats.vf_candidates += 1;
