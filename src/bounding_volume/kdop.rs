@@ -149,7 +149,11 @@ impl<const N: usize> Kdop<N> {
     /// Whether some slab is empty (`lo > hi`, or a NaN bound), i.e. the k-DOP
     /// contains no point.
     pub fn is_empty(&self) -> bool {
-        (0..N).any(|i| self.lo[i].partial_cmp(&self.hi[i]).is_none_or(|o| o.is_gt()))
+        (0..N).any(|i| {
+            self.lo[i]
+                .partial_cmp(&self.hi[i])
+                .is_none_or(|o| o.is_gt())
+        })
     }
 
     /// Sum of the slab widths: a size measure for build heuristics and

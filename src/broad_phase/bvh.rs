@@ -2,52 +2,46 @@
 //! swept k-DOPs over the triangles, with **one extra level below each triangle
 //! leaf**: the k-DOPs of the vertices and edges that triangle *owns*
 //! ([`TriMesh::vertex_owner`](crate::mesh::TriMesh::vertex_owner),
-//! [`TriMesh::edge_owner`](crate::mesh::TriMesh::edge_owner): the lowest-indexed
-//! face containing the feature). Since every vertex and edge has exactly one
-//! owner, a traversal that visits each overlapping pair of leaves once emits
-//! every vertex–face and edge–edge pair at most once.
+//! [`TriMesh::edge_owner`](crate::mesh::TriMesh::edge_owner): the
+//! lowest-indexed face containing the feature). Since every vertex and edge has
+//! exactly one owner, a traversal that visits each overlapping pair of leaves
+//! once emits every vertex–face and edge–edge pair at most once.
 //!
 //! **Deviation.** A vertex in no face has no owner; the paper's meshes have
 //! none, but ours may. Each such vertex becomes a leaf of its own (a leaf with
 //! one owned vertex and no face), so it is still tested against every face.
 //!
-//! **Layout.** Nodes are stored depth first (left child = parent + 1), their
-//! k-DOPs in a separate flat array; leaves are numbered left to right, and the
-//! owned features' k-DOPs are stored contiguously in leaf order, so that a
-//! leaf pair reads a few adjacent cache lines. All indices are `u32`, all
-//! bounds `f64`.
+//! **Layout** (chosen by measurement on cloth-ball 92→93; see the module doc
+//! of `broad_phase`). Internal nodes are stored in depth-first order, each
+//! holding the k-DOPs of *both* its children as [`Kdop32`] (`f32`, rounded
+//! outward: half the bytes of `f64`, and the two tests a visit makes read one
+//! contiguous record). Leaves are numbered left to right; per leaf, one
+//! [`Leaf`] record and its face's exact `f64` k-DOP; the owned vertices' and
+//! edges' `f64` k-DOPs are stored contiguously in leaf order. All indices are
+//! `u32`. The `f32` node k-DOPs only steer the descent; every candidate is
+//! decided by `f64` feature k-DOPs.
 //!
 //! Files: this one holds the types; `bvh_build`, `bvh_refit` and
 //! `bvh_traverse` hold one verb each.
 
 use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};
-use crate::bounding_volume::{Kdop, KdopAxes};
+use crate::bounding_volume::{Kdop, Kdop32, KdopAxes};
 use crate::mesh::Step;
 
-/// Leaf flag in [`Node::child`].
+/// Leaf flag in a child reference of [`Inner`].
 pub(crate) const LEAF: u32 = 1 << 31;
 /// "No face" in `Leaf::face` (a leaf for a vertex in no face).
 pub(crate) const NO_FACE: u32 = u32::MAX;
 
-/// A tree node. Internal: `child` is the right child's index (the left child
-/// is the next node) and `count` the number of leaves below. Leaf: `child` is
-/// `LEAF | leaf index`, `count` is 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Node {
-    pub(crate) child: u32,
-    pub(crate) count: u32,
-}
-
-impl Node {
-    #[inline(always)]
-    pub(crate) fn is_leaf(self) -> bool {
-        self.child & LEAF != 0
-    }
-
-    #[inline(always)]
-    pub(crate) fn leaf(self) -> usize {
-        (self.child & !LEAF) as usize
-    }
+/// An internal node: its two children (`LEAF | leaf index`, or the index of
+/// an internal node), the largest leaf index below each child (leaves below
+/// a node are consecutive), and the children's k-DOPs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub(crate) struct Inner<const N: usize> {
+    pub(crate) child: [u32; 2],
+    pub(crate) last: [u32; 2],
+    pub(crate) bv: [Kdop32<N>; 2],
 }
 
 /// Everything the traversal needs about one leaf, in one record (one or two
@@ -93,16 +87,23 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) mesh_size: [usize; 3],
     /// Connected components covered, ascending.
     pub(crate) components: Vec<u32>,
-    pub(crate) nodes: Vec<Node>,
-    pub(crate) node_bv: Vec<Kdop<N>>,
+    /// Internal nodes, depth first; the root is `inner[0]` (none for a tree
+    /// of fewer than two leaves).
+    pub(crate) inner: Vec<Inner<N>>,
     /// Per leaf, in depth-first order.
     pub(crate) leaves: Vec<Leaf>,
+    /// Per leaf: its face's swept k-DOP (a vertex leaf: the vertex's), exact.
+    pub(crate) face_bv: Vec<Kdop<N>>,
     /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,
     /// Per edge slot (owned edges in leaf order): its swept k-DOP.
     pub(crate) edge_bv: Vec<Kdop<N>>,
-    /// Refit only: the mesh vertex of each vertex slot.
+    /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
+    /// The mesh edge of each edge slot.
+    pub(crate) slot_edge: Vec<u32>,
+    /// The endpoints (mesh vertices) of each edge slot's edge.
+    pub(crate) slot_edge_ends: Vec<[u32; 2]>,
     /// Refit only: the vertex slots of each edge slot's endpoints.
     pub(crate) edge_end_slots: Vec<[u32; 2]>,
     /// Refit only: the vertex slots of each leaf's corners.
@@ -118,7 +119,7 @@ impl<const N: usize> KdopBvh<N> {
 
     /// Number of tree nodes (`2·leaves − 1`, or 0).
     pub fn num_nodes(&self) -> usize {
-        self.nodes.len()
+        self.inner.len() + self.leaves.len()
     }
 
     /// Number of leaves: faces plus vertices in no face.
@@ -133,24 +134,24 @@ impl<const N: usize> KdopBvh<N> {
 
     /// Depth of the tree (a single leaf has depth 1; empty: 0).
     pub fn depth(&self) -> usize {
-        fn depth(nodes: &[Node], i: usize) -> usize {
-            let n = nodes[i];
-            if n.is_leaf() {
+        fn depth<const N: usize>(inner: &[Inner<N>], c: u32) -> usize {
+            if c & LEAF != 0 {
                 1
             } else {
-                1 + depth(nodes, i + 1).max(depth(nodes, n.child as usize))
+                let n = &inner[c as usize];
+                1 + depth(inner, n.child[0]).max(depth(inner, n.child[1]))
             }
         }
-        if self.nodes.is_empty() {
-            0
-        } else {
-            depth(&self.nodes, 0)
+        match (self.leaves.len(), self.inner.is_empty()) {
+            (0, _) => 0,
+            (_, true) => 1,
+            _ => depth(&self.inner, 0),
         }
     }
 
-    /// The root's k-DOP (empty for an empty tree).
+    /// The root's exact k-DOP (empty for an empty tree).
     pub fn root_kdop(&self) -> Kdop<N> {
-        self.node_bv.first().copied().unwrap_or(Kdop::EMPTY)
+        self.face_bv.iter().fold(Kdop::EMPTY, |b, f| b.merge(f))
     }
 
     pub(crate) fn check_step(&self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
@@ -171,83 +172,78 @@ impl<const N: usize> KdopBvh<N> {
     /// Checks the invariants the traversal relies on, against `step` (the
     /// positions the BVH was last built or refitted for): every feature k-DOP
     /// is the swept k-DOP of its vertices, every leaf's is its face's, every
-    /// node's contains its children's, and every vertex and edge of the
-    /// covered components is owned by exactly one leaf.
+    /// node's contains its children's, leaves appear left to right, and every
+    /// vertex and edge of the covered components is owned by exactly one leaf.
     pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
         self.check_step(step).map_err(|e| e.to_string())?;
         let mesh = step.mesh;
-        let swept = |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
+        let swept =
+            |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
         let mut vertex_seen = vec![0u8; mesh.num_vertices()];
         let mut edge_seen = vec![0u8; mesh.num_edges()];
-        let mut leaves_seen = 0usize;
-        for (i, n) in self.nodes.iter().enumerate() {
-            if n.is_leaf() {
-                let l = n.leaf();
-                let leaf = &self.leaves[l];
-                leaves_seen += 1;
-                let (f, c) = (leaf.face, leaf.corners);
-                if f != NO_FACE
-                    && (mesh.faces()[f as usize] != c || mesh.face_edges()[f as usize] != leaf.edges)
+        for (l, leaf) in self.leaves.iter().enumerate() {
+            let (f, c) = (leaf.face, leaf.corners);
+            if f != NO_FACE
+                && (mesh.faces()[f as usize] != c || mesh.face_edges()[f as usize] != leaf.edges)
+            {
+                return Err(format!("leaf {l}: face {f} has other corners or edges"));
+            }
+            if leaf.component != mesh.component()[c[0] as usize] {
+                return Err(format!("leaf {l}: wrong component"));
+            }
+            if self.face_bv[l] != swept(c[0]).merge(&swept(c[1])).merge(&swept(c[2])) {
+                return Err(format!("leaf {l}: stale k-DOP"));
+            }
+            let mut slot = leaf.vertex_start as usize;
+            for (k, &v) in c.iter().enumerate() {
+                if leaf.owned & (1 << k) == 0 {
+                    continue;
+                }
+                let owner = mesh.vertex_owner()[v as usize];
+                if (f == NO_FACE && (k != 0 || owner != crate::mesh::NO_OWNER))
+                    || (f != NO_FACE && owner != f)
                 {
-                    return Err(format!("leaf {l}: face {f} has other corners or edges"));
+                    return Err(format!("leaf {l}: vertex {v} is not its own"));
                 }
-                if leaf.component != mesh.component()[c[0] as usize] {
-                    return Err(format!("leaf {l}: wrong component"));
+                if self.slot_vertex[slot] != v || self.vertex_bv[slot] != swept(v) {
+                    return Err(format!("leaf {l}: vertex {v}: wrong slot or stale k-DOP"));
                 }
-                let bv = swept(c[0]).merge(&swept(c[1])).merge(&swept(c[2]));
-                if self.node_bv[i] != bv {
-                    return Err(format!("leaf {l} (node {i}): stale k-DOP"));
+                vertex_seen[v as usize] += 1;
+                slot += 1;
+            }
+            let mut slot = leaf.edge_start as usize;
+            for k in 0..3 {
+                if leaf.owned & (8 << k) == 0 {
+                    continue;
                 }
-                let mut slot = leaf.vertex_start as usize;
-                for (k, &v) in c.iter().enumerate() {
-                    if leaf.owned & (1 << k) == 0 {
-                        continue;
-                    }
-                    let owner = mesh.vertex_owner()[v as usize];
-                    if (f == NO_FACE && (k != 0 || owner != crate::mesh::NO_OWNER))
-                        || (f != NO_FACE && owner != f)
-                    {
-                        return Err(format!("leaf {l}: vertex {v} is not its own"));
-                    }
-                    if self.slot_vertex[slot] != v || self.vertex_bv[slot] != swept(v) {
-                        return Err(format!("leaf {l}: vertex {v}: wrong slot or stale k-DOP"));
-                    }
-                    vertex_seen[v as usize] += 1;
-                    slot += 1;
+                let e = leaf.edges[k];
+                if f == NO_FACE || mesh.edge_owner()[e as usize] != f {
+                    return Err(format!("leaf {l}: edge {e} is not its own"));
                 }
-                let mut slot = leaf.edge_start as usize;
-                for k in 0..3 {
-                    if leaf.owned & (8 << k) == 0 {
-                        continue;
-                    }
-                    let e = leaf.edges[k];
-                    if f == NO_FACE || mesh.edge_owner()[e as usize] != f {
-                        return Err(format!("leaf {l}: edge {e} is not its own"));
-                    }
-                    let [a, b] = mesh.edges()[e as usize];
-                    if self.edge_bv[slot] != swept(a).merge(&swept(b)) {
-                        return Err(format!("leaf {l}: edge {e}: stale k-DOP"));
-                    }
-                    edge_seen[e as usize] += 1;
-                    slot += 1;
-                }
-            } else {
-                let (l, r) = (i + 1, n.child as usize);
-                if r <= l || r >= self.nodes.len() {
-                    return Err(format!("node {i}: bad child {r}"));
-                }
-                if self.nodes[l].count + self.nodes[r].count != n.count {
-                    return Err(format!("node {i}: leaf count"));
-                }
-                if !self.node_bv[i].contains(&self.node_bv[l])
-                    || !self.node_bv[i].contains(&self.node_bv[r])
+                let [a, b] = mesh.edges()[e as usize];
+                if self.slot_edge[slot] != e
+                    || self.slot_edge_ends[slot] != [a, b]
+                    || self.edge_bv[slot] != swept(a).merge(&swept(b))
                 {
-                    return Err(format!("node {i}: k-DOP does not contain its children"));
+                    return Err(format!("leaf {l}: edge {e}: wrong slot or stale k-DOP"));
                 }
+                edge_seen[e as usize] += 1;
+                slot += 1;
             }
         }
-        if leaves_seen != self.num_leaves() {
-            return Err(format!("{leaves_seen} leaves in the tree, {} listed", self.num_leaves()));
+        if self.leaves.len() > 1 {
+            if self.inner.len() != self.leaves.len() - 1 {
+                return Err(format!(
+                    "{} internal nodes for {} leaves",
+                    self.inner.len(),
+                    self.leaves.len()
+                ));
+            }
+            // Depth first from the root: leaves must come out as 0, 1, 2, …
+            let mut next_leaf = 0u32;
+            self.validate_subtree(0, &mut next_leaf)?;
+        } else if !self.inner.is_empty() {
+            return Err("internal nodes without two leaves".into());
         }
         let covered = |v: usize| self.components.binary_search(&mesh.component()[v]).is_ok();
         for (v, &k) in vertex_seen.iter().enumerate() {
@@ -258,6 +254,38 @@ impl<const N: usize> KdopBvh<N> {
         for (e, &k) in edge_seen.iter().enumerate() {
             if k != u8::from(covered(mesh.edges()[e][0] as usize)) {
                 return Err(format!("edge {e} is owned by {k} leaves"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks internal node `i` and below; returns nothing, advances
+    /// `next_leaf` past the leaves below.
+    fn validate_subtree(&self, i: usize, next_leaf: &mut u32) -> Result<(), String> {
+        let n = &self.inner[i];
+        for c in 0..2 {
+            let r = n.child[c];
+            if r & LEAF != 0 {
+                let l = r & !LEAF;
+                if l != *next_leaf {
+                    return Err(format!("node {i}: leaf {l} out of order"));
+                }
+                *next_leaf += 1;
+                if n.bv[c] != Kdop32::from_kdop(&self.face_bv[l as usize]) {
+                    return Err(format!("node {i}: stale k-DOP of leaf {l}"));
+                }
+            } else {
+                if r as usize <= i || r as usize >= self.inner.len() {
+                    return Err(format!("node {i}: bad child {r}"));
+                }
+                self.validate_subtree(r as usize, next_leaf)?;
+                let m = &self.inner[r as usize];
+                if n.bv[c] != m.bv[0].merge(&m.bv[1]) {
+                    return Err(format!("node {i}: stale k-DOP of node {r}"));
+                }
+            }
+            if n.last[c] + 1 != *next_leaf {
+                return Err(format!("node {i}: wrong last leaf of child {c}"));
             }
         }
         Ok(())

@@ -15,8 +15,9 @@
 //! leaves occupies `2n − 1` consecutive nodes), so the result does not depend
 //! on the thread count.
 
-use super::bvh::{KdopBvh, LEAF, Leaf, NO_FACE, Node};
+use super::bvh::{Inner, KdopBvh, LEAF, Leaf, NO_FACE};
 use crate::bounding_volume::Kdop;
+use crate::bounding_volume::Kdop32;
 use crate::mesh::{NO_OWNER, Step};
 
 /// Subtrees with more leaves than this are built in parallel.
@@ -84,21 +85,28 @@ impl<const N: usize> KdopBvh<N> {
             .collect();
 
         let mut order: Vec<u32> = (0..n as u32).collect();
-        let mut nodes = vec![Node { child: 0, count: 0 }; (2 * n).saturating_sub(1)];
-        if n > 0 {
-            build_rec(&mut order, &centroids, &mut nodes, 0, 0);
+        let blank = Inner {
+            child: [0; 2],
+            last: [0; 2],
+            bv: [Kdop32::EMPTY; 2],
+        };
+        let mut inner = vec![blank; n.saturating_sub(1)];
+        if n > 1 {
+            build_rec(&mut order, &centroids, &mut inner, 0, 0);
         }
         // Leaf l (depth-first) holds items[order[l]].
 
         let mut bvh = KdopBvh {
             mesh_size: [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()],
             components,
-            nodes,
-            node_bv: Vec::new(),
+            inner,
             leaves: Vec::with_capacity(n),
+            face_bv: Vec::new(),
             vertex_bv: Vec::new(),
             edge_bv: Vec::new(),
             slot_vertex: Vec::new(),
+            slot_edge: Vec::new(),
+            slot_edge_ends: Vec::new(),
             edge_end_slots: Vec::new(),
             leaf_corner_slots: Vec::new(),
         };
@@ -113,7 +121,7 @@ impl<const N: usize> KdopBvh<N> {
                 corners,
                 edges: [0; 3],
                 vertex_start: bvh.slot_vertex.len() as u32,
-                edge_start: edge_ends.len() as u32,
+                edge_start: bvh.slot_edge.len() as u32,
                 owned: 0,
             };
             match item {
@@ -131,6 +139,7 @@ impl<const N: usize> KdopBvh<N> {
                         if mesh.edge_owner()[e as usize] == f {
                             leaf.owned |= 8 << k;
                             edge_ends.push(mesh.edges()[e as usize]);
+                            bvh.slot_edge.push(e);
                         }
                     }
                 }
@@ -153,10 +162,16 @@ impl<const N: usize> KdopBvh<N> {
             .iter()
             .map(|e: &[u32; 2]| e.map(|v| slot_of[v as usize]))
             .collect();
-        debug_assert!(bvh.leaf_corner_slots.iter().flatten().all(|&s| s != u32::MAX));
+        bvh.slot_edge_ends = edge_ends;
+        debug_assert!(
+            bvh.leaf_corner_slots
+                .iter()
+                .flatten()
+                .all(|&s| s != u32::MAX)
+        );
         debug_assert!(bvh.edge_end_slots.iter().flatten().all(|&s| s != u32::MAX));
 
-        bvh.node_bv = vec![Kdop::EMPTY; bvh.nodes.len()];
+        bvh.face_bv = vec![Kdop::EMPTY; bvh.leaves.len()];
         bvh.vertex_bv = vec![Kdop::EMPTY; bvh.slot_vertex.len()];
         bvh.edge_bv = vec![Kdop::EMPTY; bvh.edge_end_slots.len()];
         bvh.refit_positions(step.x_t0, step.x_t1);
@@ -164,26 +179,21 @@ impl<const N: usize> KdopBvh<N> {
     }
 }
 
-/// Builds the subtree over `order` (positions `leaf_base..` of the global
-/// order) into `nodes` (length `2·order.len() − 1`, starting at absolute node
-/// index `node_base`). Leaves get `LEAF | leaf position`, so that depth-first
-/// leaf order is `order`'s order.
-fn build_rec(
+/// Builds the subtree over `order` (at least two leaves, positions
+/// `leaf_base..` of the global order) into `inner` (its `order.len() − 1`
+/// internal nodes, depth first, the first at absolute index `inner_base`).
+/// Leaves are referenced as `LEAF | position in the global order`, so that
+/// depth-first leaf order is `order`'s order. Bounds are left empty (refit
+/// fills them).
+fn build_rec<const N: usize>(
     order: &mut [u32],
     centroids: &[[f64; 3]],
-    nodes: &mut [Node],
-    node_base: usize,
+    inner: &mut [Inner<N>],
+    inner_base: usize,
     leaf_base: usize,
 ) {
     let n = order.len();
-    debug_assert_eq!(nodes.len(), 2 * n - 1);
-    if n == 1 {
-        nodes[0] = Node {
-            child: LEAF | leaf_base as u32,
-            count: 1,
-        };
-        return;
-    }
+    debug_assert!(n >= 2 && inner.len() == n - 1);
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for &i in order.iter() {
@@ -205,34 +215,42 @@ fn build_rec(
             .total_cmp(&centroids[b as usize][axis])
             .then(a.cmp(&b))
     });
-    let right = 2 * mid; // relative index of the right child
-    nodes[0] = Node {
-        child: (node_base + right) as u32,
-        count: n as u32,
+    // Left subtree: `mid` leaves, `mid − 1` internal nodes right after this
+    // one; right subtree: the rest.
+    let child = |size: usize, first_inner: usize, first_leaf: usize| {
+        if size == 1 {
+            LEAF | first_leaf as u32
+        } else {
+            first_inner as u32
+        }
     };
+    inner[0].child = [
+        child(mid, inner_base + 1, leaf_base),
+        child(n - mid, inner_base + mid, leaf_base + mid),
+    ];
+    inner[0].last = [(leaf_base + mid - 1) as u32, (leaf_base + n - 1) as u32];
     let (left_order, right_order) = order.split_at_mut(mid);
-    let (left_nodes, right_nodes) = nodes[1..].split_at_mut(right - 1);
+    let (left_inner, right_inner) = inner[1..].split_at_mut(mid - 1);
+    let mut left = || {
+        if mid > 1 {
+            build_rec(left_order, centroids, left_inner, inner_base + 1, leaf_base);
+        }
+    };
+    let mut right = || {
+        if n - mid > 1 {
+            build_rec(
+                right_order,
+                centroids,
+                right_inner,
+                inner_base + mid,
+                leaf_base + mid,
+            );
+        }
+    };
     if n > PAR_BUILD_CUTOFF {
-        rayon::join(
-            || build_rec(left_order, centroids, left_nodes, node_base + 1, leaf_base),
-            || {
-                build_rec(
-                    right_order,
-                    centroids,
-                    right_nodes,
-                    node_base + right,
-                    leaf_base + mid,
-                )
-            },
-        );
+        rayon::join(left, right);
     } else {
-        build_rec(left_order, centroids, left_nodes, node_base + 1, leaf_base);
-        build_rec(
-            right_order,
-            centroids,
-            right_nodes,
-            node_base + right,
-            leaf_base + mid,
-        );
+        left();
+        right();
     }
 }

@@ -3,17 +3,17 @@
 //! (Wan, Fu & Yao 2022, §1.1) weighs "construction and update" time against
 //! culling when choosing k; refitting is that update.
 //!
-//! Vertex and edge k-DOPs are independent and computed with rayon in chunks of
-//! at least [`PAR_REFIT_MIN_LEN`]; node k-DOPs are merged in reverse
+//! Vertex, edge and face k-DOPs are independent and computed with rayon in
+//! chunks of at least [`PAR_REFIT_MIN_LEN`]; node k-DOPs are merged in reverse
 //! depth-first order (children after parents), with `rayon::join` on subtrees
-//! above [`PAR_REFIT_CUTOFF`] nodes. Every value is a min or max of the same
+//! above [`PAR_REFIT_CUTOFF`] internal nodes. Every value is a min or max of the same
 //! inputs, so the result is bit-identical for any thread count, and identical
 //! to a fresh build's k-DOPs on the same step.
 
 use rayon::prelude::*;
 
-use super::bvh::{BroadPhaseError, KdopBvh, Node};
-use crate::bounding_volume::Kdop;
+use super::bvh::{BroadPhaseError, Inner, KdopBvh, LEAF};
+use crate::bounding_volume::{Kdop, Kdop32};
 use crate::math::Vec3;
 use crate::mesh::Step;
 
@@ -46,51 +46,80 @@ impl<const N: usize> KdopBvh<N> {
             .with_min_len(PAR_REFIT_MIN_LEN)
             .zip(self.edge_end_slots.par_iter())
             .for_each(|(bv, &[a, b])| *bv = vertex_bv[a as usize].merge(&vertex_bv[b as usize]));
-        if !self.nodes.is_empty() {
-            refit_subtree(
-                &self.nodes,
-                &mut self.node_bv,
-                0,
-                &self.leaf_corner_slots,
-                vertex_bv,
-            );
+        self.face_bv
+            .par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(self.leaf_corner_slots.par_iter())
+            .for_each(|(bv, &[a, b, c])| {
+                *bv = vertex_bv[a as usize]
+                    .merge(&vertex_bv[b as usize])
+                    .merge(&vertex_bv[c as usize])
+            });
+        if !self.inner.is_empty() {
+            refit_subtree(&mut self.inner, 0, &self.face_bv);
         }
     }
 }
 
-/// Refits the subtree whose root is `nodes[0]` (absolute index `base`);
-/// `nodes` and `bvs` cover exactly that subtree.
-fn refit_subtree<const N: usize>(
-    nodes: &[Node],
-    bvs: &mut [Kdop<N>],
+/// The `f32` k-DOP of child reference `r` of a node in `inner` (whose first
+/// entry has absolute index `base`).
+#[inline(always)]
+fn child_bv<const N: usize>(
+    r: u32,
+    inner: &[Inner<N>],
     base: usize,
-    corner_slots: &[[u32; 3]],
-    vertex_bv: &[Kdop<N>],
-) {
-    let leaf_bv = |l: usize| {
-        let [a, b, c] = corner_slots[l];
-        vertex_bv[a as usize]
-            .merge(&vertex_bv[b as usize])
-            .merge(&vertex_bv[c as usize])
-    };
-    let root = nodes[0];
-    if nodes.len() > PAR_REFIT_CUTOFF && !root.is_leaf() {
-        let r = root.child as usize - base;
-        let (head, rest) = bvs.split_at_mut(1);
-        let (left, right) = rest.split_at_mut(r - 1);
+    face_bv: &[Kdop<N>],
+) -> Kdop32<N> {
+    if r & LEAF != 0 {
+        Kdop32::from_kdop(&face_bv[(r & !LEAF) as usize])
+    } else {
+        let m = &inner[r as usize - base];
+        m.bv[0].merge(&m.bv[1])
+    }
+}
+
+/// Refits the subtree of internal nodes `inner` (exactly one subtree, its root
+/// first, at absolute index `base`): children after parents, so in reverse.
+fn refit_subtree<const N: usize>(inner: &mut [Inner<N>], base: usize, face_bv: &[Kdop<N>]) {
+    if inner.len() > PAR_REFIT_CUTOFF {
+        let child = inner[0].child;
+        let (head, rest) = inner.split_at_mut(1);
+        // The left child's internal nodes come first, then the right's.
+        let split = if child[1] & LEAF == 0 {
+            child[1] as usize - base - 1
+        } else {
+            rest.len()
+        };
+        let (left, right) = rest.split_at_mut(split);
         rayon::join(
-            || refit_subtree(&nodes[1..r], left, base + 1, corner_slots, vertex_bv),
-            || refit_subtree(&nodes[r..], right, base + r, corner_slots, vertex_bv),
+            || {
+                if !left.is_empty() {
+                    refit_subtree(left, base + 1, face_bv)
+                }
+            },
+            || {
+                if !right.is_empty() {
+                    refit_subtree(right, base + 1 + split, face_bv)
+                }
+            },
         );
-        head[0] = left[0].merge(&right[0]);
+        for (c, &r) in child.iter().enumerate() {
+            head[0].bv[c] = if r & LEAF != 0 {
+                Kdop32::from_kdop(&face_bv[(r & !LEAF) as usize])
+            } else if (r as usize) < base + 1 + split {
+                child_bv(r, left, base + 1, face_bv)
+            } else {
+                child_bv(r, right, base + 1 + split, face_bv)
+            };
+        }
         return;
     }
-    for i in (0..nodes.len()).rev() {
-        let n = nodes[i];
-        bvs[i] = if n.is_leaf() {
-            leaf_bv(n.leaf())
-        } else {
-            bvs[i + 1].merge(&bvs[n.child as usize - base])
-        };
+    for i in (0..inner.len()).rev() {
+        let child = inner[i].child;
+        let bv = [
+            child_bv(child[0], inner, base, face_bv),
+            child_bv(child[1], inner, base, face_bv),
+        ];
+        inner[i].bv = bv;
     }
 }

@@ -41,25 +41,31 @@ pub enum Candidate {
     EdgeEdge(EePair),
 }
 
-/// Receives candidates as the broad phase finds them. Implemented for every
-/// `FnMut(Candidate)` closure and for [`CandidateSet`]; a pipeline stage can
-/// implement it directly to skip the enum.
+/// Receives candidates as the broad phase finds them, in batches (slices of a
+/// few hundred to a few thousand pairs, so that a consumer can process them in
+/// tight loops). Implemented for every `FnMut(Candidate)` closure (called once
+/// per pair) and for [`CandidateSet`]; a pipeline stage can implement it
+/// directly.
 pub trait CandidateSink {
-    /// One vertex–face candidate.
-    fn vertex_face(&mut self, pair: VfPair);
-    /// One edge–edge candidate.
-    fn edge_edge(&mut self, pair: EePair);
+    /// A batch of vertex–face candidates.
+    fn vertex_face(&mut self, pairs: &[VfPair]);
+    /// A batch of edge–edge candidates.
+    fn edge_edge(&mut self, pairs: &[EePair]);
 }
 
 impl<F: FnMut(Candidate)> CandidateSink for F {
-    #[inline(always)]
-    fn vertex_face(&mut self, pair: VfPair) {
-        self(Candidate::VertexFace(pair))
+    #[inline]
+    fn vertex_face(&mut self, pairs: &[VfPair]) {
+        for &p in pairs {
+            self(Candidate::VertexFace(p))
+        }
     }
 
-    #[inline(always)]
-    fn edge_edge(&mut self, pair: EePair) {
-        self(Candidate::EdgeEdge(pair))
+    #[inline]
+    fn edge_edge(&mut self, pairs: &[EePair]) {
+        for &p in pairs {
+            self(Candidate::EdgeEdge(p))
+        }
     }
 }
 
@@ -104,14 +110,14 @@ impl CandidateSet {
 }
 
 impl CandidateSink for CandidateSet {
-    #[inline(always)]
-    fn vertex_face(&mut self, pair: VfPair) {
-        self.vertex_face.push(pair);
+    #[inline]
+    fn vertex_face(&mut self, pairs: &[VfPair]) {
+        self.vertex_face.extend_from_slice(pairs);
     }
 
-    #[inline(always)]
-    fn edge_edge(&mut self, pair: EePair) {
-        self.edge_edge.push(pair);
+    #[inline]
+    fn edge_edge(&mut self, pairs: &[EePair]) {
+        self.edge_edge.extend_from_slice(pairs);
     }
 }
 
@@ -122,9 +128,12 @@ impl CandidateSink for CandidateSet {
 /// self-collision candidates; the rest are inter-object candidates.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BroadPhaseStats {
-    /// Bounding-volume tests between two tree nodes (internal or leaf).
+    /// Bounding-volume tests between a leaf and a tree node (internal or
+    /// leaf).
     pub node_tests: u64,
-    /// Overlapping leaf pairs (triangle–triangle, at the paper's leaf level).
+    /// Leaf pairs reached (triangle–triangle, at the paper's leaf level) whose
+    /// node k-DOPs overlap. The node k-DOPs are rounded outward, so this can
+    /// exceed the number of pairs whose exact k-DOPs overlap.
     pub leaf_pairs: u64,
     /// Feature bounding-volume tests below the leaves (vertex–face and
     /// edge–edge), adjacency excluded or not.
