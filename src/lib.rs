@@ -24,5 +24,6 @@
 pub mod bounding_volume;
 pub mod broad_phase;
 pub mod harness;
+pub mod io;
 pub mod math;
 pub mod mesh;

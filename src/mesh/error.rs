@@ -38,6 +38,14 @@ pub enum MeshError {
         /// What was wrong.
         message: String,
     },
+    /// A binary file holds more data than its header declares.
+    #[error("{path}: {bytes} bytes follow the last element the header declares (element counts do not match the data)", path = path.display())]
+    TrailingData {
+        /// The file.
+        path: PathBuf,
+        /// Number of unread bytes.
+        bytes: usize,
+    },
     /// A mesh needs at least one triangle.
     #[error("the mesh has no faces")]
     NoFaces,
@@ -99,6 +107,26 @@ pub enum MeshError {
         /// The count.
         count: usize,
     },
+    /// The file's extension names no format ccdlab reads (`.ply`, `.obj`).
+    #[error("{path}: unknown mesh format `{extension}`; ccdlab reads .ply and .obj", path = path.display())]
+    UnsupportedFormat {
+        /// The file.
+        path: PathBuf,
+        /// Its extension (empty when it has none).
+        extension: String,
+    },
+    /// An error on a given line of a text file (ASCII PLY, OBJ), such as a
+    /// face that is not a triangle or refers to a missing vertex.
+    #[error("{path}:{line}: {source}", path = path.display())]
+    AtLine {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// The error.
+        #[source]
+        source: Box<MeshError>,
+    },
     /// An error inside a file, with the file's path.
     #[error("{path}: {source}", path = path.display())]
     InFile {
@@ -117,11 +145,42 @@ impl MeshError {
             e @ (MeshError::Io { .. }
             | MeshError::Syntax { .. }
             | MeshError::Element { .. }
+            | MeshError::UnsupportedFormat { .. }
+            | MeshError::AtLine { .. }
+            | MeshError::TrailingData { .. }
             | MeshError::InFile { .. }) => e,
             e => MeshError::InFile {
                 path: path.into(),
                 source: Box::new(e),
             },
+        }
+    }
+
+    /// Attach a file path and a line to an error that has no path.
+    pub fn at_line(self, path: impl Into<PathBuf>, line: usize) -> MeshError {
+        match self {
+            e @ (MeshError::Io { .. }
+            | MeshError::Syntax { .. }
+            | MeshError::Element { .. }
+            | MeshError::UnsupportedFormat { .. }
+            | MeshError::AtLine { .. }
+            | MeshError::TrailingData { .. }
+            | MeshError::InFile { .. }) => e,
+            e => MeshError::AtLine {
+                path: path.into(),
+                line,
+                source: Box::new(e),
+            },
+        }
+    }
+
+    /// The error without its file (and line) wrappers: what went wrong.
+    pub fn innermost(&self) -> &MeshError {
+        match self {
+            MeshError::InFile { source, .. } | MeshError::AtLine { source, .. } => {
+                source.innermost()
+            }
+            e => e,
         }
     }
 }

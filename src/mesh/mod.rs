@@ -2,8 +2,14 @@
 
 mod error;
 mod frame;
+mod obj;
+mod ply;
+mod read;
 mod trimesh;
 
 pub use error::MeshError;
 pub use frame::{Step, check_finite};
+pub use obj::{parse_obj, read_obj, write_obj};
+pub use ply::{parse_ply, read_ply, write_ply};
+pub use read::{MeshData, MeshFormat, read_mesh, read_step};
 pub use trimesh::{Feature, NO_OWNER, TriMesh};

@@ -1,0 +1,18 @@
+//! Ground truth of the data sets: query CSVs with exact rational coordinates,
+//! truth files, candidate pairs (boxes), and discovery of query sets on disk.
+
+mod boxes;
+mod discover;
+mod error;
+mod query_csv;
+mod query_set;
+mod rational;
+mod truth;
+
+pub use boxes::{queries_from_boxes, read_boxes};
+pub use discover::{QueryOrigin, QuerySetSource, discover_query_sets, load};
+pub use error::DataError;
+pub use query_csv::{parse_query_csv, read_query_csv};
+pub use query_set::{QueryKind, QuerySet};
+pub use rational::{RationalError, rational_to_f64};
+pub use truth::{attach_truth, read_mma_bool};

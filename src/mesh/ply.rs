@@ -1,0 +1,1207 @@
+//! Stanford PLY meshes (Turk, "The PLY Polygon File Format", 1994): ASCII,
+//! `binary_little_endian` and `binary_big_endian`.
+//!
+//! Read: the `vertex` element's `x`, `y`, `z` (any scalar type; `float` is
+//! widened exactly, integers convert exactly) and the `face` element's
+//! `vertex_indices` (or `vertex_index`) list. Every other property, list or
+//! element is skipped by its declared type. Faces must be triangles.
+//!
+//! ASCII bodies are read one element per line, as the format defines; a
+//! `float` property written in ASCII is parsed as an `f32` (the value the
+//! writer held) and then widened.
+//!
+//! Errors name the file and the line (header, ASCII body) or the element
+//! index (binary body). No input makes the reader panic, and no header count
+//! makes it allocate more than the file can hold.
+//!
+//! Written: `binary_little_endian`, `double` coordinates and
+//! `list uchar int vertex_indices`, atomically ([`crate::io::write_atomic_with`]).
+
+use std::io::Write;
+use std::path::Path;
+
+use super::MeshError;
+use super::read::{MeshData, read_bytes};
+use crate::math::Vec3;
+
+/// Reads a PLY triangle mesh.
+pub fn read_ply(path: &Path) -> Result<MeshData, MeshError> {
+    let bytes = read_bytes(path)?;
+    parse_ply(path, &bytes)
+}
+
+/// Parses the bytes of a PLY file; `path` only names the file in errors.
+pub fn parse_ply(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
+    let header = parse_header(path, bytes)?;
+    let body = &bytes[header.body_start..];
+    match header.encoding {
+        Encoding::Ascii => read_ascii_body(path, &header, body),
+        Encoding::BinaryLittleEndian => read_binary_body(path, &header, body, false),
+        Encoding::BinaryBigEndian => read_binary_body(path, &header, body, true),
+    }
+}
+
+/// Writes a triangle mesh as `binary_little_endian` PLY with `double`
+/// coordinates. The file is complete or absent: it is written to a temporary
+/// sibling and renamed into place.
+pub fn write_ply(path: &Path, positions: &[Vec3], faces: &[[u32; 3]]) -> Result<(), MeshError> {
+    if positions.len() > i32::MAX as usize {
+        return Err(MeshError::TooLarge {
+            what: "vertices",
+            count: positions.len(),
+        });
+    }
+    check_indices(positions.len(), faces).map_err(|e| e.in_file(path))?;
+    crate::io::write_atomic_with(path, |w| {
+        write!(
+            w,
+            "ply\nformat binary_little_endian 1.0\ncomment written by ccdlab\n\
+             element vertex {}\nproperty double x\nproperty double y\nproperty double z\n\
+             element face {}\nproperty list uchar int vertex_indices\nend_header\n",
+            positions.len(),
+            faces.len()
+        )?;
+        for p in positions {
+            for c in [p.x, p.y, p.z] {
+                w.write_all(&c.to_le_bytes())?;
+            }
+        }
+        for f in faces {
+            w.write_all(&[3])?;
+            for &i in f {
+                // Checked above: every index is below positions.len() ≤ i32::MAX.
+                w.write_all(&(i as i32).to_le_bytes())?;
+            }
+        }
+        Ok(())
+    })
+    .map_err(|source| MeshError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Every index of `faces` must name one of `num_vertices` vertices.
+pub(crate) fn check_indices(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(), MeshError> {
+    for (face, f) in faces.iter().enumerate() {
+        for &i in f {
+            if i as usize >= num_vertices {
+                return Err(MeshError::FaceIndexOutOfRange {
+                    face,
+                    index: u64::from(i),
+                    num_vertices,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Ascii,
+    BinaryLittleEndian,
+    BinaryBigEndian,
+}
+
+/// The PLY scalar types (both spellings of each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scalar {
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    fn parse(name: &str) -> Option<Scalar> {
+        Some(match name {
+            "char" | "int8" => Scalar::I8,
+            "uchar" | "uint8" => Scalar::U8,
+            "short" | "int16" => Scalar::I16,
+            "ushort" | "uint16" => Scalar::U16,
+            "int" | "int32" => Scalar::I32,
+            "uint" | "uint32" => Scalar::U32,
+            "float" | "float32" => Scalar::F32,
+            "double" | "float64" => Scalar::F64,
+            _ => return None,
+        })
+    }
+
+    fn size(self) -> usize {
+        match self {
+            Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
+            Scalar::F64 => 8,
+        }
+    }
+
+    fn is_integer(self) -> bool {
+        !matches!(self, Scalar::F32 | Scalar::F64)
+    }
+
+    /// Decodes `b` (exactly `self.size()` bytes) as a number; every PLY
+    /// scalar converts to `f64` exactly.
+    fn decode_f64(self, b: &[u8], big: bool) -> f64 {
+        match self {
+            Scalar::F32 => f64::from(f32::from_bits(self.decode_bits(b, big) as u32)),
+            Scalar::F64 => f64::from_bits(self.decode_bits(b, big)),
+            _ => self.decode_i64(b, big) as f64,
+        }
+    }
+
+    /// Decodes an integer scalar (sign-extended).
+    fn decode_i64(self, b: &[u8], big: bool) -> i64 {
+        let bits = self.decode_bits(b, big);
+        match self {
+            Scalar::I8 => i64::from(bits as u8 as i8),
+            Scalar::I16 => i64::from(bits as u16 as i16),
+            Scalar::I32 => i64::from(bits as u32 as i32),
+            _ => bits as i64,
+        }
+    }
+
+    /// The raw bits, zero-extended.
+    fn decode_bits(self, b: &[u8], big: bool) -> u64 {
+        let n = self.size();
+        let mut v = 0u64;
+        for k in 0..n {
+            let byte = if big { b[k] } else { b[n - 1 - k] };
+            v = (v << 8) | u64::from(byte);
+        }
+        v
+    }
+
+    /// Parses an ASCII token as this type and returns it as `f64` (exact for
+    /// every type; `float` tokens are rounded to `f32` first).
+    fn parse_f64(self, token: &str) -> Result<f64, String> {
+        match self {
+            Scalar::F32 => token
+                .parse::<f32>()
+                .map(f64::from)
+                .map_err(|_| format!("`{token}` is not a number")),
+            Scalar::F64 => token
+                .parse::<f64>()
+                .map_err(|_| format!("`{token}` is not a number")),
+            _ => self.parse_i64(token).map(|v| v as f64),
+        }
+    }
+
+    /// Parses an ASCII token as this integer type, checking its range.
+    fn parse_i64(self, token: &str) -> Result<i64, String> {
+        let v: i64 = token
+            .parse()
+            .map_err(|_| format!("`{token}` is not an integer"))?;
+        let (lo, hi) = match self {
+            Scalar::I8 => (i64::from(i8::MIN), i64::from(i8::MAX)),
+            Scalar::U8 => (0, i64::from(u8::MAX)),
+            Scalar::I16 => (i64::from(i16::MIN), i64::from(i16::MAX)),
+            Scalar::U16 => (0, i64::from(u16::MAX)),
+            Scalar::I32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+            Scalar::U32 => (0, i64::from(u32::MAX)),
+            Scalar::F32 | Scalar::F64 => (i64::MIN, i64::MAX),
+        };
+        if v < lo || v > hi {
+            return Err(format!("`{token}` is out of range for its type {self:?}"));
+        }
+        Ok(v)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PropertyType {
+    Scalar(Scalar),
+    List { count: Scalar, item: Scalar },
+}
+
+#[derive(Debug)]
+struct Property {
+    name: String,
+    ty: PropertyType,
+}
+
+/// What an element means to the reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// `vertex`: positions of `x`, `y`, `z` among the properties.
+    Vertex { xyz: [usize; 3] },
+    /// `face`: position of the index list among the properties.
+    Face { indices: usize },
+    /// Anything else: skipped.
+    Other,
+}
+
+#[derive(Debug)]
+struct Element {
+    name: String,
+    count: usize,
+    properties: Vec<Property>,
+    role: Role,
+}
+
+impl Element {
+    /// The element kind as errors name it.
+    fn kind(&self) -> &'static str {
+        match self.role {
+            Role::Vertex { .. } => "vertex",
+            Role::Face { .. } => "face",
+            Role::Other => "element",
+        }
+    }
+
+    /// The smallest number of bytes one instance takes in a binary body.
+    fn min_binary_size(&self) -> usize {
+        self.properties
+            .iter()
+            .map(|p| match p.ty {
+                PropertyType::Scalar(s) => s.size(),
+                PropertyType::List { count, .. } => count.size(),
+            })
+            .sum()
+    }
+}
+
+struct Header {
+    encoding: Encoding,
+    elements: Vec<Element>,
+    /// Byte offset of the body.
+    body_start: usize,
+    /// 1-based line number of the body's first line (ASCII).
+    body_line: usize,
+    /// Number of vertices (0 without a vertex element).
+    num_vertices: usize,
+}
+
+fn syntax(path: &Path, line: usize, message: impl Into<String>) -> MeshError {
+    MeshError::Syntax {
+        path: path.to_path_buf(),
+        line,
+        message: message.into(),
+    }
+}
+
+/// Splits off the next line (without `\n` or `\r\n`); returns it and the
+/// offset after it, or `None` at the end of the data.
+fn next_line(bytes: &[u8], start: usize) -> Option<(&[u8], usize)> {
+    if start >= bytes.len() {
+        return None;
+    }
+    let rest = &bytes[start..];
+    let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+        Some(k) => (&rest[..k], start + k + 1),
+        None => (rest, bytes.len()),
+    };
+    Some((line.strip_suffix(b"\r").unwrap_or(line), next))
+}
+
+fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshError> {
+    let mut pos = 0;
+    let mut line_no = 0;
+    let mut encoding = None;
+    let mut elements: Vec<Element> = Vec::new();
+    loop {
+        let Some((raw, next)) = next_line(bytes, pos) else {
+            return Err(syntax(
+                path,
+                line_no.max(1),
+                if line_no == 0 {
+                    "empty file: not a PLY file".to_string()
+                } else {
+                    "the header has no `end_header` line (truncated file?)".to_string()
+                },
+            ));
+        };
+        pos = next;
+        line_no += 1;
+        if line_no == 1 {
+            if raw != b"ply" {
+                return Err(syntax(
+                    path,
+                    1,
+                    "not a PLY file: the first line must be `ply`",
+                ));
+            }
+            continue;
+        }
+        // Comments may hold any bytes; everything else must be text.
+        if raw.starts_with(b"comment") || raw.starts_with(b"obj_info") {
+            continue;
+        }
+        let line = std::str::from_utf8(raw)
+            .map_err(|_| syntax(path, line_no, "the header line is not valid text"))?;
+        let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
+        match tokens.as_slice() {
+            [] => continue,
+            ["format", format, _version] => {
+                if encoding.is_some() {
+                    return Err(syntax(path, line_no, "a second `format` line"));
+                }
+                encoding = Some(match *format {
+                    "ascii" => Encoding::Ascii,
+                    "binary_little_endian" => Encoding::BinaryLittleEndian,
+                    "binary_big_endian" => Encoding::BinaryBigEndian,
+                    other => {
+                        return Err(syntax(path, line_no, format!("unknown format `{other}`")));
+                    }
+                });
+            }
+            ["format", ..] => {
+                return Err(syntax(
+                    path,
+                    line_no,
+                    "expected `format <ascii|binary_little_endian|binary_big_endian> <version>`",
+                ));
+            }
+            ["element", name, count] => {
+                let count: usize = count.parse().map_err(|_| {
+                    syntax(
+                        path,
+                        line_no,
+                        format!("element count `{count}` is not a non-negative integer"),
+                    )
+                })?;
+                if elements.iter().any(|e| e.name == *name) {
+                    return Err(syntax(path, line_no, format!("a second `{name}` element")));
+                }
+                elements.push(Element {
+                    name: (*name).to_string(),
+                    count,
+                    properties: Vec::new(),
+                    role: Role::Other,
+                });
+            }
+            ["element", ..] => {
+                return Err(syntax(path, line_no, "expected `element <name> <count>`"));
+            }
+            ["property", rest @ ..] => {
+                let Some(element) = elements.last_mut() else {
+                    return Err(syntax(path, line_no, "a property before any element"));
+                };
+                let scalar = |name: &str| {
+                    Scalar::parse(name).ok_or_else(|| {
+                        syntax(path, line_no, format!("unknown property type `{name}`"))
+                    })
+                };
+                let (ty, name) = match rest {
+                    ["list", count, item, name] => {
+                        let count = scalar(count)?;
+                        if !count.is_integer() {
+                            return Err(syntax(
+                                path,
+                                line_no,
+                                "a list's count type must be an integer type",
+                            ));
+                        }
+                        (
+                            PropertyType::List {
+                                count,
+                                item: scalar(item)?,
+                            },
+                            name,
+                        )
+                    }
+                    [ty, name] if *ty != "list" => (PropertyType::Scalar(scalar(ty)?), name),
+                    _ => {
+                        return Err(syntax(
+                            path,
+                            line_no,
+                            "expected `property <type> <name>` or \
+                             `property list <count type> <item type> <name>`",
+                        ));
+                    }
+                };
+                if element.properties.iter().any(|p| p.name == *name) {
+                    return Err(syntax(
+                        path,
+                        line_no,
+                        format!("a second property `{name}` in element `{}`", element.name),
+                    ));
+                }
+                element.properties.push(Property {
+                    name: (*name).to_string(),
+                    ty,
+                });
+            }
+            ["end_header"] => break,
+            [keyword, ..] => {
+                return Err(syntax(
+                    path,
+                    line_no,
+                    format!("unexpected header keyword `{keyword}`"),
+                ));
+            }
+        }
+    }
+    let Some(encoding) = encoding else {
+        return Err(syntax(path, line_no, "the header has no `format` line"));
+    };
+    // Assign roles now that all properties are known.
+    let mut num_vertices = 0;
+    let mut has_vertex = false;
+    for element in &mut elements {
+        let find = |name: &str| element.properties.iter().position(|p| p.name == name);
+        match element.name.as_str() {
+            "vertex" => {
+                let mut xyz = [0; 3];
+                for (k, axis) in ["x", "y", "z"].into_iter().enumerate() {
+                    let Some(i) = find(axis) else {
+                        return Err(syntax(
+                            path,
+                            line_no,
+                            format!("the vertex element has no scalar property `{axis}`"),
+                        ));
+                    };
+                    if !matches!(element.properties[i].ty, PropertyType::Scalar(_)) {
+                        return Err(syntax(
+                            path,
+                            line_no,
+                            format!("vertex property `{axis}` must be a scalar, not a list"),
+                        ));
+                    }
+                    xyz[k] = i;
+                }
+                element.role = Role::Vertex { xyz };
+                num_vertices = element.count;
+                has_vertex = true;
+            }
+            "face" => {
+                let Some(i) = find("vertex_indices").or_else(|| find("vertex_index")) else {
+                    return Err(syntax(
+                        path,
+                        line_no,
+                        "the face element has no `vertex_indices` (or `vertex_index`) list",
+                    ));
+                };
+                match element.properties[i].ty {
+                    PropertyType::List { item, .. } if item.is_integer() => {}
+                    _ => {
+                        return Err(syntax(
+                            path,
+                            line_no,
+                            "the face element's vertex indices must be a list of integers",
+                        ));
+                    }
+                }
+                element.role = Role::Face { indices: i };
+            }
+            _ => {}
+        }
+    }
+    if !has_vertex {
+        return Err(syntax(
+            path,
+            line_no,
+            "the header declares no `vertex` element",
+        ));
+    }
+    Ok(Header {
+        encoding,
+        elements,
+        body_start: pos,
+        body_line: line_no + 1,
+        num_vertices,
+    })
+}
+
+/// A capacity no larger than what `available` bytes can hold.
+fn bounded_capacity(count: usize, available: usize, min_size: usize) -> usize {
+    count.min(available / min_size.max(1))
+}
+
+/// The triangle of one face's three corners, or the first corner that names
+/// no vertex (negative, or not below `num_vertices`).
+fn triangle(corners: &[i64], num_vertices: usize) -> Result<[u32; 3], i64> {
+    let mut t = [0u32; 3];
+    for (slot, &i) in t.iter_mut().zip(corners) {
+        if i < 0 || i as u64 >= num_vertices as u64 {
+            return Err(i);
+        }
+        *slot = i as u32;
+    }
+    Ok(t)
+}
+
+/// The error for a corner that names no vertex: `Ok` holds the typed
+/// out-of-range error, `Err` the message for a negative index.
+fn bad_corner(face: usize, index: i64, num_vertices: usize) -> Result<MeshError, String> {
+    if index < 0 {
+        Err(format!("negative vertex index {index}"))
+    } else {
+        Ok(MeshError::FaceIndexOutOfRange {
+            face,
+            index: index as u64,
+            num_vertices,
+        })
+    }
+}
+
+fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData, MeshError> {
+    let mut positions = Vec::new();
+    let mut faces = Vec::new();
+    let mut pos = 0;
+    let mut line_no = header.body_line - 1;
+    // The next non-blank body line, as text, with its number.
+    let mut next_data_line = |what: &str, index: usize| -> Result<(usize, &str), MeshError> {
+        loop {
+            let Some((raw, next)) = next_line(body, pos) else {
+                return Err(syntax(
+                    path,
+                    line_no.max(1),
+                    format!(
+                        "the file ends before {what} {index} (the header declares more; truncated?)"
+                    ),
+                ));
+            };
+            pos = next;
+            line_no += 1;
+            let line = std::str::from_utf8(raw)
+                .map_err(|_| syntax(path, line_no, "the line is not valid text"))?;
+            if !line.trim().is_empty() {
+                return Ok((line_no, line));
+            }
+        }
+    };
+    let mut corners: Vec<i64> = Vec::with_capacity(3);
+    for element in &header.elements {
+        let kind = element.kind();
+        match element.role {
+            Role::Vertex { .. } => {
+                positions.reserve(bounded_capacity(element.count, body.len(), 6));
+            }
+            Role::Face { .. } => faces.reserve(bounded_capacity(element.count, body.len(), 8)),
+            Role::Other => {}
+        }
+        for index in 0..element.count {
+            let (line, text) = next_data_line(kind, index)?;
+            let at = |message: String| {
+                syntax(
+                    path,
+                    line,
+                    format!("{kind} {index} (`{}`): {message}", element.name),
+                )
+            };
+            let mut tokens = text.split_ascii_whitespace();
+            let mut next_token = |p: &Property| {
+                tokens
+                    .next()
+                    .ok_or_else(|| at(format!("a value is missing for property `{}`", p.name)))
+            };
+            let mut xyz = [0.0; 3];
+            corners.clear();
+            for (k, property) in element.properties.iter().enumerate() {
+                match property.ty {
+                    PropertyType::Scalar(s) => {
+                        let v = s.parse_f64(next_token(property)?).map_err(&at)?;
+                        if let Role::Vertex { xyz: axes } = element.role {
+                            for (axis, &slot) in axes.iter().enumerate() {
+                                if slot == k {
+                                    xyz[axis] = v;
+                                }
+                            }
+                        }
+                    }
+                    PropertyType::List { count, item } => {
+                        let n = count.parse_i64(next_token(property)?).map_err(&at)?;
+                        if n < 0 {
+                            return Err(at(format!("negative list length {n}")));
+                        }
+                        let is_indices = element.role == Role::Face { indices: k };
+                        if is_indices && n != 3 {
+                            return Err(MeshError::NotATriangle {
+                                face: index,
+                                corners: n as usize,
+                            }
+                            .at_line(path, line));
+                        }
+                        for _ in 0..n {
+                            let token = next_token(property)?;
+                            if is_indices {
+                                corners.push(item.parse_i64(token).map_err(&at)?);
+                            } else {
+                                item.parse_f64(token).map_err(&at)?;
+                            }
+                        }
+                    }
+                }
+            }
+            if tokens.next().is_some() {
+                return Err(at(format!(
+                    "more values than the header declares for element `{}`",
+                    element.name
+                )));
+            }
+            match element.role {
+                Role::Vertex { .. } => positions.push(Vec3::new(xyz[0], xyz[1], xyz[2])),
+                Role::Face { .. } => {
+                    let t =
+                        triangle(&corners, header.num_vertices).map_err(|i| {
+                            match bad_corner(index, i, header.num_vertices) {
+                                Ok(e) => e.at_line(path, line),
+                                Err(message) => at(message),
+                            }
+                        })?;
+                    faces.push(t);
+                }
+                Role::Other => {}
+            }
+        }
+    }
+    // Only blank lines may follow.
+    while let Some((raw, next)) = next_line(body, pos) {
+        pos = next;
+        line_no += 1;
+        if !raw.iter().all(u8::is_ascii_whitespace) {
+            return Err(syntax(
+                path,
+                line_no,
+                "data after the last element the header declares (element counts do not match)",
+            ));
+        }
+    }
+    Ok(MeshData { positions, faces })
+}
+
+fn read_binary_body(
+    path: &Path,
+    header: &Header,
+    body: &[u8],
+    big: bool,
+) -> Result<MeshData, MeshError> {
+    let mut positions = Vec::new();
+    let mut faces = Vec::new();
+    let mut pos = 0usize;
+    let mut corners: Vec<i64> = Vec::with_capacity(3);
+    for element in &header.elements {
+        let kind = element.kind();
+        let min_size = element.min_binary_size();
+        match element.role {
+            Role::Vertex { .. } => {
+                positions.reserve(bounded_capacity(element.count, body.len() - pos, min_size));
+            }
+            Role::Face { .. } => {
+                faces.reserve(bounded_capacity(element.count, body.len() - pos, min_size));
+            }
+            Role::Other => {
+                // Fixed-size elements are skipped in one step.
+                if element
+                    .properties
+                    .iter()
+                    .all(|p| matches!(p.ty, PropertyType::Scalar(_)))
+                {
+                    let size = element.count.checked_mul(min_size);
+                    match size.and_then(|s| pos.checked_add(s)) {
+                        Some(end) if end <= body.len() => {
+                            pos = end;
+                            continue;
+                        }
+                        _ => {
+                            let index = (body.len() - pos) / min_size.max(1);
+                            return Err(MeshError::Element {
+                                path: path.to_path_buf(),
+                                element: kind,
+                                index,
+                                message: format!(
+                                    "the file ends inside element `{}` (truncated?)",
+                                    element.name
+                                ),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for index in 0..element.count {
+            let at = |message: String| MeshError::Element {
+                path: path.to_path_buf(),
+                element: kind,
+                index,
+                message,
+            };
+            let truncated = || {
+                at(format!(
+                    "the file ends inside element `{}` (truncated?)",
+                    element.name
+                ))
+            };
+            let mut take = |n: usize| -> Result<&[u8], MeshError> {
+                let end = pos.checked_add(n).filter(|&e| e <= body.len());
+                let end = end.ok_or_else(truncated)?;
+                let b = &body[pos..end];
+                pos = end;
+                Ok(b)
+            };
+            let mut xyz = [0.0; 3];
+            corners.clear();
+            for (k, property) in element.properties.iter().enumerate() {
+                match property.ty {
+                    PropertyType::Scalar(s) => {
+                        let b = take(s.size())?;
+                        if let Role::Vertex { xyz: axes } = element.role {
+                            for (axis, &slot) in axes.iter().enumerate() {
+                                if slot == k {
+                                    xyz[axis] = s.decode_f64(b, big);
+                                }
+                            }
+                        }
+                    }
+                    PropertyType::List { count, item } => {
+                        let n = count.decode_i64(take(count.size())?, big);
+                        if n < 0 {
+                            return Err(at(format!(
+                                "negative list length {n} in property `{}`",
+                                property.name
+                            )));
+                        }
+                        let is_indices = element.role == Role::Face { indices: k };
+                        if is_indices && n != 3 {
+                            return Err(MeshError::NotATriangle {
+                                face: index,
+                                corners: n as usize,
+                            }
+                            .in_file(path));
+                        }
+                        let len = usize::try_from(n)
+                            .ok()
+                            .and_then(|n| n.checked_mul(item.size()))
+                            .ok_or_else(truncated)?;
+                        let b = take(len)?;
+                        if is_indices {
+                            corners.extend(
+                                b.chunks_exact(item.size()).map(|c| item.decode_i64(c, big)),
+                            );
+                        }
+                    }
+                }
+            }
+            match element.role {
+                Role::Vertex { .. } => positions.push(Vec3::new(xyz[0], xyz[1], xyz[2])),
+                Role::Face { .. } => {
+                    let t =
+                        triangle(&corners, header.num_vertices).map_err(|i| {
+                            match bad_corner(index, i, header.num_vertices) {
+                                Ok(e) => e.in_file(path),
+                                Err(message) => at(message),
+                            }
+                        })?;
+                    faces.push(t);
+                }
+                Role::Other => {}
+            }
+        }
+    }
+    if pos != body.len() {
+        return Err(MeshError::TrailingData {
+            path: path.to_path_buf(),
+            bytes: body.len() - pos,
+        });
+    }
+    Ok(MeshData { positions, faces })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const FORMATS: [&str; 3] = ["ascii", "binary_little_endian", "binary_big_endian"];
+
+    /// Encodes a PLY body: each row is a sequence of typed values (list
+    /// counts included), written in `format`.
+    fn ply_bytes(format: &str, header: &str, rows: &[Vec<(Scalar, f64)>]) -> Vec<u8> {
+        let mut out = format!("ply\nformat {format} 1.0\n{header}end_header\n").into_bytes();
+        for row in rows {
+            if format == "ascii" {
+                let text: Vec<String> = row
+                    .iter()
+                    .map(|&(s, v)| match s {
+                        Scalar::F32 => format!("{}", v as f32),
+                        Scalar::F64 => format!("{v:?}"),
+                        _ => format!("{}", v as i64),
+                    })
+                    .collect();
+                out.extend_from_slice(text.join(" ").as_bytes());
+                out.push(b'\n');
+            } else {
+                let big = format == "binary_big_endian";
+                for &(s, v) in row {
+                    let bits: u64 = match s {
+                        Scalar::F32 => u64::from((v as f32).to_bits()),
+                        Scalar::F64 => v.to_bits(),
+                        _ => v as i64 as u64,
+                    };
+                    let n = s.size();
+                    let le = bits.to_le_bytes();
+                    let mut b = le[..n].to_vec();
+                    if big {
+                        b.reverse();
+                    }
+                    out.extend_from_slice(&b);
+                }
+            }
+        }
+        out
+    }
+
+    /// A mesh with every feature the reader must handle: mixed scalar
+    /// types, vertex and face lists to skip, an element between vertex and
+    /// face, comments and obj_info.
+    fn rich(format: &str) -> Vec<u8> {
+        use Scalar::*;
+        let header = "comment made by a test\nobj_info anything\n\
+            element vertex 4\n\
+            property uchar nx\nproperty float x\nproperty double y\n\
+            property list ushort short extra\nproperty int z\nproperty float64 w\n\
+            element edge 2\nproperty int vertex1\nproperty list uint8 float32 stuff\n\
+            comment in the middle\n\
+            element face 2\nproperty char flags\nproperty list uint16 uint vertex_index\n\
+            property list int double normal\n";
+        let v = |x: f64, y: f64, z: f64| {
+            vec![
+                (U8, 7.0),
+                (F32, x),
+                (F64, y),
+                (U16, 2.0),
+                (I16, -5.0),
+                (I16, 300.0),
+                (I32, z),
+                (F64, 1.5),
+            ]
+        };
+        let rows = vec![
+            v(0.1, 0.1, -3.0),
+            v(1.0, f64::MIN_POSITIVE / 8.0, 0.0),
+            v(-2.5e-3, 1e300, 2147483647.0),
+            v(3.0, -0.0, -2147483648.0),
+            vec![(I32, 1.0), (U8, 1.0), (F32, 0.5)],
+            vec![(I32, 2.0), (U8, 0.0)],
+            vec![
+                (I8, -1.0),
+                (U16, 3.0),
+                (U32, 0.0),
+                (U32, 1.0),
+                (U32, 2.0),
+                (I32, 0.0),
+            ],
+            vec![
+                (I8, 0.0),
+                (U16, 3.0),
+                (U32, 3.0),
+                (U32, 2.0),
+                (U32, 1.0),
+                (I32, 1.0),
+                (F64, 2.0),
+            ],
+        ];
+        ply_bytes(format, header, &rows)
+    }
+
+    fn rich_expected() -> MeshData {
+        MeshData {
+            positions: vec![
+                Vec3::new(f64::from(0.1f32), 0.1, -3.0),
+                Vec3::new(1.0, f64::MIN_POSITIVE / 8.0, 0.0),
+                Vec3::new(f64::from(-2.5e-3f32), 1e300, 2147483647.0),
+                Vec3::new(3.0, -0.0, -2147483648.0),
+            ],
+            faces: vec![[0, 1, 2], [3, 2, 1]],
+        }
+    }
+
+    fn bits(m: &MeshData) -> Vec<[u64; 3]> {
+        m.positions
+            .iter()
+            .map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()])
+            .collect()
+    }
+
+    #[test]
+    fn every_encoding_reads_the_rich_file_exactly() {
+        let expected = rich_expected();
+        for format in FORMATS {
+            let m = parse_ply(Path::new("rich.ply"), &rich(format))
+                .unwrap_or_else(|e| panic!("{format}: {e}"));
+            assert_eq!(bits(&m), bits(&expected), "{format}");
+            assert_eq!(m.faces, expected.faces, "{format}");
+        }
+    }
+
+    #[test]
+    fn scalars_decode_in_both_byte_orders() {
+        use Scalar::*;
+        let cases: [(Scalar, &[u8], f64); 8] = [
+            (I8, &[0xff], -1.0),
+            (U8, &[0xff], 255.0),
+            (I16, &[0xfe, 0xff], -257.0),
+            (U16, &[0x01, 0x02], 258.0),
+            (I32, &[0xff, 0xff, 0xff, 0xfe], -2.0),
+            (U32, &[0xff, 0xff, 0xff, 0xfe], 4294967294.0),
+            (F32, &[0x3f, 0xc0, 0x00, 0x00], 1.5),
+            (F64, &[0xbf, 0xf8, 0, 0, 0, 0, 0, 0], -1.5),
+        ];
+        for (s, big_endian, value) in cases {
+            assert_eq!(s.decode_f64(big_endian, true), value, "{s:?} BE");
+            let le: Vec<u8> = big_endian.iter().rev().copied().collect();
+            assert_eq!(s.decode_f64(&le, false), value, "{s:?} LE");
+        }
+    }
+
+    #[test]
+    fn write_then_read_is_bit_exact() {
+        let dir = std::env::temp_dir().join(format!("ccdlab-ply-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.ply");
+        let positions = vec![
+            Vec3::new(0.1, -0.0, f64::MAX),
+            Vec3::new(f64::from_bits(1), 1.0 / 3.0, -7.25),
+            Vec3::new(1e-310, 2.0, 3.0),
+        ];
+        let faces = vec![[0, 1, 2], [2, 1, 0]];
+        write_ply(&path, &positions, &faces).unwrap();
+        let m = read_ply(&path).unwrap();
+        let expected = MeshData { positions, faces };
+        assert_eq!(bits(&m), bits(&expected));
+        assert_eq!(m.faces, expected.faces);
+        // A face out of range is refused and leaves no file behind.
+        let bad = dir.join("bad.ply");
+        let e = write_ply(&bad, &expected.positions, &[[0, 1, 3]]).unwrap_err();
+        assert!(matches!(
+            e.innermost(),
+            MeshError::FaceIndexOutOfRange { index: 3, .. }
+        ));
+        assert!(!bad.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn parse_err(bytes: &[u8]) -> MeshError {
+        match parse_ply(Path::new("bad.ply"), bytes) {
+            Ok(m) => panic!("accepted: {m:?}"),
+            Err(e) => {
+                let text = e.to_string();
+                assert!(text.contains("bad.ply"), "no file name in `{text}`");
+                e
+            }
+        }
+    }
+
+    fn line_of(e: &MeshError) -> Option<usize> {
+        match e {
+            MeshError::Syntax { line, .. } | MeshError::AtLine { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
+
+    const TRI: &str = "element vertex 3\nproperty float x\nproperty float y\nproperty float z\n\
+                       element face 1\nproperty list uchar int vertex_indices\n";
+
+    fn tri(format: &str, corners: &[i64]) -> Vec<u8> {
+        use Scalar::*;
+        let mut face = vec![(U8, corners.len() as f64)];
+        face.extend(corners.iter().map(|&c| (I32, c as f64)));
+        let p = |x: f64| vec![(F32, x), (F32, 0.0), (F32, 1.0)];
+        ply_bytes(format, TRI, &[p(0.0), p(1.0), p(2.0), face])
+    }
+
+    #[test]
+    fn header_errors_name_the_line() {
+        let cases: [(&str, usize); 9] = [
+            ("", 1),
+            ("plx\n", 1),
+            ("ply\nformat ascii 1.0\nelement vertex 1\n", 3),
+            ("ply\nformat utf8 1.0\n", 2),
+            ("ply\nformat ascii 1.0\nproperty float x\n", 3),
+            ("ply\nformat ascii 1.0\nelement vertex -1\n", 3),
+            (
+                "ply\nformat ascii 1.0\nelement vertex 1\nproperty float128 x\n",
+                4,
+            ),
+            (
+                "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n",
+                5,
+            ),
+            ("ply\nformat ascii 1.0\nbogus line\n", 3),
+        ];
+        for (text, line) in cases {
+            let e = parse_err(text.as_bytes());
+            assert_eq!(line_of(&e), Some(line), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn faces_must_be_triangles() {
+        for format in FORMATS {
+            let e = parse_err(&tri(format, &[0, 1, 2, 0]));
+            assert!(
+                matches!(
+                    e.innermost(),
+                    MeshError::NotATriangle {
+                        face: 0,
+                        corners: 4
+                    }
+                ),
+                "{format}: {e}"
+            );
+            if format == "ascii" {
+                assert_eq!(line_of(&e), Some(13), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn face_indices_must_name_vertices() {
+        for format in FORMATS {
+            let e = parse_err(&tri(format, &[0, 1, 3]));
+            assert!(
+                matches!(
+                    e.innermost(),
+                    MeshError::FaceIndexOutOfRange {
+                        face: 0,
+                        index: 3,
+                        num_vertices: 3
+                    }
+                ),
+                "{format}: {e}"
+            );
+            let e = parse_err(&tri(format, &[0, -1, 2]));
+            assert!(e.to_string().contains("negative"), "{format}: {e}");
+        }
+    }
+
+    #[test]
+    fn truncated_bodies_name_the_element() {
+        for format in FORMATS {
+            let full = tri(format, &[0, 1, 2]);
+            // Cut inside vertex 1 (binary: 12 bytes per vertex; ascii: a line).
+            let header_len = full.windows(11).position(|w| w == b"end_header\n").unwrap() + 11;
+            let cut = if format == "ascii" {
+                header_len + 6
+            } else {
+                header_len + 12 + 5
+            };
+            let e = parse_err(&full[..cut]);
+            match &e {
+                MeshError::Element { element, index, .. } => {
+                    assert_eq!((*element, *index), ("vertex", 1), "{e}")
+                }
+                MeshError::Syntax { line, .. } => assert_eq!(*line, 10, "{e}"),
+                _ => panic!("{format}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn counts_that_do_not_match_the_data_are_refused() {
+        // Too much data.
+        for format in FORMATS {
+            let mut bytes = tri(format, &[0, 1, 2]);
+            bytes.extend_from_slice(b"1 2 3\n");
+            let e = parse_err(&bytes);
+            match format {
+                "ascii" => assert_eq!(line_of(&e), Some(14), "{e}"),
+                _ => assert!(matches!(e, MeshError::TrailingData { bytes: 6, .. }), "{e}"),
+            }
+        }
+        // Too many or too few values on an ASCII line; values that are not
+        // numbers or out of their type's range.
+        let text = String::from_utf8(tri("ascii", &[0, 1, 2])).unwrap();
+        for (from, to) in [
+            ("1 0 1\n", "1 0 1 4\n"),
+            ("1 0 1\n", "1 0\n"),
+            ("1 0 1\n", "1 zero 1\n"),
+            ("3 0 1 2", "256 0 1 2"),
+            ("3 0 1 2", "3 0 1 2.0"),
+        ] {
+            let e = parse_err(text.replacen(from, to, 1).as_bytes());
+            let expected = if from.starts_with('3') { 13 } else { 11 };
+            assert_eq!(line_of(&e), Some(expected), "{to:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn missing_vertex_or_index_properties_are_header_errors() {
+        let no_z = TRI.replace("property float z\n", "");
+        let e = parse_err(&ply_bytes("ascii", &no_z, &[]));
+        assert!(e.to_string().contains("`z`"), "{e}");
+        let no_list = TRI.replace("vertex_indices", "corners");
+        let e = parse_err(&ply_bytes("ascii", &no_list, &[]));
+        assert!(e.to_string().contains("vertex_indices"), "{e}");
+        let no_vertex = "element face 0\nproperty list uchar int vertex_indices\n";
+        parse_err(&ply_bytes("binary_little_endian", no_vertex, &[]));
+    }
+
+    #[test]
+    fn huge_declared_counts_fail_without_allocating() {
+        for format in FORMATS {
+            let header = TRI.replace("element vertex 3", "element vertex 18446744073709551615");
+            let e = parse_err(&ply_bytes(format, &header, &[]));
+            assert!(
+                matches!(e, MeshError::Element { .. } | MeshError::Syntax { .. }),
+                "{e}"
+            );
+            // A skipped fixed-size element whose byte size overflows.
+            let header = format!("{TRI}element junk 9223372036854775807\nproperty double a\n");
+            parse_err(&ply_bytes(format, &header, &[]));
+        }
+    }
+
+    /// Valid files, then random damage: truncation, byte flips, insertions.
+    fn damaged() -> impl Strategy<Value = Vec<u8>> {
+        let base = prop::sample::select(vec![
+            rich("ascii"),
+            rich("binary_little_endian"),
+            rich("binary_big_endian"),
+            tri("ascii", &[0, 1, 2]),
+            tri("binary_big_endian", &[0, 1, 2]),
+        ]);
+        (
+            base,
+            prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 0..6),
+            any::<prop::sample::Index>(),
+            any::<bool>(),
+        )
+            .prop_map(|(mut bytes, edits, cut, truncate)| {
+                for (at, byte, op) in edits {
+                    let i = at.index(bytes.len() + 1);
+                    match op {
+                        0 if i < bytes.len() => bytes[i] = byte,
+                        1 => bytes.insert(i, byte),
+                        _ if i < bytes.len() => {
+                            bytes.remove(i);
+                        }
+                        _ => {}
+                    }
+                }
+                if truncate {
+                    bytes.truncate(cut.index(bytes.len() + 1));
+                }
+                bytes
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// No byte input makes the reader panic; it answers Ok or a typed
+        /// error that names the file.
+        #[test]
+        fn damaged_files_never_panic(bytes in damaged()) {
+            if let Err(e) = parse_ply(Path::new("fuzz.ply"), &bytes) {
+                prop_assert!(e.to_string().contains("fuzz.ply"), "{}", e);
+            }
+        }
+
+        #[test]
+        fn random_bytes_after_a_header_never_panic(
+            format in prop::sample::select(FORMATS.to_vec()),
+            body in prop::collection::vec(any::<u8>(), 0..200),
+        ) {
+            let mut bytes = ply_bytes(format, TRI, &[]);
+            bytes.extend_from_slice(&body);
+            let _ = parse_ply(Path::new("fuzz.ply"), &bytes);
+        }
+    }
+}
