@@ -363,3 +363,161 @@ fn errors_are_typed() {
     );
     let _ = concat(vec![]);
 }
+
+// ---------------------------------------------------------------------------
+// Real frames: datasets/scalable-ccd (Belgrod et al. 2023).
+
+struct Frames {
+    mesh: TriMesh,
+    x_t0: Vec<Vec3>,
+    x_t1: Vec<Vec3>,
+}
+
+impl Frames {
+    fn load(scene: &str, f0: &str, f1: &str) -> Frames {
+        let root = ccdlab::harness::data::require_root().unwrap_or_else(|e| panic!("{e}"));
+        let dir = root.join("scalable-ccd").join(scene).join("frames");
+        let (mesh, x_t0, x_t1) = ccdlab::mesh::read_step(&dir.join(f0), &dir.join(f1))
+            .unwrap_or_else(|e| panic!("{scene}: {e}"));
+        Frames { mesh, x_t0, x_t1 }
+    }
+
+    fn cloth_ball() -> Frames {
+        Frames::load("cloth-ball", "cloth_ball92.ply", "cloth_ball93.ply")
+    }
+
+    fn cloth_funnel() -> Frames {
+        Frames::load("cloth-funnel", "227.ply", "228.ply")
+    }
+
+    fn step(&self) -> Step<'_> {
+        Step::new(&self.mesh, &self.x_t0, &self.x_t1).unwrap()
+    }
+}
+
+/// Pairs of `boxes/<name>.json` whose `mma_bool/<name>_mma_bool.json` entry is
+/// true, as candidates.
+fn colliding_listed_pairs(scene: &str, name: &str, mesh: &TriMesh) -> CandidateSet {
+    use ccdlab::harness::ground_truth::{read_boxes, read_mma_bool};
+    use ccdlab::mesh::Feature;
+    let dir = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd")
+        .join(scene);
+    let boxes = read_boxes(&dir.join("boxes").join(format!("{name}.json"))).unwrap();
+    let truth = read_mma_bool(&dir.join("mma_bool").join(format!("{name}_mma_bool.json"))).unwrap();
+    assert_eq!(boxes.len(), truth.len(), "{scene}/{name}");
+    let mut out = CandidateSet::default();
+    for (i, (ids, hit)) in boxes.iter().zip(&truth).enumerate() {
+        if !hit {
+            continue;
+        }
+        match ids.map(|id| mesh.feature(id).unwrap()) {
+            [Feature::Vertex(v), Feature::Face(f)] | [Feature::Face(f), Feature::Vertex(v)] => {
+                out.vertex_face.push(VfPair { v, f })
+            }
+            [Feature::Edge(a), Feature::Edge(b)] => out.edge_edge.push(EePair::new(a, b)),
+            other => panic!("{scene}/{name} pair {i}: {other:?}"),
+        }
+    }
+    out.sorted()
+}
+
+#[test]
+fn cloth_ball_92_aabb_candidates_reproduce_the_published_counts() {
+    // The data set's reference code (scalable-ccd, CPU sort and sweep) reports
+    // 1,655,541 VF and 5,197,332 EE overlapping swept-AABB pairs for this step.
+    let frames = Frames::cloth_ball();
+    let step = frames.step();
+    let (brute, brute_stats) = brute_force_candidates(&step, KdopAxes::Dop6);
+    assert_eq!(brute.vertex_face.len(), 1_655_541);
+    assert_eq!(brute.edge_edge.len(), 5_197_332);
+    let bvh = in_pool(2, || Bvh::build(&step, KdopAxes::Dop6));
+    assert_eq!(bvh.validate(&step), Ok(()));
+    let (par2, stats2) = in_pool(2, || bvh.self_candidate_set_par());
+    let (par1, stats1) = in_pool(1, || bvh.self_candidate_set_par());
+    assert_eq!(par1, par2, "1 vs 2 threads");
+    assert_eq!(stats1, stats2);
+    let (seq, seq_stats) = bvh_set(&bvh);
+    assert_eq!(seq, par1, "sequential vs parallel");
+    assert_eq!(seq_stats, stats1);
+    assert_eq!(seq.sorted(), brute);
+    assert_eq!(stats1.vf_same_component, brute_stats.vf_same_component);
+    assert_eq!(stats1.ee_same_component, brute_stats.ee_same_component);
+    // cloth (self) and cloth–ball (inter-object) pairs are both there.
+    assert_eq!(frames.mesh.num_components(), 2);
+    assert!(brute_stats.vf_inter_component() > 0 && brute_stats.ee_inter_component() > 0);
+}
+
+#[test]
+fn cloth_ball_92_bvh_equals_brute_force_for_every_k() {
+    let frames = Frames::cloth_ball();
+    let step = frames.step();
+    let truth_vf = colliding_listed_pairs("cloth-ball", "92vf", &frames.mesh);
+    let truth_ee = colliding_listed_pairs("cloth-ball", "92ee", &frames.mesh);
+    assert_eq!(
+        (truth_vf.vertex_face.len(), truth_ee.edge_edge.len()),
+        (19_032, 94_822)
+    );
+    let mut counts = Vec::new();
+    for axes in KdopAxes::ALL {
+        let (brute, _) = brute_force_candidates(&step, axes);
+        let bvh = in_pool(2, || Bvh::build(&step, axes));
+        let (found, _) = in_pool(2, || bvh.self_candidate_set_par());
+        let found = found.sorted();
+        assert!(found == brute, "{axes}: BVH and brute force differ");
+        // Every colliding pair the data set lists is a candidate.
+        assert!(
+            is_subset(&truth_vf, &found),
+            "{axes}: a colliding VF pair is missing"
+        );
+        assert!(
+            is_subset(&truth_ee, &found),
+            "{axes}: a colliding EE pair is missing"
+        );
+        counts.push((found.vertex_face.len(), found.edge_edge.len()));
+    }
+    // More slabs, fewer candidates: 26 ≤ 18, 14 ≤ 6.
+    assert!(counts[4].0 <= counts[3].0 && counts[3].0 <= counts[0].0);
+    assert!(counts[4].1 <= counts[2].1 && counts[2].1 <= counts[0].1);
+}
+
+#[test]
+fn cloth_funnel_227_bvh_equals_brute_force_for_every_k_and_after_refit() {
+    let frames = Frames::cloth_funnel();
+    let step = frames.step();
+    let truth_vf = colliding_listed_pairs("cloth-funnel", "227vf", &frames.mesh);
+    let truth_ee = colliding_listed_pairs("cloth-funnel", "227ee", &frames.mesh);
+    assert_eq!(
+        (truth_vf.vertex_face.len(), truth_ee.edge_edge.len()),
+        (27, 107)
+    );
+    let back = Step::new(&frames.mesh, &frames.x_t1, &frames.x_t0).unwrap();
+    for axes in KdopAxes::ALL {
+        let (brute, _) = brute_force_candidates(&step, axes);
+        let bvh = in_pool(2, || Bvh::build(&step, axes));
+        assert_eq!(bvh.validate(&step), Ok(()));
+        let (seq, seq_stats) = bvh_set(&bvh);
+        let (par, par_stats) = in_pool(2, || bvh.self_candidate_set_par());
+        assert_eq!(seq, par, "{axes}: sequential vs 2 threads");
+        assert_eq!(seq_stats, par_stats);
+        assert!(
+            seq.clone().sorted() == brute,
+            "{axes}: BVH and brute force differ"
+        );
+        assert!(
+            is_subset(&truth_vf, &brute) && is_subset(&truth_ee, &brute),
+            "{axes}"
+        );
+        // Refit a BVH built for the reversed step.
+        let mut refitted = Bvh::build(&back, axes);
+        refitted.refit(&step).unwrap();
+        assert_eq!(refitted.validate(&step), Ok(()));
+        assert!(bvh_set(&refitted).0.sorted() == brute, "{axes}: refit");
+    }
+    let (brute6, _) = brute_force_candidates(&step, KdopAxes::Dop6);
+    assert_eq!(
+        (brute6.vertex_face.len(), brute6.edge_edge.len()),
+        (7_319, 33_770)
+    );
+}
