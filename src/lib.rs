@@ -21,6 +21,8 @@
 
 #![warn(missing_docs)]
 
+pub mod bounding_volume;
+pub mod broad_phase;
 pub mod exact;
 pub mod filter;
 pub mod harness;

@@ -1,0 +1,322 @@
+//! A discrete oriented polytope with `N = k/2` slabs (Wan, Fu & Yao 2022,
+//! §1.1: the bounding volume of the high-level cull), stored as `N` lower and
+//! `N` upper bounds of `d·p` over the enclosed points, `d` running over
+//! [`slab_directions`]`(N)`.
+//!
+//! **Outward rounding.** A coordinate slab stores coordinates themselves: no
+//! rounding. A diagonal projection is a sum of two or three coordinates (with
+//! signs, which are exact) and is rounded once per addition. For a correctly
+//! rounded sum `s = fl(a + b)` the exact `a + b` lies strictly between the
+//! neighbours of `s` (round-to-nearest picks the nearest double, so `a + b` is
+//! at most half-way to either neighbour; this also holds for subnormal results,
+//! and for overflow: `s = +∞` means `a + b > f64::MAX = s.next_down()`). Hence
+//! `s.next_down() ≤ a + b ≤ s.next_up()`. For three terms we chain directed
+//! bounds: with `l ≤ x + y` from the first step, `fl(l + z).next_down() ≤ l + z
+//! ≤ x + y + z`, and likewise upward. So every stored slab contains the exact
+//! projection of every enclosed point, at the cost of at most two ulps per
+//! bound (one when the sum happens to be exact). No constant from
+//! [`crate::math`] is needed: the bound is the neighbour, not a relative error.
+//!
+//! Overlap is **closed**: touching slabs overlap. (The data sets' published
+//! swept-AABB counts use the same convention; see `broad_phase`.)
+
+use super::axes::slab_directions;
+use crate::math::Vec3;
+
+/// A k-DOP with `N` slabs (`N` = 3, 4, 7, 9, 13 for k = 6, 8, 14, 18, 26).
+///
+/// `lo[i] ≤ d_i·p ≤ hi[i]` for every enclosed point `p`, where `d_i` is
+/// [`DIRECTIONS`](super::DIRECTIONS)`[`[`slab_directions`]`(N)[i]]`. The empty
+/// k-DOP has `lo = +∞`, `hi = −∞`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct Kdop<const N: usize> {
+    /// Lower bounds, one per slab.
+    pub lo: [f64; N],
+    /// Upper bounds, one per slab.
+    pub hi: [f64; N],
+}
+
+/// Projections of `p` onto all 13 directions, rounded outward: `(lo, hi)`.
+///
+/// Unused entries are dead code after inlining into a fixed `N`.
+#[inline(always)]
+fn project13(p: &Vec3) -> ([f64; 13], [f64; 13]) {
+    let (x, y, z) = (p.x, p.y, p.z);
+    // Edge diagonals: one rounding each.
+    let e = [x + y, x - y, x + z, x - z, y + z, y - z];
+    let e_lo = e.map(f64::next_down);
+    let e_hi = e.map(f64::next_up);
+    // Corner diagonals (1,1,1), (1,1,-1), (1,-1,1), (1,-1,-1): chained from
+    // the directed bounds of x + y and x − y.
+    let c_lo = [
+        (e_lo[0] + z).next_down(),
+        (e_lo[0] - z).next_down(),
+        (e_lo[1] + z).next_down(),
+        (e_lo[1] - z).next_down(),
+    ];
+    let c_hi = [
+        (e_hi[0] + z).next_up(),
+        (e_hi[0] - z).next_up(),
+        (e_hi[1] + z).next_up(),
+        (e_hi[1] - z).next_up(),
+    ];
+    let lo = [
+        x, y, z, c_lo[0], c_lo[1], c_lo[2], c_lo[3], e_lo[0], e_lo[1], e_lo[2], e_lo[3], e_lo[4],
+        e_lo[5],
+    ];
+    let hi = [
+        x, y, z, c_hi[0], c_hi[1], c_hi[2], c_hi[3], e_hi[0], e_hi[1], e_hi[2], e_hi[3], e_hi[4],
+        e_hi[5],
+    ];
+    (lo, hi)
+}
+
+impl<const N: usize> Kdop<N> {
+    /// Indices into [`DIRECTIONS`](super::DIRECTIONS) of the slabs; a bad `N`
+    /// fails to compile where this is used.
+    pub const SLABS: &'static [usize] = slab_directions(N);
+
+    /// The empty k-DOP (contains nothing, overlaps nothing; identity of
+    /// [`Kdop::merge`]).
+    pub const EMPTY: Kdop<N> = Kdop {
+        lo: [f64::INFINITY; N],
+        hi: [f64::NEG_INFINITY; N],
+    };
+
+    /// The k-DOP of one point, diagonal slabs rounded outward (module doc).
+    #[inline(always)]
+    pub fn from_point(p: &Vec3) -> Kdop<N> {
+        let (lo13, hi13) = project13(p);
+        let slabs = Self::SLABS;
+        let mut lo = [0.0; N];
+        let mut hi = [0.0; N];
+        for i in 0..N {
+            lo[i] = lo13[slabs[i]];
+            hi[i] = hi13[slabs[i]];
+        }
+        Kdop { lo, hi }
+    }
+
+    /// The swept k-DOP of a point moving linearly from `p_t0` to `p_t1`: it
+    /// contains the whole segment, since `d·p(t)` is linear in `t`.
+    #[inline(always)]
+    pub fn from_swept_point(p_t0: &Vec3, p_t1: &Vec3) -> Kdop<N> {
+        Kdop::from_point(p_t0).merge(&Kdop::from_point(p_t1))
+    }
+
+    /// The k-DOP of a set of points (empty for no points).
+    pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Vec3>) -> Kdop<N> {
+        points
+            .into_iter()
+            .fold(Kdop::EMPTY, |b, p| b.merge(&Kdop::from_point(p)))
+    }
+
+    /// The smallest k-DOP containing both (exact: only min and max).
+    #[inline(always)]
+    pub fn merge(&self, other: &Kdop<N>) -> Kdop<N> {
+        let mut out = *self;
+        out.merge_in(other);
+        out
+    }
+
+    /// Grows `self` to contain `other`.
+    #[inline(always)]
+    pub fn merge_in(&mut self, other: &Kdop<N>) {
+        for i in 0..N {
+            self.lo[i] = self.lo[i].min(other.lo[i]);
+            self.hi[i] = self.hi[i].max(other.hi[i]);
+        }
+    }
+
+    /// Whether the two closed k-DOPs share a point in every slab (touching
+    /// counts). Symmetric. Branch-free over the slabs, so that it vectorises.
+    #[inline(always)]
+    pub fn overlaps(&self, other: &Kdop<N>) -> bool {
+        let mut ok = true;
+        for i in 0..N {
+            ok &= (self.lo[i] <= other.hi[i]) & (other.lo[i] <= self.hi[i]);
+        }
+        ok
+    }
+
+    /// Whether `other` lies inside `self` (every slab of `other` within the
+    /// slab of `self`). The empty k-DOP is inside everything.
+    pub fn contains(&self, other: &Kdop<N>) -> bool {
+        other.is_empty() || (0..N).all(|i| self.lo[i] <= other.lo[i] && other.hi[i] <= self.hi[i])
+    }
+
+    /// Whether some slab is empty (`lo > hi`, or a NaN bound), i.e. the k-DOP
+    /// contains no point.
+    pub fn is_empty(&self) -> bool {
+        (0..N).any(|i| {
+            self.lo[i]
+                .partial_cmp(&self.hi[i])
+                .is_none_or(|o| o.is_gt())
+        })
+    }
+
+    /// Sum of the slab widths: a size measure for build heuristics and
+    /// traversal order (not a volume).
+    #[inline]
+    pub fn extent_sum(&self) -> f64 {
+        (0..N).map(|i| self.hi[i] - self.lo[i]).sum()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::bounding_volume::DIRECTIONS;
+    use num_bigint::BigInt;
+    use proptest::prelude::*;
+
+    /// `x · 2^1074` as an exact integer (every finite double is an integer
+    /// multiple of `2^-1074`).
+    pub(crate) fn scaled(x: f64) -> BigInt {
+        assert!(x.is_finite());
+        let bits = x.to_bits();
+        let sign = if bits >> 63 == 1 { -1 } else { 1 };
+        let exp = ((bits >> 52) & 0x7ff) as i64;
+        let frac = bits & ((1 << 52) - 1);
+        let (mant, shift) = if exp == 0 {
+            (frac, 0)
+        } else {
+            (frac | (1 << 52), exp - 1)
+        };
+        BigInt::from(sign) * (BigInt::from(mant) << shift as usize)
+    }
+
+    /// The exact `2^1074 · (w0·d·p0 + w1·d·p1)` for integer weights `w`.
+    pub(crate) fn exact_projection(d: [i8; 3], points: &[(i64, Vec3)]) -> BigInt {
+        let mut s = BigInt::from(0);
+        for (w, p) in points {
+            for k in 0..3 {
+                s += BigInt::from(i64::from(d[k]) * w) * scaled(p[k]);
+            }
+        }
+        s
+    }
+
+    /// Whether `b` contains `(w0·p0 + w1·p1) / (w0 + w1)` exactly, checked in
+    /// integers.
+    pub(crate) fn contains_exactly<const N: usize>(b: &Kdop<N>, points: &[(i64, Vec3)]) -> bool {
+        let wsum: i64 = points.iter().map(|(w, _)| w).sum();
+        (0..N).all(|i| {
+            let d = DIRECTIONS[Kdop::<N>::SLABS[i]];
+            let proj = exact_projection(d, points);
+            let wsum = BigInt::from(wsum);
+            b.lo[i].is_finite()
+                && b.hi[i].is_finite()
+                && scaled(b.lo[i]) * &wsum <= proj
+                && proj <= scaled(b.hi[i]) * &wsum
+        })
+    }
+
+    fn coord() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            -10.0..10.0f64,
+            (-1e6..1e6f64),
+            (-1e-300..1e-300f64),
+            Just(0.0),
+            Just(-0.0),
+            Just(1.0),
+            Just(0.1),
+            Just(1e16),
+            Just(-1e16),
+            Just(f64::MIN_POSITIVE / 3.0),
+        ]
+    }
+
+    fn point() -> impl Strategy<Value = Vec3> {
+        (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    fn check_swept<const N: usize>(p0: &Vec3, p1: &Vec3) {
+        let b = Kdop::<N>::from_swept_point(p0, p1);
+        // Both ends, and points of the segment at t = j/8 (exact rationals).
+        for j in 0..=8i64 {
+            assert!(
+                contains_exactly(&b, &[(8 - j, *p0), (j, *p1)]),
+                "N = {N}: t = {j}/8 of {p0:?} → {p1:?} escapes {b:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn swept_kdop_contains_the_segment_exactly(p0 in point(), p1 in point()) {
+            check_swept::<3>(&p0, &p1);
+            check_swept::<4>(&p0, &p1);
+            check_swept::<7>(&p0, &p1);
+            check_swept::<9>(&p0, &p1);
+            check_swept::<13>(&p0, &p1);
+        }
+
+        #[test]
+        fn merge_contains_both_and_overlap_is_symmetric(
+            a in proptest::collection::vec(point(), 1..4),
+            b in proptest::collection::vec(point(), 1..4),
+        ) {
+            let ka = Kdop::<13>::from_points(&a);
+            let kb = Kdop::<13>::from_points(&b);
+            let m = ka.merge(&kb);
+            prop_assert!(m.contains(&ka) && m.contains(&kb));
+            prop_assert!(m.overlaps(&ka) && m.overlaps(&kb));
+            prop_assert_eq!(ka.overlaps(&kb), kb.overlaps(&ka));
+            prop_assert!(ka.overlaps(&ka));
+            // A shared point makes them overlap.
+            let kc = Kdop::<13>::from_points(a.iter().chain(&b[..1]));
+            prop_assert!(kc.overlaps(&kb));
+        }
+    }
+
+    #[test]
+    fn cancellation_in_a_corner_diagonal_is_bounded() {
+        // fl(fl(1e16 + 1) - 1e16) = 0, but the exact x + y − z is 1.
+        let p = Vec3::new(1e16, 1.0, 1e16);
+        let b = Kdop::<4>::from_point(&p);
+        let i = 1; // (1, 1, -1)
+        assert_eq!(DIRECTIONS[Kdop::<4>::SLABS[i]], [1, 1, -1]);
+        assert!(b.lo[i] <= 1.0 && 1.0 <= b.hi[i], "{:?}", (b.lo[i], b.hi[i]));
+        assert!(contains_exactly(&b, &[(1, p)]));
+    }
+
+    #[test]
+    fn aabb_slabs_are_exact_and_touching_counts() {
+        let a = Kdop::<3>::from_swept_point(&Vec3::new(0.0, 0.0, 0.0), &Vec3::new(1.0, 1.0, 1.0));
+        assert_eq!(a.lo, [0.0; 3]);
+        assert_eq!(a.hi, [1.0; 3]);
+        let b = Kdop::<3>::from_point(&Vec3::new(1.0, 0.5, 0.5));
+        assert!(a.overlaps(&b));
+        let c = Kdop::<3>::from_point(&Vec3::new(1.0f64.next_up(), 0.5, 0.5));
+        assert!(!a.overlaps(&c) && !c.overlaps(&a));
+    }
+
+    #[test]
+    fn empty_is_the_merge_identity_and_overlaps_nothing() {
+        let p = Kdop::<13>::from_point(&Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(Kdop::EMPTY.merge(&p), p);
+        assert!(!Kdop::<13>::EMPTY.overlaps(&p));
+        assert!(Kdop::<13>::EMPTY.is_empty() && !p.is_empty());
+        assert!(p.contains(&Kdop::EMPTY));
+        assert_eq!(Kdop::<13>::from_points(&[]), Kdop::EMPTY);
+    }
+
+    #[test]
+    fn diagonal_slabs_separate_what_an_aabb_cannot() {
+        // A segment on the line x + y = 1 and a point with x + y = 1.8 inside
+        // the segment's bounding box.
+        let seg = [Vec3::new(0.0, 1.0, 0.0), Vec3::new(1.0, 0.0, 0.0)];
+        let p = [Vec3::new(0.9, 0.9, 0.0)];
+        assert!(Kdop::<3>::from_points(&seg).overlaps(&Kdop::<3>::from_points(&p)));
+        for_each_n_without_aabb(&seg, &p);
+    }
+
+    fn for_each_n_without_aabb(a: &[Vec3], b: &[Vec3]) {
+        fn sep<const N: usize>(a: &[Vec3], b: &[Vec3]) -> bool {
+            !Kdop::<N>::from_points(a).overlaps(&Kdop::<N>::from_points(b))
+        }
+        assert!(sep::<4>(a, b) && sep::<7>(a, b) && sep::<9>(a, b) && sep::<13>(a, b));
+    }
+}

@@ -1,0 +1,498 @@
+//! The bounding-volume hierarchy of Wan, Fu & Yao 2022, §1.1: a binary tree of
+//! swept k-DOPs over the triangles, with **one extra level below each triangle
+//! leaf**: the k-DOPs of the vertices and edges that triangle *owns*
+//! ([`TriMesh::vertex_owner`](crate::mesh::TriMesh::vertex_owner),
+//! [`TriMesh::edge_owner`](crate::mesh::TriMesh::edge_owner): the
+//! lowest-indexed face containing the feature). Since every vertex and edge has
+//! exactly one owner, a traversal that visits each overlapping pair of leaves
+//! once emits every vertex–face and edge–edge pair at most once.
+//!
+//! **Deviation.** A vertex in no face has no owner; the paper's meshes have
+//! none, but ours may. Each such vertex becomes a leaf of its own (a leaf with
+//! one owned vertex and no face), so it is still tested against every face.
+//!
+//! **Layout** (chosen by measurement on cloth-ball 92→93; see the module doc
+//! of `broad_phase`). Internal nodes are stored in depth-first order, each
+//! holding the k-DOPs of *both* its children as [`Kdop32`] (`f32`, rounded
+//! outward: half the bytes of `f64`, and the two tests a visit makes read one
+//! contiguous record). Leaves are numbered left to right; per leaf, one
+//! [`Leaf`] record and its face's exact `f64` k-DOP; the owned vertices' and
+//! edges' `f64` k-DOPs are stored contiguously in leaf order. All indices are
+//! `u32`. The `f32` node k-DOPs only steer the descent; every candidate is
+//! decided by `f64` feature k-DOPs.
+//!
+//! Files: this one holds the types; `bvh_build`, `bvh_refit` and
+//! `bvh_traverse` hold one verb each.
+
+use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};
+use crate::bounding_volume::{Kdop, Kdop32, KdopAxes};
+use crate::mesh::Step;
+
+/// Leaf flag in a child reference of [`Inner`].
+pub(crate) const LEAF: u32 = 1 << 31;
+/// "No face" in `Leaf::face` (a leaf for a vertex in no face).
+pub(crate) const NO_FACE: u32 = u32::MAX;
+
+/// An internal node: its two children (`LEAF | leaf index`, or the index of
+/// an internal node), the largest leaf index below each child (leaves below
+/// a node are consecutive), and the children's k-DOPs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub(crate) struct Inner<const N: usize> {
+    pub(crate) child: [u32; 2],
+    pub(crate) last: [u32; 2],
+    pub(crate) bv: [Kdop32<N>; 2],
+}
+
+/// Everything the traversal needs about one leaf, in one record (one or two
+/// cache lines instead of one per array).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Leaf {
+    /// The face, or [`NO_FACE`] for a leaf holding a vertex in no face.
+    pub(crate) face: u32,
+    /// Connected component of the leaf (and of everything it owns).
+    pub(crate) component: u32,
+    /// The face's corners; `[v; 3]` for a vertex leaf.
+    pub(crate) corners: [u32; 3],
+    /// The face's edges `[e(c0,c1), e(c1,c2), e(c2,c0)]` (unused for a vertex
+    /// leaf).
+    pub(crate) edges: [u32; 3],
+    /// First owned vertex slot; the owned vertices follow in corner order.
+    pub(crate) vertex_start: u32,
+    /// First owned edge slot; the owned edges follow in face-edge order.
+    pub(crate) edge_start: u32,
+    /// Bit `k` (0..3): `corners[k]` is owned; bit `3 + k`: `edges[k]` is owned.
+    pub(crate) owned: u8,
+}
+
+impl Leaf {
+    /// Number of owned vertices.
+    #[inline(always)]
+    pub(crate) fn num_vertices(&self) -> usize {
+        (self.owned & 0b111).count_ones() as usize
+    }
+
+    /// Number of owned edges.
+    #[inline(always)]
+    pub(crate) fn num_edges(&self) -> usize {
+        (self.owned >> 3).count_ones() as usize
+    }
+}
+
+/// A swept k-DOP BVH with a feature level, monomorphic in the slab count `N`
+/// (see [`Bvh`] for the run-time choice of k).
+#[derive(Debug, Clone)]
+pub struct KdopBvh<const N: usize> {
+    /// `#V`, `#E`, `#F` of the mesh it was built for (checked on refit).
+    pub(crate) mesh_size: [usize; 3],
+    /// Connected components covered, ascending.
+    pub(crate) components: Vec<u32>,
+    /// Internal nodes, depth first; the root is `inner[0]` (none for a tree
+    /// of fewer than two leaves).
+    pub(crate) inner: Vec<Inner<N>>,
+    /// Per leaf, in depth-first order.
+    pub(crate) leaves: Vec<Leaf>,
+    /// Per leaf: its face's swept k-DOP (a vertex leaf: the vertex's), exact.
+    pub(crate) face_bv: Vec<Kdop<N>>,
+    /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
+    pub(crate) vertex_bv: Vec<Kdop<N>>,
+    /// Per edge slot (owned edges in leaf order): its swept k-DOP.
+    pub(crate) edge_bv: Vec<Kdop<N>>,
+    /// The mesh vertex of each vertex slot.
+    pub(crate) slot_vertex: Vec<u32>,
+    /// The mesh edge of each edge slot.
+    pub(crate) slot_edge: Vec<u32>,
+    /// The endpoints (mesh vertices) of each edge slot's edge.
+    pub(crate) slot_edge_ends: Vec<[u32; 2]>,
+    /// Refit only: the vertex slots of each edge slot's endpoints.
+    pub(crate) edge_end_slots: Vec<[u32; 2]>,
+    /// Refit only: the vertex slots of each leaf's corners.
+    pub(crate) leaf_corner_slots: Vec<[u32; 3]>,
+}
+
+impl<const N: usize> KdopBvh<N> {
+    /// The k-DOP type.
+    pub const AXES: KdopAxes = match KdopAxes::from_k(2 * N) {
+        Some(a) => a,
+        None => panic!("N must be 3, 4, 7, 9 or 13"),
+    };
+
+    /// Number of tree nodes (`2·leaves − 1`, or 0).
+    pub fn num_nodes(&self) -> usize {
+        self.inner.len() + self.leaves.len()
+    }
+
+    /// Number of leaves: faces plus vertices in no face.
+    pub fn num_leaves(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// The connected components this BVH covers, ascending.
+    pub fn components(&self) -> &[u32] {
+        &self.components
+    }
+
+    /// Depth of the tree (a single leaf has depth 1; empty: 0).
+    pub fn depth(&self) -> usize {
+        fn depth<const N: usize>(inner: &[Inner<N>], c: u32) -> usize {
+            if c & LEAF != 0 {
+                1
+            } else {
+                let n = &inner[c as usize];
+                1 + depth(inner, n.child[0]).max(depth(inner, n.child[1]))
+            }
+        }
+        match (self.leaves.len(), self.inner.is_empty()) {
+            (0, _) => 0,
+            (_, true) => 1,
+            _ => depth(&self.inner, 0),
+        }
+    }
+
+    /// The root's exact k-DOP (empty for an empty tree).
+    pub fn root_kdop(&self) -> Kdop<N> {
+        self.face_bv.iter().fold(Kdop::EMPTY, |b, f| b.merge(f))
+    }
+
+    pub(crate) fn check_step(&self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
+        let m = step.mesh;
+        let found = [m.num_vertices(), m.num_edges(), m.num_faces()];
+        for (k, what) in ["vertices", "edges", "faces"].into_iter().enumerate() {
+            if found[k] != self.mesh_size[k] {
+                return Err(BroadPhaseError::TopologyMismatch {
+                    what,
+                    expected: self.mesh_size[k],
+                    found: found[k],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the invariants the traversal relies on, against `step` (the
+    /// positions the BVH was last built or refitted for): every feature k-DOP
+    /// is the swept k-DOP of its vertices, every leaf's is its face's, every
+    /// node's contains its children's, leaves appear left to right, and every
+    /// vertex and edge of the covered components is owned by exactly one leaf.
+    pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
+        self.check_step(step).map_err(|e| e.to_string())?;
+        let mesh = step.mesh;
+        let swept =
+            |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
+        let mut vertex_seen = vec![0u8; mesh.num_vertices()];
+        let mut edge_seen = vec![0u8; mesh.num_edges()];
+        for (l, leaf) in self.leaves.iter().enumerate() {
+            let (f, c) = (leaf.face, leaf.corners);
+            if f != NO_FACE
+                && (mesh.faces()[f as usize] != c || mesh.face_edges()[f as usize] != leaf.edges)
+            {
+                return Err(format!("leaf {l}: face {f} has other corners or edges"));
+            }
+            if leaf.component != mesh.component()[c[0] as usize] {
+                return Err(format!("leaf {l}: wrong component"));
+            }
+            if self.face_bv[l] != swept(c[0]).merge(&swept(c[1])).merge(&swept(c[2])) {
+                return Err(format!("leaf {l}: stale k-DOP"));
+            }
+            let mut slot = leaf.vertex_start as usize;
+            for (k, &v) in c.iter().enumerate() {
+                if leaf.owned & (1 << k) == 0 {
+                    continue;
+                }
+                let owner = mesh.vertex_owner()[v as usize];
+                if (f == NO_FACE && (k != 0 || owner != crate::mesh::NO_OWNER))
+                    || (f != NO_FACE && owner != f)
+                {
+                    return Err(format!("leaf {l}: vertex {v} is not its own"));
+                }
+                if self.slot_vertex[slot] != v || self.vertex_bv[slot] != swept(v) {
+                    return Err(format!("leaf {l}: vertex {v}: wrong slot or stale k-DOP"));
+                }
+                vertex_seen[v as usize] += 1;
+                slot += 1;
+            }
+            let mut slot = leaf.edge_start as usize;
+            for k in 0..3 {
+                if leaf.owned & (8 << k) == 0 {
+                    continue;
+                }
+                let e = leaf.edges[k];
+                if f == NO_FACE || mesh.edge_owner()[e as usize] != f {
+                    return Err(format!("leaf {l}: edge {e} is not its own"));
+                }
+                let [a, b] = mesh.edges()[e as usize];
+                if self.slot_edge[slot] != e
+                    || self.slot_edge_ends[slot] != [a, b]
+                    || self.edge_bv[slot] != swept(a).merge(&swept(b))
+                {
+                    return Err(format!("leaf {l}: edge {e}: wrong slot or stale k-DOP"));
+                }
+                edge_seen[e as usize] += 1;
+                slot += 1;
+            }
+        }
+        if self.leaves.len() > 1 {
+            if self.inner.len() != self.leaves.len() - 1 {
+                return Err(format!(
+                    "{} internal nodes for {} leaves",
+                    self.inner.len(),
+                    self.leaves.len()
+                ));
+            }
+            // Depth first from the root: leaves must come out as 0, 1, 2, …
+            let mut next_leaf = 0u32;
+            self.validate_subtree(0, &mut next_leaf)?;
+        } else if !self.inner.is_empty() {
+            return Err("internal nodes without two leaves".into());
+        }
+        let covered = |v: usize| self.components.binary_search(&mesh.component()[v]).is_ok();
+        for (v, &k) in vertex_seen.iter().enumerate() {
+            if k != u8::from(covered(v)) {
+                return Err(format!("vertex {v} is owned by {k} leaves"));
+            }
+        }
+        for (e, &k) in edge_seen.iter().enumerate() {
+            if k != u8::from(covered(mesh.edges()[e][0] as usize)) {
+                return Err(format!("edge {e} is owned by {k} leaves"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks internal node `i` and below; returns nothing, advances
+    /// `next_leaf` past the leaves below.
+    fn validate_subtree(&self, i: usize, next_leaf: &mut u32) -> Result<(), String> {
+        let n = &self.inner[i];
+        for c in 0..2 {
+            let r = n.child[c];
+            if r & LEAF != 0 {
+                let l = r & !LEAF;
+                if l != *next_leaf {
+                    return Err(format!("node {i}: leaf {l} out of order"));
+                }
+                *next_leaf += 1;
+                if n.bv[c] != Kdop32::from_kdop(&self.face_bv[l as usize]) {
+                    return Err(format!("node {i}: stale k-DOP of leaf {l}"));
+                }
+            } else {
+                if r as usize <= i || r as usize >= self.inner.len() {
+                    return Err(format!("node {i}: bad child {r}"));
+                }
+                self.validate_subtree(r as usize, next_leaf)?;
+                let m = &self.inner[r as usize];
+                if n.bv[c] != m.bv[0].merge(&m.bv[1]) {
+                    return Err(format!("node {i}: stale k-DOP of node {r}"));
+                }
+            }
+            if n.last[c] + 1 != *next_leaf {
+                return Err(format!("node {i}: wrong last leaf of child {c}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a BVH operation was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BroadPhaseError {
+    /// The step's mesh is not the one the BVH was built for. Rebuild the BVH
+    /// for the new topology.
+    #[error("the step's mesh has {found} {what}, the BVH was built for {expected}")]
+    TopologyMismatch {
+        /// `vertices`, `edges` or `faces`.
+        what: &'static str,
+        /// The count the BVH was built for.
+        expected: usize,
+        /// The step's count.
+        found: usize,
+    },
+    /// Two BVHs of different k-DOPs cannot be traversed together. Build both
+    /// with the same [`KdopAxes`].
+    #[error("the BVHs use different k-DOPs ({0} and {1})")]
+    AxesMismatch(KdopAxes, KdopAxes),
+    /// Two BVHs that share a component would report its pairs twice (and miss
+    /// none); traverse a BVH with itself through its self traversal instead.
+    #[error("both BVHs cover component {0}; a cross traversal needs disjoint components")]
+    OverlappingComponents(u32),
+}
+
+/// A swept k-DOP BVH with the k chosen at run time: one variant per k, each
+/// monomorphic in its slab count. Match on it for static dispatch.
+#[derive(Debug, Clone)]
+pub enum Bvh {
+    /// k = 6 (swept AABBs).
+    Dop6(KdopBvh<3>),
+    /// k = 8.
+    Dop8(KdopBvh<4>),
+    /// k = 14.
+    Dop14(KdopBvh<7>),
+    /// k = 18.
+    Dop18(KdopBvh<9>),
+    /// k = 26 (the paper's choice).
+    Dop26(KdopBvh<13>),
+}
+
+/// Runs `$body` with `$b` bound to the monomorphic BVH inside a [`Bvh`].
+macro_rules! with_bvh {
+    ($bvh:expr, $b:ident => $body:expr) => {
+        match $bvh {
+            Bvh::Dop6($b) => $body,
+            Bvh::Dop8($b) => $body,
+            Bvh::Dop14($b) => $body,
+            Bvh::Dop18($b) => $body,
+            Bvh::Dop26($b) => $body,
+        }
+    };
+}
+
+impl Bvh {
+    /// Builds the BVH of every face and every vertex in no face of `step`.
+    pub fn build(step: &Step<'_>, axes: KdopAxes) -> Bvh {
+        Bvh::build_components(step, axes, |_| true)
+    }
+
+    /// Builds the BVH of the connected components `c` with `keep(c)` (whole
+    /// components, so that every feature's owner is inside). Pairs within and
+    /// across such BVHs come from [`Bvh::self_candidates`] and
+    /// [`Bvh::cross_candidates`].
+    pub fn build_components(
+        step: &Step<'_>,
+        axes: KdopAxes,
+        keep: impl Fn(u32) -> bool + Sync,
+    ) -> Bvh {
+        match axes {
+            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_components(step, &keep)),
+            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_components(step, &keep)),
+        }
+    }
+
+    /// The k-DOP type.
+    pub fn axes(&self) -> KdopAxes {
+        match self {
+            Bvh::Dop6(_) => KdopAxes::Dop6,
+            Bvh::Dop8(_) => KdopAxes::Dop8,
+            Bvh::Dop14(_) => KdopAxes::Dop14,
+            Bvh::Dop18(_) => KdopAxes::Dop18,
+            Bvh::Dop26(_) => KdopAxes::Dop26,
+        }
+    }
+
+    /// Number of tree nodes.
+    pub fn num_nodes(&self) -> usize {
+        with_bvh!(self, b => b.num_nodes())
+    }
+
+    /// Number of leaves.
+    pub fn num_leaves(&self) -> usize {
+        with_bvh!(self, b => b.num_leaves())
+    }
+
+    /// Depth of the tree.
+    pub fn depth(&self) -> usize {
+        with_bvh!(self, b => b.depth())
+    }
+
+    /// Components covered, ascending.
+    pub fn components(&self) -> &[u32] {
+        with_bvh!(self, b => b.components())
+    }
+
+    /// Refits every k-DOP to a new step of the same mesh, keeping the tree.
+    pub fn refit(&mut self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
+        with_bvh!(self, b => b.refit(step))
+    }
+
+    /// See [`KdopBvh::validate`].
+    pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
+        with_bvh!(self, b => b.validate(step))
+    }
+
+    /// Every candidate among the covered features, in traversal order, on the
+    /// calling thread. See [`KdopBvh::self_candidates`].
+    pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
+        with_bvh!(self, b => b.self_candidates(sink))
+    }
+
+    /// The same candidates, found in parallel: one sink per task, returned in
+    /// task order (see [`KdopBvh::self_candidates_par`]).
+    pub fn self_candidates_par<S: CandidateSink + Send>(
+        &self,
+        make_sink: impl Fn() -> S + Sync,
+    ) -> (Vec<S>, BroadPhaseStats) {
+        with_bvh!(self, b => b.self_candidates_par(make_sink))
+    }
+
+    /// [`Bvh::self_candidates_par`] collected into one set, in exactly the
+    /// order [`Bvh::self_candidates`] emits.
+    pub fn self_candidate_set_par(&self) -> (CandidateSet, BroadPhaseStats) {
+        let (parts, stats) = self.self_candidates_par(CandidateSet::default);
+        (concat(parts), stats)
+    }
+
+    /// Every candidate with one feature in `self` and one in `other` (two BVHs
+    /// of the same mesh over disjoint components).
+    pub fn cross_candidates(
+        &self,
+        other: &Bvh,
+        sink: &mut impl CandidateSink,
+    ) -> Result<BroadPhaseStats, BroadPhaseError> {
+        macro_rules! arm {
+            ($($v:ident),*) => {
+                match (self, other) {
+                    $((Bvh::$v(a), Bvh::$v(b)) => a.cross_candidates(b, sink),)*
+                    _ => Err(BroadPhaseError::AxesMismatch(self.axes(), other.axes())),
+                }
+            };
+        }
+        arm!(Dop6, Dop8, Dop14, Dop18, Dop26)
+    }
+
+    /// The cross candidates, found in parallel, one sink per task in task
+    /// order.
+    pub fn cross_candidates_par<S: CandidateSink + Send>(
+        &self,
+        other: &Bvh,
+        make_sink: impl Fn() -> S + Sync,
+    ) -> Result<(Vec<S>, BroadPhaseStats), BroadPhaseError> {
+        macro_rules! arm {
+            ($($v:ident),*) => {
+                match (self, other) {
+                    $((Bvh::$v(a), Bvh::$v(b)) => a.cross_candidates_par(b, make_sink),)*
+                    _ => Err(BroadPhaseError::AxesMismatch(self.axes(), other.axes())),
+                }
+            };
+        }
+        arm!(Dop6, Dop8, Dop14, Dop18, Dop26)
+    }
+}
+
+/// Concatenates per-task sets in order.
+pub fn concat(parts: Vec<CandidateSet>) -> CandidateSet {
+    let vf = parts.iter().map(|p| p.vertex_face.len()).sum();
+    let ee = parts.iter().map(|p| p.edge_edge.len()).sum();
+    let mut out = CandidateSet {
+        vertex_face: Vec::with_capacity(vf),
+        edge_edge: Vec::with_capacity(ee),
+    };
+    for p in parts {
+        out.vertex_face.extend_from_slice(&p.vertex_face);
+        out.edge_edge.extend_from_slice(&p.edge_edge);
+    }
+    out
+}
+
+/// Checks that two BVHs of one mesh cover disjoint components.
+pub(crate) fn check_disjoint(a: &[u32], b: &[u32]) -> Result<(), BroadPhaseError> {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return Err(BroadPhaseError::OverlappingComponents(a[i])),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,125 @@
+//! Refit: a new step of the same mesh keeps the tree and recomputes every
+//! k-DOP bottom-up (features, then leaves, then internal nodes). The paper
+//! (Wan, Fu & Yao 2022, §1.1) weighs "construction and update" time against
+//! culling when choosing k; refitting is that update.
+//!
+//! Vertex, edge and face k-DOPs are independent and computed with rayon in
+//! chunks of at least [`PAR_REFIT_MIN_LEN`]; node k-DOPs are merged in reverse
+//! depth-first order (children after parents), with `rayon::join` on subtrees
+//! above [`PAR_REFIT_CUTOFF`] internal nodes. Every value is a min or max of the same
+//! inputs, so the result is bit-identical for any thread count, and identical
+//! to a fresh build's k-DOPs on the same step.
+
+use rayon::prelude::*;
+
+use super::bvh::{BroadPhaseError, Inner, KdopBvh, LEAF};
+use crate::bounding_volume::{Kdop, Kdop32};
+use crate::math::Vec3;
+use crate::mesh::Step;
+
+/// Least number of features one rayon task refits.
+pub const PAR_REFIT_MIN_LEN: usize = 4096;
+
+/// Subtrees with more nodes than this are refitted with `rayon::join`.
+pub const PAR_REFIT_CUTOFF: usize = 16384;
+
+impl<const N: usize> KdopBvh<N> {
+    /// Refits every k-DOP to `step`, which must be a step of the mesh the BVH
+    /// was built for (checked by counts of vertices, edges and faces).
+    pub fn refit(&mut self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
+        self.check_step(step)?;
+        self.refit_positions(step.x_t0, step.x_t1);
+        Ok(())
+    }
+
+    pub(crate) fn refit_positions(&mut self, x_t0: &[Vec3], x_t1: &[Vec3]) {
+        self.vertex_bv
+            .par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(self.slot_vertex.par_iter())
+            .for_each(|(bv, &v)| {
+                *bv = Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize])
+            });
+        let vertex_bv = &self.vertex_bv;
+        self.edge_bv
+            .par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(self.edge_end_slots.par_iter())
+            .for_each(|(bv, &[a, b])| *bv = vertex_bv[a as usize].merge(&vertex_bv[b as usize]));
+        self.face_bv
+            .par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(self.leaf_corner_slots.par_iter())
+            .for_each(|(bv, &[a, b, c])| {
+                *bv = vertex_bv[a as usize]
+                    .merge(&vertex_bv[b as usize])
+                    .merge(&vertex_bv[c as usize])
+            });
+        if !self.inner.is_empty() {
+            refit_subtree(&mut self.inner, 0, &self.face_bv);
+        }
+    }
+}
+
+/// The `f32` k-DOP of child reference `r` of a node in `inner` (whose first
+/// entry has absolute index `base`).
+#[inline(always)]
+fn child_bv<const N: usize>(
+    r: u32,
+    inner: &[Inner<N>],
+    base: usize,
+    face_bv: &[Kdop<N>],
+) -> Kdop32<N> {
+    if r & LEAF != 0 {
+        Kdop32::from_kdop(&face_bv[(r & !LEAF) as usize])
+    } else {
+        let m = &inner[r as usize - base];
+        m.bv[0].merge(&m.bv[1])
+    }
+}
+
+/// Refits the subtree of internal nodes `inner` (exactly one subtree, its root
+/// first, at absolute index `base`): children after parents, so in reverse.
+fn refit_subtree<const N: usize>(inner: &mut [Inner<N>], base: usize, face_bv: &[Kdop<N>]) {
+    if inner.len() > PAR_REFIT_CUTOFF {
+        let child = inner[0].child;
+        let (head, rest) = inner.split_at_mut(1);
+        // The left child's internal nodes come first, then the right's.
+        let split = if child[1] & LEAF == 0 {
+            child[1] as usize - base - 1
+        } else {
+            rest.len()
+        };
+        let (left, right) = rest.split_at_mut(split);
+        rayon::join(
+            || {
+                if !left.is_empty() {
+                    refit_subtree(left, base + 1, face_bv)
+                }
+            },
+            || {
+                if !right.is_empty() {
+                    refit_subtree(right, base + 1 + split, face_bv)
+                }
+            },
+        );
+        for (c, &r) in child.iter().enumerate() {
+            head[0].bv[c] = if r & LEAF != 0 {
+                Kdop32::from_kdop(&face_bv[(r & !LEAF) as usize])
+            } else if (r as usize) < base + 1 + split {
+                child_bv(r, left, base + 1, face_bv)
+            } else {
+                child_bv(r, right, base + 1 + split, face_bv)
+            };
+        }
+        return;
+    }
+    for i in (0..inner.len()).rev() {
+        let child = inner[i].child;
+        let bv = [
+            child_bv(child[0], inner, base, face_bv),
+            child_bv(child[1], inner, base, face_bv),
+        ];
+        inner[i].bv = bv;
+    }
+}

@@ -1,0 +1,399 @@
+//! Traversal: one BVH against itself (all pairs within the covered
+//! components) or two BVHs of one mesh against each other (pairs across
+//! them), down to the paper's feature level (Wan, Fu & Yao 2022, §1.1: the
+//! smallest BVs enclose the triangles' vertices and edges, not the triangles).
+//!
+//! **What is emitted.** For every pair of distinct leaves `A`, `B` reached
+//! (below), with `f_A`, `f_B` their faces: `(v, f_B)` for every vertex `v`
+//! owned by `A` with `BV(v) ∩ BV(f_B) ≠ ∅` and `v` not a corner of `f_B`;
+//! symmetrically `(u, f_A)` for `u` owned by `B`; and `(e, e')` for every edge
+//! `e` owned by `A` and `e'` owned by `B` whose k-DOPs overlap and which share
+//! no endpoint. All these tests use the exact `f64` k-DOPs.
+//!
+//! **Which leaf pairs are reached, and why the output is exactly the
+//! brute-force set.** Leaf `A` is used as a query: from the root, a child is
+//! entered when its (outward-rounded, `f32`) k-DOP overlaps `A`'s and its
+//! subtree holds a leaf numbered above `A` (leaves below a node are
+//! consecutive, so this is one comparison with the subtree's last leaf). Every
+//! node's k-DOP contains everything below it, so a leaf `B > A` whose exact
+//! k-DOP overlaps `A`'s is always reached, and reached from `A` only. A vertex
+//! `v ∉ f` has owner `o(v) ≠ f` and `BV(v) ⊆ BV(o(v))`, so if `BV(v) ∩ BV(f) ≠ ∅`
+//! the leaves `o(v)` and `f` overlap and the pair is tested exactly once, from
+//! the lower-numbered of the two; two edges sharing no endpoint have different
+//! owners (two edges of one triangle share a vertex), likewise. Leaf pairs
+//! reached only because of the `f32` rounding emit nothing extra: every
+//! emitted pair passed its exact test.
+//!
+//! **Why queries, not a simultaneous descent of two subtrees.** Measured on
+//! cloth-ball 92→93 (see `broad_phase`): the classic recursion
+//! `self(n) = self(l), self(r), pair(l, r)` spent two thirds of its time at
+//! the leaves in mispredicted branches (each leaf owns 0–3 vertices and 0–3
+//! edges). Here a query first collects all its partner leaves (the two
+//! children of a node are tested together and pushed without branches), then
+//! tests its features against all partners' features in long, predictable
+//! loops, writing candidates without branches into a buffer that goes to the
+//! sink in slices.
+//!
+//! **Order and parallelism.** Queries run in leaf order; within a query,
+//! vertex–face pairs (the query's vertices against the partners' faces, then
+//! the partners' vertices against its face) and edge–edge pairs come in
+//! partner order. The parallel variants split the leaves into fixed chunks of
+//! [`LEAVES_PER_TASK`] (independent of the thread count), run the chunks on
+//! rayon with one sink each and return the sinks in chunk order: concatenated,
+//! they hold exactly the sequential output, for any thread count, and the
+//! counters are the same.
+//!
+//! Nothing is allocated per pair; buffers grow per task and are reused.
+
+use rayon::prelude::*;
+
+use super::bvh::{BroadPhaseError, KdopBvh, LEAF, NO_FACE, check_disjoint};
+use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
+use crate::bounding_volume::Kdop32;
+
+/// Leaves (queries) per parallel task.
+pub const LEAVES_PER_TASK: usize = 256;
+
+/// A buffer of candidates goes to the sink once it holds this many.
+const FLUSH: usize = 4096;
+
+/// Traversal stack size: a node visit pops one entry and pushes at most two,
+/// so the stack never holds more than depth + 1 entries, and a median-split
+/// tree of fewer than 2³¹ leaves has depth at most 32.
+const STACK: usize = 64;
+
+/// Buffers of one task, reused across its queries.
+struct Scratch {
+    /// Partner leaves of the current query.
+    partners: Vec<u32>,
+    /// Owned vertex or edge slots of the partners, and their components.
+    slots: Vec<u32>,
+    slot_comp: Vec<u32>,
+    vf: Vec<VfPair>,
+    vf_len: usize,
+    ee: Vec<EePair>,
+    ee_len: usize,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            partners: vec![0; 256],
+            slots: Vec::new(),
+            slot_comp: Vec::new(),
+            vf: vec![VfPair { v: 0, f: 0 }; 2 * FLUSH],
+            vf_len: 0,
+            ee: vec![EePair { e0: 0, e1: 0 }; 2 * FLUSH],
+            ee_len: 0,
+        }
+    }
+
+    fn flush(&mut self, sink: &mut impl CandidateSink) {
+        if self.vf_len > 0 {
+            sink.vertex_face(&self.vf[..self.vf_len]);
+            self.vf_len = 0;
+        }
+        if self.ee_len > 0 {
+            sink.edge_edge(&self.ee[..self.ee_len]);
+            self.ee_len = 0;
+        }
+    }
+
+    /// Makes room for `extra` more vertex–face candidates.
+    fn reserve_vf(&mut self, extra: usize) {
+        if self.vf.len() < self.vf_len + extra {
+            self.vf.resize(self.vf_len + extra, VfPair { v: 0, f: 0 });
+        }
+    }
+
+    /// Makes room for `extra` more edge–edge candidates.
+    fn reserve_ee(&mut self, extra: usize) {
+        if self.ee.len() < self.ee_len + extra {
+            self.ee.resize(self.ee_len + extra, EePair { e0: 0, e1: 0 });
+        }
+    }
+
+    /// Makes room for `n` gathered slots.
+    fn reserve_slots(&mut self, n: usize) {
+        if self.slots.len() < n {
+            self.slots.resize(n, 0);
+            self.slot_comp.resize(n, 0);
+        }
+    }
+}
+
+impl<const N: usize> KdopBvh<N> {
+    /// Every vertex–face and edge–edge candidate among the covered features
+    /// (module doc), in query order, on this thread.
+    pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
+        let mut stats = BroadPhaseStats::default();
+        let mut scratch = Scratch::new();
+        for la in 0..self.leaves.len() {
+            query(self, la, self, la as u32 + 1, &mut scratch, &mut stats);
+            if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
+                scratch.flush(sink);
+            }
+        }
+        scratch.flush(sink);
+        stats
+    }
+
+    /// [`KdopBvh::self_candidates`] on rayon: one sink per task, in task
+    /// order (module doc).
+    pub fn self_candidates_par<S: CandidateSink + Send>(
+        &self,
+        make_sink: impl Fn() -> S + Sync,
+    ) -> (Vec<S>, BroadPhaseStats) {
+        run_par(self, self, true, make_sink)
+    }
+
+    /// Every candidate with one feature in `self` and the other in `other`,
+    /// two BVHs of the same mesh over disjoint components. Vertex–face pairs
+    /// go both ways (vertices of either against faces of the other).
+    pub fn cross_candidates(
+        &self,
+        other: &KdopBvh<N>,
+        sink: &mut impl CandidateSink,
+    ) -> Result<BroadPhaseStats, BroadPhaseError> {
+        self.check_cross(other)?;
+        let mut stats = BroadPhaseStats::default();
+        let mut scratch = Scratch::new();
+        for la in 0..self.leaves.len() {
+            query(self, la, other, 0, &mut scratch, &mut stats);
+            if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
+                scratch.flush(sink);
+            }
+        }
+        scratch.flush(sink);
+        Ok(stats)
+    }
+
+    /// [`KdopBvh::cross_candidates`] on rayon: one sink per task, in task
+    /// order.
+    pub fn cross_candidates_par<S: CandidateSink + Send>(
+        &self,
+        other: &KdopBvh<N>,
+        make_sink: impl Fn() -> S + Sync,
+    ) -> Result<(Vec<S>, BroadPhaseStats), BroadPhaseError> {
+        self.check_cross(other)?;
+        Ok(run_par(self, other, false, make_sink))
+    }
+
+    fn check_cross(&self, other: &KdopBvh<N>) -> Result<(), BroadPhaseError> {
+        for (k, what) in ["vertices", "edges", "faces"].into_iter().enumerate() {
+            if self.mesh_size[k] != other.mesh_size[k] {
+                return Err(BroadPhaseError::TopologyMismatch {
+                    what,
+                    expected: self.mesh_size[k],
+                    found: other.mesh_size[k],
+                });
+            }
+        }
+        check_disjoint(&self.components, &other.components)
+    }
+}
+
+/// Queries every leaf of `a` against `b` (only partners numbered above the
+/// query when `ordered`, i.e. for a self traversal), in fixed chunks.
+fn run_par<const N: usize, S: CandidateSink + Send>(
+    a: &KdopBvh<N>,
+    b: &KdopBvh<N>,
+    ordered: bool,
+    make_sink: impl Fn() -> S + Sync,
+) -> (Vec<S>, BroadPhaseStats) {
+    let chunks = a.leaves.len().div_ceil(LEAVES_PER_TASK);
+    let done: Vec<(S, BroadPhaseStats)> = (0..chunks)
+        .into_par_iter()
+        .with_max_len(1)
+        .map_init(Scratch::new, |scratch, c| {
+            let mut sink = make_sink();
+            let mut stats = BroadPhaseStats::default();
+            let end = ((c + 1) * LEAVES_PER_TASK).min(a.leaves.len());
+            for la in c * LEAVES_PER_TASK..end {
+                let bound = if ordered { la as u32 + 1 } else { 0 };
+                query(a, la, b, bound, scratch, &mut stats);
+                if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
+                    scratch.flush(&mut sink);
+                }
+            }
+            scratch.flush(&mut sink);
+            (sink, stats)
+        })
+        .collect();
+    let mut stats = BroadPhaseStats::default();
+    let mut sinks = Vec::with_capacity(done.len());
+    for (s, st) in done {
+        stats += st;
+        sinks.push(s);
+    }
+    (sinks, stats)
+}
+
+/// Collects into `out` the leaves of `t` numbered `bound` or above whose node
+/// k-DOPs overlap `q`; returns their number. Counts the node tests.
+#[inline(always)]
+fn gather<const N: usize>(
+    q: &Kdop32<N>,
+    t: &KdopBvh<N>,
+    bound: u32,
+    out: &mut Vec<u32>,
+    tests: &mut u64,
+) -> usize {
+    if t.inner.is_empty() {
+        // Zero or one leaf.
+        if t.leaves.len() == 1 && bound == 0 {
+            *tests += 1;
+            if q.overlaps(&Kdop32::from_kdop(&t.face_bv[0])) {
+                out[0] = 0;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    let mut stack = [0u32; STACK];
+    let mut top = 1;
+    let mut n_out = 0;
+    while top > 0 {
+        top -= 1;
+        let n = &t.inner[stack[top] as usize];
+        if out.len() < n_out + 2 {
+            out.resize(2 * out.len() + 2, 0);
+        }
+        let (in0, in1) = (n.last[0] >= bound, n.last[1] >= bound);
+        *tests += u64::from(in0) + u64::from(in1);
+        let h0 = in0 && q.overlaps(&n.bv[0]);
+        let h1 = in1 && q.overlaps(&n.bv[1]);
+        let [c0, c1] = n.child;
+        let (leaf0, leaf1) = (c0 & LEAF != 0, c1 & LEAF != 0);
+        // Right first, so that the left child is visited first.
+        stack[top] = c1;
+        top += usize::from(h1 & !leaf1);
+        stack[top] = c0;
+        top += usize::from(h0 & !leaf0);
+        out[n_out] = c0 & !LEAF;
+        n_out += usize::from(h0 & leaf0);
+        out[n_out] = c1 & !LEAF;
+        n_out += usize::from(h1 & leaf1);
+    }
+    n_out
+}
+
+/// One query: leaf `la` of `a` against the leaves of `b` numbered `bound` or
+/// above (module doc).
+fn query<const N: usize>(
+    a: &KdopBvh<N>,
+    la: usize,
+    b: &KdopBvh<N>,
+    bound: u32,
+    sc: &mut Scratch,
+    stats: &mut BroadPhaseStats,
+) {
+    let leaf = &a.leaves[la];
+    let face_bv = &a.face_bv[la];
+    let q = Kdop32::from_kdop(face_bv);
+    let np = gather(&q, b, bound, &mut sc.partners, &mut stats.node_tests);
+    if np == 0 {
+        return;
+    }
+    stats.leaf_pairs += np as u64;
+    let comp = leaf.component;
+    let (nva, nea) = (leaf.num_vertices(), leaf.num_edges());
+    sc.reserve_vf(nva * np + 3 * np);
+    sc.reserve_ee(nea * 3 * np);
+    sc.reserve_slots(3 * np + 3);
+    let Scratch {
+        partners,
+        slots,
+        slot_comp,
+        vf,
+        vf_len,
+        ee,
+        ee_len,
+    } = sc;
+    let partners = &partners[..np];
+
+    // The query's owned vertices against the partners' faces (each partner
+    // loaded once; the query's vertices stay in cache).
+    let (mut nvf, mut vf_same) = (*vf_len, 0u64);
+    let vs = leaf.vertex_start as usize..leaf.vertex_start as usize + nva;
+    if nva > 0 {
+        for &p in partners {
+            let lp = &b.leaves[p as usize];
+            let c = lp.corners;
+            let fb = &b.face_bv[p as usize];
+            let has_face = lp.face != NO_FACE;
+            let same = lp.component == comp;
+            for s in vs.clone() {
+                let v = a.slot_vertex[s];
+                let hit = has_face
+                    & (v != c[0])
+                    & (v != c[1])
+                    & (v != c[2])
+                    & a.vertex_bv[s].overlaps(fb);
+                vf[nvf] = VfPair { v, f: lp.face };
+                nvf += usize::from(hit);
+                vf_same += u64::from(hit & same);
+            }
+        }
+    }
+    stats.feature_tests += (nva * np) as u64;
+
+    // The partners' owned vertices against the query's face.
+    if leaf.face != NO_FACE {
+        let mut ns = 0;
+        for &p in partners {
+            let lp = &b.leaves[p as usize];
+            for i in 0..3 {
+                slots[ns + i] = lp.vertex_start + i as u32;
+                slot_comp[ns + i] = lp.component;
+            }
+            ns += lp.num_vertices();
+        }
+        stats.feature_tests += ns as u64;
+        let c = leaf.corners;
+        for i in 0..ns {
+            let s = slots[i] as usize;
+            let v = b.slot_vertex[s];
+            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & b.vertex_bv[s].overlaps(face_bv);
+            vf[nvf] = VfPair { v, f: leaf.face };
+            nvf += usize::from(hit);
+            vf_same += u64::from(hit & (slot_comp[i] == comp));
+        }
+    }
+    stats.vf_candidates += (nvf - *vf_len) as u64;
+    stats.vf_same_component += vf_same;
+    *vf_len = nvf;
+
+    // The query's owned edges against the partners' owned edges.
+    if nea > 0 {
+        let mut ns = 0;
+        for &p in partners {
+            let lp = &b.leaves[p as usize];
+            for i in 0..3 {
+                slots[ns + i] = lp.edge_start + i as u32;
+                slot_comp[ns + i] = lp.component;
+            }
+            ns += lp.num_edges();
+        }
+        stats.feature_tests += (nea * ns) as u64;
+        let (mut nee, mut ee_same) = (*ee_len, 0u64);
+        let es = leaf.edge_start as usize..leaf.edge_start as usize + nea;
+        for i in 0..ns {
+            let t = slots[i] as usize;
+            let [r, u] = b.slot_edge_ends[t];
+            let bt = &b.edge_bv[t];
+            let et = b.slot_edge[t];
+            let same = slot_comp[i] == comp;
+            for s in es.clone() {
+                let [p, q] = a.slot_edge_ends[s];
+                let hit = (p != r) & (p != u) & (q != r) & (q != u) & a.edge_bv[s].overlaps(bt);
+                ee[nee] = EePair::new(a.slot_edge[s], et);
+                nee += usize::from(hit);
+                ee_same += u64::from(hit & same);
+            }
+        }
+        stats.ee_candidates += (nee - *ee_len) as u64;
+        stats.ee_same_component += ee_same;
+        *ee_len = nee;
+    }
+}

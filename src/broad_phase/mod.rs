@@ -1,0 +1,17 @@
+//! Stage 2, broad phase: vertex–face and edge–edge candidate pairs from a BVH
+//! of swept k-DOPs with the feature level of Wan, Fu & Yao 2022, §1.1, and the
+//! brute-force oracle it is tested against.
+
+mod brute_force;
+mod bvh;
+mod bvh_build;
+mod bvh_refit;
+mod bvh_traverse;
+mod candidate;
+
+pub use brute_force::brute_force_candidates;
+pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
+pub use bvh_build::PAR_BUILD_CUTOFF;
+pub use bvh_refit::{PAR_REFIT_CUTOFF, PAR_REFIT_MIN_LEN};
+pub use bvh_traverse::LEAVES_PER_TASK;
+pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};

@@ -1,0 +1,523 @@
+//! Stage 2 against its oracle: the BVH's candidates equal the brute-force
+//! candidates exactly, for every k, on random deforming meshes (proptest) and
+//! on the real frames of `datasets/scalable-ccd`.
+
+use ccdlab::bounding_volume::{Kdop, KdopAxes};
+use ccdlab::broad_phase::{
+    BroadPhaseStats, Bvh, CandidateSet, EePair, VfPair, brute_force_candidates, concat,
+};
+use ccdlab::math::Vec3;
+use ccdlab::mesh::{Step, TriMesh};
+use proptest::prelude::*;
+
+/// A random small deforming mesh: positions on a coarse lattice (so that
+/// coincident vertices, touching boxes and zero-area triangles are common),
+/// some vertices not moving at all.
+#[derive(Debug, Clone)]
+struct Scene {
+    mesh: TriMesh,
+    x_t0: Vec<Vec3>,
+    x_t1: Vec<Vec3>,
+}
+
+impl Scene {
+    fn step(&self) -> Step<'_> {
+        Step::new(&self.mesh, &self.x_t0, &self.x_t1).unwrap()
+    }
+}
+
+fn lattice_point() -> impl Strategy<Value = Vec3> {
+    (0..5i32, 0..5i32, 0..5i32)
+        .prop_map(|(x, y, z)| Vec3::new(x as f64 * 0.5, y as f64 * 0.5, z as f64 * 0.5))
+}
+
+fn any_point() -> impl Strategy<Value = Vec3> {
+    prop_oneof![
+        3 => lattice_point(),
+        1 => (-0.2..2.2f64, -0.2..2.2f64, -0.2..2.2f64).prop_map(|(x, y, z)| Vec3::new(x, y, z)),
+    ]
+}
+
+fn scene() -> impl Strategy<Value = Scene> {
+    (4usize..24)
+        .prop_flat_map(|nv| {
+            let face = (0..nv as u32, 0..nv as u32, 0..nv as u32)
+                .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
+                .prop_map(|(a, b, c)| [a, b, c]);
+            (
+                proptest::collection::vec(face, 1..30),
+                proptest::collection::vec(any_point(), nv),
+                proptest::collection::vec(
+                    prop_oneof![1 => Just(None), 2 => any_point().prop_map(Some)],
+                    nv,
+                ),
+            )
+        })
+        .prop_map(|(faces, x_t0, moves)| {
+            let nv = x_t0.len();
+            let x_t1 = x_t0
+                .iter()
+                .zip(&moves)
+                .map(|(p, m)| m.unwrap_or(*p))
+                .collect();
+            Scene {
+                mesh: TriMesh::new(nv, faces).unwrap(),
+                x_t0,
+                x_t1,
+            }
+        })
+}
+
+/// The slowest possible oracle: every pair, full k-DOP test, no sweep.
+fn all_pairs(step: &Step<'_>, axes: KdopAxes) -> CandidateSet {
+    fn go<const N: usize>(step: &Step<'_>) -> CandidateSet {
+        let m = step.mesh;
+        let v: Vec<Kdop<N>> = (0..m.num_vertices())
+            .map(|i| Kdop::from_points(&[step.x_t0[i], step.x_t1[i]]))
+            .collect();
+        let hull = |ids: &[u32]| {
+            ids.iter()
+                .fold(Kdop::<N>::EMPTY, |b, &i| b.merge(&v[i as usize]))
+        };
+        let mut out = CandidateSet::default();
+        for (f, t) in m.faces().iter().enumerate() {
+            let fb = hull(t);
+            for (i, vb) in v.iter().enumerate() {
+                if !t.contains(&(i as u32)) && vb.overlaps(&fb) {
+                    out.vertex_face.push(VfPair {
+                        v: i as u32,
+                        f: f as u32,
+                    });
+                }
+            }
+        }
+        for (i, a) in m.edges().iter().enumerate() {
+            for (j, b) in m.edges().iter().enumerate().skip(i + 1) {
+                if !a.iter().any(|x| b.contains(x)) && hull(a).overlaps(&hull(b)) {
+                    out.edge_edge.push(EePair::new(i as u32, j as u32));
+                }
+            }
+        }
+        out.sorted()
+    }
+    match axes {
+        KdopAxes::Dop6 => go::<3>(step),
+        KdopAxes::Dop8 => go::<4>(step),
+        KdopAxes::Dop14 => go::<7>(step),
+        KdopAxes::Dop18 => go::<9>(step),
+        KdopAxes::Dop26 => go::<13>(step),
+    }
+}
+
+fn bvh_set(bvh: &Bvh) -> (CandidateSet, BroadPhaseStats) {
+    let mut set = CandidateSet::default();
+    let stats = bvh.self_candidates(&mut set);
+    (set, stats)
+}
+
+fn is_subset(a: &CandidateSet, b: &CandidateSet) -> bool {
+    a.vertex_face
+        .iter()
+        .all(|p| b.vertex_face.binary_search(p).is_ok())
+        && a.edge_edge
+            .iter()
+            .all(|p| b.edge_edge.binary_search(p).is_ok())
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn bvh_equals_brute_force_for_every_k(s in scene()) {
+        let step = s.step();
+        let mut per_k = Vec::new();
+        for axes in KdopAxes::ALL {
+            let (brute, brute_stats) = brute_force_candidates(&step, axes);
+            prop_assert_eq!(&brute, &all_pairs(&step, axes), "{} brute force vs all pairs", axes);
+            let bvh = Bvh::build(&step, axes);
+            prop_assert_eq!(bvh.validate(&step), Ok(()));
+            let (found, stats) = bvh_set(&bvh);
+            prop_assert_eq!(found.len(), found.clone().sorted().len());
+            let found = found.sorted();
+            // No duplicates.
+            prop_assert!(found.vertex_face.windows(2).all(|w| w[0] != w[1]));
+            prop_assert!(found.edge_edge.windows(2).all(|w| w[0] != w[1]));
+            prop_assert_eq!(&found, &brute, "{}", axes);
+            prop_assert_eq!(stats.vf_candidates, brute_stats.vf_candidates);
+            prop_assert_eq!(stats.ee_candidates, brute_stats.ee_candidates);
+            prop_assert_eq!(stats.vf_same_component, brute_stats.vf_same_component);
+            prop_assert_eq!(stats.ee_same_component, brute_stats.ee_same_component);
+            per_k.push(found);
+        }
+        // More slabs cull more: the slab sets are nested 6 ⊂ 14 ⊂ 26,
+        // 8 ⊂ 14, 6 ⊂ 18 ⊂ 26, and each slab is computed the same way.
+        let [k6, k8, k14, k18, k26] = &per_k[..] else { unreachable!() };
+        prop_assert!(is_subset(k14, k6) && is_subset(k14, k8) && is_subset(k18, k6));
+        prop_assert!(is_subset(k26, k14) && is_subset(k26, k18));
+    }
+
+    #[test]
+    fn refit_equals_rebuild(s in scene(), t in scene()) {
+        // Same topology as `s`, positions taken from `t` where it has them.
+        let x_t0: Vec<Vec3> = (0..s.x_t0.len()).map(|i| *t.x_t1.get(i).unwrap_or(&s.x_t1[i])).collect();
+        let x_t1: Vec<Vec3> = (0..s.x_t0.len()).map(|i| *t.x_t0.get(i).unwrap_or(&s.x_t0[i])).collect();
+        let step2 = Step::new(&s.mesh, &x_t0, &x_t1).unwrap();
+        for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
+            let mut bvh = Bvh::build(&s.step(), axes);
+            bvh.refit(&step2).unwrap();
+            prop_assert_eq!(bvh.validate(&step2), Ok(()));
+            let fresh = Bvh::build(&step2, axes);
+            prop_assert_eq!(bvh_set(&bvh).0.sorted(), bvh_set(&fresh).0.sorted());
+            prop_assert_eq!(bvh_set(&bvh).0.sorted(), brute_force_candidates(&step2, axes).0);
+        }
+    }
+
+    #[test]
+    fn components_split_into_self_and_cross_traversals(s in scene()) {
+        let step = s.step();
+        let whole = Bvh::build(&step, KdopAxes::Dop18);
+        let (expected, expected_stats) = bvh_set(&whole);
+        let n = s.mesh.num_components() as u32;
+        let parts: Vec<Bvh> = (0..n).map(|c| Bvh::build_components(&step, KdopAxes::Dop18, |k| k == c)).collect();
+        let mut got = CandidateSet::default();
+        let mut stats = BroadPhaseStats::default();
+        for (i, a) in parts.iter().enumerate() {
+            let st = a.self_candidates(&mut got);
+            prop_assert_eq!(st.vf_candidates, st.vf_same_component);
+            prop_assert_eq!(st.ee_candidates, st.ee_same_component);
+            stats += st;
+            for b in &parts[i + 1..] {
+                let st = a.cross_candidates(b, &mut got).unwrap();
+                prop_assert_eq!(st.vf_same_component + st.ee_same_component, 0);
+                stats += st;
+            }
+            prop_assert!(a.cross_candidates(a, &mut CandidateSet::default()).is_err() || a.components().is_empty());
+        }
+        prop_assert_eq!(got.sorted(), expected.sorted());
+        prop_assert_eq!(stats.vf_candidates, expected_stats.vf_candidates);
+        prop_assert_eq!(stats.vf_same_component, expected_stats.vf_same_component);
+        prop_assert_eq!(stats.ee_same_component, expected_stats.ee_same_component);
+    }
+
+    #[test]
+    fn parallel_output_is_the_sequential_output_for_any_thread_count(s in scene()) {
+        let step = s.step();
+        let bvh = Bvh::build(&step, KdopAxes::Dop26);
+        let (seq, seq_stats) = bvh_set(&bvh);
+        for threads in [1, 2, 3] {
+            let (par, par_stats) = in_pool(threads, || bvh.self_candidate_set_par());
+            prop_assert_eq!(&par, &seq, "{} threads", threads);
+            prop_assert_eq!(par_stats, seq_stats);
+        }
+    }
+}
+
+/// A fine cloth-like grid (many leaves) falling onto a second grid, so that
+/// the parallel paths (build, refit, task split) are exercised for real.
+fn two_grids(n: usize, lift: f64) -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+    let mut faces = Vec::new();
+    let mut x0 = Vec::new();
+    let mut x1 = Vec::new();
+    for g in 0..2 {
+        let base = (g * n * n) as u32;
+        for i in 0..n {
+            for j in 0..n {
+                let (x, y) = (i as f64 / n as f64, j as f64 / n as f64);
+                // A gentle wave so that the grids are not flat planes.
+                let z = 0.02 * (7.0 * x).sin() * (5.0 * y).cos() + if g == 0 { 0.0 } else { lift };
+                x0.push(Vec3::new(x, y, z));
+                let dz = if g == 0 { 0.0 } else { -1.5 * lift };
+                x1.push(Vec3::new(x + 0.1 * y * y, y, z + dz));
+            }
+        }
+        for i in 0..n as u32 - 1 {
+            for j in 0..n as u32 - 1 {
+                let v = |a: u32, b: u32| base + a * n as u32 + b;
+                faces.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
+                faces.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
+            }
+        }
+    }
+    // Two vertices in no face: one between the grids, one far away.
+    x0.push(Vec3::new(0.5, 0.5, 0.5 * lift));
+    x1.push(Vec3::new(0.5, 0.5, 0.5 * lift));
+    x0.push(Vec3::new(9.0, 9.0, 9.0));
+    x1.push(Vec3::new(9.0, 9.0, 9.0));
+    (TriMesh::new(x0.len(), faces).unwrap(), x0, x1)
+}
+
+#[test]
+fn large_grids_match_brute_force_in_parallel_and_after_refit() {
+    let (mesh, x0, x1) = two_grids(80, 0.05);
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    assert!(mesh.num_faces() > ccdlab::broad_phase::PAR_BUILD_CUTOFF);
+    for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
+        let (brute, brute_stats) = brute_force_candidates(&step, axes);
+        assert!(brute_stats.vf_inter_component() > 0 && brute_stats.ee_inter_component() > 0);
+        assert!(brute_stats.vf_same_component > 0 && brute_stats.ee_same_component > 0);
+        let (one, two) = (
+            in_pool(1, || Bvh::build(&step, axes)),
+            in_pool(2, || Bvh::build(&step, axes)),
+        );
+        let (s1, st1) = in_pool(1, || one.self_candidate_set_par());
+        let (s2, st2) = in_pool(2, || two.self_candidate_set_par());
+        assert_eq!(s1, s2, "{axes}: 1 vs 2 threads");
+        assert_eq!(st1, st2);
+        assert_eq!(s1.clone().sorted(), brute, "{axes}");
+        assert_eq!(st1.vf_same_component, brute_stats.vf_same_component);
+        assert_eq!(st1.ee_same_component, brute_stats.ee_same_component);
+
+        // Refit a BVH built on the reversed step to this one.
+        let back = Step::new(&mesh, &x1, &x0).unwrap();
+        let mut refitted = in_pool(2, || Bvh::build(&back, axes));
+        in_pool(2, || refitted.refit(&step)).unwrap();
+        assert_eq!(refitted.validate(&step), Ok(()));
+        let (s3, _) = in_pool(2, || refitted.self_candidate_set_par());
+        assert_eq!(s3.sorted(), brute, "{axes}: refit");
+    }
+}
+
+#[test]
+fn a_vertex_in_no_face_is_tested_against_faces() {
+    // Triangle A static at z = 0; triangle B falls through it; vertex 6 (in
+    // no face) sits between them; vertex 7 (in no face) is far away.
+    let x0 = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [1.0, 0.0, 1.0],
+        [0.0, 1.0, 1.0],
+        [0.2, 0.2, 0.5],
+        [10.0, 10.0, 10.0],
+    ]
+    .map(|[x, y, z]| Vec3::new(x, y, z));
+    let mut x1 = x0;
+    for p in &mut x1[3..6] {
+        p.z = -1.0;
+    }
+    let mesh = TriMesh::new(8, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let bvh = Bvh::build(&step, KdopAxes::Dop6);
+    assert_eq!(bvh.num_leaves(), 4);
+    let (set, stats) = bvh_set(&bvh);
+    let set = set.sorted();
+    let vf: Vec<(u32, u32)> = set.vertex_face.iter().map(|p| (p.v, p.f)).collect();
+    assert_eq!(
+        vf,
+        vec![(0, 1), (1, 1), (2, 1), (3, 0), (4, 0), (5, 0), (6, 1)]
+    );
+    // Every edge of A against every edge of B: their boxes all meet.
+    assert_eq!(set.edge_edge.len(), 9);
+    assert_eq!(stats.vf_inter_component(), 7);
+    assert_eq!(stats.ee_same_component, 0);
+    assert_eq!(set, brute_force_candidates(&step, KdopAxes::Dop6).0);
+}
+
+#[test]
+fn errors_are_typed() {
+    let (mesh, x0, x1) = two_grids(4, 0.1);
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let other = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
+    let p = [Vec3::zeros(); 3];
+    let small = Step::new(&other, &p, &p).unwrap();
+    let mut bvh = Bvh::build(&step, KdopAxes::Dop26);
+    assert!(matches!(
+        bvh.refit(&small),
+        Err(ccdlab::broad_phase::BroadPhaseError::TopologyMismatch {
+            what: "vertices",
+            ..
+        })
+    ));
+    let b6 = Bvh::build(&step, KdopAxes::Dop6);
+    assert!(matches!(
+        bvh.cross_candidates(&b6, &mut CandidateSet::default()),
+        Err(ccdlab::broad_phase::BroadPhaseError::AxesMismatch(
+            KdopAxes::Dop26,
+            KdopAxes::Dop6
+        ))
+    ));
+    assert!(matches!(
+        bvh.cross_candidates(&bvh, &mut CandidateSet::default()),
+        Err(ccdlab::broad_phase::BroadPhaseError::OverlappingComponents(
+            0
+        ))
+    ));
+    // An empty selection is a valid, empty BVH.
+    let none = Bvh::build_components(&step, KdopAxes::Dop26, |_| false);
+    assert_eq!(none.num_nodes(), 0);
+    assert!(bvh_set(&none).0.is_empty());
+    assert_eq!(none.self_candidate_set_par().0, CandidateSet::default());
+    assert!(
+        bvh.cross_candidates(&none, &mut CandidateSet::default())
+            .unwrap()
+            == BroadPhaseStats::default()
+    );
+    let _ = concat(vec![]);
+}
+
+// ---------------------------------------------------------------------------
+// Real frames: datasets/scalable-ccd (Belgrod et al. 2023).
+
+struct Frames {
+    mesh: TriMesh,
+    x_t0: Vec<Vec3>,
+    x_t1: Vec<Vec3>,
+}
+
+impl Frames {
+    fn load(scene: &str, f0: &str, f1: &str) -> Frames {
+        let root = ccdlab::harness::data::require_root().unwrap_or_else(|e| panic!("{e}"));
+        let dir = root.join("scalable-ccd").join(scene).join("frames");
+        let (mesh, x_t0, x_t1) = ccdlab::mesh::read_step(&dir.join(f0), &dir.join(f1))
+            .unwrap_or_else(|e| panic!("{scene}: {e}"));
+        Frames { mesh, x_t0, x_t1 }
+    }
+
+    fn cloth_ball() -> Frames {
+        Frames::load("cloth-ball", "cloth_ball92.ply", "cloth_ball93.ply")
+    }
+
+    fn cloth_funnel() -> Frames {
+        Frames::load("cloth-funnel", "227.ply", "228.ply")
+    }
+
+    fn step(&self) -> Step<'_> {
+        Step::new(&self.mesh, &self.x_t0, &self.x_t1).unwrap()
+    }
+}
+
+/// Pairs of `boxes/<name>.json` whose `mma_bool/<name>_mma_bool.json` entry is
+/// true, as candidates.
+fn colliding_listed_pairs(scene: &str, name: &str, mesh: &TriMesh) -> CandidateSet {
+    use ccdlab::harness::ground_truth::{read_boxes, read_mma_bool};
+    use ccdlab::mesh::Feature;
+    let dir = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd")
+        .join(scene);
+    let boxes = read_boxes(&dir.join("boxes").join(format!("{name}.json"))).unwrap();
+    let truth = read_mma_bool(&dir.join("mma_bool").join(format!("{name}_mma_bool.json"))).unwrap();
+    assert_eq!(boxes.len(), truth.len(), "{scene}/{name}");
+    let mut out = CandidateSet::default();
+    for (i, (ids, hit)) in boxes.iter().zip(&truth).enumerate() {
+        if !hit {
+            continue;
+        }
+        match ids.map(|id| mesh.feature(id).unwrap()) {
+            [Feature::Vertex(v), Feature::Face(f)] | [Feature::Face(f), Feature::Vertex(v)] => {
+                out.vertex_face.push(VfPair { v, f })
+            }
+            [Feature::Edge(a), Feature::Edge(b)] => out.edge_edge.push(EePair::new(a, b)),
+            other => panic!("{scene}/{name} pair {i}: {other:?}"),
+        }
+    }
+    out.sorted()
+}
+
+#[test]
+fn cloth_ball_92_aabb_candidates_reproduce_the_published_counts() {
+    // The data set's reference code (scalable-ccd, CPU sort and sweep) reports
+    // 1,655,541 VF and 5,197,332 EE overlapping swept-AABB pairs for this step.
+    let frames = Frames::cloth_ball();
+    let step = frames.step();
+    let (brute, brute_stats) = brute_force_candidates(&step, KdopAxes::Dop6);
+    assert_eq!(brute.vertex_face.len(), 1_655_541);
+    assert_eq!(brute.edge_edge.len(), 5_197_332);
+    let bvh = in_pool(2, || Bvh::build(&step, KdopAxes::Dop6));
+    assert_eq!(bvh.validate(&step), Ok(()));
+    let (par2, stats2) = in_pool(2, || bvh.self_candidate_set_par());
+    let (par1, stats1) = in_pool(1, || bvh.self_candidate_set_par());
+    assert_eq!(par1, par2, "1 vs 2 threads");
+    assert_eq!(stats1, stats2);
+    let (seq, seq_stats) = bvh_set(&bvh);
+    assert_eq!(seq, par1, "sequential vs parallel");
+    assert_eq!(seq_stats, stats1);
+    assert_eq!(seq.sorted(), brute);
+    assert_eq!(stats1.vf_same_component, brute_stats.vf_same_component);
+    assert_eq!(stats1.ee_same_component, brute_stats.ee_same_component);
+    // cloth (self) and cloth–ball (inter-object) pairs are both there.
+    assert_eq!(frames.mesh.num_components(), 2);
+    assert!(brute_stats.vf_inter_component() > 0 && brute_stats.ee_inter_component() > 0);
+}
+
+#[test]
+fn cloth_ball_92_bvh_equals_brute_force_for_every_k() {
+    let frames = Frames::cloth_ball();
+    let step = frames.step();
+    let truth_vf = colliding_listed_pairs("cloth-ball", "92vf", &frames.mesh);
+    let truth_ee = colliding_listed_pairs("cloth-ball", "92ee", &frames.mesh);
+    assert_eq!(
+        (truth_vf.vertex_face.len(), truth_ee.edge_edge.len()),
+        (19_032, 94_822)
+    );
+    let mut counts = Vec::new();
+    for axes in KdopAxes::ALL {
+        let (brute, _) = brute_force_candidates(&step, axes);
+        let bvh = in_pool(2, || Bvh::build(&step, axes));
+        let (found, _) = in_pool(2, || bvh.self_candidate_set_par());
+        let found = found.sorted();
+        assert!(found == brute, "{axes}: BVH and brute force differ");
+        // Every colliding pair the data set lists is a candidate.
+        assert!(
+            is_subset(&truth_vf, &found),
+            "{axes}: a colliding VF pair is missing"
+        );
+        assert!(
+            is_subset(&truth_ee, &found),
+            "{axes}: a colliding EE pair is missing"
+        );
+        counts.push((found.vertex_face.len(), found.edge_edge.len()));
+    }
+    // More slabs, fewer candidates: 26 ≤ 18, 14 ≤ 6.
+    assert!(counts[4].0 <= counts[3].0 && counts[3].0 <= counts[0].0);
+    assert!(counts[4].1 <= counts[2].1 && counts[2].1 <= counts[0].1);
+}
+
+#[test]
+fn cloth_funnel_227_bvh_equals_brute_force_for_every_k_and_after_refit() {
+    let frames = Frames::cloth_funnel();
+    let step = frames.step();
+    let truth_vf = colliding_listed_pairs("cloth-funnel", "227vf", &frames.mesh);
+    let truth_ee = colliding_listed_pairs("cloth-funnel", "227ee", &frames.mesh);
+    assert_eq!(
+        (truth_vf.vertex_face.len(), truth_ee.edge_edge.len()),
+        (27, 107)
+    );
+    let back = Step::new(&frames.mesh, &frames.x_t1, &frames.x_t0).unwrap();
+    for axes in KdopAxes::ALL {
+        let (brute, _) = brute_force_candidates(&step, axes);
+        let bvh = in_pool(2, || Bvh::build(&step, axes));
+        assert_eq!(bvh.validate(&step), Ok(()));
+        let (seq, seq_stats) = bvh_set(&bvh);
+        let (par, par_stats) = in_pool(2, || bvh.self_candidate_set_par());
+        assert_eq!(seq, par, "{axes}: sequential vs 2 threads");
+        assert_eq!(seq_stats, par_stats);
+        assert!(
+            seq.clone().sorted() == brute,
+            "{axes}: BVH and brute force differ"
+        );
+        assert!(
+            is_subset(&truth_vf, &brute) && is_subset(&truth_ee, &brute),
+            "{axes}"
+        );
+        // Refit a BVH built for the reversed step.
+        let mut refitted = Bvh::build(&back, axes);
+        refitted.refit(&step).unwrap();
+        assert_eq!(refitted.validate(&step), Ok(()));
+        assert!(bvh_set(&refitted).0.sorted() == brute, "{axes}: refit");
+    }
+    let (brute6, _) = brute_force_candidates(&step, KdopAxes::Dop6);
+    assert_eq!(
+        (brute6.vertex_face.len(), brute6.edge_edge.len()),
+        (7_319, 33_770)
+    );
+}
