@@ -30,5 +30,6 @@ pub mod io;
 pub mod math;
 pub mod mesh;
 pub mod narrow_phase;
+pub mod pipeline;
 pub mod polygon;
 pub mod primitive;

@@ -2,6 +2,7 @@
 
 pub mod data;
 pub mod ground_truth;
+pub mod memory;
 pub mod output;
 pub mod query_eval;
 pub mod stamp;

@@ -1,12 +1,16 @@
 //! Which elementary query: vertex–face or edge–edge.
 
-/// The two elementary query kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The two elementary query kinds (serialised as `"vf"` / `"ee"`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum QueryKind {
     /// Vertex–face: rows `v, f0, f1, f2` at `t = 0`, then the same at `t = 1`.
+    #[serde(rename = "vf")]
     VertexFace,
     /// Edge–edge: rows `ea0, ea1, eb0, eb1` at `t = 0`, then the same at
     /// `t = 1`.
+    #[serde(rename = "ee")]
     EdgeEdge,
 }
 

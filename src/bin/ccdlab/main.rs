@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod polygons;
 mod queries;
+mod step;
 
 /// Continuous collision detection for deforming triangle meshes.
 #[derive(Debug, Parser)]
@@ -24,6 +25,8 @@ enum Command {
     Polygons(polygons::PolygonsArgs),
     /// Score a narrow-phase solver on query sets with ground truth.
     Queries(queries::Args),
+    /// One frame step through the whole CCD pipeline.
+    Step(step::Args),
 }
 
 fn data() -> Result<(), Box<dyn std::error::Error>> {
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Data => data(),
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
+        Command::Step(args) => step::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

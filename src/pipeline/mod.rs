@@ -1,0 +1,12 @@
+//! Stage composition: the only module that knows every stage. A step of a
+//! deforming mesh goes through the broad phase, the filters and the exact
+//! tests, and comes out as colliding pairs, counts, stage times and the
+//! earliest time of impact.
+
+mod config;
+mod report;
+mod step;
+
+pub use config::PipelineConfig;
+pub use report::{ContactPair, KindCounts, StageTimes, StepReport};
+pub use step::{Pipeline, PipelineError, StepOutcome};

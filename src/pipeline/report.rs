@@ -1,0 +1,108 @@
+//! What one pipeline step reports: counts per stage, culling rates, stage
+//! times and the earliest time of impact (serialisable for `--json` and the
+//! replay logs).
+
+use serde::{Deserialize, Serialize};
+
+use crate::primitive::QueryKind;
+
+/// Counts of one pair kind (vertex–face or edge–edge) through the stages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct KindCounts {
+    /// Candidates from the BVH.
+    pub candidates: u64,
+    /// Candidates whose two features are in one connected component
+    /// (self-collision candidates; the rest are between objects).
+    pub candidates_same_component: u64,
+    /// Removed by SLPF.
+    pub culled_slpf: u64,
+    /// Removed by DNF (after SLPF, when both run).
+    pub culled_dnf: u64,
+    /// Left after the filters, passed to the exact test.
+    pub after_filter: u64,
+    /// Colliding in `[0, 1]`.
+    pub colliding: u64,
+    /// Colliding pairs within one connected component.
+    pub colliding_same_component: u64,
+    /// Share of the candidates the filters removed, in percent (the paper's
+    /// "culling rate", Tables 1–2).
+    pub culling_rate_percent: f64,
+    /// Candidates the exact solver's float fast path left to the exact
+    /// fallback.
+    pub exact_fallbacks: u64,
+}
+
+impl KindCounts {
+    pub(crate) fn finish(&mut self) {
+        self.culling_rate_percent = if self.candidates > 0 {
+            100.0 * (self.candidates - self.after_filter) as f64 / self.candidates as f64
+        } else {
+            0.0
+        };
+    }
+}
+
+/// Wall time of each stage, milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct StageTimes {
+    /// Building the BVH (first step) or refitting it (later steps).
+    pub refit: f64,
+    /// BVH traversal: candidate generation.
+    pub traverse: f64,
+    /// Low-level filters.
+    pub filter: f64,
+    /// Exact tests.
+    pub solve: f64,
+    /// The whole step.
+    pub total: f64,
+}
+
+/// The report of one step (the JSON of `ccdlab step --json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepReport {
+    /// `#V`.
+    pub vertices: usize,
+    /// `#E` (unique edges).
+    pub edges: usize,
+    /// `#F`.
+    pub faces: usize,
+    /// Bounding-volume planes.
+    pub k: usize,
+    /// Filter setting.
+    pub filters: String,
+    /// Solver.
+    pub solver: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// `"build"` when this step built the BVH, `"refit"` when it refitted it.
+    pub bvh: String,
+    /// Vertex–face counts.
+    pub vf: KindCounts,
+    /// Edge–edge counts.
+    pub ee: KindCounts,
+    /// Earliest time of impact over all colliding pairs, as a conservative
+    /// lower bound (never later than the true one); `null` without contact.
+    pub toi: Option<f64>,
+    /// An upper bound on the earliest time of impact.
+    pub toi_upper: Option<f64>,
+    /// Stage times.
+    pub time_ms: StageTimes,
+    /// Peak resident memory of the process so far, MiB (filled by the
+    /// caller; 0 where unknown).
+    pub peak_rss_mb: f64,
+}
+
+/// One colliding pair, by the data sets' global IDs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ContactPair {
+    /// Vertex–face or edge–edge.
+    pub kind: QueryKind,
+    /// Global ID of the first feature (vertex for VF, smaller edge for EE).
+    pub a: u64,
+    /// Global ID of the second feature (face for VF).
+    pub b: u64,
+    /// Lower bound on the pair's earliest contact time.
+    pub toi_lower: f64,
+    /// Upper bound on the pair's earliest contact time.
+    pub toi_upper: f64,
+}
