@@ -11,7 +11,7 @@ mod slpf;
 
 pub use chain::{CulledBy, FilterSet, UnknownFilterSet};
 pub use dnf::{dnf_edge_edge, dnf_vertex_face};
-pub use slpf::{PAPER_DIRECTIONS, slpf_edge_edge, slpf_vertex_face};
+pub use slpf::{PAPER_DIRECTIONS, SlpfProjections, slpf_edge_edge, slpf_vertex_face};
 
 /// A filter's decision on one pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -6,8 +6,10 @@
 //! topology is fixed across a sequence). Every stage is parallel over fixed
 //! chunks of pairs with rayon, and results are concatenated in chunk order,
 //! so counts, pairs and the time of impact are identical for any number of
-//! threads. Filter and solver kernels are the pure pair functions of
-//! [`crate::filter`] and [`crate::narrow_phase`].
+//! threads. DNF and the solvers are the pure pair functions of
+//! [`crate::filter`] and [`crate::narrow_phase`]; SLPF uses the per-vertex
+//! projection form ([`crate::filter::SlpfProjections`]), equivalent up to
+//! roundoff to its per-pair kernel and conservative like it.
 
 use std::time::Instant;
 
@@ -16,7 +18,9 @@ use rayon::prelude::*;
 use super::config::PipelineConfig;
 use super::report::{ContactPair, KindCounts, StageTimes, StepReport};
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
-use crate::filter::{CulledBy, FilterSet};
+use crate::filter::{
+    CulledBy, FilterSet, SlpfProjections, Verdict, dnf_edge_edge, dnf_vertex_face,
+};
 use crate::math::Vec3;
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{Path, Solver, Toi, edge_edge_traced, vertex_face_traced};
@@ -98,22 +102,42 @@ impl Pipeline {
             ..KindCounts::default()
         };
 
-        // Stage 3: filters.
+        // Stage 3: filters. SLPF runs on per-vertex projection intervals
+        // computed once per step; DNF on each pair's coplanarity cubic.
         let t = Instant::now();
+        let uses_slpf = matches!(cfg.filters, FilterSet::Slpf | FilterSet::SlpfDnf);
+        let uses_dnf = matches!(cfg.filters, FilterSet::Dnf | FilterSet::SlpfDnf);
+        let projections =
+            uses_slpf.then(|| SlpfProjections::new(step.x_t0, step.x_t1, &cfg.directions));
+        let faces = mesh.faces();
+        let edges = mesh.edges();
         let vf_pass = filter_stage(
+            cfg.filters,
             &candidates.vertex_face,
             &mut vf,
-            |p| vf_points(step, p),
-            QueryKind::VertexFace,
-            cfg,
+            |p: &VfPair| {
+                if projections
+                    .as_ref()
+                    .is_some_and(|pr| pr.cull_vertex_face(p.v, faces[p.f as usize]))
+                {
+                    return Some(CulledBy::Slpf);
+                }
+                let [a, b, c, d, e, f, g, h] = vf_points(step, p);
+                (uses_dnf && dnf_vertex_face(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled)
+                    .then_some(CulledBy::Dnf)
+            },
         );
-        let ee_pass = filter_stage(
-            &candidates.edge_edge,
-            &mut ee,
-            |p| ee_points(step, p),
-            QueryKind::EdgeEdge,
-            cfg,
-        );
+        let ee_pass = filter_stage(cfg.filters, &candidates.edge_edge, &mut ee, |p: &EePair| {
+            if projections
+                .as_ref()
+                .is_some_and(|pr| pr.cull_edge_edge(edges[p.e0 as usize], edges[p.e1 as usize]))
+            {
+                return Some(CulledBy::Slpf);
+            }
+            let [a, b, c, d, e, f, g, h] = ee_points(step, p);
+            (uses_dnf && dnf_edge_edge(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled)
+                .then_some(CulledBy::Dnf)
+        });
         let filter_ms = ms(t);
 
         // Stage 4: exact tests.
@@ -213,16 +237,15 @@ fn ee_points(step: &Step<'_>, p: &EePair) -> [Vec3; 8] {
     [x0[a], x0[b], x0[c], x0[d], x1[a], x1[b], x1[c], x1[d]]
 }
 
-/// Runs the filters on `pairs` in parallel chunks; returns the survivors in
-/// order (`None` when no filter is configured: all pass, nothing copied).
+/// Runs `cull` on `pairs` in parallel chunks; returns the survivors in order
+/// (`None` when no filter is configured: all pass, nothing copied).
 fn filter_stage<P: Copy + Send + Sync>(
+    filters: FilterSet,
     pairs: &[P],
     counts: &mut KindCounts,
-    points: impl Fn(&P) -> [Vec3; 8] + Sync,
-    kind: QueryKind,
-    cfg: &PipelineConfig,
+    cull: impl Fn(&P) -> Option<CulledBy> + Sync,
 ) -> Option<Vec<P>> {
-    if cfg.filters == FilterSet::None {
+    if filters == FilterSet::None {
         counts.after_filter = pairs.len() as u64;
         return None;
     }
@@ -231,7 +254,7 @@ fn filter_stage<P: Copy + Send + Sync>(
         .map(|chunk| {
             let (mut pass, mut slpf, mut dnf) = (Vec::with_capacity(chunk.len()), 0, 0);
             for p in chunk {
-                match cfg.filters.cull(kind, &cfg.directions, &points(p)) {
+                match cull(p) {
                     Some(CulledBy::Slpf) => slpf += 1,
                     Some(CulledBy::Dnf) => dnf += 1,
                     None => pass.push(*p),
