@@ -21,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+pub mod discrete;
 pub mod harness;
 pub mod math;
 pub mod mesh;
