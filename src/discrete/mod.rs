@@ -1,7 +1,7 @@
 //! Side track: discrete (a posteriori) detectors that sit beside the CCD
 //! pipeline for comparison, and their comparison with parry3d-f64.
 //!
-//! - [`sphere_sphere`], [`sphere_cuboid`]: Trushin 2015 (Software & Systems
+//! - [`sphere_sphere()`], [`sphere_cuboid()`]: Trushin 2015 (Software & Systems
 //!   4(112)), with 4×4 world-from-local matrices ([`frame`]).
 //! - [`cylinder_heightfield`]: Strashnov & Torgashev 2020 (International
 //!   Journal of Open Information Technologies), cylinder vs regular height

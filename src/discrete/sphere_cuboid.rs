@@ -24,7 +24,7 @@
 //! - **Touching.** The paper's sphere–box test is strict (`|O₁ − Q| < r₁`)
 //!   while its sphere–sphere test is not (`≤`). Contact sets are closed
 //!   throughout ccdlab and a touching contact must not be missed, so we use
-//!   `≤`, with the rounding slack of [`super::sphere_sphere`].
+//!   `≤`, with the rounding slack of [`super::sphere_sphere()`].
 //! - **`u` on a mid-plane** inside the box: `d = (u.x, 0, 0)` would be zero
 //!   for `u.x = 0`; we take the sign of `+0` as `+` (any choice is as near).
 

@@ -1,5 +1,7 @@
 //! `ccdlab`: the command-line front end of the library.
 
+mod discrete;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -16,6 +18,9 @@ struct Cli {
 enum Command {
     /// Print where ccdlab looks for the data sets, and what it finds there.
     Data,
+    /// Discrete detectors (sphere–sphere, sphere–box, cylinder–terrain) vs
+    /// parry3d-f64: agreement, timing, figures → reports/discrete.
+    Discrete(discrete::Args),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +33,7 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
+        Command::Discrete(args) => discrete::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -155,7 +155,7 @@ pub(crate) fn base_contact(
     let q_paper = closest_on_polygon(el.corners(), &el.normal, &frame.ct);
     let (px, py) = frame.scaled(&q_paper);
     if 1.0 - px * px - py * py < -tol {
-        stats.paper_misses += 1;
+        stats.paper_misses[0] += 1;
     }
     // Exact element–ellipse test: closest point of the scaled polygon to 0.
     let q = closest_on_polygon(sc, &zn, &Vec3::zeros());
@@ -209,10 +209,12 @@ pub(crate) fn base_contact(
         }
     }
     ws.add_all_g_f(el);
-    for k in 0..m {
-        if inside[k] {
-            ws.add_g_i(el.vertex_ids[k], el.vertices[k], f);
-        }
+    for (k, _) in inside[..m]
+        .iter()
+        .enumerate()
+        .filter(|(_, inside)| **inside)
+    {
+        ws.add_g_i(el.vertex_ids[k], el.vertices[k], f);
     }
 }
 

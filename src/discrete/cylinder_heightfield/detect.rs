@@ -29,7 +29,7 @@ pub struct Params {
     /// `ε_v` of §IV-D: the axis counts as parallel to an element when
     /// `|v·n_P| < ε_v`. Default `2⁻¹⁰` (about 0.06°).
     pub eps_v: Real,
-    /// `ε₂` of §V, relative (see [`super::manifold`]). Default `2⁻²⁰`.
+    /// `ε₂` of §V, relative (scale-free: `‖P₁P₂ × P₂P₃‖ ≤ ε₂·‖P₁P₂‖²`). Default `2⁻²⁰`.
     pub eps_collinear: Real,
     /// Normals `n`, `n′` are "the same" (§V) when `n·n′ ≥ 1 − tol`. Default
     /// `2⁻³⁰` (an angle of about 4·10⁻⁵ rad).
@@ -89,8 +89,10 @@ pub struct Stats {
     /// Case (11).
     pub single_point: usize,
     /// Elements that meet the cylinder but that the paper's own test for
-    /// their case rejects (see the case modules).
-    pub paper_misses: usize,
+    /// their case rejects: case (6) (closest point to `C̃₁` outside the
+    /// ellipse), (9) (SAT separates the trapezoid), (11) (`Q` outside the
+    /// cylinder). See the case modules.
+    pub paper_misses: [usize; 3],
     /// Case-(6) elements that meet the cylinder outside the projected base.
     pub outside_projection: usize,
     /// `|Ω_I|`, `|Ω_E|` before the second pass.
@@ -109,6 +111,14 @@ pub struct Stats {
     pub fallback_points: usize,
     /// Whether the flat-patch (cylinder–plane) path was taken.
     pub flat_patch: bool,
+}
+
+impl Stats {
+    /// Whether the paper's own per-case tests would have found a contact:
+    /// some element meets the cylinder and its case's test accepts it.
+    pub fn paper_finds_contact(&self) -> bool {
+        self.elements_met > self.paper_misses.iter().sum::<usize>()
+    }
 }
 
 /// The result of one query; the manifold itself is written to the caller's
@@ -214,9 +224,7 @@ pub fn cylinder_heightfield(
         params.normal_tolerance,
         params.eps_collinear,
         slack,
-        &mut ws.group_of,
-        &mut ws.group_normals,
-        &mut ws.kept,
+        &mut ws.reduce,
         out,
     );
     stats.manifold_points = out.len();
@@ -323,7 +331,7 @@ mod tests {
             assert_eq!(rep.outcome, Outcome::Contact);
             assert_eq!(rep.stats.flat_patch, params.eps_h == 0.0);
             assert_eq!((out.len(), rep.stats.groups), (4, 1), "{:?}", rep.stats);
-            assert_eq!(rep.stats.paper_misses, 0);
+            assert_eq!(rep.stats.paper_misses, [0; 3]);
             for p in &out {
                 assert!((p.depth - 0.01).abs() < 1e-12);
                 assert_eq!(p.normal, Vec3::z());

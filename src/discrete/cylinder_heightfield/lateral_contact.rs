@@ -65,7 +65,7 @@ pub(crate) fn lateral_contact(
         trap.reverse();
     }
     if separated(&trap, el.corners(), &n, slack) {
-        stats.paper_misses += 1;
+        stats.paper_misses[1] += 1;
         push_fallback(el, witness, ws);
         return;
     }

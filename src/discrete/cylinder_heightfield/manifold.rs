@@ -17,6 +17,11 @@
 //!   four; SPEC.md §3 says "only 2 if collinear". We check every group of
 //!   three or more, so a lying barrel gives 2 points however many elements
 //!   its generatrix crosses.
+//! - "Only the two most distant points are kept" can mean the pair found so
+//!   far (`P₁`, the deepest, and `P₂`, the farthest from it) or the two
+//!   extremes of the line. We keep the extremes (they span the contact line,
+//!   as a solver needs), unless `P₁` is deeper than both: then `P₁`, `P₂`
+//!   (so a wheel across a convex crest keeps its deepest point).
 //! - `ε₂` is made scale-free: `‖P₁P₂ × P₂P₃‖ ≤ ε₂·‖P₁P₂‖²`, i.e. `P₃` is within
 //!   `ε₂·|P₁P₂|` of the line `P₁P₂`.
 //! - The quadrilateral's area is that of the convex hull of the four points
@@ -62,19 +67,31 @@ pub struct ContactPoint {
     pub source: PointSource,
 }
 
+/// Reused buffers of [`reduce`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ReduceScratch {
+    group_of: Vec<(usize, usize)>,
+    group_normals: Vec<Vec3>,
+    kept: Vec<usize>,
+    by_x: Vec<(Real, usize)>,
+}
+
 /// Groups `raw` by normal and reduces each group (see the module doc);
-/// appends to `out`, returns the number of groups. `scratch_*` are reused
-/// buffers.
+/// appends to `out`, returns the number of groups.
 pub(crate) fn reduce(
     raw: &[ContactPoint],
     normal_tolerance: Real,
     eps_collinear: Real,
     dup_tol: Real,
-    group_of: &mut Vec<(usize, usize)>,
-    group_normals: &mut Vec<Vec3>,
-    kept: &mut Vec<usize>,
+    scratch: &mut ReduceScratch,
     out: &mut Vec<ContactPoint>,
 ) -> usize {
+    let ReduceScratch {
+        group_of,
+        group_normals,
+        kept,
+        by_x,
+    } = scratch;
     group_of.clear();
     group_normals.clear();
     for (k, p) in raw.iter().enumerate() {
@@ -92,17 +109,24 @@ pub(crate) fn reduce(
     while start < group_of.len() {
         let g = group_of[start].0;
         let end = start + group_of[start..].iter().take_while(|e| e.0 == g).count();
-        // Merge duplicates (keep the first).
+        // Merge duplicates (keep the first): `by_x` holds the kept points
+        // sorted by x, so only an x-window of them is compared.
         kept.clear();
+        by_x.clear();
         for &(_, k) in &group_of[start..end] {
-            if kept
+            let p = raw[k].point;
+            let lo = by_x.partition_point(|&(x, _)| x < p.x - dup_tol);
+            let dup = by_x[lo..]
                 .iter()
-                .all(|&j| (raw[j].point - raw[k].point).norm() > dup_tol)
-            {
+                .take_while(|&&(x, _)| x <= p.x + dup_tol)
+                .any(|&(_, j)| (raw[j].point - p).norm() <= dup_tol);
+            if !dup {
                 kept.push(k);
+                let at = by_x.partition_point(|&(x, _)| x < p.x);
+                by_x.insert(at, (p.x, k));
             }
         }
-        select(raw, kept, &group_normals[g], eps_collinear, out);
+        select(raw, kept, &group_normals[g], eps_collinear, dup_tol, out);
         start = end;
     }
     group_normals.len()
@@ -114,6 +138,7 @@ fn select(
     idx: &[usize],
     normal: &Vec3,
     eps_collinear: Real,
+    dup_tol: Real,
     out: &mut Vec<ContactPoint>,
 ) {
     if idx.len() <= 2 {
@@ -139,12 +164,20 @@ fn select(
         (p(k) - q).norm()
     });
     if d12.cross(&(p(i3) - p(i2))).norm() <= eps_collinear * d12.norm_squared() {
-        // Collinear: the two most distant points, the extremes along P₁P₂.
+        // Collinear: "the two most distant points". The extremes along
+        // P₁P₂, unless P₁ (the deepest) is deeper than both: then P₁ and P₂
+        // (P₂ is the extreme farthest from P₁).
         let (lo, _) = argmax(&|k| -(p(k) - p(i1)).dot(&d12));
         let (hi, _) = argmax(&|k| (p(k) - p(i1)).dot(&d12));
-        out.push(raw[lo]);
-        if hi != lo {
-            out.push(raw[hi]);
+        let d1 = raw[i1].depth;
+        let (a, b) = if d1 > raw[lo].depth + dup_tol && d1 > raw[hi].depth + dup_tol {
+            (i1, i2)
+        } else {
+            (lo, hi)
+        };
+        out.push(raw[a]);
+        if b != a {
+            out.push(raw[b]);
         }
         return;
     }
@@ -190,9 +223,7 @@ mod tests {
             1e-9,
             1e-6,
             1e-12,
-            &mut Vec::new(),
-            &mut Vec::new(),
-            &mut Vec::new(),
+            &mut ReduceScratch::default(),
             &mut out,
         );
         (g, out)
@@ -224,8 +255,8 @@ mod tests {
         let n = Vec3::z();
         let m = Vec3::new(0.0, 0.6, 0.8);
         let raw = vec![
-            cp(0.5, 0.0, 0.3, n),
-            cp(0.0, 0.0, 0.1, n),
+            cp(0.5, 0.0, 0.2, n),
+            cp(0.0, 0.0, 0.2, n),
             cp(2.0, 0.0, 0.2, n),
             cp(1.0, 0.0, 0.2, n),
             cp(5.0, 5.0, 0.1, m),
@@ -235,7 +266,22 @@ mod tests {
         assert_eq!(g, 2);
         assert_eq!(out.len(), 3);
         let xs: Vec<Real> = out[..2].iter().map(|c| c.point.x).collect();
-        assert!(xs.contains(&0.0) && xs.contains(&2.0));
+        assert!(xs.contains(&0.0) && xs.contains(&2.0), "{xs:?}");
         assert_eq!(out[2].normal, m);
+    }
+
+    #[test]
+    fn collinear_points_keep_the_deepest_when_it_is_inside() {
+        // A crest: deepest in the middle → P₁ (x = 0.5) and P₂ (x = 2).
+        let n = Vec3::z();
+        let raw = vec![
+            cp(0.0, 0.0, 0.1, n),
+            cp(0.5, 0.0, 0.3, n),
+            cp(2.0, 0.0, 0.2, n),
+            cp(1.0, 0.0, 0.2, n),
+        ];
+        let (_, out) = run(&raw);
+        let xs: Vec<Real> = out.iter().map(|c| c.point.x).collect();
+        assert_eq!(xs, vec![0.5, 2.0]);
     }
 }

@@ -48,7 +48,7 @@
 //! - A cylinder entirely below the surface meets no element; the paper
 //!   (small penetrations per step) has no model for it; we report
 //!   [`Outcome::Buried`].
-//! - The cylinder–plane test of the flat patch is in ref. [17], not in our
+//! - The cylinder–plane test of the flat patch is in ref. \[17\], not in our
 //!   sources: we run the same narrow phase on one rectangle spanning the
 //!   range at `H_max`.
 //!

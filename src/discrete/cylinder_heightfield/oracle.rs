@@ -63,7 +63,7 @@ fn golden(lo: Real, hi: Real, f: &mut impl FnMut(Real) -> Real) -> (Real, Real) 
 }
 
 /// Minimum of the cylinder's signed distance over triangle `p0 p1 p2`.
-fn min_over_triangle(cyl: &Cylinder, p0: Vec3, p1: Vec3, p2: Vec3) -> (Real, Vec3) {
+pub(crate) fn min_over_triangle(cyl: &Cylinder, p0: Vec3, p1: Vec3, p2: Vec3) -> (Real, Vec3) {
     let (e1, e2) = (p1 - p0, p2 - p0);
     let at = |s: Real, t: Real| p0 + s * e1 + t * e2;
     let mut outer = |s: Real| {

@@ -45,7 +45,7 @@ pub(crate) fn point_contact(
     let z = d.dot(&cyl.axis());
     let rho = (d - z * cyl.axis()).norm();
     if z.abs() > 0.5 * cyl.height() + slack || rho > cyl.radius() + slack {
-        stats.paper_misses += 1;
+        stats.paper_misses[2] += 1;
         push_fallback(el, witness, ws);
         return;
     }

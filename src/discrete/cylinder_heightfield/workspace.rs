@@ -6,7 +6,7 @@
 use super::super::heightfield::Element;
 use super::base_contact::BaseFrame;
 use super::broad_phase::CellRange;
-use super::manifold::ContactPoint;
+use super::manifold::{ContactPoint, ReduceScratch};
 use crate::math::{Real, Vec3};
 
 const NONE: u32 = u32::MAX;
@@ -61,9 +61,7 @@ pub struct Workspace {
     pub(crate) g_i: Vec<GiEntry>,
     range: CellRange,
     cols: usize,
-    pub(crate) group_of: Vec<(usize, usize)>,
-    pub(crate) group_normals: Vec<Vec3>,
-    pub(crate) kept: Vec<usize>,
+    pub(crate) reduce: ReduceScratch,
 }
 
 impl Workspace {
