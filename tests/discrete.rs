@@ -246,3 +246,63 @@ fn bad_input_is_a_typed_error_naming_the_value() {
     let e = HeightGrid::new([0.0, 0.0], [1.0, 1.0], 1, 1, vec![0.0]).unwrap_err();
     assert!(e.to_string().contains("at least 2×2"));
 }
+
+/// The paper's per-case tests can reject every element of a real contact.
+/// Regressions from the random set of `ccdlab discrete --seed 2020`
+/// (terrain seed 2030, cylinder seed 3020, index 124: a 2.8 mm penetration
+/// in case (11) whose point `Q` closest to `Ã₁` lies outside the cylinder on
+/// both elements met; index 1: the same case, 16 mm). We report the contact;
+/// parry and the oracle agree.
+#[test]
+fn regression_paper_case_11_misses_terrain_2030_cylinders_1_and_124() {
+    let grid = random_terrain(2030, 33, 0.25);
+    let cyls = random_cylinders(3020, &grid, 200);
+    let terrain = ParryTerrain::new(&grid);
+    for (k, whole_contact_missed) in [(124, true), (1, false)] {
+        let cyl = &cyls[k];
+        let mut out = Vec::new();
+        let rep = cylinder_heightfield(
+            cyl,
+            &grid,
+            &Params::default(),
+            &mut Workspace::new(),
+            &mut out,
+        );
+        assert_eq!(rep.outcome, Outcome::Contact, "index {k}");
+        assert!(rep.stats.paper_misses[2] >= 2, "index {k}: {:?}", rep.stats);
+        assert_eq!(
+            !rep.stats.paper_finds_contact(),
+            whole_contact_missed,
+            "index {k}"
+        );
+        let sd = cylinder_heightfield_oracle(cyl, &grid, 0.1).min_signed_distance;
+        assert!(sd < -1e-3, "index {k}: {sd}");
+        assert!(terrain.contact(cyl).is_some());
+        assert!(!out.is_empty());
+    }
+}
+
+/// Case (6): elements that meet the cylinder outside the projected base, and
+/// one rejected by the paper's closest-point-to-C̃₁ test although it meets
+/// the ellipse (terrain seed 2035, cylinder seed 3025, index 37).
+#[test]
+fn regression_paper_case_6_misses_terrain_2035_cylinder_37() {
+    let grid = random_terrain(2035, 33, 0.25);
+    let cyl = random_cylinders(3025, &grid, 200)[37];
+    let mut out = Vec::new();
+    let rep = cylinder_heightfield(
+        &cyl,
+        &grid,
+        &Params::default(),
+        &mut Workspace::new(),
+        &mut out,
+    );
+    assert_eq!(rep.outcome, Outcome::Contact);
+    assert!(rep.stats.outside_projection > 0, "{:?}", rep.stats);
+    assert!(
+        rep.stats.paper_misses[0] > rep.stats.outside_projection,
+        "{:?}",
+        rep.stats
+    );
+    assert!(cylinder_heightfield_oracle(&cyl, &grid, 0.1).min_signed_distance < 0.0);
+}

@@ -107,6 +107,20 @@ pub enum DiscreteError {
         /// Heights given.
         len: usize,
     },
+    /// The grid's magnitudes would overflow or underflow in the element
+    /// normals (`d_x·d_y` below the smallest normal double, or `|H|·d` not
+    /// finite). Rescale the units.
+    #[error(
+        "height grid: steps ({dx}, {dy}) and max |H| = {max_abs_height} are out of the representable range"
+    )]
+    GridOutOfRange {
+        /// Step along x.
+        dx: f64,
+        /// Step along y.
+        dy: f64,
+        /// Largest |height|.
+        max_abs_height: f64,
+    },
     /// A height is NaN or infinite.
     #[error("height grid: H[{i}][{j}] = {value} (must be finite)")]
     NonFiniteHeight {

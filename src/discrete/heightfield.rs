@@ -165,6 +165,14 @@ impl HeightGrid {
             });
         }
         let max_abs_height = heights.iter().fold(0.0, |m: Real, h| m.max(h.abs()));
+        let (dx, dy) = (step[0], step[1]);
+        if dx * dy < Real::MIN_POSITIVE || !(4.0 * max_abs_height * dx.max(dy)).is_finite() {
+            return Err(DiscreteError::GridOutOfRange {
+                dx,
+                dy,
+                max_abs_height,
+            });
+        }
         Ok(HeightGrid {
             max_abs_height,
             x0: origin[0],
@@ -391,6 +399,14 @@ mod tests {
         assert!(matches!(
             HeightGrid::new([Real::NAN, 0.0], [1.0, 1.0], 2, 2, vec![0.0; 4]),
             Err(DiscreteError::NonFinite { .. })
+        ));
+        assert!(matches!(
+            HeightGrid::new([0.0, 0.0], [1e-200, 1e-200], 2, 2, vec![0.0; 4]),
+            Err(DiscreteError::GridOutOfRange { .. })
+        ));
+        assert!(matches!(
+            HeightGrid::new([0.0, 0.0], [1e10, 1.0], 2, 2, vec![1e300, 0.0, 0.0, 0.0]),
+            Err(DiscreteError::GridOutOfRange { .. })
         ));
     }
 

@@ -789,6 +789,26 @@ fn wheel_rows_plot(rows: &[WheelRow]) -> Vec<plot::WheelSample> {
         .collect()
 }
 
+/// Histogram bins `(lo, hi, label)` of the manifold-size tables.
+const BINS: [(usize, usize, &str); 10] = [
+    (1, 1, "1"),
+    (2, 2, "2"),
+    (3, 3, "3"),
+    (4, 4, "4"),
+    (5, 8, "5–8"),
+    (9, 16, "9–16"),
+    (17, 32, "17–32"),
+    (33, 64, "33–64"),
+    (65, 128, "65–128"),
+    (129, usize::MAX, "> 128"),
+];
+
+fn buckets(h: &BTreeMap<usize, usize>) -> Vec<String> {
+    BINS.iter()
+        .map(|&(lo, hi, _)| h.range(lo..=hi).map(|(_, n)| n).sum::<usize>().to_string())
+        .collect()
+}
+
 /// Three significant digits.
 fn sig3(v: f64) -> String {
     if v >= 100.0 {
@@ -947,17 +967,19 @@ fn summary(r: &Results, args: &Args) -> String {
     }
     s += "\n";
     s += &format!(
-        "Manifold sizes over contacts: ours mean {:.2} points in {:.2} normal groups, histogram \
-         {:?}; parry mean {:.2} points in {:.2} manifolds (one per triangle), histogram {:?}. \
-         Broad phase: mean {:.1} cells, {:.1} elements per query.\n\n",
+        "Manifold sizes over contacts: ours mean {:.2} points in {:.2} normal groups; parry mean \
+         {:.2} points in {:.2} manifolds (one per triangle). Broad phase: mean {:.1} cells, {:.1} \
+         elements per query.\n\n| points per query | {} |\n|---|{}\n| ours | {} |\n| parry | {} |\n\n",
         c.ours_points_mean,
         c.ours_groups_mean,
-        c.ours_points,
         c.parry_points_mean,
         c.parry_manifolds_mean,
-        c.parry_points,
         c.cells_mean,
         c.elements_mean,
+        BINS.iter().map(|b| b.2).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(BINS.len()),
+        buckets(&c.ours_points).join(" | "),
+        buckets(&c.parry_points).join(" | "),
     );
     let miss: usize = c.paper_misses_per_case.iter().sum();
     s += &format!(
