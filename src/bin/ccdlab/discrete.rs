@@ -704,9 +704,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let fonts = plot::register_font();
     let mut figures = Vec::new();
     let mut notes = Vec::new();
-    let mut panels_asphalt = scene_panels;
+    let panels_asphalt = scene_panels;
     let scenes_png = args.out.join("scenes.png");
-    match plot::scenes_figure(&scenes_png, &asphalt, &mut panels_asphalt, fonts) {
+    match plot::scenes_figure(&scenes_png, &asphalt, &panels_asphalt, fonts) {
         Ok(()) => figures.push("scenes.png".to_string()),
         Err(e) => notes.push(format!("scenes.png not written: {e}")),
     }

@@ -279,7 +279,7 @@ fn legend(area: &DrawingArea<BitMapBackend<'_>, Shift>, fonts: bool) -> Res {
 }
 
 /// The barrel scenes, 2 × 2 panels.
-pub fn scenes_figure(path: &Path, grid: &HeightGrid, panels: &mut [Panel], fonts: bool) -> Res {
+pub fn scenes_figure(path: &Path, grid: &HeightGrid, panels: &[Panel], fonts: bool) -> Res {
     atomic_png(path, (1600, 1240), |root| {
         let (top, rest) = root.split_vertically(40);
         legend(&top, fonts)?;
@@ -351,7 +351,7 @@ pub fn wheel_figure(
                 .background_style(WHITE.mix(0.8))
                 .border_style(BLACK)
                 .label_font(("sans-serif", 16))
-                .position(SeriesLabelPosition::UpperRight)
+                .position(SeriesLabelPosition::LowerRight)
                 .draw()?;
         }
         // Manifold sizes along the path.
@@ -360,6 +360,7 @@ pub fn wheel_figure(
             .map(|s| s.ours_points.max(s.parry_points))
             .max()
             .unwrap_or(1) as f64
+            * 1.7
             + 1.0;
         let mut b = ChartBuilder::on(&lower);
         b.margin(12);
@@ -465,4 +466,45 @@ pub fn timing_figure(path: &Path, bars: &[(String, f64)], fonts: bool) -> Res {
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ccdlab::discrete::cylinder_heightfield::contact_manifold;
+    use ccdlab::discrete::scenes::{asphalt_with_curb, barrel_scenes};
+
+    /// Without a font every figure is still drawn (no text), and nothing is
+    /// left behind but the PNGs.
+    #[test]
+    fn figures_without_a_font() {
+        let dir = std::env::temp_dir().join(format!("ccdlab-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let grid = asphalt_with_curb();
+        let panels: Vec<Panel> = barrel_scenes()
+            .into_iter()
+            .map(|s| Panel {
+                title: s.name.into(),
+                ours: contact_manifold(&s.cylinder, &grid).1,
+                cylinder: s.cylinder,
+                parry: Vec::new(),
+                yaw: 0.65,
+            })
+            .collect();
+        scenes_figure(&dir.join("s.png"), &grid, &panels, false).unwrap();
+        timing_figure(
+            &dir.join("t.png"),
+            &[("a/ours/b".into(), 1.0), ("a/parry/b".into(), 10.0)],
+            false,
+        )
+        .unwrap();
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["s.png", "t.png"]);
+        assert!(std::fs::metadata(dir.join("s.png")).unwrap().len() > 1000);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
