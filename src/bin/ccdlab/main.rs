@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod discrete;
 mod polygons;
 mod queries;
 mod step;
@@ -20,6 +21,9 @@ struct Cli {
 enum Command {
     /// Print where ccdlab looks for the data sets, and what it finds there.
     Data,
+    /// Discrete detectors (sphere–sphere, sphere–box, cylinder–terrain) vs
+    /// parry3d-f64: agreement, timing, figures → reports/discrete.
+    Discrete(discrete::Args),
     /// 2D non-convex polygons: the paper's SAT without decomposition vs
     /// SAT and GJK/EPA with decomposition (report, single queries).
     Polygons(polygons::PolygonsArgs),
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Data => data(),
+        Command::Discrete(args) => discrete::run(args),
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
         Command::Step(args) => step::run(args),
