@@ -5,4 +5,6 @@ pub mod ground_truth;
 pub mod memory;
 pub mod output;
 pub mod query_eval;
+pub mod replay;
+pub mod sequence;
 pub mod stamp;

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod discrete;
 mod polygons;
 mod queries;
+mod replay;
 mod step;
 
 /// Continuous collision detection for deforming triangle meshes.
@@ -29,6 +30,9 @@ enum Command {
     Polygons(polygons::PolygonsArgs),
     /// Score a narrow-phase solver on query sets with ground truth.
     Queries(queries::Args),
+    /// Replay frame sequences through the pipeline: per-step statistics and
+    /// a summary.
+    Replay(replay::Args),
     /// One frame step through the whole CCD pipeline.
     Step(step::Args),
 }
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         Command::Discrete(args) => discrete::run(args),
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Step(args) => step::run(args),
     };
     match result {

@@ -1,0 +1,159 @@
+//! `ccdlab replay`: every step of a frame sequence through the pipeline.
+
+use std::error::Error;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::filter::FilterSet;
+use ccdlab::harness::output::write_atomic_with;
+use ccdlab::harness::replay::{ReplaySummary, StepRecord, replay};
+use ccdlab::harness::sequence::FrameSequence;
+use ccdlab::narrow_phase::Solver;
+use ccdlab::pipeline::PipelineConfig;
+
+use crate::step::thread_pool;
+
+/// Arguments of `ccdlab replay`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A folder of numbered OBJ/PLY frames, or a scene name (`cloth_ball`,
+    /// `funnel`). Default: the data sets' scenes when found.
+    sequences: Vec<String>,
+    /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
+    #[arg(long, default_value = "26")]
+    k: KdopAxes,
+    /// Low-level filters: none, dnf, slpf, slpf+dnf.
+    #[arg(long, default_value_t = FilterSet::SlpfDnf)]
+    filters: FilterSet,
+    /// Narrow-phase solver: exact or cubic.
+    #[arg(long, default_value_t = Solver::Exact)]
+    solver: Solver,
+    /// Worker threads (default: all logical CPUs).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Write one JSON line per step to this file (written when the replay
+    /// finishes; nothing is left on error).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
+    let specs = if args.sequences.is_empty() {
+        default_sequences()?
+    } else {
+        args.sequences.clone()
+    };
+    // Open everything first, so that a bad argument fails before any work.
+    let sequences = specs
+        .iter()
+        .map(|s| FrameSequence::open(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pool = thread_pool(args.threads)?;
+    let config = PipelineConfig {
+        axes: args.k,
+        filters: args.filters,
+        solver: args.solver,
+        ..PipelineConfig::default()
+    };
+    let mut lines: Vec<String> = Vec::new();
+    let mut summaries = Vec::new();
+    for seq in &sequences {
+        for (a, b) in seq.gaps() {
+            eprintln!(
+                "warning: {}: frame numbers jump from {a} to {b}; the step between them is replayed as one",
+                seq.name()
+            );
+        }
+        let bar = progress_bar(seq);
+        let summary = pool.install(|| {
+            replay(seq, config.clone(), |rec: &StepRecord| {
+                bar.inc(1);
+                lines.push(serde_json::to_string(rec).expect("records serialise"));
+            })
+        })?;
+        bar.finish_and_clear();
+        print_summary(&summary);
+        summaries.push(summary);
+    }
+    if let Some(path) = &args.out {
+        write_atomic_with(path, |w| {
+            for l in &lines {
+                writeln!(w, "{l}")?;
+            }
+            Ok(())
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The data sets' scenes when the data is found.
+fn default_sequences() -> Result<Vec<String>, Box<dyn Error>> {
+    if ccdlab::harness::data::root().is_some() {
+        return Ok(vec!["cloth_ball".into(), "funnel".into()]);
+    }
+    Err(
+        "no data set found and no sequence given: pass a folder of frames, \
+         or set CCDLAB_DATA (see scripts/fetch_datasets.py)"
+            .into(),
+    )
+}
+
+fn progress_bar(seq: &FrameSequence) -> indicatif::ProgressBar {
+    let steps = (seq.num_frames() - 1) as u64;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(steps);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} steps, {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(seq.name().to_string());
+    bar
+}
+
+fn print_summary(s: &ReplaySummary) {
+    println!(
+        "{}: {} steps ({} V, {} E, {} F), {}-DOP, {}, {} solver, {} threads",
+        s.sequence,
+        s.steps,
+        s.mesh[0],
+        s.mesh[1],
+        s.mesh[2],
+        s.k,
+        s.filters,
+        s.solver,
+        s.stamp.threads
+    );
+    println!(
+        "{:>4} {:>13} {:>12} {:>12} {:>12} {:>10} {:>9}",
+        "", "candidates", "SLPF culled", "DNF culled", "after filter", "colliding", "culled %"
+    );
+    for (name, t) in [("VF", &s.vf), ("EE", &s.ee)] {
+        println!(
+            "{:>4} {:>13} {:>12} {:>12} {:>12} {:>10} {:>9.2}",
+            name,
+            t.candidates,
+            t.culled_slpf,
+            t.culled_dnf,
+            t.after_filter,
+            t.colliding,
+            t.culling_rate_percent
+        );
+    }
+    println!(
+        "steps with collisions: {}/{}; smallest step TOI: {}",
+        s.steps_with_collisions,
+        s.steps,
+        s.min_step_toi.map_or("-".to_string(), |t| format!("{t:e}"))
+    );
+    let t = &s.mean_time_ms;
+    println!(
+        "mean ms/step: bvh {:.2}, traverse {:.2}, filter {:.2}, solve {:.2}, total {:.2}; wall {:.0} ms; peak RSS {:.1} MiB",
+        t.refit, t.traverse, t.filter, t.solve, t.total, s.wall_ms, s.peak_rss_mb
+    );
+}

@@ -1,0 +1,184 @@
+//! Replaying a frame sequence through the pipeline: one record per step
+//! (JSON lines) and an aggregate summary.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::memory::peak_rss_mb;
+use super::sequence::{FrameSequence, SequenceError};
+use super::stamp::Stamp;
+use crate::mesh::Step;
+use crate::pipeline::{
+    KindCounts, Pipeline, PipelineConfig, PipelineError, StageTimes, StepReport,
+};
+
+/// Why a replay stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// A frame could not be read.
+    #[error(transparent)]
+    Sequence(#[from] SequenceError),
+    /// The pipeline refused a step.
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
+    /// Building a step failed (non-finite positions, …).
+    #[error(transparent)]
+    Mesh(#[from] crate::mesh::MeshError),
+}
+
+/// One step of a replay (a line of the JSON-lines log).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// Sequence name.
+    pub sequence: String,
+    /// Step index (0 for frames 0 → 1).
+    pub step: usize,
+    /// Label of the frame at `t = 0`.
+    pub frame_t0: String,
+    /// Label of the frame at `t = 1`.
+    pub frame_t1: String,
+    /// The pipeline's report.
+    #[serde(flatten)]
+    pub report: StepReport,
+}
+
+/// Sums of [`KindCounts`] over the steps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct KindTotals {
+    /// Candidates from the BVH.
+    pub candidates: u64,
+    /// Removed by SLPF.
+    pub culled_slpf: u64,
+    /// Removed by DNF.
+    pub culled_dnf: u64,
+    /// Passed to the exact test.
+    pub after_filter: u64,
+    /// Colliding.
+    pub colliding: u64,
+    /// Overall culling rate, percent.
+    pub culling_rate_percent: f64,
+}
+
+impl KindTotals {
+    fn add(&mut self, c: &KindCounts) {
+        self.candidates += c.candidates;
+        self.culled_slpf += c.culled_slpf;
+        self.culled_dnf += c.culled_dnf;
+        self.after_filter += c.after_filter;
+        self.colliding += c.colliding;
+        self.culling_rate_percent = if self.candidates > 0 {
+            100.0 * (self.candidates - self.after_filter) as f64 / self.candidates as f64
+        } else {
+            0.0
+        };
+    }
+}
+
+/// The aggregate of a replay.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplaySummary {
+    /// Sequence name.
+    pub sequence: String,
+    /// Vertices, edges, faces.
+    pub mesh: [usize; 3],
+    /// Steps replayed.
+    pub steps: usize,
+    /// Steps with at least one collision.
+    pub steps_with_collisions: usize,
+    /// Numbering gaps in the frame files, `(before, after)`.
+    pub gaps: Vec<(u64, u64)>,
+    /// Bounding-volume planes.
+    pub k: usize,
+    /// Filter setting.
+    pub filters: String,
+    /// Solver.
+    pub solver: String,
+    /// Vertex–face totals.
+    pub vf: KindTotals,
+    /// Edge–edge totals.
+    pub ee: KindTotals,
+    /// Smallest per-step time of impact (lower bound) over the steps with a
+    /// collision.
+    pub min_step_toi: Option<f64>,
+    /// Mean stage times per step, ms.
+    pub mean_time_ms: StageTimes,
+    /// Wall time of the whole replay including frame reading, ms.
+    pub wall_ms: f64,
+    /// Peak resident memory, MiB.
+    pub peak_rss_mb: f64,
+    /// Machine, threads, commit.
+    pub stamp: Stamp,
+}
+
+/// Replays every step of `seq` on the current rayon pool, calling `on_step`
+/// after each.
+pub fn replay(
+    seq: &FrameSequence,
+    config: PipelineConfig,
+    mut on_step: impl FnMut(&StepRecord),
+) -> Result<ReplaySummary, ReplayError> {
+    let start = Instant::now();
+    let mut pipeline = Pipeline::new(config);
+    let mesh = seq.mesh();
+    let (mut vf, mut ee) = (KindTotals::default(), KindTotals::default());
+    let mut sum = StageTimes::default();
+    let (mut with_collisions, mut min_toi) = (0, None::<f64>);
+    let steps = seq.num_frames() - 1;
+    let mut x_t0 = seq.frame(0)?;
+    for i in 0..steps {
+        let x_t1 = seq.frame(i + 1)?;
+        let step = Step::new(mesh, &x_t0, &x_t1)?;
+        let mut outcome = pipeline.step(&step)?;
+        outcome.report.peak_rss_mb = peak_rss_mb();
+        let r = &outcome.report;
+        vf.add(&r.vf);
+        ee.add(&r.ee);
+        for (s, t) in [
+            (&mut sum.refit, r.time_ms.refit),
+            (&mut sum.traverse, r.time_ms.traverse),
+            (&mut sum.filter, r.time_ms.filter),
+            (&mut sum.solve, r.time_ms.solve),
+            (&mut sum.total, r.time_ms.total),
+        ] {
+            *s += t;
+        }
+        if let Some(t) = r.toi {
+            with_collisions += 1;
+            min_toi = Some(min_toi.map_or(t, |m| m.min(t)));
+        }
+        on_step(&StepRecord {
+            sequence: seq.name().to_string(),
+            step: i,
+            frame_t0: seq.frame_label(i),
+            frame_t1: seq.frame_label(i + 1),
+            report: outcome.report,
+        });
+        x_t0 = x_t1;
+    }
+    let n = steps.max(1) as f64;
+    let cfg = pipeline.config();
+    Ok(ReplaySummary {
+        sequence: seq.name().to_string(),
+        mesh: [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()],
+        steps,
+        steps_with_collisions: with_collisions,
+        gaps: seq.gaps(),
+        k: cfg.axes.k(),
+        filters: cfg.filters.name().to_string(),
+        solver: cfg.solver.name().to_string(),
+        vf,
+        ee,
+        min_step_toi: min_toi,
+        mean_time_ms: StageTimes {
+            refit: sum.refit / n,
+            traverse: sum.traverse / n,
+            filter: sum.filter / n,
+            solve: sum.solve / n,
+            total: sum.total / n,
+        },
+        wall_ms: start.elapsed().as_secs_f64() * 1e3,
+        peak_rss_mb: peak_rss_mb(),
+        stamp: Stamp::new(rayon::current_num_threads()),
+    })
+}

@@ -1,0 +1,333 @@
+//! Frame sequences: a directory of numbered OBJ/PLY frames of one topology,
+//! or a named scene of the data sets, or frames held in memory (generated
+//! scenes).
+//!
+//! Frames are ordered by the number at the end of their file stem, naturally
+//! (`cloth_ball9.ply` before `cloth_ball10.ply`); a gap in the numbering is
+//! reported ([`FrameSequence::gaps`]) but not an error. Files are read one at
+//! a time, when a step needs them, and each is checked against the first
+//! frame's topology.
+
+use std::path::{Path, PathBuf};
+
+use crate::math::Vec3;
+use crate::mesh::{MeshError, TriMesh, check_finite, read_mesh};
+
+/// Why a sequence could not be opened or a frame read.
+#[derive(Debug, thiserror::Error)]
+pub enum SequenceError {
+    /// The path is neither a folder of frames nor a known scene name.
+    #[error("{0}: not a folder of frames, nor a scene name (cloth_ball, funnel, generated)")]
+    Unknown(String),
+    /// A folder without any `.ply` / `.obj` frame.
+    #[error("{}: no frames (.ply or .obj files) in this folder", .0.display())]
+    NoFrames(PathBuf),
+    /// Fewer than two frames: nothing to step through.
+    #[error("{}: a sequence needs at least two frames, found {}", .0.display(), .1)]
+    TooFewFrames(PathBuf, usize),
+    /// A frame file whose stem does not end in a number.
+    #[error("{}: the frame's name has no number at the end (e.g. frame_0012.ply)", .0.display())]
+    Unnumbered(PathBuf),
+    /// Two frame files with the same number.
+    #[error("{} and {}: two frames numbered {}", .0.display(), .1.display(), .2)]
+    DuplicateNumber(PathBuf, PathBuf, u64),
+    /// A frame file could not be read, or has another topology.
+    #[error(transparent)]
+    Mesh(#[from] MeshError),
+    /// A named data-set scene whose data cannot be found.
+    #[error("scene {0}: {1}")]
+    MissingData(String, String),
+    /// The folder could not be listed.
+    #[error("{}: {}", .0.display(), .1)]
+    Io(PathBuf, std::io::Error),
+}
+
+/// Where the frames come from.
+#[derive(Debug, Clone)]
+enum Frames {
+    Files(Vec<(u64, PathBuf)>),
+    Memory(Vec<Vec<Vec3>>),
+}
+
+/// A sequence of frames with one fixed topology.
+#[derive(Debug, Clone)]
+pub struct FrameSequence {
+    name: String,
+    mesh: TriMesh,
+    frames: Frames,
+}
+
+impl FrameSequence {
+    /// Opens `spec`: a folder of numbered frames, or a data-set scene name
+    /// (`cloth_ball`/`cloth-ball`, `funnel`/`cloth-funnel`) found under the
+    /// data root.
+    pub fn open(spec: &str) -> Result<FrameSequence, SequenceError> {
+        let path = Path::new(spec);
+        if path.is_dir() {
+            return FrameSequence::from_dir(path);
+        }
+        let scene = match spec {
+            "cloth_ball" | "cloth-ball" => "cloth-ball",
+            "funnel" | "cloth-funnel" | "cloth_funnel" => "cloth-funnel",
+            _ => return Err(SequenceError::Unknown(spec.to_string())),
+        };
+        let root = super::data::require_root()
+            .map_err(|e| SequenceError::MissingData(scene.to_string(), e))?;
+        let dir = root.join("scalable-ccd").join(scene).join("frames");
+        let mut seq = FrameSequence::from_dir(&dir)?;
+        seq.name = scene.to_string();
+        Ok(seq)
+    }
+
+    /// Frames held in memory (e.g. a generated scene); every frame must have
+    /// `mesh.num_vertices()` finite positions.
+    pub fn from_memory(
+        name: impl Into<String>,
+        mesh: TriMesh,
+        frames: Vec<Vec<Vec3>>,
+    ) -> Result<FrameSequence, SequenceError> {
+        for x in &frames {
+            if x.len() != mesh.num_vertices() {
+                return Err(MeshError::VertexCountMismatch {
+                    expected: mesh.num_vertices(),
+                    found: x.len(),
+                }
+                .into());
+            }
+            check_finite(x)?;
+        }
+        let name = name.into();
+        if frames.len() < 2 {
+            return Err(SequenceError::TooFewFrames(
+                PathBuf::from(&name),
+                frames.len(),
+            ));
+        }
+        Ok(FrameSequence {
+            name,
+            mesh,
+            frames: Frames::Memory(frames),
+        })
+    }
+
+    /// A folder of numbered `.ply` / `.obj` frames.
+    pub fn from_dir(dir: &Path) -> Result<FrameSequence, SequenceError> {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| SequenceError::Io(dir.to_path_buf(), e))?;
+        let mut files = Vec::new();
+        for entry in entries {
+            let path = entry
+                .map_err(|e| SequenceError::Io(dir.to_path_buf(), e))?
+                .path();
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            if !matches!(ext.as_deref(), Some("ply" | "obj")) || !path.is_file() {
+                continue;
+            }
+            let number =
+                frame_number(&path).ok_or_else(|| SequenceError::Unnumbered(path.clone()))?;
+            files.push((number, path));
+        }
+        if files.is_empty() {
+            return Err(SequenceError::NoFrames(dir.to_path_buf()));
+        }
+        files.sort();
+        for w in files.windows(2) {
+            if w[0].0 == w[1].0 {
+                return Err(SequenceError::DuplicateNumber(
+                    w[0].1.clone(),
+                    w[1].1.clone(),
+                    w[0].0,
+                ));
+            }
+        }
+        if files.len() < 2 {
+            return Err(SequenceError::TooFewFrames(dir.to_path_buf(), files.len()));
+        }
+        let first = read_mesh(&files[0].1)?;
+        let mesh =
+            TriMesh::new(first.positions.len(), first.faces).map_err(|e| e.in_file(&files[0].1))?;
+        Ok(FrameSequence {
+            name: dir
+                .file_name()
+                .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into()),
+            mesh,
+            frames: Frames::Files(files),
+        })
+    }
+
+    /// A short name for reports.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The fixed topology.
+    pub fn mesh(&self) -> &TriMesh {
+        &self.mesh
+    }
+
+    /// Number of frames (steps are one fewer).
+    pub fn num_frames(&self) -> usize {
+        match &self.frames {
+            Frames::Files(f) => f.len(),
+            Frames::Memory(m) => m.len(),
+        }
+    }
+
+    /// A label for frame `i`: its file name, or `#i`.
+    pub fn frame_label(&self, i: usize) -> String {
+        match &self.frames {
+            Frames::Files(f) => f[i]
+                .1
+                .file_name()
+                .map_or_else(|| format!("#{i}"), |n| n.to_string_lossy().into()),
+            Frames::Memory(_) => format!("#{i}"),
+        }
+    }
+
+    /// Numbering gaps `(before, after)` between consecutive frame files.
+    pub fn gaps(&self) -> Vec<(u64, u64)> {
+        match &self.frames {
+            Frames::Files(f) => f
+                .windows(2)
+                .filter(|w| w[1].0 > w[0].0 + 1)
+                .map(|w| (w[0].0, w[1].0))
+                .collect(),
+            Frames::Memory(_) => Vec::new(),
+        }
+    }
+
+    /// The positions of frame `i`, checked against the topology.
+    pub fn frame(&self, i: usize) -> Result<Vec<Vec3>, SequenceError> {
+        match &self.frames {
+            Frames::Memory(m) => Ok(m[i].clone()),
+            Frames::Files(f) => {
+                let path = &f[i].1;
+                let data = read_mesh(path)?;
+                if data.positions.len() != self.mesh.num_vertices() {
+                    return Err(MeshError::VertexCountMismatch {
+                        expected: self.mesh.num_vertices(),
+                        found: data.positions.len(),
+                    }
+                    .in_file(path)
+                    .into());
+                }
+                if let Some(face) = first_difference(&data.faces, self.mesh.faces()) {
+                    return Err(MeshError::FaceMismatch { face }.in_file(path).into());
+                }
+                check_finite(&data.positions).map_err(|e| e.in_file(path))?;
+                Ok(data.positions)
+            }
+        }
+    }
+}
+
+/// The number at the end of a file stem (`cloth_ball92` → 92,
+/// `frame_0012` → 12).
+pub fn frame_number(path: &Path) -> Option<u64> {
+    let stem = path.file_stem()?.to_str()?;
+    let digits: String = stem
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits.parse().ok()
+}
+
+fn first_difference(a: &[[u32; 3]], b: &[[u32; 3]]) -> Option<usize> {
+    if a.len() != b.len() {
+        return Some(a.len().min(b.len()));
+    }
+    a.iter().zip(b).position(|(x, y)| x != y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::write_ply;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ccdlab-seq-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn tri(z: f64) -> Vec<Vec3> {
+        vec![
+            Vec3::new(0.0, 0.0, z),
+            Vec3::new(1.0, 0.0, z),
+            Vec3::new(0.0, 1.0, z),
+        ]
+    }
+
+    #[test]
+    fn frames_sort_naturally_and_gaps_are_reported() {
+        let d = tmp("order");
+        for n in [10, 9, 12, 1] {
+            write_ply(
+                &d.join(format!("cloth_ball{n}.ply")),
+                &tri(n as f64),
+                &[[0, 1, 2]],
+            )
+            .unwrap();
+        }
+        std::fs::write(d.join("notes.txt"), "ignored").unwrap();
+        let seq = FrameSequence::from_dir(&d).unwrap();
+        let labels: Vec<_> = (0..seq.num_frames()).map(|i| seq.frame_label(i)).collect();
+        assert_eq!(
+            labels,
+            [
+                "cloth_ball1.ply",
+                "cloth_ball9.ply",
+                "cloth_ball10.ply",
+                "cloth_ball12.ply"
+            ]
+        );
+        assert_eq!(seq.gaps(), vec![(1, 9), (10, 12)]);
+        assert_eq!(seq.frame(2).unwrap()[0].z, 10.0);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn bad_folders_name_the_file() {
+        let d = tmp("bad");
+        assert!(matches!(
+            FrameSequence::from_dir(&d),
+            Err(SequenceError::NoFrames(_))
+        ));
+        write_ply(&d.join("a1.ply"), &tri(0.0), &[[0, 1, 2]]).unwrap();
+        assert!(matches!(
+            FrameSequence::from_dir(&d),
+            Err(SequenceError::TooFewFrames(_, 1))
+        ));
+        // Another topology in frame 2.
+        let mut four = tri(1.0);
+        four.push(Vec3::new(1.0, 1.0, 1.0));
+        write_ply(&d.join("a2.ply"), &four, &[[0, 1, 2], [1, 3, 2]]).unwrap();
+        let seq = FrameSequence::from_dir(&d).unwrap();
+        let err = seq.frame(1).unwrap_err().to_string();
+        assert!(err.contains("a2.ply"), "{err}");
+        write_ply(&d.join("b.ply"), &tri(0.0), &[[0, 1, 2]]).unwrap();
+        let err = FrameSequence::from_dir(&d).unwrap_err().to_string();
+        assert!(err.contains("b.ply"), "{err}");
+        std::fs::remove_dir_all(&d).unwrap();
+        assert!(matches!(
+            FrameSequence::open("no-such-scene"),
+            Err(SequenceError::Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn frame_numbers() {
+        assert_eq!(frame_number(Path::new("x/cloth_ball92.ply")), Some(92));
+        assert_eq!(frame_number(Path::new("frame_0012.obj")), Some(12));
+        assert_eq!(frame_number(Path::new("228.ply")), Some(228));
+        assert_eq!(frame_number(Path::new("mesh.ply")), None);
+    }
+}
