@@ -203,16 +203,34 @@ impl IntPoly {
     /// `|lc(d)|^(deg self − deg d + 1) · self` divided by `d`. The multiplier is
     /// positive, so the remainder carries the signs a Sturm-style sequence
     /// needs.
+    ///
+    /// The multiplier has exactly that power even when a reduction step is
+    /// skipped (a coefficient of the running remainder is already zero): the
+    /// subresultant sequence in [`IntPoly::gcd_up_to_scalar`] divides by
+    /// factors that only divide the full-power remainder.
     pub fn pseudo_rem(&self, d: &IntPoly) -> IntPoly {
         let dd = d.degree().expect("pseudo-remainder by the zero polynomial");
         let mut r = self.clone();
         let lc = d.leading();
         let lc_abs = lc.abs();
         let flip = lc.is_negative();
+        // δ + 1 multiplications by |lc| in all: one per degree from deg self
+        // down to deg d, whether or not that degree needs a reduction.
+        let mut steps_left = match self.degree() {
+            Some(sd) if sd >= dd => sd - dd + 1,
+            _ => 0,
+        };
         while let Some(rd) = r.degree() {
             if rd < dd {
                 break;
             }
+            // Degrees skipped since the last step (their coefficient was
+            // already zero) still owe their factor |lc|.
+            let skipped = steps_left - (rd - dd + 1);
+            if skipped > 0 {
+                r = r.scale(&num_traits::pow(lc_abs.clone(), skipped));
+            }
+            steps_left = rd - dd;
             // r ← |lc|·r − sign(lc)·lead(r)·t^(rd−dd)·d  (lead term cancels).
             let lead = r.c[rd].clone();
             let lead = if flip { -lead } else { lead };
@@ -222,6 +240,9 @@ impl IntPoly {
             }
             debug_assert!(c[rd].is_zero());
             r = IntPoly::from_coeffs(c);
+        }
+        if steps_left > 0 {
+            r = r.scale(&num_traits::pow(lc_abs, steps_left));
         }
         r
     }
@@ -581,6 +602,81 @@ mod tests {
         let d = p(&[1, -2]); // −2t + 1
         // |−2|² t² = 4t² = (−2t + 1)(−2t − 1) + 1
         assert_eq!(a.pseudo_rem(&d), p(&[1]));
+    }
+
+    #[test]
+    fn pseudo_remainder_pays_for_skipped_degrees() {
+        // t³ + 1 by 2t² + 1: the t² coefficient is zero after the first
+        // step, so the loop reduces once, yet the multiplier is still 2².
+        let a = p(&[1, 0, 0, 1]);
+        let d = p(&[1, 0, 2]);
+        // 4(t³ + 1) = (2t² + 1)(2t) − 2t + 4
+        assert_eq!(a.pseudo_rem(&d), p(&[4, -2]));
+        // A dividend of lower degree is its own remainder, multiplier 1.
+        assert_eq!(p(&[3, 1]).pseudo_rem(&d), p(&[3, 1]));
+    }
+
+    /// Slow oracle for the subresultant gcd: Euclid over `Q[t]` as the
+    /// primitive remainder sequence (content removed at every step), which is
+    /// correct for any positive pseudo-remainder multiplier.
+    fn gcd_primitive_prs(a: &IntPoly, b: &IntPoly) -> IntPoly {
+        let (mut a, mut b) = if a.degree() >= b.degree() {
+            (a.primitive(), b.primitive())
+        } else {
+            (b.primitive(), a.primitive())
+        };
+        while !b.is_zero() {
+            let r = a.pseudo_rem(&b).primitive();
+            a = b;
+            b = r;
+        }
+        if a.is_zero() || a.degree() == Some(0) {
+            return if a.is_zero() { a } else { p(&[1]) };
+        }
+        if a.leading().is_negative() {
+            a.neg()
+        } else {
+            a
+        }
+    }
+
+    fn small_poly(max_degree: usize) -> impl proptest::strategy::Strategy<Value = IntPoly> {
+        use proptest::prelude::*;
+        // Mostly zero coefficients: the remainder sequence then skips degrees.
+        proptest::collection::vec(
+            prop_oneof![3 => Just(0i64), 2 => -9i64..=9],
+            1..=max_degree + 1,
+        )
+        .prop_map(|c| p(&c))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn subresultant_gcd_equals_the_primitive_prs(
+            f in small_poly(3),
+            a in small_poly(4),
+            b in small_poly(4),
+        ) {
+            let (a, b) = (a.mul(&f), b.mul(&f));
+            let g = IntPoly::gcd(&a, &b);
+            proptest::prop_assert_eq!(&g, &gcd_primitive_prs(&a, &b));
+            if !g.is_zero() {
+                proptest::prop_assert!(a.div_exact(&g).is_some());
+                proptest::prop_assert!(b.div_exact(&g).is_some());
+            }
+        }
+
+        #[test]
+        fn pseudo_remainder_is_the_full_power_remainder(a in small_poly(6), d in small_poly(3)) {
+            proptest::prop_assume!(!d.is_zero());
+            let dd = d.degree().unwrap();
+            let r = a.pseudo_rem(&d);
+            proptest::prop_assert!(r.degree().is_none_or(|rd| rd < dd));
+            let power = a.degree().map_or(0, |ad| (ad + 1).saturating_sub(dd));
+            let lifted = a.scale(&num_traits::pow(d.leading().abs(), power));
+            let diff = lifted.sub(&r);
+            proptest::prop_assert!(diff.is_zero() || diff.div_exact(&d).is_some());
+        }
     }
 
     #[test]
