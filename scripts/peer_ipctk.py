@@ -35,13 +35,16 @@ baseline's own few nanoseconds of work, so it never overstates Tight-Inclusion's
 (`Candidates.build(mesh, V0, V1, inflation_radius=0, broad_phase=LBVH())`, which yields
 vertex-face and edge-edge candidates for a triangle mesh) and its narrow phase
 (`Candidates.compute_collision_free_stepsize` with `TightInclusionCCD(tolerance=1e-6,
-max_iterations=1e6, conservative_rescaling=1.0)`, minimum distance 0). That call is ipctk's
-own whole-step API: it shrinks t_max to the earliest time of impact found so far, so it does
-not decide every candidate on [0, 1]; its result is the earliest (conservative) time of
-impact. The colliding VF / EE counts come from a separate, untimed pass that calls the same
-narrow phase on every candidate with t_max = 1 (skip it with --no-counts). Building the
-edges (`ipctk.edges`) and the `CollisionMesh` is timed apart (`time_ms.mesh`), outside the
-step's `total`; reading the frames is not timed.
+max_iterations=1e6, conservative_rescaling=1.0)`, minimum distance 0; rescaling 1.0 makes
+it look for contact, as ccdlab does, instead of stopping short of it as IPC's default 0.8
+does). That call is ipctk's own whole-step API: it shrinks t_max to the earliest time of
+impact found so far, so it does not decide every candidate on [0, 1]; its result is the
+earliest (conservative) time of impact. The colliding VF / EE counts come from a separate,
+untimed pass that calls the same narrow phase on every candidate with t_max = 1, on
+--threads forked processes (skip it with --no-counts: it calls ipctk once per candidate
+from Python, minutes on cloth-ball). Building the edges (`ipctk.edges`) and the
+`CollisionMesh` is timed apart (`time_ms.mesh`), outside the step's `total`; reading the
+frames is not timed.
 
 Bad input (malformed CSV/JSON/PLY/OBJ, a value that is not exactly a double, a zero
 denominator, a row count not divisible by 8, a truth file of the wrong length, indices out
