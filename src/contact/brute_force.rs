@@ -298,7 +298,7 @@ pub fn mesh_contacts_brute_force(a: &Step<'_>, b: &Step<'_>) -> BruteMeshContact
         .cloned()
         .collect();
     let mut contacts = maximal;
-    contacts.sort_by(|x, y| (x.a, x.b).cmp(&(y.a, y.b)));
+    contacts.sort_by_key(|x| (x.a, x.b));
     BruteMeshContacts {
         contacts,
         elementary,

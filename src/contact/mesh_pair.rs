@@ -239,10 +239,26 @@ struct Group {
     elementary: BTreeSet<ElementaryContact>,
 }
 
+/// An accepted contact, with what it marked.
+struct Accepted {
+    group: Group,
+    contains: Vec<(Feature, Feature)>,
+    elementary: BTreeSet<ElementaryContact>,
+}
+
 /// The contacts of meshes `a` and `b` over one step, each reported once
 /// (module doc).
 pub fn mesh_contacts(a: &Step<'_>, b: &Step<'_>) -> MeshContacts {
-    let pairs = candidate_face_pairs(a, b);
+    mesh_contacts_among(a, b, &candidate_face_pairs(a, b))
+}
+
+/// [`mesh_contacts`] with the broad phase done by the caller: `pairs` must
+/// contain every face pair `[face of A, face of B]` that can touch (for
+/// example all pairs whose swept boxes overlap).
+///
+/// # Panics
+/// If a face index in `pairs` is out of range for its mesh.
+pub fn mesh_contacts_among(a: &Step<'_>, b: &Step<'_>, pairs: &[[u32; 2]]) -> MeshContacts {
     let found: Vec<([u32; 2], TriangleContact)> = pairs
         .par_iter()
         .filter_map(|&[fa, fb]| {
@@ -298,21 +314,20 @@ pub(crate) fn merge_and_mark(
     stats.distinct_contacts = groups.len();
 
     // 4. Mark in the paper's order (the map iterates by visiting key).
-    let mut accepted: Vec<(Group, Vec<(Feature, Feature)>, BTreeSet<ElementaryContact>)> =
-        Vec::new();
+    let mut accepted: Vec<Accepted> = Vec::new();
     let mut marks: HashMap<(Feature, Feature), Vec<usize>> = HashMap::new();
     for ((_, _, ka, kb), mut g) in groups {
         let marked_by = marks.get(&(ka, kb)).and_then(|owners| {
             owners.iter().copied().find(|&i| {
-                let mut t = accepted[i].0.first.time.clone();
+                let mut t = accepted[i].group.first.time.clone();
                 g.first.time.compare(&mut t) == Ordering::Equal
             })
         });
         match marked_by {
             Some(i) => {
                 stats.marked += 1;
-                accepted[i].1.push((ka, kb));
-                accepted[i].2.extend(g.elementary);
+                accepted[i].contains.push((ka, kb));
+                accepted[i].elementary.extend(g.elementary);
             }
             None => {
                 let idx = accepted.len();
@@ -321,28 +336,36 @@ pub(crate) fn merge_and_mark(
                         marks.entry((sa, sb)).or_default().push(idx);
                     }
                 }
-                let own = std::mem::take(&mut g.elementary);
-                accepted.push((g, Vec::new(), own));
+                let elementary = std::mem::take(&mut g.elementary);
+                accepted.push(Accepted {
+                    group: g,
+                    contains: Vec::new(),
+                    elementary,
+                });
             }
         }
     }
 
-    // Output order: exact time, then visiting key.
+    // Output order: exact time; `accepted` is in visiting order and the sort
+    // is stable, so ties keep it.
     let mut order: Vec<usize> = (0..accepted.len()).collect();
     order.sort_by(|&i, &j| {
-        let mut ti = accepted[i].0.first.time.clone();
-        let mut tj = accepted[j].0.first.time.clone();
-        ti.compare(&mut tj).then(Ordering::Equal)
+        let mut ti = accepted[i].group.first.time.clone();
+        let mut tj = accepted[j].group.first.time.clone();
+        ti.compare(&mut tj)
     });
-    // (sort_by is stable and `accepted` is in visiting order.)
 
     // 5. Each elementary pair under the first contact that contains it.
     let mut seen: BTreeSet<ElementaryContact> = BTreeSet::new();
-    let mut slots: Vec<Option<(Group, Vec<(Feature, Feature)>, BTreeSet<ElementaryContact>)>> =
-        accepted.into_iter().map(Some).collect();
+    let mut slots: Vec<Option<Accepted>> = accepted.into_iter().map(Some).collect();
     let mut out = Vec::with_capacity(order.len());
     for i in order {
-        let Some((g, contains, elementary)) = slots[i].take() else {
+        let Some(Accepted {
+            group: g,
+            contains,
+            elementary,
+        }) = slots[i].take()
+        else {
             continue;
         };
         let covers: Vec<ElementaryContact> =

@@ -74,7 +74,7 @@
 //! # Exactness
 //!
 //! Every decision is exact: `t*` (certified brackets, then the exact oracle
-//! where they cannot separate candidates; [`first_time`]), which pairs touch
+//! where they cannot separate candidates; [`first_time()`]), which pairs touch
 //! at `t*` and where each corner lies (signs of integer polynomials at the
 //! algebraic `t*`; [`incidence`]), the carriers and form, the region's
 //! kind, equality of times across face pairs, and the marking. Only region
@@ -130,12 +130,14 @@ pub mod incidence;
 pub mod mesh_pair;
 pub mod predicates;
 pub mod region;
-// pub mod route;
+pub mod route;
 pub mod trajectories;
 pub mod triangle_pair;
 
 pub use feature::{Corners, Elementary, ElementarySet, FeatureKind, Form};
 pub use first_time::{FirstTime, first_time};
-pub use mesh_pair::{ContactStats, ElementaryContact, MeshContact, MeshContacts, mesh_contacts};
+pub use mesh_pair::{
+    ContactStats, ElementaryContact, MeshContact, MeshContacts, mesh_contacts, mesh_contacts_among,
+};
 pub use region::Region;
 pub use triangle_pair::{TriangleContact, triangle_pair};

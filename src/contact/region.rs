@@ -3,7 +3,7 @@
 //! segment `S₁S₂` of Eq. (12), the bounded planar region of §2.4).
 //!
 //! The region's *kind* (its dimension) is decided exactly by the caller
-//! ([`super::triangle_pair`]); its coordinates are approximations: the
+//! ([`super::triangle_pair()`]); its coordinates are approximations: the
 //! generating points (vertices at the time of impact, edge crossings) are
 //! evaluated in floating point at a double `t̃` within `f64::EPSILON` of the
 //! exact time, and a polygon's corners are ordered by a floating-point convex

@@ -1,7 +1,7 @@
 //! The contact of two moving triangles at their first time of impact,
 //! classified into one of the six forms of Yu, Shen & Chang (2000), §1–§2.
 //!
-//! 1. `t*`, exact ([`super::first_time`]).
+//! 1. `t*`, exact ([`super::first_time()`]).
 //! 2. At `t*`, exact incidence tests ([`super::incidence`]) find the
 //!    *generators* of the contact set `C = A(t*) ∩ B(t*)`: every corner of
 //!    one triangle lying in the other (with its carrier there: the paper's
@@ -18,7 +18,7 @@
 //!    in the face's plane (always, when `t* > 0`); a face–face contact is a
 //!    planar region iff the triangles are coplanar (always, when `t* > 0`).
 //!    Where a triangle has zero area at `t*` these rules do not hold, and the
-//!    dimension is estimated in floating point ([`Region::estimate_dimension`];
+//!    dimension is estimated in floating point (`Region::estimate_dimension`;
 //!    the contact is flagged `degenerate`).
 //!
 //! The elementary pairs touching at `t*` are recorded: they are the lower
