@@ -299,6 +299,11 @@ pub(crate) fn merge_and_mark(
         match groups.entry(visiting_key(c.form, ka, kb)) {
             std::collections::btree_map::Entry::Occupied(mut g) => {
                 let g = g.get_mut();
+                // Same carriers, same time (module doc of `contact`).
+                debug_assert_eq!(
+                    g.first.time.clone().compare(&mut c.time.clone()),
+                    Ordering::Equal
+                );
                 g.face_pairs.push([fa, fb]);
                 g.elementary.extend(elementary);
             }

@@ -36,7 +36,9 @@
 //! evaluated at a double within `f64::EPSILON` of `t*`); the time `t*` is
 //! kept exactly ([`crate::exact::Algebraic`]) with a double bracket.
 //!
-//! **Meshes.** A contact of two meshes is a face pair's contact with its
+//! **Meshes.** Two distinct meshes A and B (no self-contact: SPEC §1's
+//! exclusion of pairs sharing a vertex does not arise). A contact of two
+//! meshes is a face pair's contact with its
 //! carriers read as mesh features (shared vertices and edges get one name).
 //! Two face pairs with the same carrier pair have the same contact: if
 //! carriers `(c_A, c_B)` arise at `t₁` from pair `P₁` and at `t₂` from
@@ -45,7 +47,13 @@
 //! `C₁ = c_A ∩ c_B = C₂`. A contact `(c_A, c_B)` *contains* `(c'_A, c'_B)`
 //! when `c'_A ⊆ c_A`, `c'_B ⊆ c_B` and the times are equal — then
 //! `C' ⊆ C`. The reported set is the paper's `Ψ` (§3, step 5): the contacts
-//! contained in no other ([`mesh_contacts`]); none is reported twice.
+//! contained in no other ([`mesh_contacts`]); none is reported twice. Each
+//! contact carries its own face pairs' time: a contact whose features lie
+//! inside those of an *earlier* one is a new event and is reported (say, a
+//! face lying flat on a ground triangle slides until one of its corners,
+//! outside that triangle at first, comes onto it: the first contact of a
+//! neighbouring, tilted face with that triangle); [`MeshContacts::first`] gives those at the earliest
+//! time, the meshes' time of impact.
 //!
 //! # Why the fifteen elementary pairs suffice (and when they do not)
 //!
@@ -111,7 +119,7 @@
 //! - §2.4 says the face–face region is a triangle, quadrilateral or
 //!   pentagon; two coplanar triangles can overlap in a hexagon, also at a
 //!   first contact (test `face_face_hexagon`).
-//! - Eq. (13) writes `g₁ + (g₂ − g₃)u + (g₃ − g₁)v`; the triangle's
+//! - Eq. (13) as printed reads `g₁ + (g₂ − g₃)u + (g₃ − g₁)v`; the triangle's
 //!   parametrisation is `g₁ + (g₂ − g₁)u + (g₃ − g₁)v` (typo); Eq. (8) lacks
 //!   a parenthesis, `S = e₁(t') + u'(e₂(t') − e₁(t'))`.
 //! - Eq. (11) bounds the segment parameters as intervals `[u', u'']`,

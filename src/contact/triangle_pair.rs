@@ -66,7 +66,8 @@ pub struct TriangleContact {
 
 /// The contact of triangles A and B (corners `a_t0` → `a_t1`, `b_t0` →
 /// `b_t1`, linear in `t ∈ [0, 1]`) at their first time of impact, or `None`
-/// when they never meet.
+/// when they never meet. Coordinates must be finite (as
+/// [`crate::mesh::Step::new`] and the route readers check).
 pub fn triangle_pair(
     a_t0: &[Vec3; 3],
     a_t1: &[Vec3; 3],
