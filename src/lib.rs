@@ -23,6 +23,7 @@
 
 pub mod bounding_volume;
 pub mod broad_phase;
+pub mod contact;
 pub mod discrete;
 pub mod exact;
 pub mod filter;

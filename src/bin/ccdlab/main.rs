@@ -8,6 +8,7 @@ mod discrete;
 mod polygons;
 mod queries;
 mod replay;
+mod route;
 mod step;
 
 /// Continuous collision detection for deforming triangle meshes.
@@ -33,6 +34,9 @@ enum Command {
     /// Replay frame sequences through the pipeline: per-step statistics and
     /// a summary.
     Replay(replay::Args),
+    /// Fly a TIN object along a route over TIN terrain: where it first
+    /// touches, with the contact forms (Yu et al. 2000) → reports/route.
+    Route(route::Args),
     /// One frame step through the whole CCD pipeline.
     Step(step::Args),
 }
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Route(args) => route::run(args).map_err(Into::into),
         Command::Step(args) => step::run(args),
     };
     match result {

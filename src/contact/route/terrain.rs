@@ -1,0 +1,418 @@
+//! TINs for the route application: a triangle mesh with fixed vertex
+//! positions, read from a mesh file or built from a regular height grid, and
+//! a vertical lookup of the terrain surface (for plots).
+//!
+//! **Height grid** (text): a header line `grid ROWS COLS X0 Y0 DX DY`, then
+//! `ROWS·COLS` heights, row by row (whitespace or newlines between them;
+//! `#` comments). Sample `(i, j)` is the vertex `(X0 + j·DX, Y0 + i·DY,
+//! H_ij)` — `i` along y, `j` along x, as in Strashnov & Torgashev (2020),
+//! formula (1) ([`crate::discrete::heightfield`]). Each cell becomes two
+//! triangles `V₀V₁V₂` and `V₃V₂V₁` (diagonal `V₁V₂`, the same split as
+//! there), always two: a TIN has only triangles (Yu et al. 2000, §1).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::error::RouteError;
+use crate::math::{Real, Vec3};
+use crate::mesh::{MeshError, TriMesh, check_finite, read_mesh};
+
+/// A triangle mesh with one set of vertex positions.
+#[derive(Debug, Clone)]
+pub struct Tin {
+    /// Topology.
+    pub mesh: TriMesh,
+    /// Vertex positions.
+    pub positions: Vec<Vec3>,
+}
+
+impl Tin {
+    /// A TIN from positions and triangles; `role` (`terrain`, `object`) and
+    /// `path` name it in errors (no faces, out-of-range or repeated
+    /// indices, non-finite coordinates).
+    pub fn new(
+        role: &'static str,
+        path: &Path,
+        positions: Vec<Vec3>,
+        faces: Vec<[u32; 3]>,
+    ) -> Result<Tin, RouteError> {
+        let mesh_err = |source: MeshError| RouteError::Mesh {
+            role,
+            source: source.in_file(path),
+        };
+        check_finite(&positions).map_err(mesh_err)?;
+        let mesh = TriMesh::new(positions.len(), faces).map_err(mesh_err)?;
+        Ok(Tin { mesh, positions })
+    }
+
+    /// Reads a `.obj` or `.ply` mesh.
+    pub fn read(role: &'static str, path: &Path) -> Result<Tin, RouteError> {
+        let data = read_mesh(path).map_err(|source| RouteError::Mesh { role, source })?;
+        Tin::new(role, path, data.positions, data.faces)
+    }
+
+    /// Smallest and largest coordinates.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        self.positions.iter().fold(
+            (
+                Vec3::repeat(Real::INFINITY),
+                Vec3::repeat(Real::NEG_INFINITY),
+            ),
+            |(lo, hi), p| (lo.inf(p), hi.sup(p)),
+        )
+    }
+}
+
+/// A regular height grid (module doc).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeightGridSpec {
+    /// `(X0, Y0)`.
+    pub origin: [Real; 2],
+    /// `(DX, DY)`, finite and > 0.
+    pub step: [Real; 2],
+    /// Samples along y (≥ 2).
+    pub rows: usize,
+    /// Samples along x (≥ 2).
+    pub cols: usize,
+    /// `H_ij` at `i·cols + j`.
+    pub heights: Vec<Real>,
+}
+
+impl HeightGridSpec {
+    /// Checks the grid; errors name `path` and the offending sample.
+    pub fn validate(&self, path: &Path) -> Result<(), RouteError> {
+        let grid = |message: String| RouteError::Grid {
+            path: path.to_path_buf(),
+            message,
+        };
+        if self.rows < 2 || self.cols < 2 {
+            return Err(grid(format!(
+                "{} × {} samples; at least 2 × 2 are needed",
+                self.rows, self.cols
+            )));
+        }
+        if self.heights.len() != self.rows * self.cols {
+            return Err(grid(format!(
+                "{} × {} samples need {} heights, found {}",
+                self.rows,
+                self.cols,
+                self.rows * self.cols,
+                self.heights.len()
+            )));
+        }
+        if !self.origin.iter().all(|x| x.is_finite()) {
+            return Err(grid(format!("origin {:?} is not finite", self.origin)));
+        }
+        if !self.step.iter().all(|x| x.is_finite() && *x > 0.0) {
+            return Err(grid(format!(
+                "steps {:?} must be finite and > 0",
+                self.step
+            )));
+        }
+        if let Some(k) = self.heights.iter().position(|h| !h.is_finite()) {
+            return Err(grid(format!(
+                "height at row {}, column {} is {}",
+                k / self.cols,
+                k % self.cols,
+                self.heights[k]
+            )));
+        }
+        let far = [
+            self.origin[0] + self.step[0] * (self.cols - 1) as Real,
+            self.origin[1] + self.step[1] * (self.rows - 1) as Real,
+        ];
+        if !far.iter().all(|x| x.is_finite()) {
+            return Err(grid("the grid's extent overflows".into()));
+        }
+        Ok(())
+    }
+
+    /// Parses a grid file (module doc).
+    pub fn parse(path: &Path, text: &str) -> Result<HeightGridSpec, RouteError> {
+        let syntax = |line: usize, message: String| RouteError::Syntax {
+            path: path.to_path_buf(),
+            line,
+            message,
+        };
+        let mut header: Option<(usize, usize, [Real; 2], [Real; 2])> = None;
+        let mut heights = Vec::new();
+        for (k, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut tokens = line.split_ascii_whitespace().peekable();
+            if header.is_none() {
+                if tokens.next() != Some("grid") {
+                    return Err(syntax(
+                        k + 1,
+                        "expected the header `grid ROWS COLS X0 Y0 DX DY`".into(),
+                    ));
+                }
+                let rest: Vec<&str> = tokens.collect();
+                if rest.len() != 6 {
+                    return Err(syntax(
+                        k + 1,
+                        format!(
+                            "the header needs 6 values after `grid`, found {}",
+                            rest.len()
+                        ),
+                    ));
+                }
+                let count = |s: &str| {
+                    s.parse::<usize>()
+                        .map_err(|_| syntax(k + 1, format!("`{s}` is not a sample count")))
+                };
+                let num = |s: &str| {
+                    s.parse::<Real>()
+                        .map_err(|_| syntax(k + 1, format!("`{s}` is not a number")))
+                };
+                header = Some((
+                    count(rest[0])?,
+                    count(rest[1])?,
+                    [num(rest[2])?, num(rest[3])?],
+                    [num(rest[4])?, num(rest[5])?],
+                ));
+                continue;
+            }
+            for s in tokens {
+                let h = s
+                    .parse::<Real>()
+                    .map_err(|_| syntax(k + 1, format!("`{s}` is not a height")))?;
+                heights.push(h);
+            }
+        }
+        let Some((rows, cols, origin, step)) = header else {
+            return Err(syntax(1, "empty file: no `grid …` header".into()));
+        };
+        let spec = HeightGridSpec {
+            origin,
+            step,
+            rows,
+            cols,
+            heights,
+        };
+        spec.validate(path)?;
+        Ok(spec)
+    }
+
+    /// Reads a grid file.
+    pub fn read(path: &Path) -> Result<HeightGridSpec, RouteError> {
+        let text = std::fs::read_to_string(path).map_err(|source| RouteError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        HeightGridSpec::parse(path, &text)
+    }
+
+    /// The file text (heights with shortest round-trip formatting, so that
+    /// [`HeightGridSpec::parse`] gives back the same grid).
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "# ccdlab height grid: vertex (i, j) = (X0 + j·DX, Y0 + i·DY, H_ij)\ngrid {} {} {:?} {:?} {:?} {:?}\n",
+            self.rows, self.cols, self.origin[0], self.origin[1], self.step[0], self.step[1]
+        );
+        for row in self.heights.chunks(self.cols) {
+            let line: Vec<String> = row.iter().map(|h| format!("{h:?}")).collect();
+            let _ = writeln!(s, "{}", line.join(" "));
+        }
+        s
+    }
+
+    /// The TIN: vertex `i·cols + j` at `(X0 + j·DX, Y0 + i·DY, H_ij)`, two
+    /// triangles per cell. `path` names the grid in errors.
+    pub fn to_tin(&self, path: &Path) -> Result<Tin, RouteError> {
+        self.validate(path)?;
+        let (rows, cols) = (self.rows, self.cols);
+        let n = rows
+            .checked_mul(cols)
+            .filter(|&n| n < u32::MAX as usize)
+            .ok_or_else(|| RouteError::Grid {
+                path: path.to_path_buf(),
+                message: format!("{rows} × {cols} samples are too many"),
+            })?;
+        let mut positions = Vec::with_capacity(n);
+        for i in 0..rows {
+            for j in 0..cols {
+                positions.push(Vec3::new(
+                    self.origin[0] + j as Real * self.step[0],
+                    self.origin[1] + i as Real * self.step[1],
+                    self.heights[i * cols + j],
+                ));
+            }
+        }
+        let id = |i: usize, j: usize| (i * cols + j) as u32;
+        let mut faces = Vec::with_capacity(2 * (rows - 1) * (cols - 1));
+        for i in 0..rows - 1 {
+            for j in 0..cols - 1 {
+                // V₀ = (i, j), V₁ = (i, j+1), V₂ = (i+1, j), V₃ = (i+1, j+1).
+                faces.push([id(i, j), id(i, j + 1), id(i + 1, j)]);
+                faces.push([id(i + 1, j + 1), id(i + 1, j), id(i, j + 1)]);
+            }
+        }
+        Tin::new("terrain", path, positions, faces)
+    }
+}
+
+/// A vertical lookup of a TIN's surface: the highest point of the mesh
+/// above `(x, y)`. Faces are bucketed on a uniform grid over their xy
+/// bounding boxes. For plots and profiles only (floating point).
+#[derive(Debug, Clone)]
+pub struct SurfaceLookup {
+    lo: [Real; 2],
+    cell: [Real; 2],
+    n: [usize; 2],
+    buckets: Vec<Vec<u32>>,
+    tris: Vec<[Vec3; 3]>,
+}
+
+impl SurfaceLookup {
+    /// Buckets the faces of `tin`.
+    pub fn new(tin: &Tin) -> SurfaceLookup {
+        let (lo, hi) = tin.bounds();
+        let nf = tin.mesh.num_faces().max(1);
+        let side = ((nf as Real).sqrt().ceil() as usize).clamp(1, 1024);
+        let n = [side, side];
+        let cell = [
+            ((hi.x - lo.x) / side as Real).max(Real::MIN_POSITIVE),
+            ((hi.y - lo.y) / side as Real).max(Real::MIN_POSITIVE),
+        ];
+        let mut buckets = vec![Vec::new(); side * side];
+        let tris: Vec<[Vec3; 3]> = tin
+            .mesh
+            .faces()
+            .iter()
+            .map(|f| f.map(|v| tin.positions[v as usize]))
+            .collect();
+        let index = |x: Real, d: usize| -> usize {
+            let k = ((x - [lo.x, lo.y][d]) / cell[d]).floor();
+            (k.max(0.0) as usize).min(n[d] - 1)
+        };
+        for (f, t) in tris.iter().enumerate() {
+            let (x0, x1) = (
+                t.iter().map(|p| p.x).fold(Real::INFINITY, Real::min),
+                t.iter().map(|p| p.x).fold(Real::NEG_INFINITY, Real::max),
+            );
+            let (y0, y1) = (
+                t.iter().map(|p| p.y).fold(Real::INFINITY, Real::min),
+                t.iter().map(|p| p.y).fold(Real::NEG_INFINITY, Real::max),
+            );
+            for i in index(y0, 1)..=index(y1, 1) {
+                for j in index(x0, 0)..=index(x1, 0) {
+                    buckets[i * n[0] + j].push(f as u32);
+                }
+            }
+        }
+        SurfaceLookup {
+            lo: [lo.x, lo.y],
+            cell,
+            n,
+            buckets,
+            tris,
+        }
+    }
+
+    /// The largest height of the surface above `(x, y)`, or `None` outside.
+    pub fn height(&self, x: Real, y: Real) -> Option<Real> {
+        let j = ((x - self.lo[0]) / self.cell[0]).floor();
+        let i = ((y - self.lo[1]) / self.cell[1]).floor();
+        if !(j >= 0.0 && i >= 0.0) {
+            return None;
+        }
+        let (i, j) = (
+            (i as usize).min(self.n[1] - 1),
+            (j as usize).min(self.n[0] - 1),
+        );
+        let mut best: Option<Real> = None;
+        for &f in &self.buckets[i * self.n[0] + j] {
+            let [a, b, c] = self.tris[f as usize];
+            let det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+            if det == 0.0 {
+                continue;
+            }
+            let u = ((x - a.x) * (c.y - a.y) - (c.x - a.x) * (y - a.y)) / det;
+            let v = ((b.x - a.x) * (y - a.y) - (x - a.x) * (b.y - a.y)) / det;
+            let tol = 64.0 * Real::EPSILON;
+            if u >= -tol && v >= -tol && u + v <= 1.0 + tol {
+                let z = a.z + u * (b.z - a.z) + v * (c.z - a.z);
+                best = Some(best.map_or(z, |m: Real| m.max(z)));
+            }
+        }
+        best
+    }
+}
+
+/// A grid spec's source name in errors when it was built in code.
+pub fn generated() -> PathBuf {
+    PathBuf::from("<generated>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_text_round_trips_and_builds_a_tin() {
+        let spec = HeightGridSpec {
+            origin: [-1.0, 2.0],
+            step: [0.5, 0.25],
+            rows: 3,
+            cols: 2,
+            heights: vec![0.0, 1.0, 0.1, -2.5, 3.0, 1e-7],
+        };
+        let back = HeightGridSpec::parse(Path::new("g.txt"), &spec.to_text()).unwrap();
+        assert_eq!(back, spec);
+        let tin = spec.to_tin(Path::new("g.txt")).unwrap();
+        assert_eq!(tin.mesh.num_faces(), 4);
+        assert_eq!(tin.positions[3], Vec3::new(-0.5, 2.25, -2.5));
+        let look = SurfaceLookup::new(&tin);
+        // Over vertex (1, 1) exactly, and a point in cell (0, 0).
+        assert_eq!(look.height(-0.5, 2.25), Some(-2.5));
+        assert!(look.height(-0.9, 2.05).is_some());
+        assert_eq!(look.height(5.0, 5.0), None);
+    }
+
+    #[test]
+    fn bad_grids_name_file_line_and_sample() {
+        let p = Path::new("g.txt");
+        let e = HeightGridSpec::parse(p, "").unwrap_err();
+        assert!(matches!(e, RouteError::Syntax { .. }), "{e}");
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1\n").unwrap_err();
+        assert!(e.to_string().contains("6 values"), "{e}");
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1 1\n0 0 0\n").unwrap_err();
+        assert!(e.to_string().contains("need 4 heights, found 3"), "{e}");
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1 1\n0 0\n0 nan\n").unwrap_err();
+        assert!(e.to_string().contains("row 1, column 1"), "{e}");
+        assert!(e.to_string().contains("g.txt"), "{e}");
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 0 1\n0 0 0 0\n").unwrap_err();
+        assert!(e.to_string().contains("steps"), "{e}");
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1 1\n0 0 0 x\n").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                RouteError::Syntax { line: 3, .. } | RouteError::Syntax { line: 2, .. }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn meshes_with_bad_indices_or_no_faces_are_refused() {
+        let p = Path::new("m.obj");
+        let e = Tin::new("object", p, vec![Vec3::zeros(); 3], vec![[0, 1, 3]]).unwrap_err();
+        assert!(
+            e.to_string().contains("m.obj") && e.to_string().contains("vertex 3"),
+            "{e}"
+        );
+        let e = Tin::new("object", p, vec![], vec![]).unwrap_err();
+        assert!(e.to_string().contains("no faces"), "{e}");
+        let e = Tin::new(
+            "terrain",
+            p,
+            vec![Vec3::new(0.0, f64::NAN, 0.0); 3],
+            vec![[0, 1, 2]],
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("non-finite"), "{e}");
+    }
+}
