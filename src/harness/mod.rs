@@ -7,5 +7,6 @@ pub mod memory;
 pub mod output;
 pub mod query_eval;
 pub mod replay;
+pub mod reproduction;
 pub mod sequence;
 pub mod stamp;

@@ -8,6 +8,7 @@ mod discrete;
 mod polygons;
 mod queries;
 mod replay;
+mod report;
 mod step;
 
 /// Continuous collision detection for deforming triangle meshes.
@@ -33,6 +34,9 @@ enum Command {
     /// Replay frame sequences through the pipeline: per-step statistics and
     /// a summary.
     Replay(replay::Args),
+    /// Regenerate the pipeline reproduction report (paper vs ours vs parry
+    /// vs ipctk: Markdown, PNG, SVG) from recorded JSON → reports/pipeline.
+    Report(report::Args),
     /// One frame step through the whole CCD pipeline.
     Step(step::Args),
 }
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Report(args) => report::run(args),
         Command::Step(args) => step::run(args),
     };
     match result {
