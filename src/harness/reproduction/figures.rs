@@ -179,6 +179,22 @@ fn draw_bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, b: &Bars<'_>, te
             .draw()
             .map_err(e)?;
     }
+    // The reference line first: bars and their labels are drawn over it.
+    if let Some((label, v)) = &b.reference {
+        let anno = chart
+            .draw_series(DashedLineSeries::new(
+                vec![(0.0, *v), (n as f64, *v)],
+                10,
+                6,
+                PARRY.stroke_width(2),
+            ))
+            .map_err(e)?;
+        if text {
+            anno.label(label.as_str()).legend(|(x, y)| {
+                PathElement::new(vec![(x, y), (x + 14, y)], PARRY.stroke_width(2))
+            });
+        }
+    }
     let width = 0.8 / ns as f64;
     for (s, (name, colour)) in b.series.iter().enumerate() {
         let colour = *colour;
@@ -214,21 +230,6 @@ fn draw_bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, b: &Bars<'_>, te
                 })
                 .collect();
             chart.draw_series(labels).map_err(e)?;
-        }
-    }
-    if let Some((label, v)) = &b.reference {
-        let anno = chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, *v), (n as f64, *v)],
-                10,
-                6,
-                PARRY.stroke_width(2),
-            ))
-            .map_err(e)?;
-        if text {
-            anno.label(label.as_str()).legend(|(x, y)| {
-                PathElement::new(vec![(x, y), (x + 14, y)], PARRY.stroke_width(2))
-            });
         }
     }
     if text {
@@ -524,7 +525,12 @@ impl StageFigure {
             let peer = inputs.peers.iter().find(|(n, _)| n == &s.scene);
             if let Some((_, p)) = peer {
                 bars.push((
-                    format!("ipctk {}, {} thread(s)", p.version, p.threads),
+                    format!(
+                        "ipctk {}, {} thread{}",
+                        p.version,
+                        p.threads,
+                        if p.threads == 1 { "" } else { "s" }
+                    ),
                     vec![(4, p.time_ms.broad_phase), (5, p.time_ms.narrow_phase)],
                 ));
             }
