@@ -21,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+pub mod baseline;
 pub mod bounding_volume;
 pub mod broad_phase;
 pub mod contact;

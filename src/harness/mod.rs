@@ -1,10 +1,12 @@
 //! Measurement, not algorithms: data sets, ground truth, replay and reports.
 
 pub mod data;
+pub mod figure;
 pub mod ground_truth;
 pub mod memory;
 pub mod output;
 pub mod query_eval;
 pub mod replay;
+pub mod reproduction;
 pub mod sequence;
 pub mod stamp;

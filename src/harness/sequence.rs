@@ -187,6 +187,14 @@ impl FrameSequence {
         }
     }
 
+    /// The file of frame `i`; `None` for frames held in memory.
+    pub fn frame_path(&self, i: usize) -> Option<&Path> {
+        match &self.frames {
+            Frames::Files(f) => f.get(i).map(|(_, p)| p.as_path()),
+            Frames::Memory(_) => None,
+        }
+    }
+
     /// Numbering gaps `(before, after)` between consecutive frame files.
     pub fn gaps(&self) -> Vec<(u64, u64)> {
         match &self.frames {
@@ -291,6 +299,7 @@ mod tests {
         );
         assert_eq!(seq.gaps(), vec![(1, 9), (10, 12)]);
         assert_eq!(seq.frame(2).unwrap()[0].z, 10.0);
+        assert_eq!(seq.frame_path(1), Some(d.join("cloth_ball9.ply").as_path()));
         std::fs::remove_dir_all(&d).unwrap();
     }
 

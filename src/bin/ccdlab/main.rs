@@ -8,6 +8,7 @@ mod discrete;
 mod polygons;
 mod queries;
 mod replay;
+mod report;
 mod route;
 mod step;
 
@@ -34,6 +35,9 @@ enum Command {
     /// Replay frame sequences through the pipeline: per-step statistics and
     /// a summary.
     Replay(replay::Args),
+    /// Regenerate the pipeline reproduction report (paper vs ours vs parry
+    /// vs ipctk: Markdown, PNG, SVG) from recorded JSON → reports/pipeline.
+    Report(report::Args),
     /// Fly a TIN object along a route over TIN terrain: where it first
     /// touches, with the contact forms (Yu et al. 2000) → reports/route.
     Route(route::Args),
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Report(args) => report::run(args),
         Command::Route(args) => route::run(args).map_err(Into::into),
         Command::Step(args) => step::run(args),
     };

@@ -1007,34 +1007,11 @@ mod plot {
     use plotters::prelude::*;
     use std::path::Path;
 
-    /// Font file candidates, first found wins: `$CCDLAB_FONT`, then DejaVu.
-    const FONT_CANDIDATES: [&str; 2] = [
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    ];
-
-    /// Registers a font for plotters' `ab_glyph` backend. Returns the file
-    /// used, or `None` (the figure is then drawn without text). With
-    /// `CCDLAB_FONT` set, only that file is tried.
+    /// Registers a font for plotters' `ab_glyph` backend (shared loader:
+    /// `$CCDLAB_FONT`, then DejaVu). Returns the file used, or `None` (the
+    /// figure is then drawn without text).
     pub fn load_font() -> Option<&'static str> {
-        static LOADED: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
-        *LOADED.get_or_init(|| {
-            let candidates: Vec<String> = match std::env::var("CCDLAB_FONT") {
-                Ok(p) => vec![p],
-                Err(_) => FONT_CANDIDATES.iter().map(|s| s.to_string()).collect(),
-            };
-            for path in candidates {
-                if let Ok(bytes) = std::fs::read(&path) {
-                    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-                    if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
-                        .is_ok()
-                    {
-                        return Some(Box::leak(path.into_boxed_str()) as &'static str);
-                    }
-                }
-            }
-            None
-        })
+        ccdlab::harness::figure::load_font()
     }
 
     fn colour(m: Method) -> RGBColor {

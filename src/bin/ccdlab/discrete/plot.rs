@@ -14,25 +14,13 @@ use ccdlab::math::Vec3;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Where a TrueType font is looked for, in order.
-pub const FONT_PATHS: [&str; 3] = [
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-];
+/// Where a TrueType font is looked for (shared with the other reports).
+pub use ccdlab::harness::figure::FONT_PATHS;
 
 /// Registers the first font found as plotters' `sans-serif`; `false` when
 /// none is usable (then no text is drawn).
 pub fn register_font() -> bool {
-    for p in FONT_PATHS {
-        if let Ok(bytes) = std::fs::read(p) {
-            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-            if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
-                return true;
-            }
-        }
-    }
-    false
+    ccdlab::harness::figure::load_font().is_some()
 }
 
 /// One 3D panel: a cylinder, our manifold and parry's points.

@@ -1,0 +1,420 @@
+//! The pipeline reproduction benches (criterion): Wan, Fu & Yao 2022,
+//! Tables 1–2 (filters) and Fig. 6 (k-value test), the parry3d-f64 AABB
+//! baseline, and the whole step, on every scene of
+//! `ccdlab::harness::reproduction::SCENES` whose data is found (others are
+//! skipped with a note). IDs `stage/algorithm/dataset`:
+//!
+//! - `filter/{none,slpf,dnf,slpf+dnf}/<scene>-{vf,ee}`: the filter stage over
+//!   all 26-DOP candidates of one kind, one thread (the pipeline's filter
+//!   stage, sequential: SLPF on per-vertex projection intervals computed in
+//!   the timed loop, DNF per pair; survivors collected; `none` is the same
+//!   loop without a filter);
+//! - `broad_phase/kdop{6,8,14,18,26}/<scene>`: BVH build + traversal;
+//! - `broad_phase/parry-aabb/<scene>`: parry's AABB BVHs, build + traversal;
+//! - `pipeline/step/<scene>`: a whole step with the default configuration
+//!   (26-DOP, SLPF+DNF, exact), a fresh pipeline per iteration.
+//!
+//! Before timing a scene (under `cargo bench`, unless `CCDLAB_BENCH_RECORD=0`)
+//! its counts are recorded as `counts_<scene>.json`
+//! ([`ccdlab::harness::reproduction::SceneRecord`]) in `$CCDLAB_BENCH_OUT`,
+//! else `$CARGO_TARGET_DIR/ccdlab-bench`, else `target/ccdlab-bench`:
+//! candidates per k and what each filter setting culls from them, best-of-3
+//! build/refit/traversal times, parry's counts and times, and whole pipeline
+//! steps for each filter setting (k = 26) and each k (SLPF+DNF). `ccdlab
+//! report` turns these and criterion's estimates into `reports/pipeline`.
+//!
+//! Threads: `$CCDLAB_BENCH_THREADS` (default 1, the paper's setting; parry
+//! runs on one thread whatever this is). Samples are few (10, flat sampling)
+//! to keep `cargo bench --bench pipeline` to a few minutes.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ccdlab::baseline::{PARRY_API, ParryBroadPhase};
+use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::broad_phase::{Bvh, CandidateSet, EePair, VfPair};
+use ccdlab::filter::{
+    FilterSet, PAPER_DIRECTIONS, SlpfProjections, Verdict, dnf_edge_edge, dnf_vertex_face,
+};
+use ccdlab::harness::memory::peak_rss_mb;
+use ccdlab::harness::output::write_atomic;
+use ccdlab::harness::reproduction::{
+    BroadPhaseTimes, FilterCounts, KdopRecord, Motion, ParryRecord, RECORD_FORMAT, SCENES,
+    SceneRecord, SceneSpec,
+};
+use ccdlab::harness::sequence::FrameSequence;
+use ccdlab::harness::stamp::Stamp;
+use ccdlab::math::Vec3;
+use ccdlab::mesh::{Step, TriMesh};
+use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport};
+use criterion::{BenchmarkId, Criterion, SamplingMode};
+
+/// One scene step, loaded once.
+struct Scene {
+    spec: SceneSpec,
+    frames: [String; 2],
+    mesh: TriMesh,
+    x_t0: Vec<Vec3>,
+    x_t1: Vec<Vec3>,
+}
+
+impl Scene {
+    fn load(spec: &SceneSpec) -> Result<Scene, String> {
+        let seq = FrameSequence::open(spec.sequence).map_err(|e| e.to_string())?;
+        if spec.step + 1 >= seq.num_frames() {
+            return Err(format!(
+                "{} has {} frames, no step {}",
+                spec.sequence,
+                seq.num_frames(),
+                spec.step
+            ));
+        }
+        let x_t0 = seq.frame(spec.step).map_err(|e| e.to_string())?;
+        let x_t1 = seq.frame(spec.step + 1).map_err(|e| e.to_string())?;
+        Ok(Scene {
+            spec: *spec,
+            frames: [seq.frame_label(spec.step), seq.frame_label(spec.step + 1)],
+            mesh: seq.mesh().clone(),
+            x_t0,
+            x_t1,
+        })
+    }
+
+    fn step(&self) -> Step<'_> {
+        Step::new(&self.mesh, &self.x_t0, &self.x_t1).expect("frames were checked on reading")
+    }
+}
+
+/// What one filter setting did to one kind's candidates.
+struct Pass<P> {
+    culled_slpf: u64,
+    culled_dnf: u64,
+    survivors: Vec<P>,
+}
+
+#[inline]
+fn vf_points(step: &Step<'_>, p: &VfPair) -> [Vec3; 8] {
+    let [a, b, c] = step.mesh.faces()[p.f as usize].map(|i| i as usize);
+    let (x0, x1, v) = (step.x_t0, step.x_t1, p.v as usize);
+    [x0[v], x0[a], x0[b], x0[c], x1[v], x1[a], x1[b], x1[c]]
+}
+
+#[inline]
+fn ee_points(step: &Step<'_>, p: &EePair) -> [Vec3; 8] {
+    let edges = step.mesh.edges();
+    let [a, b] = edges[p.e0 as usize].map(|i| i as usize);
+    let [c, d] = edges[p.e1 as usize].map(|i| i as usize);
+    let (x0, x1) = (step.x_t0, step.x_t1);
+    [x0[a], x0[b], x0[c], x0[d], x1[a], x1[b], x1[c], x1[d]]
+}
+
+/// The pipeline's filter stage on vertex–face candidates, sequential.
+fn filter_vf(step: &Step<'_>, pairs: &[VfPair], setting: FilterSet) -> Pass<VfPair> {
+    let uses_slpf = matches!(setting, FilterSet::Slpf | FilterSet::SlpfDnf);
+    let uses_dnf = matches!(setting, FilterSet::Dnf | FilterSet::SlpfDnf);
+    let proj = uses_slpf.then(|| SlpfProjections::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS));
+    let faces = step.mesh.faces();
+    let mut out = Pass {
+        culled_slpf: 0,
+        culled_dnf: 0,
+        survivors: Vec::with_capacity(pairs.len()),
+    };
+    for p in pairs {
+        if proj
+            .as_ref()
+            .is_some_and(|pr| pr.cull_vertex_face(p.v, faces[p.f as usize]))
+        {
+            out.culled_slpf += 1;
+            continue;
+        }
+        if uses_dnf {
+            let [a, b, c, d, e, f, g, h] = vf_points(step, p);
+            if dnf_vertex_face(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled {
+                out.culled_dnf += 1;
+                continue;
+            }
+        }
+        out.survivors.push(*p);
+    }
+    out
+}
+
+/// The pipeline's filter stage on edge–edge candidates, sequential.
+fn filter_ee(step: &Step<'_>, pairs: &[EePair], setting: FilterSet) -> Pass<EePair> {
+    let uses_slpf = matches!(setting, FilterSet::Slpf | FilterSet::SlpfDnf);
+    let uses_dnf = matches!(setting, FilterSet::Dnf | FilterSet::SlpfDnf);
+    let proj = uses_slpf.then(|| SlpfProjections::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS));
+    let edges = step.mesh.edges();
+    let mut out = Pass {
+        culled_slpf: 0,
+        culled_dnf: 0,
+        survivors: Vec::with_capacity(pairs.len()),
+    };
+    for p in pairs {
+        if proj
+            .as_ref()
+            .is_some_and(|pr| pr.cull_edge_edge(edges[p.e0 as usize], edges[p.e1 as usize]))
+        {
+            out.culled_slpf += 1;
+            continue;
+        }
+        if uses_dnf {
+            let [a, b, c, d, e, f, g, h] = ee_points(step, p);
+            if dnf_edge_edge(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled {
+                out.culled_dnf += 1;
+                continue;
+            }
+        }
+        out.survivors.push(*p);
+    }
+    out
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn counts<P>(
+    pairs: &[P],
+    same_component: u64,
+    pass: impl Fn(FilterSet) -> Pass<P>,
+) -> FilterCounts {
+    let total = |p: Pass<P>| p.culled_slpf + p.culled_dnf;
+    FilterCounts {
+        candidates: pairs.len() as u64,
+        same_component,
+        culled_slpf: total(pass(FilterSet::Slpf)),
+        culled_dnf: total(pass(FilterSet::Dnf)),
+        culled_slpf_dnf: total(pass(FilterSet::SlpfDnf)),
+    }
+}
+
+/// Build, refit and traversal are timed this many times; the record keeps
+/// the fastest of each.
+const REPEATS: usize = 3;
+
+/// Counts and best-of-[`REPEATS`] times of one scene (see the module doc).
+fn record(scene: &Scene, threads: usize) -> SceneRecord {
+    let step = scene.step();
+    let mut kdops = Vec::new();
+    let mut aabb_set = None;
+    for axes in KdopAxes::ALL {
+        let (mut build, mut refit, mut traverse) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        let mut result = None;
+        for _ in 0..REPEATS {
+            let t = Instant::now();
+            let mut bvh = Bvh::build(&step, axes);
+            build = build.min(ms(t));
+            let t = Instant::now();
+            bvh.refit(&step).expect("same mesh");
+            refit = refit.min(ms(t));
+            let t = Instant::now();
+            result = Some(bvh.self_candidate_set_par());
+            traverse = traverse.min(ms(t));
+        }
+        let (set, stats) = result.expect("REPEATS > 0");
+        let vf = counts(&set.vertex_face, stats.vf_same_component, |f| {
+            filter_vf(&step, &set.vertex_face, f)
+        });
+        let ee = counts(&set.edge_edge, stats.ee_same_component, |f| {
+            filter_ee(&step, &set.edge_edge, f)
+        });
+        kdops.push(KdopRecord {
+            k: axes.k(),
+            times_ms: BroadPhaseTimes {
+                build,
+                refit,
+                traverse,
+            },
+            vf,
+            ee,
+        });
+        if axes == KdopAxes::Dop6 {
+            aabb_set = Some(set.sorted());
+        }
+    }
+
+    let (mut build, mut refit, mut traverse) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    let mut result = None;
+    for _ in 0..REPEATS {
+        let t = Instant::now();
+        let mut parry = ParryBroadPhase::build(&step);
+        build = build.min(ms(t));
+        let t = Instant::now();
+        parry.refit(&step).expect("same mesh");
+        refit = refit.min(ms(t));
+        let t = Instant::now();
+        result = Some(parry.candidates(&scene.mesh).expect("same mesh"));
+        traverse = traverse.min(ms(t));
+    }
+    let (set, stats) = result.expect("REPEATS > 0");
+    let parry = ParryRecord {
+        api: PARRY_API.to_string(),
+        vf_candidates: stats.vf_candidates,
+        ee_candidates: stats.ee_candidates,
+        same_set_as_kdop6: aabb_set.as_ref() == Some(&set.sorted()),
+        times_ms: BroadPhaseTimes {
+            build,
+            refit,
+            traverse,
+        },
+    };
+
+    let mut steps: Vec<StepReport> = Vec::new();
+    let combos = FilterSet::ALL
+        .map(|f| (KdopAxes::Dop26, f))
+        .into_iter()
+        .chain(
+            KdopAxes::ALL
+                .into_iter()
+                .filter(|&k| k != KdopAxes::Dop26)
+                .map(|k| (k, FilterSet::SlpfDnf)),
+        );
+    for (axes, filters) in combos {
+        let mut pipeline = Pipeline::new(PipelineConfig {
+            axes,
+            filters,
+            ..PipelineConfig::default()
+        });
+        let mut report = pipeline.step(&step).expect("same mesh").report;
+        report.peak_rss_mb = peak_rss_mb();
+        // The bench's filter loop mirrors the pipeline's stage: same counts.
+        let k = kdops.iter().find(|r| r.k == axes.k()).expect("every k");
+        for (name, ours, theirs) in [("vf", &k.vf, &report.vf), ("ee", &k.ee, &report.ee)] {
+            let culled = ours.culled(filters.name()).expect("known setting");
+            assert_eq!(
+                (ours.candidates, culled),
+                (theirs.candidates, theirs.culled_slpf + theirs.culled_dnf),
+                "{} k={} {filters} {name}: the bench's filter loop and the pipeline disagree",
+                scene.spec.name,
+                axes.k()
+            );
+        }
+        steps.push(report);
+    }
+
+    SceneRecord {
+        format: RECORD_FORMAT,
+        scene: scene.spec.name.to_string(),
+        sequence: scene.spec.sequence.to_string(),
+        frames: scene.frames.clone(),
+        vertices: scene.mesh.num_vertices(),
+        edges: scene.mesh.num_edges(),
+        faces: scene.mesh.num_faces(),
+        threads,
+        motion: Some(Motion::of(&step)),
+        kdops,
+        parry: Some(parry),
+        steps,
+        stamp: Stamp::new(threads),
+    }
+}
+
+fn out_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("CCDLAB_BENCH_OUT") {
+        return PathBuf::from(d);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("ccdlab-bench")
+}
+
+fn bench_scene(c: &mut Criterion, scene: &Scene) {
+    let name = scene.spec.name;
+    let step = scene.step();
+    let (candidates, _) = Bvh::build(&step, KdopAxes::Dop26).self_candidate_set_par();
+    let CandidateSet {
+        vertex_face,
+        edge_edge,
+    } = &candidates;
+
+    let mut g = c.benchmark_group("filter");
+    g.sampling_mode(SamplingMode::Flat);
+    for f in FilterSet::ALL {
+        g.bench_function(BenchmarkId::new(f.name(), format!("{name}-vf")), |b| {
+            b.iter(|| black_box(filter_vf(&step, black_box(vertex_face), f).survivors.len()))
+        });
+        g.bench_function(BenchmarkId::new(f.name(), format!("{name}-ee")), |b| {
+            b.iter(|| black_box(filter_ee(&step, black_box(edge_edge), f).survivors.len()))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("broad_phase");
+    g.sampling_mode(SamplingMode::Flat);
+    for axes in KdopAxes::ALL {
+        g.bench_function(BenchmarkId::new(format!("kdop{}", axes.k()), name), |b| {
+            b.iter(|| {
+                let bvh = Bvh::build(black_box(&step), axes);
+                black_box(bvh.self_candidate_set_par().1)
+            })
+        });
+    }
+    g.bench_function(BenchmarkId::new("parry-aabb", name), |b| {
+        b.iter(|| {
+            let mut parry = ParryBroadPhase::build(black_box(&step));
+            black_box(parry.candidates(&scene.mesh).expect("same mesh").1)
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("pipeline");
+    g.sampling_mode(SamplingMode::Flat);
+    g.bench_function(BenchmarkId::new("step", name), |b| {
+        b.iter(|| {
+            let mut p = Pipeline::new(PipelineConfig::default());
+            black_box(p.step(black_box(&step)).expect("same mesh").report.toi)
+        })
+    });
+    g.finish();
+}
+
+fn main() {
+    let threads: usize = std::env::var("CCDLAB_BENCH_THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or(1);
+    // Criterion is not Send: size the global pool instead of installing one.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .expect("the global thread pool is configured once");
+    // `cargo bench` passes --bench; `cargo test --benches` does not (then
+    // every bench runs once and nothing is recorded).
+    let recording = std::env::args().any(|a| a == "--bench")
+        && std::env::var("CCDLAB_BENCH_RECORD").map_or(true, |v| v != "0");
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(1))
+        .configure_from_args();
+    let out = out_dir();
+    for spec in SCENES {
+        let scene = match Scene::load(spec) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("pipeline bench: skipping {}: {e}", spec.name);
+                continue;
+            }
+        };
+        if recording {
+            let t = Instant::now();
+            let rec = record(&scene, threads);
+            std::fs::create_dir_all(&out).expect("bench output folder");
+            let path = out.join(format!("counts_{}.json", spec.name));
+            let json = serde_json::to_string_pretty(&rec).expect("record serialises");
+            write_atomic(&path, (json + "\n").as_bytes())
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            eprintln!(
+                "pipeline bench: recorded {} in {:.1} s",
+                path.display(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        bench_scene(&mut c, &scene);
+    }
+    c.final_summary();
+}

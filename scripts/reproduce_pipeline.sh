@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Reproduces reports/pipeline (Wan, Fu & Yao 2022, Tables 1-2 and Fig. 6, beside the
+# parry3d-f64 baseline and the ipctk peer) in one command:
+#
+#   1. cargo bench --bench pipeline: criterion timings, and the counts of every scene
+#      (counts_<scene>.json: candidates per k, culls per filter setting, parry, whole steps);
+#   2. ccdlab step --json on 1 and 2 threads for every scene with frame files;
+#   3. the ipctk peer (scripts/peer_ipctk.py step, best of 3) on 2 threads, when it runs here;
+#   4. ccdlab replay of every scene with each filter setting (sequence-level statistics;
+#      the two-frame UNC scenes give one step each);
+#   5. ccdlab report: reports/pipeline/{README.md, *.png, *.svg, data/}, replaced only when
+#      everything is written.
+#
+# Fresh records go to $CARGO_TARGET_DIR/ccdlab-bench (default target/ccdlab-bench) first;
+# reports/ is touched only by the last step. Environment: CCDLAB_DATA (data sets),
+# CCDLAB_BENCH_THREADS (bench threads, default 1), PEER_COUNTS=1 (let the peer also count
+# its colliding pairs: an untimed pass of minutes on cloth-ball).
+# Takes about 5 minutes on a quiet 2-core machine with the data sets.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target="${CARGO_TARGET_DIR:-target}"
+work="$target/ccdlab-bench"
+rm -rf "$work"
+mkdir -p "$work"
+export CCDLAB_BENCH_OUT="$work"
+
+echo "== 1/5 cargo bench --bench pipeline (records in $work)"
+cargo bench --bench pipeline
+
+echo "== 2/5 ccdlab step (1 and 2 threads)"
+cargo build --release --bin ccdlab
+bin="$target/release/ccdlab"
+scenes="$("$bin" report --list-scenes)"
+while read -r name sequence step frame0 frame1; do
+  [ -n "$name" ] || continue
+  if [ "$frame0" = "-" ]; then
+    echo "   $name: no frame files (generated or not found): no step run"
+    continue
+  fi
+  for threads in 1 2; do
+    "$bin" step "$frame0" "$frame1" --threads "$threads" --json > "$work/step_${name}_t${threads}.json.tmp"
+    mv "$work/step_${name}_t${threads}.json.tmp" "$work/step_${name}_t${threads}.json"
+  done
+done <<< "$scenes"
+
+echo "== 3/5 ipctk peer (2 threads)"
+# The peer makes its own virtual environment (.venv, or $CCDLAB_PEER_VENV) on first use.
+counts=(--no-counts)
+[ "${PEER_COUNTS:-0}" = 1 ] && counts=()
+if [ -f scripts/peer_ipctk.py ]; then
+  while read -r name sequence step frame0 frame1; do
+    [ -n "$name" ] && [ "$frame0" != "-" ] || continue
+    if python3 scripts/peer_ipctk.py step "$frame0" "$frame1" --threads 2 --repeat 3 "${counts[@]}" --json \
+        > "$work/peer_ipctk_${name}.json.tmp" 2> "$work/peer_ipctk_${name}.log"; then
+      mv "$work/peer_ipctk_${name}.json.tmp" "$work/peer_ipctk_${name}.json"
+    else
+      rm -f "$work/peer_ipctk_${name}.json.tmp"
+      echo "   $name: the peer did not run (see $work/peer_ipctk_${name}.log); the report says 'not measured'"
+    fi
+  done <<< "$scenes"
+else
+  echo "   scripts/peer_ipctk.py not found; the report says 'not measured'"
+fi
+
+echo "== 4/5 ccdlab replay (each filter setting)"
+while read -r name sequence step frame0 frame1; do
+  [ -n "$name" ] || continue
+  for filters in slpf dnf slpf+dnf; do
+    "$bin" replay "$sequence" --filters "$filters" --threads 2 --out "$work/replay_${name}_${filters}.jsonl" > /dev/null
+  done
+done <<< "$scenes"
+
+echo "== 5/5 ccdlab report"
+"$bin" report --from "$work" --criterion "$target/criterion" --out reports/pipeline

@@ -1,0 +1,236 @@
+//! `ccdlab report`: the report folder regenerated from the recorded JSON,
+//! all or nothing.
+//!
+//! Every input is read and checked first; the page, the figures and a copy of
+//! the inputs (`data/`) are then written to a temporary sibling folder, which
+//! replaces the output folder only when everything is written. On any error
+//! the temporary folder is removed and the old report stays as it was. A
+//! non-empty output folder that is not such a report is never replaced.
+
+use std::path::{Path, PathBuf};
+
+use super::figures::{
+    CullingFigure, Figure, KTestFigure, SequenceFigure, StageFigure, write_figure,
+};
+use super::inputs::ReportInputs;
+use super::markdown::{TITLE, render};
+use crate::harness::figure::load_font;
+
+/// Why a report could not be made. Nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file or folder could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// An input file is malformed or inconsistent; the message says where.
+    /// Re-record it (see the message) or remove it from the folder.
+    #[error("{}: {message}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with the field or line.
+        message: String,
+    },
+    /// The data folder has no bench record: run `cargo bench --bench
+    /// pipeline` (or `scripts/reproduce_pipeline.sh`) first.
+    #[error(
+        "{}: no counts_<scene>.json bench record here; run `cargo bench --bench pipeline` or scripts/reproduce_pipeline.sh first",
+        .0.display()
+    )]
+    NoRecords(PathBuf),
+    /// The output folder exists and holds something other than a report made
+    /// by this command; choose another `--out` or empty it.
+    #[error(
+        "{}: exists and is not a report made by `ccdlab report` (no README.md starting with the report title); refusing to replace it",
+        .0.display()
+    )]
+    NotAReport(PathBuf),
+    /// A figure could not be drawn.
+    #[error("figure {name}: {message}")]
+    Figure {
+        /// File stem of the figure.
+        name: String,
+        /// The plotting error.
+        message: String,
+    },
+}
+
+/// Where a report comes from and goes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportOptions {
+    /// The folder of recorded JSON.
+    pub from: PathBuf,
+    /// criterion's output folder (`target/criterion`), if its estimates are
+    /// to be read.
+    pub criterion: Option<PathBuf>,
+    /// The report folder to (re)write.
+    pub out: PathBuf,
+}
+
+/// What was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportSummary {
+    /// The report folder.
+    pub out: PathBuf,
+    /// Files written, relative to [`Self::out`].
+    pub files: Vec<String>,
+    /// The font the figures' text used, if any.
+    pub font: Option<&'static str>,
+    /// Files in the data folder that are not report inputs.
+    pub ignored: Vec<String>,
+    /// Number of criterion estimates used.
+    pub estimates: usize,
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
+    move |source| ReportError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Whether `out` may be replaced: absent, empty, or a previous report.
+fn replaceable(out: &Path) -> Result<bool, ReportError> {
+    if !out.exists() {
+        return Ok(true);
+    }
+    if !out.is_dir() {
+        return Ok(false);
+    }
+    if std::fs::read_dir(out)
+        .map_err(io_err(out))?
+        .next()
+        .is_none()
+    {
+        return Ok(true);
+    }
+    Ok(std::fs::read_to_string(out.join("README.md"))
+        .map(|s| s.lines().next() == Some(TITLE))
+        .unwrap_or(false))
+}
+
+/// Reads the inputs and writes the report (see the module doc).
+pub fn generate(opts: &ReportOptions) -> Result<ReportSummary, ReportError> {
+    let inputs = ReportInputs::load(&opts.from, opts.criterion.as_deref())?;
+    if !replaceable(&opts.out)? {
+        return Err(ReportError::NotAReport(opts.out.clone()));
+    }
+    let parent = match opts.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(io_err(&parent))?;
+    let name = opts
+        .out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| ReportError::Io {
+            path: opts.out.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "no folder name"),
+        })?;
+    let tmp = parent.join(format!(".{name}.tmp.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let written = write_all(&tmp, &inputs);
+    let files = match written {
+        Ok(files) => files,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    // Swap: old report aside, new one in, old one removed.
+    let old = parent.join(format!(".{name}.old.{}", std::process::id()));
+    let had_old = opts.out.exists();
+    if had_old && let Err(e) = std::fs::rename(&opts.out, &old) {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(io_err(&opts.out)(e));
+    }
+    if let Err(e) = std::fs::rename(&tmp, &opts.out) {
+        if had_old {
+            let _ = std::fs::rename(&old, &opts.out);
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(io_err(&opts.out)(e));
+    }
+    if had_old {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(ReportSummary {
+        out: opts.out.clone(),
+        files,
+        font: load_font(),
+        ignored: inputs.ignored.clone(),
+        estimates: inputs.timings.benchmarks.len(),
+    })
+}
+
+/// Writes the whole report into the (new) folder `dir`; returns the files.
+fn write_all(dir: &Path, inputs: &ReportInputs) -> Result<Vec<String>, ReportError> {
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).map_err(io_err(&data))?;
+    let mut files = Vec::new();
+    for (name, bytes) in &inputs.files {
+        let path = data.join(name);
+        std::fs::write(&path, bytes).map_err(io_err(&path))?;
+        files.push(format!("data/{name}"));
+    }
+    if !inputs.timings.benchmarks.is_empty() {
+        let path = data.join("bench_timings.json");
+        let json = serde_json::to_string_pretty(&inputs.timings).expect("timings serialise");
+        std::fs::write(&path, json + "\n").map_err(io_err(&path))?;
+        files.push("data/bench_timings.json".to_string());
+    }
+    let font = load_font();
+    let text = font.is_some();
+    let mut stems = Vec::new();
+    fn one(
+        dir: &Path,
+        fig: Option<impl Figure>,
+        text: bool,
+        stems: &mut Vec<&'static str>,
+        files: &mut Vec<String>,
+    ) -> Result<(), ReportError> {
+        let Some(fig) = fig else { return Ok(()) };
+        write_figure(dir, &fig, text).map_err(|message| ReportError::Figure {
+            name: fig.stem().to_string(),
+            message,
+        })?;
+        stems.push(fig.stem());
+        files.push(format!("{}.png", fig.stem()));
+        files.push(format!("{}.svg", fig.stem()));
+        Ok(())
+    }
+    one(
+        dir,
+        CullingFigure::new(inputs),
+        text,
+        &mut stems,
+        &mut files,
+    )?;
+    one(dir, KTestFigure::new(inputs), text, &mut stems, &mut files)?;
+    one(dir, StageFigure::new(inputs), text, &mut stems, &mut files)?;
+    one(
+        dir,
+        SequenceFigure::new(inputs),
+        text,
+        &mut stems,
+        &mut files,
+    )?;
+    let md = render(inputs, &stems, font);
+    let path = dir.join("README.md");
+    std::fs::write(&path, md).map_err(io_err(&path))?;
+    files.push("README.md".to_string());
+    // Make sure it is all on disk before the folder is swapped in.
+    for f in &files {
+        let p = dir.join(f);
+        std::fs::File::open(&p)
+            .and_then(|f| f.sync_all())
+            .map_err(io_err(&p))?;
+    }
+    Ok(files)
+}

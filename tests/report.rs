@@ -1,0 +1,287 @@
+//! `ccdlab report` from the recorded JSON in `tests/fixtures/report/`: the
+//! Markdown holds the paper's tables beside ours and the verdicts, every
+//! figure exists as PNG and SVG, a regenerated report from its own `data/`
+//! copy is identical, and a bad input is a clear error that writes nothing
+//! and leaves an existing report untouched.
+
+use std::path::{Path, PathBuf};
+
+use ccdlab::harness::reproduction::{ReportError, ReportOptions, generate, read_criterion};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report")
+}
+
+/// A fresh, empty temporary folder.
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ccdlab-report-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
+    let root = tmp("good");
+    let out = root.join("pipeline");
+    let summary = generate(&ReportOptions {
+        from: fixture(),
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap();
+    assert_eq!(summary.ignored, ["README.md"]);
+    assert_eq!(summary.estimates, 5);
+
+    let md = std::fs::read_to_string(out.join("README.md")).unwrap();
+    // The paper's Table 2 beside ours, with both culling rows.
+    assert!(md.contains("the paper's Table 2"), "{md}");
+    assert!(md.contains(
+        "| | SLPF paper | SLPF ours | DNF paper | DNF ours | SLPF+DNF paper | SLPF+DNF ours |"
+    ));
+    // funnel 227 → 228 at k = 26: 717 / 1,671 / 1,696 of 1,803 VF candidates.
+    assert!(
+        md.contains("| VF culling % | 58.88 | 39.77 | 56.46 | 92.68 | 63.17 | 94.07 |"),
+        "{md}"
+    );
+    assert!(md.contains("| EE culling % | 48.01 |"));
+    assert!(md.contains("VF: SLPF+DNF 94.07 %, SLPF 39.77 %, DNF 92.68 % — **does not hold**"));
+    assert!(md.contains("holds in 0 of 2 cases"));
+    // Which frames and machine.
+    assert!(
+        md.contains("| funnel | 227.ply → 228.ply | 9,450 | 27,930 | 18,484 | 1 | fixture CPU")
+    );
+    // The k-value test, parry, the peer, the step runs, the replays.
+    assert!(md.contains("## Fig. 6: the k-value test"));
+    assert!(md.contains("parry's candidate set equals our 6-DOP BVH's"));
+    assert!(md.contains("| funnel | ipctk 1.5.0 (LBVH) | 2 | 20.0 | 40.0 | 60.0 |"));
+    assert!(md.contains("not counted"));
+    assert!(md.contains("| funnel | ccdlab | 2 |"));
+    assert!(md.contains("| generated | slpf+dnf | 3 | 2 |"));
+    assert!(md.contains("only two frames of each UNC scene"));
+    assert!(md.contains("## Differences from the paper, and why"));
+    assert!(md.contains("**Why DNF culls more than SLPF on funnel (VF, EE).**"));
+
+    for stem in ["culling_rates", "k_test", "stage_times", "sequence"] {
+        for ext in ["png", "svg"] {
+            let f = out.join(format!("{stem}.{ext}"));
+            let len = std::fs::metadata(&f)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+                .len();
+            assert!(len > 1000, "{} is {len} bytes", f.display());
+            assert!(
+                md.contains(&format!("({stem}.{ext})")),
+                "{stem}.{ext} not linked"
+            );
+        }
+    }
+    let png = std::fs::read(out.join("k_test.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = std::fs::read_to_string(out.join("culling_rates.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+
+    // data/ holds every input; regenerating from it gives the same page.
+    let data = names(&out.join("data"));
+    assert!(data.contains(&"counts_funnel.json".to_string()));
+    assert!(data.contains(&"bench_timings.json".to_string()));
+    assert!(data.contains(&"replay_generated_slpf+dnf.jsonl".to_string()));
+    let again = root.join("again");
+    generate(&ReportOptions {
+        from: out.join("data"),
+        criterion: None,
+        out: again.clone(),
+    })
+    .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(again.join("README.md")).unwrap(),
+        md
+    );
+    // Regenerating in place replaces the old report; nothing else is left.
+    generate(&ReportOptions {
+        from: out.join("data"),
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap();
+    assert_eq!(names(&root), ["again", "pipeline"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_bad_record_is_named_and_nothing_is_written() {
+    let root = tmp("bad");
+    let from = root.join("data");
+    copy_dir(&fixture(), &from);
+    let out = root.join("pipeline");
+
+    // A good report first; a failed regeneration must leave it untouched.
+    generate(&ReportOptions {
+        from: from.clone(),
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap();
+    let before = std::fs::read_to_string(out.join("README.md")).unwrap();
+
+    let cases: [(&str, &str, &str); 4] = [
+        ("counts_funnel.json", "{\"format\": 1, \"scene\": ", "EOF"),
+        (
+            "counts_funnel.json",
+            "\"culled_slpf_dnf\": 6934",
+            "culled counts inconsistent",
+        ),
+        ("replay_generated_dnf.jsonl", "{\"sequence\"", "line 2"),
+        ("step_funnel_t2.json", "\"threads\": 2", "named t2"),
+    ];
+    for (file, needle, expect) in cases {
+        let good = std::fs::read_to_string(fixture().join(file)).unwrap();
+        let bad = match file {
+            "counts_funnel.json" if needle.starts_with('{') => good[..good.len() / 2].to_string(),
+            "counts_funnel.json" => good.replacen(needle, "\"culled_slpf_dnf\": 99999999", 1),
+            "replay_generated_dnf.jsonl" => {
+                let mut lines: Vec<&str> = good.lines().collect();
+                lines[1] = "{\"sequence\": \"generated\", \"step\": 1}";
+                lines.join("\n")
+            }
+            _ => good.replacen(needle, "\"threads\": 3", 1),
+        };
+        assert_ne!(bad, good, "{file}: the fixture changed, update the test");
+        std::fs::write(from.join(file), &bad).unwrap();
+        let err = generate(&ReportOptions {
+            from: from.clone(),
+            criterion: None,
+            out: out.clone(),
+        })
+        .unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            matches!(err, ReportError::Invalid { .. }),
+            "{file}: {err:?}"
+        );
+        assert!(msg.contains(file) && msg.contains(expect), "{file}: {msg}");
+        std::fs::write(from.join(file), good).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(out.join("README.md")).unwrap(),
+            before
+        );
+        assert_eq!(
+            names(&root),
+            ["data", "pipeline"],
+            "a temporary folder was left"
+        );
+    }
+
+    // No bench record at all; a folder that is not a report.
+    let empty = root.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let err = generate(&ReportOptions {
+        from: empty.clone(),
+        criterion: None,
+        out: root.join("new"),
+    })
+    .unwrap_err();
+    assert!(matches!(err, ReportError::NoRecords(_)), "{err:?}");
+    assert!(!root.join("new").exists());
+    let err = generate(&ReportOptions {
+        from: from.clone(),
+        criterion: None,
+        out: root.clone(),
+    })
+    .unwrap_err();
+    assert!(matches!(err, ReportError::NotAReport(_)), "{err:?}");
+    assert!(from.join("counts_funnel.json").exists());
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn criterion_estimates_are_read_for_the_pipeline_ids_only() {
+    let root = tmp("criterion");
+    let write = |dir: &str, id: &str, mean: f64| {
+        let d = root.join(dir).join("new");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("benchmark.json"),
+            format!("{{\"group_id\":\"x\",\"function_id\":null,\"value_str\":null,\"throughput\":null,\"full_id\":\"{id}\",\"directory_name\":\"{dir}\",\"title\":\"{id}\"}}"),
+        )
+        .unwrap();
+        let est = |v: f64| {
+            format!(
+                "{{\"confidence_interval\":{{\"confidence_level\":0.95,\"lower_bound\":{},\"upper_bound\":{}}},\"point_estimate\":{v},\"standard_error\":1.0}}",
+                v - 1.0,
+                v + 1.0
+            )
+        };
+        std::fs::write(
+            d.join("estimates.json"),
+            format!(
+                "{{\"mean\":{},\"median\":{},\"median_abs_dev\":{},\"slope\":null,\"std_dev\":{}}}",
+                est(mean),
+                est(mean),
+                est(1.0),
+                est(1.0)
+            ),
+        )
+        .unwrap();
+    };
+    write(
+        "filter/slpf+dnf/funnel-vf",
+        "filter/slpf+dnf/funnel-vf",
+        2e6,
+    );
+    write("pipeline/step/funnel", "pipeline/step/funnel", 7e7);
+    write(
+        "sphere_sphere/ccdlab/random",
+        "sphere_sphere/ccdlab/random",
+        5.0,
+    );
+    let ids = [
+        "filter/slpf+dnf/funnel-vf".to_string(),
+        "pipeline/step/funnel".to_string(),
+    ];
+    let t = read_criterion(&root, &ids).unwrap();
+    assert_eq!(t.benchmarks.len(), 2);
+    assert_eq!(t.mean_ms("pipeline/step/funnel"), Some(70.0));
+    assert_eq!(
+        t.get("filter/slpf+dnf/funnel-vf").unwrap().mean_lower_ns,
+        2e6 - 1.0
+    );
+
+    // With the report: criterion's estimate replaces the recorded one.
+    let out = root.join("report-out");
+    generate(&ReportOptions {
+        from: fixture(),
+        criterion: Some(root.clone()),
+        out: out.clone(),
+    })
+    .unwrap();
+    let timings = std::fs::read_to_string(out.join("data/bench_timings.json")).unwrap();
+    assert!(timings.contains("\"mean_ns\": 70000000.0"), "{timings}");
+    assert!(timings.contains("filter/slpf+dnf/funnel-vf"));
+    assert!(!timings.contains("sphere_sphere"));
+    // A missing criterion folder is an error naming it.
+    let err = generate(&ReportOptions {
+        from: fixture(),
+        criterion: Some(root.join("nowhere")),
+        out: root.join("other"),
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("nowhere"), "{err}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
