@@ -1,6 +1,7 @@
 //! Measurement, not algorithms: data sets, ground truth, replay and reports.
 
 pub mod data;
+pub mod generate;
 pub mod ground_truth;
 pub mod memory;
 pub mod output;
