@@ -16,9 +16,9 @@ pub fn sin_cos_small(x: f64) -> (f64, f64) {
     let x2 = x * x;
     // Horner in x², from the highest term down.
     let (mut s, mut c) = (0.0, 0.0);
-    for k in (0..=10).rev() {
+    for k in (0..=10u32).rev() {
         // sin: x^(2k+1)/(2k+1)! ; cos: x^(2k)/(2k)!.
-        let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+        let sign = if k.is_multiple_of(2) { 1.0 } else { -1.0 };
         s = s * x2 + sign / factorial(2 * k + 1);
         c = c * x2 + sign / factorial(2 * k);
     }
