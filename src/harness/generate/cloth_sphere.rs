@@ -75,7 +75,9 @@ const BEND_COMPLIANCE_SCALE: f64 = 1.2;
 
 /// The state of a generated scene, frame by frame: construct it with
 /// [`ClothSphere::new`] and call [`ClothSphere::next_frame`] until it
-/// returns `None` (frame 0 is the initial state).
+/// returns `None` (frame 0 is the state after
+/// [`SceneParams::warmup_frames`]). Streams the frames; [`generate`]
+/// collects them.
 #[derive(Debug, Clone)]
 pub struct ClothSphere {
     params: SceneParams,

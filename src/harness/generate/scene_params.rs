@@ -191,7 +191,9 @@ impl SceneParams {
     /// frame ([`MAX_CLOTH_VERTEX_FRAMES`]).
     pub fn validate_in_memory(&self) -> Result<(), GenerateError> {
         self.validate()?;
-        if self.resolution * self.resolution * self.frames > MAX_CLOTH_VERTEX_FRAMES {
+        let positions =
+            (self.resolution.saturating_mul(self.resolution)).saturating_mul(self.frames);
+        if positions > MAX_CLOTH_VERTEX_FRAMES {
             return Err(GenerateError::TooLarge {
                 resolution: self.resolution,
                 frames: self.frames,
