@@ -2,6 +2,7 @@
 
 pub mod data;
 pub mod figure;
+pub mod generate;
 pub mod ground_truth;
 pub mod memory;
 pub mod output;

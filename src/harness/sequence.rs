@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::generate::{GenerateError, SceneParams, generate};
 use crate::math::Vec3;
 use crate::mesh::{MeshError, TriMesh, check_finite, read_mesh};
 
@@ -40,6 +41,9 @@ pub enum SequenceError {
     /// The folder could not be listed.
     #[error("{}: {}", .0.display(), .1)]
     Io(PathBuf, std::io::Error),
+    /// A `generated…` spec with bad parameters.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
 }
 
 /// Where the frames come from.
@@ -58,13 +62,19 @@ pub struct FrameSequence {
 }
 
 impl FrameSequence {
-    /// Opens `spec`: a folder of numbered frames, or a data-set scene name
+    /// Opens `spec`: a folder of numbered frames, a data-set scene name
     /// (`cloth_ball`/`cloth-ball`, `funnel`/`cloth-funnel`) found under the
-    /// data root.
+    /// data root, or the generated scene (`generated` with the default
+    /// parameters, `generated:RES` for a cloth of `RES × RES` vertices,
+    /// `generated:RES:FRAMES`; see [`SceneParams`]). A folder wins over a
+    /// scene name.
     pub fn open(spec: &str) -> Result<FrameSequence, SequenceError> {
         let path = Path::new(spec);
         if path.is_dir() {
             return FrameSequence::from_dir(path);
+        }
+        if let Some(params) = SceneParams::from_spec(spec) {
+            return Ok(generate(&params?)?);
         }
         let scene = match spec {
             "cloth_ball" | "cloth-ball" => "cloth-ball",
@@ -207,6 +217,18 @@ impl FrameSequence {
         }
     }
 
+    /// The file names on both sides of each numbering gap (as
+    /// [`gaps`](Self::gaps)).
+    pub fn gap_labels(&self) -> Vec<(String, String)> {
+        match &self.frames {
+            Frames::Files(f) => (1..f.len())
+                .filter(|&i| f[i].0 > f[i - 1].0 + 1)
+                .map(|i| (self.frame_label(i - 1), self.frame_label(i)))
+                .collect(),
+            Frames::Memory(_) => Vec::new(),
+        }
+    }
+
     /// The positions of frame `i`, checked against the topology.
     pub fn frame(&self, i: usize) -> Result<Vec<Vec3>, SequenceError> {
         match &self.frames {
@@ -298,6 +320,16 @@ mod tests {
             ]
         );
         assert_eq!(seq.gaps(), vec![(1, 9), (10, 12)]);
+        assert_eq!(
+            seq.gap_labels(),
+            vec![
+                ("cloth_ball1.ply".to_string(), "cloth_ball9.ply".to_string()),
+                (
+                    "cloth_ball10.ply".to_string(),
+                    "cloth_ball12.ply".to_string()
+                )
+            ]
+        );
         assert_eq!(seq.frame(2).unwrap()[0].z, 10.0);
         assert_eq!(seq.frame_path(1), Some(d.join("cloth_ball9.ply").as_path()));
         std::fs::remove_dir_all(&d).unwrap();
@@ -330,6 +362,25 @@ mod tests {
             FrameSequence::open("no-such-scene"),
             Err(SequenceError::Unknown(_))
         ));
+    }
+
+    #[test]
+    fn generated_specs_open_or_name_the_bad_parameter() {
+        let seq = FrameSequence::open("generated:6:3").unwrap();
+        assert_eq!(seq.num_frames(), 3);
+        assert_eq!(seq.name(), "generated-6x6-3f");
+        assert_eq!(seq.mesh().num_components(), 2);
+        assert!(seq.gaps().is_empty());
+        for (spec, e) in [
+            ("generated:1", GenerateError::Resolution(1)),
+            ("generated:6:0", GenerateError::Frames(0)),
+            ("generated:6:x", GenerateError::Spec("generated:6:x".into())),
+        ] {
+            match FrameSequence::open(spec) {
+                Err(SequenceError::Generate(g)) => assert_eq!(g, e, "{spec}"),
+                other => panic!("{spec}: {other:?}"),
+            }
+        }
     }
 
     #[test]

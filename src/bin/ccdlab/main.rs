@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod discrete;
+mod generate;
 mod polygons;
 mod queries;
 mod replay;
@@ -27,6 +28,9 @@ enum Command {
     /// Discrete detectors (sphere–sphere, sphere–box, cylinder–terrain) vs
     /// parry3d-f64: agreement, timing, figures → reports/discrete.
     Discrete(discrete::Args),
+    /// Write the generated scene (a cloth falling onto a spinning sphere)
+    /// as numbered frames for `ccdlab replay`.
+    Generate(generate::Args),
     /// 2D non-convex polygons: the paper's SAT without decomposition vs
     /// SAT and GJK/EPA with decomposition (report, single queries).
     Polygons(polygons::PolygonsArgs),
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Data => data(),
         Command::Discrete(args) => discrete::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
         Command::Replay(args) => replay::run(args),

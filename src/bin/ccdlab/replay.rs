@@ -17,8 +17,10 @@ use crate::step::thread_pool;
 /// Arguments of `ccdlab replay`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A folder of numbered OBJ/PLY frames, or a scene name (`cloth_ball`,
-    /// `funnel`). Default: the data sets' scenes when found.
+    /// A folder of numbered OBJ/PLY frames, a data-set scene (`cloth_ball`,
+    /// `funnel`), or the generated scene (`generated`, `generated:RES`,
+    /// `generated:RES:FRAMES`). Default: the data sets' scenes when found,
+    /// else `generated`.
     sequences: Vec<String>,
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
     #[arg(long, default_value = "26")]
@@ -60,7 +62,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let mut lines: Vec<String> = Vec::new();
     let mut summaries = Vec::new();
     for seq in &sequences {
-        for (a, b) in seq.gaps() {
+        for (a, b) in seq.gap_labels() {
             eprintln!(
                 "warning: {}: frame numbers jump from {a} to {b}; the step between them is replayed as one",
                 seq.name()
@@ -89,16 +91,32 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The data sets' scenes when the data is found.
+/// The data sets' scenes whose frames are found, else the generated
+/// default scene; says which on stdout.
 fn default_sequences() -> Result<Vec<String>, Box<dyn Error>> {
-    if ccdlab::harness::data::root().is_some() {
-        return Ok(vec!["cloth_ball".into(), "funnel".into()]);
+    if let Some(root) = ccdlab::harness::data::root() {
+        let scenes: Vec<String> = [("cloth_ball", "cloth-ball"), ("funnel", "cloth-funnel")]
+            .iter()
+            .filter(|(_, dir)| root.join("scalable-ccd").join(dir).join("frames").is_dir())
+            .map(|(name, _)| name.to_string())
+            .collect();
+        if !scenes.is_empty() {
+            println!(
+                "replaying the data sets' scenes ({}) found under {}",
+                scenes.join(", "),
+                root.display()
+            );
+            return Ok(scenes);
+        }
     }
-    Err(
-        "no data set found and no sequence given: pass a folder of frames, \
-         or set CCDLAB_DATA (see scripts/fetch_datasets.py)"
-            .into(),
-    )
+    let p = ccdlab::harness::generate::SceneParams::default();
+    println!(
+        "no data-set frames found (set CCDLAB_DATA, see scripts/fetch_datasets.py): \
+         replaying the generated scene instead (a {r}x{r} cloth on a spinning sphere, {f} frames)",
+        r = p.resolution,
+        f = p.frames
+    );
+    Ok(vec!["generated".into()])
 }
 
 fn progress_bar(seq: &FrameSequence) -> indicatif::ProgressBar {
