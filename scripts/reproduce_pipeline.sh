@@ -32,10 +32,28 @@ echo "== 2/5 ccdlab step (1 and 2 threads)"
 cargo build --release --bin ccdlab
 bin="$target/release/ccdlab"
 scenes="$("$bin" report --list-scenes)"
+# Generated scenes have no frame files: write the measured step's two frames
+# (`ccdlab generate` with the spec's resolution and frame count) so that the
+# step runs and the peer see the same step as the bench.
+resolved=""
+while read -r name sequence step frame0 frame1; do
+  [ -n "$name" ] || continue
+  if [ "$frame0" = "-" ] && [[ "$sequence" == generated* ]]; then
+    IFS=: read -r _ res nframes <<< "$sequence"
+    gen_args=()
+    [ -n "$res" ] && gen_args+=(--resolution "$res")
+    [ -n "$nframes" ] && gen_args+=(--frames "$nframes")
+    "$bin" generate "${gen_args[@]}" --out "$work/frames_$name" --force > /dev/null
+    frame0="$work/frames_$name/$(printf 'frame_%04d.ply' "$step")"
+    frame1="$work/frames_$name/$(printf 'frame_%04d.ply' "$((step + 1))")"
+  fi
+  resolved+="$name $sequence $step $frame0 $frame1"$'\n'
+done <<< "$scenes"
+scenes="$resolved"
 while read -r name sequence step frame0 frame1; do
   [ -n "$name" ] || continue
   if [ "$frame0" = "-" ]; then
-    echo "   $name: no frame files (generated or not found): no step run"
+    echo "   $name: no frame files: no step run"
     continue
   fi
   for threads in 1 2; do
