@@ -7,6 +7,7 @@
 //! - [`provot`]: the classical floating-point cubic solver (Provot 1997), the
 //!   reproduction baseline; it can miss collisions.
 
+mod certified;
 pub(crate) mod conditions;
 mod edge_edge;
 mod leaf;
