@@ -13,7 +13,7 @@
 
 use std::ops::{Add, Mul, Sub};
 
-use crate::math::{Bounded, BoundedDd, Vec3};
+use crate::math::{Bounded, BoundedDd, ExactSum, Vec3, two_sum};
 
 /// A certified number (module doc).
 pub trait Certified: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
@@ -183,6 +183,53 @@ pub fn coplanarity<N: Certified>(
     ]
 }
 
+/// The scaled Bernstein coefficients of [`coplanarity`], computed exactly
+/// ([`ExactSum`]) and rounded to double-doubles with their exact signs (an
+/// exact zero has magnitude zero). `b₀ = det[u₀, v₀, w₀]`,
+/// `3b₁ = det[u₀, v₀, w₁] + det[u₀, v₁, w₀] + det[u₁, v₀, w₀]`, `3b₂` alike,
+/// `b₃ = det[u₁, v₁, w₁]`. `None` if a term falls outside the accumulator's
+/// range (inputs outside [`crate::math::in_filter_range`]).
+#[allow(clippy::too_many_arguments)]
+pub fn coplanarity_exact(
+    a_t0: &Vec3,
+    b_t0: &Vec3,
+    c_t0: &Vec3,
+    d_t0: &Vec3,
+    a_t1: &Vec3,
+    b_t1: &Vec3,
+    c_t1: &Vec3,
+    d_t1: &Vec3,
+) -> Option<[BoundedDd; 4]> {
+    let d =
+        |p: &Vec3, q: &Vec3| -> [(f64, f64); 3] { std::array::from_fn(|i| two_sum(p[i], -q[i])) };
+    let u = [d(b_t0, a_t0), d(b_t1, a_t1)];
+    let v = [d(c_t0, a_t0), d(c_t1, a_t1)];
+    let w = [d(d_t0, a_t0), d(d_t1, a_t1)];
+    let coefficient = |choices: &[[usize; 3]]| {
+        let mut acc = ExactSum::new();
+        for &[i, j, k] in choices {
+            // det[u, v, w] = Σ over permutations (a, b, c) of sgn · u_a v_b w_c.
+            for (a, b, c, sign) in [
+                (0, 1, 2, 1.0),
+                (1, 2, 0, 1.0),
+                (2, 0, 1, 1.0),
+                (0, 2, 1, -1.0),
+                (1, 0, 2, -1.0),
+                (2, 1, 0, -1.0),
+            ] {
+                acc.add_product(sign, &[u[i][a], v[j][b], w[k][c]]);
+            }
+        }
+        acc.is_exact().then(|| acc.to_bounded_dd())
+    };
+    Some([
+        coefficient(&[[0, 0, 0]])?,
+        coefficient(&[[0, 0, 1], [0, 1, 0], [1, 0, 0]])?,
+        coefficient(&[[0, 1, 1], [1, 0, 1], [1, 1, 0]])?,
+        coefficient(&[[1, 1, 1]])?,
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,10 +251,59 @@ mod tests {
         let b: [Bounded; 4] = coplanarity(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]);
         let dd: [BoundedDd; 4] =
             coplanarity(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]);
+        let exact =
+            coplanarity_exact(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]).unwrap();
         for i in 0..4 {
             assert_eq!(b[i], want[i]);
             assert!((dd[i].hi - want[i].v).abs() <= want[i].error_bound());
             assert!(dd[i].error_bound() < 1e-20);
+            assert!((exact[i].hi - dd[i].hi).abs() <= dd[i].error_bound());
+            assert!(exact[i].error_bound() <= dd[i].error_bound());
         }
+    }
+
+    #[test]
+    fn exact_coefficients_see_zeros_that_are_not_structural() {
+        // All eight points on the tilted plane x + y + z = 1 (coordinates
+        // with inexact sums): f ≡ 0, yet no difference is zero.
+        let t = 1.0 / 3.0;
+        let on_plane = |x: f64, y: f64| Vec3::new(x, y, 1.0 - x - y);
+        let p = [
+            on_plane(t, 0.1),
+            on_plane(0.7, t),
+            on_plane(0.2, 0.9),
+            on_plane(0.5, 0.25),
+            on_plane(0.3, t),
+            on_plane(t, 0.6),
+            on_plane(0.125, 0.8),
+            on_plane(0.55, 0.375),
+        ];
+        let exact =
+            coplanarity_exact(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]).unwrap();
+        let dd: [BoundedDd; 4] =
+            coplanarity(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]);
+        for i in 0..4 {
+            // 1 − x − y rounds, so the points are only nearly coplanar:
+            // whatever the exact sign, the exact tier knows it.
+            assert!(exact[i].sign().is_some());
+            if dd[i].sign().is_some() {
+                assert_eq!(dd[i].sign(), exact[i].sign());
+            }
+        }
+        // Exactly representable plane z = x (x dyadic): f ≡ 0 exactly.
+        let q = |x: f64, y: f64| Vec3::new(x, y, x);
+        let p = [
+            q(0.5, t),
+            q(0.25, 0.1),
+            q(0.75, 0.3),
+            q(0.125, 0.7),
+            q(0.375, 0.2),
+            q(0.625, t),
+            q(0.5, 0.9),
+            q(0.875, 0.4),
+        ];
+        let exact =
+            coplanarity_exact(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]).unwrap();
+        assert!(exact.iter().all(|c| c.sign() == Some(0)));
     }
 }

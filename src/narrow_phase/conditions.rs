@@ -57,11 +57,16 @@ use super::roots::{Bracket, T_MIN, leaf_rounding_count};
 use crate::math::{Bounded, BoundedDd, UNIT_ROUNDOFF, Vec3};
 
 /// The evaluation time for `bracket` and the leaves' rounding count, or
-/// `None` if the bracket is too wide or its midpoint outside the error
-/// model's range (`0` or `[2⁻⁶⁰, 1]`).
+/// `None` if the bracket is too wide or outside the error model's time range
+/// (`0` or `[2⁻⁶⁰, 1]`). The time is the midpoint, or `0` for a bracket
+/// `[0, h]` with `h/2 < 2⁻⁶⁰` (the leaves' time term then covers `h`, the
+/// bracket's whole width).
 #[inline]
 fn time_and_count(bracket: &Bracket) -> Option<(f64, u32)> {
-    let t = 0.5 * (bracket.lo + bracket.hi);
+    let mut t = 0.5 * (bracket.lo + bracket.hi);
+    if bracket.lo == 0.0 && t < T_MIN {
+        t = 0.0;
+    }
     if t != 0.0 && !(T_MIN..=1.0).contains(&t) {
         return None;
     }
@@ -292,18 +297,31 @@ fn leaf_dd(x_t0: &Vec3, x_t1: &Vec3, y_t0: &Vec3, y_t1: &Vec3, t: f64) -> CVec3<
 struct Root<V> {
     lo: V,
     hi: V,
-    /// `1.5·h²`, rounded up generously (`2·h²`, `h` rounded up).
+    /// `1.5·h²`, rounded up generously (`2·h²`, `h` rounded up); or `4h`
+    /// for a bracket below the time range (see [`Root::new`]). Multiplied by
+    /// the magnitude, a bound on how far the value at the root can be from
+    /// the values at the ends.
     curvature: f64,
 }
 
 impl<V> Root<V> {
     /// Evaluates at both ends (once for a point bracket); `None` outside the
-    /// error model's time range.
+    /// error model's time range. A bracket `[0, h]` with `h < 2⁻⁶⁰` is
+    /// evaluated at `0` only, with the margin `4h·M ≥ h·max|P'|` instead of
+    /// the curvature term (`|P'| ≤ d·M` as for `P''`).
     fn new(bracket: &Bracket, at: impl Fn(f64) -> V) -> Option<Root<V>>
     where
         V: Clone,
     {
         let in_range = |t: f64| t == 0.0 || (T_MIN..=1.0).contains(&t);
+        if bracket.lo == 0.0 && bracket.hi < T_MIN {
+            let zero = at(0.0);
+            return Some(Root {
+                lo: zero.clone(),
+                hi: zero,
+                curvature: 8.0 * bracket.hi,
+            });
+        }
         if !in_range(bracket.lo) || !in_range(bracket.hi) {
             return None;
         }

@@ -11,10 +11,11 @@
 //! coplanar motion, an exact touch that no structural argument proves,
 //! multiple roots — goes to the oracle.
 
-use super::certified::coplanarity;
+use super::certified::{coplanarity, coplanarity_exact};
 use super::conditions;
+use super::coplanar;
 use super::oracle;
-use super::roots::{Bracket, MAX_DEPTH, MAX_DEPTH_PRECISE, Scan, scan};
+use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, in_filter_range};
 use crate::primitive::certified_common_sign;
@@ -100,10 +101,11 @@ fn filtered(
             ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
         )
     };
-    match scan(&c, MAX_DEPTH, crossing) {
+    match scan::<_, FAST>(&c, crossing) {
         Scan::NoContact => return Some(None),
         Scan::Contact(br) => return Some(Some(toi(br))),
-        Scan::Identical | Scan::Undecided => {}
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
     }
     // The precise tier: the cubic and, where needed, the conditions in
     // double-double arithmetic.
@@ -117,11 +119,37 @@ fn filtered(
             )
         })
     };
-    match scan(&c, MAX_DEPTH_PRECISE, crossing) {
+    match scan::<_, PRECISE>(&c, crossing) {
+        Scan::NoContact => return Some(None),
+        Scan::Contact(br) => return Some(Some(toi(br))),
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
+    }
+    // A coefficient too close to zero to sign: compute them exactly.
+    if c.iter().all(|x| x.sign().is_some()) {
+        return None;
+    }
+    let c = coplanarity_exact(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    )?;
+    match scan::<_, PRECISE>(&c, crossing) {
+        Scan::NoContact => Some(None),
+        Scan::Contact(br) => Some(Some(toi(br))),
+        Scan::Identical => coplanar(points),
+        Scan::Undecided => None,
+    }
+}
+
+/// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
+/// double-doubles.
+fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    let decided = |s: Scan| match s {
         Scan::NoContact => Some(None),
         Scan::Contact(br) => Some(Some(toi(br))),
         Scan::Identical | Scan::Undecided => None,
-    }
+    };
+    decided(coplanar::earliest(coplanar::edge_edge::<Bounded>(points)))
+        .or_else(|| decided(coplanar::earliest(coplanar::edge_edge::<BoundedDd>(points))))
 }
 
 /// The time of impact of a contact at the root in `br`.

@@ -9,6 +9,7 @@
 
 mod certified;
 pub(crate) mod conditions;
+mod coplanar;
 mod edge_edge;
 mod leaf;
 pub mod oracle;

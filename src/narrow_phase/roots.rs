@@ -35,6 +35,9 @@ use crate::math::UNIT_ROUNDOFF;
 /// range model of [`crate::math::Bounded`]).
 pub const MAX_DEPTH: u32 = 24;
 
+/// The subdivision stack of the fast tier ([`MAX_DEPTH`] + 2 nodes).
+pub const FAST: usize = MAX_DEPTH as usize + 2;
+
 /// Subdivision depth of the precise ([`crate::math::BoundedDd`]) tier: with
 /// the cubic's coefficients multiples of `2⁻⁴²⁰`, 48 halvings of three
 /// levels each and an evaluation at a time `t` (a multiple of `2⁻¹¹²`, three
@@ -42,6 +45,10 @@ pub const MAX_DEPTH: u32 = 24;
 /// `2⁻⁴²⁰⁻¹⁴⁴⁻³³⁶ = 2⁻⁹⁰⁰`, so `TwoProd` is exact and `u²·m ≥ 2⁻¹⁰⁰⁶` is
 /// normal.
 pub const MAX_DEPTH_PRECISE: u32 = 48;
+
+/// The subdivision stack of the precise tier ([`MAX_DEPTH_PRECISE`] + 2
+/// nodes).
+pub const PRECISE: usize = MAX_DEPTH_PRECISE as usize + 2;
 
 /// The smallest positive evaluation parameter the error model admits
 /// ([`crate::math::Bounded`], "Range").
@@ -71,13 +78,12 @@ pub enum Scan {
 }
 
 /// Visits the roots in `[0, 1]` of the cubic with scaled Bernstein
-/// coefficients `c`, in increasing order, subdividing at most `max_depth`
-/// times. `accept(bracket)` returns `Some(true)` for a root at which contact
+/// coefficients `c`, in increasing order, subdividing at most `STACK − 2`
+/// times ([`FAST`] or [`PRECISE`]). `accept(bracket)` returns `Some(true)` for a root at which contact
 /// occurs (the scan stops with [`Scan::Contact`]), `Some(false)` for one
 /// without contact, `None` when it cannot decide.
-pub fn scan<N: Certified>(
+pub fn scan<N: Certified, const STACK: usize>(
     c: &[N; 4],
-    max_depth: u32,
     mut accept: impl FnMut(Bracket) -> Option<bool>,
 ) -> Scan {
     // Structural zeros at the ends: roots at t = 0 and t = 1.
@@ -104,21 +110,12 @@ pub fn scan<N: Certified>(
         }
     }
     let inner = match last - first {
-        3 => isolate::<N, 3>(
-            [c[0].scale(3.0), c[1], c[2], c[3].scale(3.0)],
-            max_depth,
-            &mut accept,
-        ),
-        2 => isolate::<N, 2>(
+        3 => isolate::<N, 3, STACK>([c[0].scale(3.0), c[1], c[2], c[3].scale(3.0)], &mut accept),
+        2 => isolate::<N, 2, STACK>(
             [c[first], c[first + 1].half(), c[first + 2], c[first + 2]],
-            max_depth,
             &mut accept,
         ),
-        1 => isolate::<N, 1>(
-            [c[first], c[last], c[last], c[last]],
-            max_depth,
-            &mut accept,
-        ),
+        1 => isolate::<N, 1, STACK>([c[first], c[last], c[last], c[last]], &mut accept),
         _ => Scan::NoContact,
     };
     if inner != Scan::NoContact {
@@ -144,9 +141,8 @@ struct Node<N> {
 
 /// The roots in `(0, 1)` of the degree-`D` Bernstein polynomial `b[0..=D]`,
 /// whose end coefficients have certified non-zero signs.
-fn isolate<N: Certified, const D: usize>(
+fn isolate<N: Certified, const D: usize, const STACK: usize>(
     b: [N; 4],
-    max_depth: u32,
     accept: &mut impl FnMut(Bracket) -> Option<bool>,
 ) -> Scan {
     let power = power_form::<N, D>(&b);
@@ -155,7 +151,7 @@ fn isolate<N: Certified, const D: usize>(
         r: 1.0,
         b,
         depth: 0,
-    }; MAX_DEPTH_PRECISE as usize + 2];
+    }; STACK];
     let mut top = 1;
     while top > 0 {
         top -= 1;
@@ -173,7 +169,7 @@ fn isolate<N: Certified, const D: usize>(
             }
             _ => {}
         }
-        if node.depth >= max_depth.min(MAX_DEPTH_PRECISE) {
+        if node.depth as usize + 2 >= STACK {
             return Scan::Undecided;
         }
         let (left, right) = split::<N, D>(&node.b);
@@ -199,23 +195,37 @@ fn isolate<N: Certified, const D: usize>(
     Scan::NoContact
 }
 
-/// Sign variations of `b[0..=D]`, structural zeros skipped, or `None` if a
-/// sign is uncertain.
+/// Sign variations of `b[0..=D]`, structural zeros skipped, or `None` if
+/// they are uncertain. An uncertain coefficient between two certified
+/// neighbours of opposite signs (structural zeros skipped) counts one
+/// variation whatever its sign; any other uncertain one makes the count
+/// uncertain.
 #[inline]
 fn variations<N: Certified, const D: usize>(b: &[N; 4]) -> Option<u32> {
     let mut v = 0;
     let mut last = 0i8;
+    let mut pending = false;
     for c in &b[..=D] {
-        let s = c.sign()?;
-        if s == 0 {
-            continue;
+        match c.sign() {
+            Some(0) => continue,
+            Some(s) => {
+                if last != 0 && s != last {
+                    v += 1;
+                } else if pending {
+                    return None;
+                }
+                pending = false;
+                last = s;
+            }
+            None => {
+                if pending || last == 0 {
+                    return None;
+                }
+                pending = true;
+            }
         }
-        if last != 0 && s != last {
-            v += 1;
-        }
-        last = s;
     }
-    Some(v)
+    (!pending).then_some(v)
 }
 
 /// de Casteljau subdivision at the midpoint (halving is exact).
@@ -399,12 +409,12 @@ mod tests {
         for precise in [false, true] {
             let mut seen = vec![];
             let s = if precise {
-                scan(&c.map(BoundedDd::exact), MAX_DEPTH_PRECISE, |br| {
+                scan::<_, PRECISE>(&c.map(BoundedDd::exact), |br| {
                     seen.push(br);
                     Some(false)
                 })
             } else {
-                scan(&bounded(c), MAX_DEPTH, |br| {
+                scan::<_, FAST>(&bounded(c), |br| {
                     seen.push(br);
                     Some(false)
                 })
@@ -421,7 +431,7 @@ mod tests {
     fn stops_at_the_first_accepted_root() {
         let c = cubic_with_roots([0.25, 0.625, 0.875]);
         let mut n = 0;
-        let s = scan(&bounded(c), MAX_DEPTH, |_| {
+        let s = scan::<_, FAST>(&bounded(c), |_| {
             n += 1;
             Some(n == 2)
         });
@@ -435,7 +445,7 @@ mod tests {
     fn double_roots_are_left_to_the_exact_path() {
         let c = cubic_with_roots([0.5, 0.5, 3.0]);
         assert_eq!(
-            scan(&bounded(c), MAX_DEPTH, |_| Some(true)),
+            scan::<_, FAST>(&bounded(c), |_| Some(true)),
             Scan::Undecided
         );
     }
@@ -447,7 +457,7 @@ mod tests {
         assert_eq!(c[0], 0.0);
         assert_eq!(c[3], 0.0);
         let mut seen = vec![];
-        let s = scan(&bounded(c), MAX_DEPTH, |br| {
+        let s = scan::<_, FAST>(&bounded(c), |br| {
             seen.push(br);
             Some(false)
         });
@@ -457,13 +467,42 @@ mod tests {
         assert!(seen[1].lo <= 0.5 && 0.5 <= seen[1].hi);
         assert_eq!(seen[2], Bracket { lo: 1.0, hi: 1.0 });
         // A contact at t = 1 only.
-        let s = scan(&bounded(c), MAX_DEPTH, |br| Some(br.lo == 1.0));
+        let s = scan::<_, FAST>(&bounded(c), |br| Some(br.lo == 1.0));
         assert_eq!(s, Scan::Contact(Bracket { lo: 1.0, hi: 1.0 }));
         // All zero: coplanar motion.
         assert_eq!(
-            scan(&bounded([0.0; 4]), MAX_DEPTH, |_| Some(true)),
+            scan::<_, FAST>(&bounded([0.0; 4]), |_| Some(true)),
             Scan::Identical
         );
+    }
+
+    #[test]
+    fn an_uncertain_coefficient_between_opposite_signs_is_harmless() {
+        // 4 − 12t on [0, 1] as a cubic: Bernstein ×3 is [12, 0, −12, −24]; the
+        // computed zero is uncertain, yet there is exactly one sign change
+        // (and the root ⅓ keeps producing such zeros under subdivision).
+        let zero = Bounded::exact(1.0) - Bounded::exact(1.0);
+        let c = [
+            Bounded::exact(4.0),
+            zero,
+            Bounded::exact(-12.0),
+            Bounded::exact(-8.0),
+        ];
+        let mut seen = vec![];
+        let s = scan::<_, FAST>(&c, |br| {
+            seen.push(br);
+            Some(true)
+        });
+        assert!(matches!(s, Scan::Contact(_)), "{s:?}");
+        assert!(seen[0].lo <= 1.0 / 3.0 && 1.0 / 3.0 <= seen[0].hi);
+        // Between equal signs it could add two variations: undecided.
+        let c = [
+            Bounded::exact(4.0),
+            zero,
+            Bounded::exact(4.0),
+            Bounded::exact(4.0),
+        ];
+        assert_eq!(variations::<_, 3>(&c), None);
     }
 
     #[test]
@@ -476,7 +515,7 @@ mod tests {
             Bounded::exact(1.0),
             Bounded::exact(1.0),
         ];
-        assert_eq!(scan(&c, MAX_DEPTH, |_| Some(true)), Scan::Undecided);
+        assert_eq!(scan::<_, FAST>(&c, |_| Some(true)), Scan::Undecided);
     }
 
     #[test]

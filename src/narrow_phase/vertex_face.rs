@@ -27,10 +27,11 @@
 //! that no structural argument proves, a double root, a degenerate triangle)
 //! goes to the oracle.
 
-use super::certified::coplanarity;
+use super::certified::{coplanarity, coplanarity_exact};
 use super::conditions;
+use super::coplanar;
 use super::oracle;
-use super::roots::{Bracket, MAX_DEPTH, MAX_DEPTH_PRECISE, Scan, scan};
+use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, in_filter_range};
 use crate::primitive::certified_common_sign;
@@ -103,10 +104,11 @@ fn filtered(
     let inside = |br: Bracket| {
         conditions::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br)
     };
-    match scan(&c, MAX_DEPTH, inside) {
+    match scan::<_, FAST>(&c, inside) {
         Scan::NoContact => return Some(None),
         Scan::Contact(br) => return Some(Some(toi(br))),
-        Scan::Identical | Scan::Undecided => {}
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
     }
     // The precise tier: the cubic and, where needed, the conditions in
     // double-double arithmetic.
@@ -118,11 +120,38 @@ fn filtered(
             )
         })
     };
-    match scan(&c, MAX_DEPTH_PRECISE, inside) {
+    match scan::<_, PRECISE>(&c, inside) {
+        Scan::NoContact => return Some(None),
+        Scan::Contact(br) => return Some(Some(toi(br))),
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
+    }
+    // A coefficient too close to zero to sign: compute them exactly.
+    if c.iter().all(|x| x.sign().is_some()) {
+        return None;
+    }
+    let c = coplanarity_exact(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1)?;
+    match scan::<_, PRECISE>(&c, inside) {
+        Scan::NoContact => Some(None),
+        Scan::Contact(br) => Some(Some(toi(br))),
+        Scan::Identical => coplanar(points),
+        Scan::Undecided => None,
+    }
+}
+
+/// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
+/// double-doubles.
+fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    let decided = |s: Scan| match s {
         Scan::NoContact => Some(None),
         Scan::Contact(br) => Some(Some(toi(br))),
         Scan::Identical | Scan::Undecided => None,
-    }
+    };
+    decided(coplanar::earliest(coplanar::vertex_face::<Bounded>(points))).or_else(|| {
+        decided(coplanar::earliest(coplanar::vertex_face::<BoundedDd>(
+            points,
+        )))
+    })
 }
 
 /// The time of impact of a contact at the root in `br`.
