@@ -14,7 +14,7 @@ use ccdlab::filter::{FilterSet, PAPER_DIRECTIONS};
 use ccdlab::harness::data::require_root;
 use ccdlab::harness::ground_truth::{QueryKind, QuerySet, discover_query_sets, load};
 use ccdlab::math::Vec3;
-use ccdlab::narrow_phase::{self, oracle};
+use ccdlab::narrow_phase::{self, Path, oracle};
 
 /// All query sets under the data root, loaded once.
 fn sets() -> &'static [QuerySet] {
@@ -110,6 +110,36 @@ fn oracle_alone_decides_every_sample_and_funnel_query() {
 #[test]
 fn oracle_alone_decides_cloth_ball_92() {
     assert_all_decided(&select("cloth-ball"), oracle_only);
+}
+
+/// Regression for the float tiers: every query of the two simulation steps
+/// is decided without the exact fallback — cloth-funnel has vertices sharing
+/// a coordinate exactly (contacts exactly on an edge, coplanar motion),
+/// which the structural-zero lemma and the coplanar tier certify.
+#[test]
+fn float_tiers_decide_every_simulation_query() {
+    let mut fallbacks = Vec::new();
+    for set in select("cloth-funnel")
+        .into_iter()
+        .chain(select("cloth-ball"))
+    {
+        for (i, q) in set.points.iter().enumerate() {
+            let [a, b, c, d, e, f, g, h] = q;
+            let (_, path) = match set.kind {
+                QueryKind::VertexFace => narrow_phase::vertex_face_traced(a, b, c, d, e, f, g, h),
+                QueryKind::EdgeEdge => narrow_phase::edge_edge_traced(a, b, c, d, e, f, g, h),
+            };
+            if path == Path::Exact {
+                fallbacks.push((set.path.clone(), i));
+            }
+        }
+    }
+    assert!(
+        fallbacks.is_empty(),
+        "{} queries fell back to the exact path (file, query index): {:?}",
+        fallbacks.len(),
+        &fallbacks[..fallbacks.len().min(20)]
+    );
 }
 
 #[test]

@@ -136,6 +136,83 @@ fn generic_hit() -> impl Strategy<Value = [Vec3; 8]> {
     })
 }
 
+/// Three of the four points share one coordinate (a value at `t = 0`, another
+/// at `t = 1`), the rest random: a cloth lying in a plane, the configuration
+/// of the structural-zero lemma (a contact exactly on an edge, an end point
+/// exactly on a line; cloth-funnel).
+fn shared_coordinate() -> impl Strategy<Value = [Vec3; 8]> {
+    (query(wide()), 0usize..3, 0usize..4, wide(), wide()).prop_map(|(mut q, axis, odd, y0, y1)| {
+        for i in (0..4).filter(|&i| i != odd) {
+            q[i][axis] = y0;
+            q[i + 4][axis] = y1;
+        }
+        q
+    })
+}
+
+/// Grid coordinates with a little noise (multiples of `2⁻⁶⁰` added to a few
+/// coordinates): nearly degenerate as in the erleben scenes (`1` next to
+/// `1e-17`), beyond what doubles resolve.
+fn noised() -> impl Strategy<Value = [Vec3; 8]> {
+    (
+        query(grid()),
+        proptest::collection::vec((0usize..24, -64i32..=64), 1..5),
+    )
+        .prop_map(|(mut q, noise)| {
+            for (i, k) in noise {
+                q[i / 3][i % 3] += f64::from(k) * 2f64.powi(-60);
+            }
+            q
+        })
+}
+
+/// Edges that stay nearly parallel: the second is the first translated, with
+/// noise of a few `2⁻⁵⁰`.
+fn nearly_parallel() -> impl Strategy<Value = [Vec3; 8]> {
+    (
+        proptest::array::uniform4(point(wide())),
+        proptest::array::uniform2(point(-0.5f64..0.5)),
+        proptest::array::uniform4(point(
+            (-8i32..=8).prop_map(|k| f64::from(k) * 2f64.powi(-50)),
+        )),
+    )
+        .prop_map(|([a0, a1, b0, b1], [d0, d1], noise)| {
+            [
+                a0,
+                a1,
+                a0 + d0 + noise[0],
+                a1 + d0 + noise[1],
+                b0,
+                b1,
+                b0 + d1 + noise[2],
+                b1 + d1 + noise[3],
+            ]
+        })
+}
+
+/// All points on the tilted plane `z = x`: the cubic vanishes exactly, yet no
+/// coordinate difference is zero (the exact coefficients and the coplanar
+/// tier).
+fn tilted_coplanar() -> impl Strategy<Value = [Vec3; 8]> {
+    query(wide()).prop_map(|mut q| {
+        for p in &mut q {
+            p.z = p.x;
+        }
+        q
+    })
+}
+
+/// All four points in the plane `z = 0` at `t = 0`: a root exactly at the
+/// start, with contact there or not.
+fn flat_start() -> impl Strategy<Value = [Vec3; 8]> {
+    query(grid()).prop_map(|mut q| {
+        for p in &mut q[..4] {
+            p.z = 0.0;
+        }
+        q
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
@@ -163,6 +240,25 @@ proptest! {
     fn vertex_face_shared_vertex(q in shared()) { check(&q, true)?; }
     #[test]
     fn edge_edge_shared_endpoint(q in shared()) { check(&q, false)?; }
+
+    #[test]
+    fn vertex_face_shared_coordinate(q in shared_coordinate()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_shared_coordinate(q in shared_coordinate()) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_noised(q in noised()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_noised(q in noised()) { check(&q, false)?; }
+    #[test]
+    fn edge_edge_nearly_parallel(q in nearly_parallel()) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_tilted_coplanar(q in tilted_coplanar()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_tilted_coplanar(q in tilted_coplanar()) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_flat_start(q in flat_start()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_flat_start(q in flat_start()) { check(&q, false)?; }
 
     #[test]
     fn generic_contact_is_decided_by_the_fast_path(q in generic_hit()) {

@@ -1,23 +1,24 @@
-//! The `exact` edge–edge solver: a floating-point fast path with certified
-//! error bounds that decides almost every query, and the exact oracle
+//! The `exact` edge–edge solver: floating-point tiers with certified
+//! error bounds that decide almost every query, and the exact oracle
 //! ([`super::oracle::edge_edge`]) for the rest.
 //!
-//! Fast path, as for [`super::vertex_face`]: the coplanarity cubic
+//! Tiers as for [`super::vertex_face`]: the coplanarity cubic
 //! `det[ea1−ea0, eb0−ea0, eb1−ea0]` with a certified common sign means no
 //! contact (DNF); otherwise, at each root in increasing order, the segment
-//! parameters' conditions `q₁…q₄ > 0` ([`super::conditions`]) on position
-//! leaves valid over the root's bracket decide contact (all certainly
-//! positive) or its absence at that root (one certainly negative).
-//! Everything else — touching at an end point, parallel or collinear edges,
-//! coplanar motion, roots at `t = 0`/`1` or multiple roots — goes to the
-//! oracle.
+//! conditions ([`super::conditions`]) on position leaves valid over the
+//! root's bracket decide contact or its absence at that root; the precise
+//! tier repeats this in double-double arithmetic. Everything else —
+//! coplanar motion, an exact touch that no structural argument proves,
+//! multiple roots — goes to the oracle.
 
+use super::certified::{coplanarity, coplanarity_exact};
 use super::conditions;
+use super::coplanar;
 use super::oracle;
-use super::roots::{Bracket, Scan, scan};
+use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
-use crate::math::{Vec3, in_filter_range};
-use crate::primitive::{bernstein_from_scaled, certified_common_sign, coplanarity_scaled};
+use crate::math::{Bounded, BoundedDd, Vec3, in_filter_range};
+use crate::primitive::certified_common_sign;
 
 /// Edge–edge CCD, exact: `Some(toi)` iff the closed segments touch for some
 /// `t ∈ [0, 1]`, with the earliest contact time in `[toi.lower, toi.upper]`.
@@ -70,7 +71,7 @@ pub fn edge_edge_traced(
     (exact, Path::Exact)
 }
 
-/// The fast path: `Some(decision)` when certified, `None` to fall back.
+/// The float tiers: `Some(decision)` when certified, `None` to fall back.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn filtered(
@@ -89,7 +90,7 @@ fn filtered(
     if !points.iter().all(|p| p.iter().all(|&x| in_filter_range(x))) {
         return None;
     }
-    let c = coplanarity_scaled(
+    let c: [Bounded; 4] = coplanarity(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     );
     if certified_common_sign(&c).is_some() {
@@ -99,14 +100,63 @@ fn filtered(
         conditions::edge_edge(
             ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
         )
-        .and_then(|q| conditions::decide(&q))
     };
-    match scan(&bernstein_from_scaled(&c), crossing) {
+    match scan::<_, FAST>(&c, crossing) {
+        Scan::NoContact => return Some(None),
+        Scan::Contact(br) => return Some(Some(toi(br))),
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
+    }
+    // The precise tier: the cubic and, where needed, the conditions in
+    // double-double arithmetic.
+    let c: [BoundedDd; 4] = coplanarity(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    );
+    let crossing = |br: Bracket| {
+        crossing(br).or_else(|| {
+            conditions::edge_edge_precise(
+                ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
+            )
+        })
+    };
+    match scan::<_, PRECISE>(&c, crossing) {
+        Scan::NoContact => return Some(None),
+        Scan::Contact(br) => return Some(Some(toi(br))),
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
+    }
+    // A coefficient too close to zero to sign: compute them exactly.
+    if c.iter().all(|x| x.sign().is_some()) {
+        return None;
+    }
+    let c = coplanarity_exact(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    )?;
+    match scan::<_, PRECISE>(&c, crossing) {
         Scan::NoContact => Some(None),
-        Scan::Contact(br) => Some(Some(Toi {
-            lower: br.lo,
-            upper: br.hi,
-        })),
+        Scan::Contact(br) => Some(Some(toi(br))),
+        Scan::Identical => coplanar(points),
         Scan::Undecided => None,
+    }
+}
+
+/// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
+/// double-doubles.
+fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    let decided = |s: Scan| match s {
+        Scan::NoContact => Some(None),
+        Scan::Contact(br) => Some(Some(toi(br))),
+        Scan::Identical | Scan::Undecided => None,
+    };
+    decided(coplanar::earliest(coplanar::edge_edge::<Bounded>(points)))
+        .or_else(|| decided(coplanar::earliest(coplanar::edge_edge::<BoundedDd>(points))))
+}
+
+/// The time of impact of a contact at the root in `br`.
+#[inline]
+fn toi(br: Bracket) -> Toi {
+    Toi {
+        lower: br.lo,
+        upper: br.hi,
     }
 }

@@ -7,7 +7,9 @@
 //! - [`provot`]: the classical floating-point cubic solver (Provot 1997), the
 //!   reproduction baseline; it can miss collisions.
 
+mod certified;
 pub(crate) mod conditions;
+mod coplanar;
 mod edge_edge;
 mod leaf;
 pub mod oracle;

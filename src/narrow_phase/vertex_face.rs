@@ -1,29 +1,40 @@
-//! The `exact` vertex–face solver: a floating-point fast path with certified
-//! error bounds that decides almost every query, and the exact oracle
+//! The `exact` vertex–face solver: floating-point tiers with certified
+//! error bounds that decide almost every query, and the exact oracle
 //! ([`super::oracle::vertex_face`]) for the rest.
 //!
-//! Fast path (SPEC §1–2; every step certified or abandoned):
+//! Fast tier (SPEC §1–2; every step certified or abandoned), in
+//! [`crate::math::Bounded`] doubles:
 //! 1. all coordinates in the filter range ([`crate::math::in_filter_range`]);
 //! 2. the coplanarity cubic `det[f1−f0, f2−f0, v−f0]` in Bernstein form
-//!    ([`crate::primitive::coplanarity_scaled`]): if all coefficients have the
-//!    same certified sign there is no coplanar instant, hence no contact
-//!    (this is the DNF test of Tang, Manocha & Tong 2010);
-//! 3. its roots in increasing order ([`super::roots::scan`]); at each, the
-//!    inside conditions `g₁, g₂, g₃ > 0` ([`super::conditions`]) evaluated on
+//!    ([`super::certified::coplanarity`]): if all coefficients have the same
+//!    certified sign there is no coplanar instant, hence no contact (this is
+//!    the DNF test of Tang, Manocha & Tong 2010);
+//! 3. its roots in increasing order ([`super::roots::scan`]; structural
+//!    zeros at `t = 0` or `1` divided out and visited first, resp. last); at
+//!    each, the inside conditions ([`super::conditions`]) evaluated on
 //!    relative-position leaves valid over the root's bracket
-//!    ([`super::leaf`]); all
-//!    certainly positive — contact, at the earliest root, with the bracket as
-//!    the time of impact; one certainly negative — no contact at this root.
+//!    ([`super::leaf`]): certainly inside (edges and vertices included, where
+//!    an exact zero is proven) — contact, at the earliest root, with the
+//!    bracket as the time of impact; certainly outside — no contact at this
+//!    root.
 //!
-//! Anything else (contact on an edge or vertex, coplanar motion, a root at
-//! `t = 0` or `1`, a double root, a degenerate triangle) goes to the oracle.
+//! Precise tier, when the fast one cannot decide: the same with the cubic in
+//! double-double arithmetic ([`crate::math::BoundedDd`]), which brackets the
+//! roots to a few ulps, and the conditions evaluated in double-double at both
+//! ends of each bracket ([`super::conditions::vertex_face_precise`]).
+//!
+//! Anything else (coplanar motion, a contact exactly on an edge or a vertex
+//! that no structural argument proves, a double root, a degenerate triangle)
+//! goes to the oracle.
 
+use super::certified::{coplanarity, coplanarity_exact};
 use super::conditions;
+use super::coplanar;
 use super::oracle;
-use super::roots::{Bracket, Scan, scan};
+use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
-use crate::math::{Vec3, in_filter_range};
-use crate::primitive::{bernstein_from_scaled, certified_common_sign, coplanarity_scaled};
+use crate::math::{Bounded, BoundedDd, Vec3, in_filter_range};
+use crate::primitive::certified_common_sign;
 
 /// Vertex–face CCD, exact: `Some(toi)` iff the vertex touches the closed
 /// triangle for some `t ∈ [0, 1]`, with the earliest contact time in
@@ -69,7 +80,7 @@ pub fn vertex_face_traced(
     (exact, Path::Exact)
 }
 
-/// The fast path: `Some(decision)` when certified, `None` to fall back.
+/// The float tiers: `Some(decision)` when certified, `None` to fall back.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn filtered(
@@ -86,20 +97,68 @@ fn filtered(
     if !points.iter().all(|p| p.iter().all(|&x| in_filter_range(x))) {
         return None;
     }
-    let c = coplanarity_scaled(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
+    let c: [Bounded; 4] = coplanarity(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
     if certified_common_sign(&c).is_some() {
         return Some(None);
     }
     let inside = |br: Bracket| {
         conditions::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br)
-            .and_then(|g| conditions::decide(&g))
     };
-    match scan(&bernstein_from_scaled(&c), inside) {
+    match scan::<_, FAST>(&c, inside) {
+        Scan::NoContact => return Some(None),
+        Scan::Contact(br) => return Some(Some(toi(br))),
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
+    }
+    // The precise tier: the cubic and, where needed, the conditions in
+    // double-double arithmetic.
+    let c: [BoundedDd; 4] = coplanarity(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
+    let inside = |br: Bracket| {
+        inside(br).or_else(|| {
+            conditions::vertex_face_precise(
+                v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br,
+            )
+        })
+    };
+    match scan::<_, PRECISE>(&c, inside) {
+        Scan::NoContact => return Some(None),
+        Scan::Contact(br) => return Some(Some(toi(br))),
+        Scan::Identical => return coplanar(points),
+        Scan::Undecided => {}
+    }
+    // A coefficient too close to zero to sign: compute them exactly.
+    if c.iter().all(|x| x.sign().is_some()) {
+        return None;
+    }
+    let c = coplanarity_exact(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1)?;
+    match scan::<_, PRECISE>(&c, inside) {
         Scan::NoContact => Some(None),
-        Scan::Contact(br) => Some(Some(Toi {
-            lower: br.lo,
-            upper: br.hi,
-        })),
+        Scan::Contact(br) => Some(Some(toi(br))),
+        Scan::Identical => coplanar(points),
         Scan::Undecided => None,
+    }
+}
+
+/// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
+/// double-doubles.
+fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    let decided = |s: Scan| match s {
+        Scan::NoContact => Some(None),
+        Scan::Contact(br) => Some(Some(toi(br))),
+        Scan::Identical | Scan::Undecided => None,
+    };
+    decided(coplanar::earliest(coplanar::vertex_face::<Bounded>(points))).or_else(|| {
+        decided(coplanar::earliest(coplanar::vertex_face::<BoundedDd>(
+            points,
+        )))
+    })
+}
+
+/// The time of impact of a contact at the root in `br`.
+#[inline]
+fn toi(br: Bracket) -> Toi {
+    Toi {
+        lower: br.lo,
+        upper: br.hi,
     }
 }

@@ -18,12 +18,11 @@ use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 use super::earliest::{Candidates, earliest};
+use super::float_filter;
 use super::point_segment::PointSegment;
 use super::trajectories;
 use crate::exact::{Algebraic, IntPoly, cross, dot, vsub};
 use crate::math::{Vec3, in_filter_range};
-use crate::narrow_phase::conditions;
-use crate::narrow_phase::roots::Bracket;
 
 /// The earliest contact time of edges `ea0 ea1` and `eb0 eb1`, exactly;
 /// `None` when they do not touch in `[0, 1]`. Arguments in data set row order.
@@ -79,12 +78,12 @@ pub fn edge_edge(
     let float = |t: &mut Algebraic| {
         in_range.then(|| {
             t.refine_with_float();
-            let br = Bracket {
-                lo: t.lower_f64(),
-                hi: t.upper_f64(),
-            };
-            conditions::edge_edge(
-                ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
+            float_filter::edge_edge(
+                [
+                    ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+                ],
+                t.lower_f64(),
+                t.upper_f64(),
             )
         })?
     };
@@ -92,7 +91,7 @@ pub fn edge_edge(
     // Membership at a time where the four points are coplanar.
     let member = |t: &mut Algebraic| {
         let float = float(t);
-        if let Some(decided) = float.as_ref().and_then(|qf| conditions::decide(qf)) {
+        if let Some(decided) = float.as_ref().and_then(|qf| float_filter::decide(qf)) {
             return decided;
         }
         let positive = |i: usize| float.as_ref().is_some_and(|qf| qf[i].certainly_positive());

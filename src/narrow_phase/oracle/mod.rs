@@ -21,8 +21,11 @@
 //!
 //! Membership at a candidate `t` also handles instants where the triangle
 //! degenerates or the edges are parallel (there the contact reduces to
-//! point–segment tests). No floating-point arithmetic is involved; the only
-//! approximation is the final rounding of the time of impact outward.
+//! point–segment tests). Floating-point arithmetic appears only in the
+//! oracle's own certified filter (`float_filter`: a sign is read from it only
+//! when its rounding bound proves it) and as hints that exact evaluations
+//! confirm; the only approximation is the final rounding of the time of
+//! impact outward. The oracle shares no code with the fast path.
 //!
 //! This module is slow (big integers) and is the reference that the filtered
 //! fast path ([`super::vertex_face`], [`super::edge_edge`]) falls back to and
@@ -30,6 +33,7 @@
 
 mod earliest;
 mod edge_edge;
+mod float_filter;
 mod point_segment;
 mod vertex_face;
 

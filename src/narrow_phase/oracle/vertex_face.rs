@@ -8,21 +8,19 @@
 //! a segment (or a point) and contact is `p` on one of its three edges.
 //!
 //! At each candidate time the certified float conditions
-//! ([`crate::narrow_phase`]'s fast-path arithmetic, on the candidate's
-//! isolating interval) are tried first; an exact polynomial is built and
-//! signed only for a condition they leave undecided (typically the one that
+//! ([`super::float_filter`], on the candidate's isolating interval) are
+//! tried first; an exact polynomial is built and signed only for a condition they leave undecided (typically the one that
 //! is exactly zero when the vertex touches an edge).
 
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 use super::earliest::{Candidates, earliest};
+use super::float_filter;
 use super::point_segment::PointSegment;
 use super::trajectories;
 use crate::exact::{Algebraic, IntPoly, cross, dot, vsub};
 use crate::math::{Vec3, in_filter_range};
-use crate::narrow_phase::conditions;
-use crate::narrow_phase::roots::Bracket;
 
 /// The earliest contact time of vertex `v` and triangle `f0 f1 f2`, exactly;
 /// `None` when they do not touch in `[0, 1]`. Arguments in data set row order.
@@ -61,18 +59,18 @@ pub fn vertex_face(
     let float = |t: &mut Algebraic| {
         in_range.then(|| {
             t.refine_with_float();
-            let br = Bracket {
-                lo: t.lower_f64(),
-                hi: t.upper_f64(),
-            };
-            conditions::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br)
+            float_filter::vertex_face(
+                [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1],
+                t.lower_f64(),
+                t.upper_f64(),
+            )
         })?
     };
 
     // Membership at a time where the four points are coplanar.
     let member = |t: &mut Algebraic| {
         let float = float(t);
-        if let Some(decided) = float.as_ref().and_then(|gf| conditions::decide(gf)) {
+        if let Some(decided) = float.as_ref().and_then(|gf| float_filter::decide(gf)) {
             return decided;
         }
         let positive = |i: usize| float.as_ref().is_some_and(|gf| gf[i].certainly_positive());

@@ -1,0 +1,286 @@
+//! Coplanar motion: the coplanarity cubic vanishes identically, so the four
+//! points are coplanar at every time and contact is decided by the inside
+//! conditions alone, as polynomials in `t`.
+//!
+//! With `f ≡ 0`, vertex–face contact at `t` is `gᵢ(t) ≥ 0` for all `i` where
+//! `n(t) ≠ 0`, and edge–edge contact is `qᵢ(t) ≥ 0` where `m(t) ≠ 0` (see
+//! [`super::conditions`]). Each condition `cᵢ·n` is a dot product of two
+//! cross products of linearly moving differences: a quartic whose Bernstein
+//! coefficients on `[0, 1]` follow from the differences at `t = 0` and
+//! `t = 1` (a cross product `x × y` of `x = x₀(1−t) + x₁t`, `y` alike, is
+//! `x₀×y₀ (1−t)² + (x₀×y₁ + x₁×y₀)(1−t)t + x₁×y₁ t²`, and a dot product of two
+//! such quadratics has the coefficients of a product of polynomials).
+//!
+//! The earliest contact is found by subdividing `[0, 1]` in increasing order
+//! (de Casteljau, exact halving). An interval on which some condition has
+//! all its Bernstein coefficients certainly negative holds no contact (the
+//! condition is negative throughout: the normal is non-zero and the point
+//! outside). Contact at the start is decided as at a root; otherwise, the
+//! first interval `[a, b]` not excluded whose right end is a certified
+//! contact holds the earliest contact time `τ ∈ (a, b]` (everything before
+//! `a` is excluded); it is narrowed until it is at most half of
+//! [`super::EXACT_TOI_WIDTH`] wide. An interval that stays open at the depth
+//! limit (typically just before the contact, where the conditions are too
+//! close to zero to exclude it) only lowers the bracket's start: a contact
+//! certified after it still brackets `τ`. Anything else — a condition that
+//! touches zero without crossing it, a normal that vanishes, more than
+//! `MAX_NODES` intervals — is undecided.
+
+use super::certified::{CVec3, Certified};
+use super::roots::{Bracket, Scan};
+use super::toi::EXACT_TOI_WIDTH;
+use crate::math::Vec3;
+
+/// A quadratic vector `q₀(1−t)² + q₁(1−t)t + q₂t²`.
+type Quadratic<N> = [CVec3<N>; 3];
+
+/// Subdivision depth limit (`2⁻⁴⁸` is well below [`EXACT_TOI_WIDTH`]).
+const MAX_DEPTH: u32 = 48;
+
+/// Intervals examined before giving up: a contact found by narrowing visits
+/// about two per level; conditions that vanish on a whole interval (a
+/// degenerate triangle, a vertex sliding along an edge's line) would
+/// otherwise make the subdivision exponential.
+const MAX_NODES: u32 = 256;
+
+/// `(x₁ − y₁)(1−t) + (x₁' − y₁')t` etc.: the difference `x − y` of two
+/// moving points at `t = 0` and `t = 1`.
+#[inline]
+fn difference<N: Certified>(x: (&Vec3, &Vec3), y: (&Vec3, &Vec3)) -> [CVec3<N>; 2] {
+    [CVec3::difference(x.0, y.0), CVec3::difference(x.1, y.1)]
+}
+
+/// `x × y` for linear vectors.
+#[inline]
+fn cross<N: Certified>(x: &[CVec3<N>; 2], y: &[CVec3<N>; 2]) -> Quadratic<N> {
+    [
+        x[0].cross(&y[0]),
+        x[0].cross(&y[1]).add(&x[1].cross(&y[0])),
+        x[1].cross(&y[1]),
+    ]
+}
+
+/// `a · b` for quadratic vectors, as Bernstein coefficients of degree 4 on
+/// `[0, 1]` times 12 (a positive factor: `12/C(4,k) = 12, 3, 2, 3, 12`, so
+/// no division is needed).
+#[inline]
+fn dot<N: Certified>(a: &Quadratic<N>, b: &Quadratic<N>) -> [N; 5] {
+    let d = |i: usize, j: usize| a[i].dot(&b[j]);
+    [
+        d(0, 0).scale(12.0),
+        (d(0, 1) + d(1, 0)).scale(3.0),
+        (d(0, 2) + d(1, 1) + d(2, 0)).scale(2.0),
+        (d(1, 2) + d(2, 1)).scale(3.0),
+        d(2, 2).scale(12.0),
+    ]
+}
+
+/// Vertex–face conditions `gᵢ = cᵢ·n` for coplanar motion, with
+/// `c₁ = (f1 − f0) × (v − f0)`, `c₂ = (f2 − f1) × (v − f1)`,
+/// `c₃ = (f0 − f2) × (v − f2)`, `n = (f1 − f0) × (f2 − f0)`.
+pub fn vertex_face<N: Certified>(q: [&Vec3; 8]) -> [[N; 5]; 3] {
+    let [v, f0, f1, f2] = [0, 1, 2, 3].map(|i| (q[i], q[i + 4]));
+    let u = difference::<N>(f1, f0);
+    let n = cross(&u, &difference(f2, f0));
+    [
+        cross(&u, &difference(v, f0)),
+        cross(&difference(f2, f1), &difference(v, f1)),
+        cross(&difference(f0, f2), &difference(v, f2)),
+    ]
+    .map(|c| dot(&c, &n))
+}
+
+/// Edge–edge conditions `qᵢ = cᵢ·m` for coplanar motion, with
+/// `c₁ = (eb0 − ea0) × (eb1 − eb0)`, `c₂ = (ea1 − eb0) × (eb1 − eb0)`,
+/// `c₃ = (eb0 − ea0) × (ea1 − ea0)`, `c₄ = (ea1 − ea0) × (eb1 − ea0)`,
+/// `m = (ea1 − ea0) × (eb1 − eb0)`.
+pub fn edge_edge<N: Certified>(q: [&Vec3; 8]) -> [[N; 5]; 4] {
+    let [a0, a1, b0, b1] = [0, 1, 2, 3].map(|i| (q[i], q[i + 4]));
+    let e1 = difference::<N>(a1, a0);
+    let e2 = difference(b1, b0);
+    let ca = difference(b0, a0);
+    let m = cross(&e1, &e2);
+    [
+        cross(&ca, &e2),
+        cross(&difference(a1, b0), &e2),
+        cross(&ca, &e1),
+        cross(&e1, &difference(b1, a0)),
+    ]
+    .map(|c| dot(&c, &m))
+}
+
+#[derive(Clone, Copy)]
+struct Node<N, const K: usize> {
+    l: f64,
+    r: f64,
+    g: [[N; 5]; K],
+    depth: u32,
+}
+
+/// The earliest time in `[0, 1]` at which every condition is non-negative,
+/// for conditions given by their Bernstein coefficients (module doc).
+pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
+    // Contact at t = 0, decided as at a root.
+    match at_point(&g.map(|c| c[0])) {
+        Some(true) => return Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }),
+        Some(false) => {}
+        None => return Scan::Undecided,
+    }
+    let mut stack = [Node {
+        l: 0.0,
+        r: 1.0,
+        g,
+        depth: 0,
+    }; MAX_DEPTH as usize + 2];
+    let mut top = 1;
+    // The start of the first interval that was neither excluded nor decided
+    // at the depth limit: the earliest contact is not before it.
+    let mut open: Option<f64> = None;
+    let mut budget = MAX_NODES;
+    while top > 0 {
+        if budget == 0 {
+            return Scan::Undecided;
+        }
+        budget -= 1;
+        top -= 1;
+        let node = stack[top];
+        let excluded = node
+            .g
+            .iter()
+            .any(|c| c.iter().all(|x| x.sign() == Some(-1)));
+        if excluded {
+            continue;
+        }
+        if at_point(&node.g.map(|c| c[4])) == Some(true) {
+            // Contact at r; nothing before `open` (or l) has any.
+            if node.r - node.l <= 0.5 * EXACT_TOI_WIDTH || node.depth >= MAX_DEPTH {
+                return Scan::Contact(Bracket {
+                    lo: open.unwrap_or(node.l),
+                    hi: node.r,
+                });
+            }
+        } else if node.depth >= MAX_DEPTH {
+            open.get_or_insert(node.l);
+            continue;
+        }
+        let m = 0.5 * (node.l + node.r);
+        let halves = node.g.map(split);
+        let depth = node.depth + 1;
+        stack[top] = Node {
+            l: m,
+            r: node.r,
+            g: halves.map(|h| h.1),
+            depth,
+        };
+        stack[top + 1] = Node {
+            l: node.l,
+            r: m,
+            g: halves.map(|h| h.0),
+            depth,
+        };
+        top += 2;
+    }
+    if open.is_some() {
+        Scan::Undecided
+    } else {
+        Scan::NoContact
+    }
+}
+
+/// Contact at a time where the conditions have these values: one certainly
+/// negative, none; all certainly positive or structural zeros, at least one
+/// positive, contact; otherwise undecided.
+#[inline]
+fn at_point<N: Certified, const K: usize>(values: &[N; K]) -> Option<bool> {
+    let signs = values.map(|x| x.sign());
+    if signs.contains(&Some(-1)) {
+        Some(false)
+    } else if signs.contains(&Some(1)) && !signs.contains(&None) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// de Casteljau subdivision of a quartic at the midpoint.
+#[inline]
+fn split<N: Certified>(b: [N; 5]) -> ([N; 5], [N; 5]) {
+    let mut work = b;
+    let mut left = b;
+    let mut right = b;
+    for level in 1..=4 {
+        for i in 0..=4 - level {
+            work[i] = (work[i] + work[i + 1]).half();
+        }
+        left[level] = work[0];
+        right[4 - level] = work[4 - level];
+    }
+    (left, right)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Bounded, BoundedDd};
+
+    fn v(x: f64, y: f64, z: f64) -> Vec3 {
+        Vec3::new(x, y, z)
+    }
+
+    fn refs(q: &[Vec3; 8]) -> [&Vec3; 8] {
+        std::array::from_fn(|i| &q[i])
+    }
+
+    #[test]
+    fn a_point_sliding_into_the_triangle_enters_at_the_edge() {
+        // In the plane z = 0, the vertex slides from x = 2 to x = 0 at
+        // y = 0.25 and enters the triangle (0,0) (1,0) (0,1) at x = 0.75,
+        // t = 0.625.
+        let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+        let q = [v(2.0, 0.25, 0.0), a, b, c, v(0.0, 0.25, 0.0), a, b, c];
+        for precise in [false, true] {
+            let s = if precise {
+                earliest(vertex_face::<BoundedDd>(refs(&q)))
+            } else {
+                earliest(vertex_face::<Bounded>(refs(&q)))
+            };
+            match s {
+                Scan::Contact(br) => {
+                    assert!(br.lo <= 0.625 && 0.625 <= br.hi, "{br:?}");
+                    assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{precise} {br:?}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // Sliding past above the triangle: never inside.
+        let q = [v(2.0, 1.5, 0.0), a, b, c, v(1.0, 1.5, 0.0), a, b, c];
+        assert_eq!(earliest(vertex_face::<Bounded>(refs(&q))), Scan::NoContact);
+        // Inside from the start.
+        let q = [v(0.25, 0.25, 0.0), a, b, c, v(2.0, 2.0, 0.0), a, b, c];
+        assert_eq!(
+            earliest(vertex_face::<Bounded>(refs(&q))),
+            Scan::Contact(Bracket { lo: 0.0, hi: 0.0 })
+        );
+    }
+
+    #[test]
+    fn crossing_edges_in_a_common_plane() {
+        // Edge b sweeps along x through the fixed edge a = (0,0)–(0,2) in the
+        // plane z = 0; they touch from x = 0, at t = ½.
+        let (a0, a1) = (v(0.0, 0.0, 0.0), v(0.0, 2.0, 0.0));
+        let q = [
+            a0,
+            a1,
+            v(1.0, 1.0, 0.0),
+            v(2.0, 1.0, 0.0),
+            a0,
+            a1,
+            v(-1.0, 1.0, 0.0),
+            v(0.0, 1.0, 0.0),
+        ];
+        match earliest(edge_edge::<Bounded>(refs(&q))) {
+            Scan::Contact(br) => assert!(br.lo <= 0.5 && 0.5 <= br.hi, "{br:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
