@@ -145,16 +145,30 @@ fn cloth_funnel_227_finds_exactly_the_listed_collisions() {
 #[test]
 fn filters_never_cull_a_colliding_candidate_on_the_real_steps() {
     for (scene, name) in [(funnel(), "funnel"), (cloth_ball(), "cloth-ball")] {
-        let all = keys(&run(scene, collecting(FilterSet::None), 2).pairs);
-        for filters in [FilterSet::Dnf, FilterSet::Slpf, FilterSet::SlpfDnf] {
-            let out = run(scene, collecting(filters), 2);
-            assert_eq!(
-                keys(&out.pairs),
-                all,
-                "{name}: {filters} changed the collisions"
-            );
-            let c = &out.report.vf;
-            assert_eq!(c.candidates, c.culled_slpf + c.culled_dnf + c.after_filter);
+        // The exact solver on every candidate: no filter at all.
+        let unfiltered = PipelineConfig {
+            window: false,
+            ..collecting(FilterSet::None)
+        };
+        let all = keys(&run(scene, unfiltered, 2).pairs);
+        for filters in FilterSet::ALL {
+            for window in [false, true] {
+                let config = PipelineConfig {
+                    window,
+                    ..collecting(filters)
+                };
+                let out = run(scene, config, 2);
+                assert_eq!(
+                    keys(&out.pairs),
+                    all,
+                    "{name}: {filters}, window {window} changed the collisions"
+                );
+                for c in [&out.report.vf, &out.report.ee] {
+                    assert_eq!(c.candidates, c.culled_slpf + c.culled_dnf + c.after_filter);
+                    assert!(c.colliding + c.culled_window <= c.after_filter);
+                    assert_eq!(c.culled_window > 0, window, "{name}: {filters}");
+                }
+            }
         }
     }
 }
@@ -226,10 +240,12 @@ proptest! {
     ) {
         let step = Step::new(&mesh, &x0, &x1).unwrap();
         let cfg = |filters| PipelineConfig { axes: k, filters, collect_pairs: true, ..PipelineConfig::default() };
-        let base = Pipeline::new(cfg(FilterSet::None)).step(&step).unwrap();
-        for filters in [FilterSet::Dnf, FilterSet::Slpf, FilterSet::SlpfDnf] {
-            let out = Pipeline::new(cfg(filters)).step(&step).unwrap();
-            prop_assert_eq!(keys(&out.pairs), keys(&base.pairs));
+        let base = Pipeline::new(PipelineConfig { window: false, ..cfg(FilterSet::None) }).step(&step).unwrap();
+        for filters in FilterSet::ALL {
+            for window in [false, true] {
+                let out = Pipeline::new(PipelineConfig { window, ..cfg(filters) }).step(&step).unwrap();
+                prop_assert_eq!(keys(&out.pairs), keys(&base.pairs));
+            }
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let two = pool.install(|| Pipeline::new(cfg(FilterSet::SlpfDnf)).step(&step)).unwrap();

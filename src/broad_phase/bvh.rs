@@ -13,19 +13,23 @@
 //!
 //! **Layout** (chosen by measurement on cloth-ball 92→93; see the module doc
 //! of `broad_phase`). Internal nodes are stored in depth-first order, each
-//! holding the k-DOPs of *both* its children as [`Kdop32`] (`f32`, rounded
-//! outward: half the bytes of `f64`, and the two tests a visit makes read one
-//! contiguous record). Leaves are numbered left to right; per leaf, one
-//! [`Leaf`] record and its face's exact `f64` k-DOP; the owned vertices' and
-//! edges' `f64` k-DOPs are stored contiguously in leaf order. All indices are
-//! `u32`. The `f32` node k-DOPs only steer the descent; every candidate is
-//! decided by `f64` feature k-DOPs.
+//! holding the k-DOPs of *both* its children, quantized to 16 bits on a grid
+//! over the root's k-DOP and rounded outward ([`QKdop`]: 64 bytes, and the
+//! two tests a visit makes read one contiguous record). Leaves are numbered
+//! left to right; per leaf, one [`Leaf`] record. The only `f64` k-DOPs stored
+//! are those of the owned vertices, contiguously in leaf order ("vertex
+//! slots"); an edge's or a face's `f64` k-DOP is the merge of its vertices'
+//! (exact: min and max only), computed where it is needed, which costs less
+//! than the memory it would take (a 26-DOP is 208 bytes; edges and faces are
+//! five times as many as vertices). All indices are `u32`. The quantized node
+//! k-DOPs only steer the descent; every candidate is decided by `f64` feature
+//! k-DOPs.
 //!
 //! Files: this one holds the types; `bvh_build`, `bvh_refit` and
 //! `bvh_traverse` hold one verb each.
 
 use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};
-use crate::bounding_volume::{Kdop, Kdop32, KdopAxes};
+use crate::bounding_volume::{Kdop, KdopAxes, QKdop, Quantizer};
 use crate::mesh::Step;
 
 /// Leaf flag in a child reference of [`Inner`].
@@ -35,17 +39,16 @@ pub(crate) const NO_FACE: u32 = u32::MAX;
 
 /// An internal node: its two children (`LEAF | leaf index`, or the index of
 /// an internal node), the largest leaf index below each child (leaves below
-/// a node are consecutive), and the children's k-DOPs.
+/// a node are consecutive), and the children's quantized k-DOPs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C)]
-pub(crate) struct Inner<const N: usize> {
+pub(crate) struct Inner {
+    pub(crate) bv: [QKdop; 2],
     pub(crate) child: [u32; 2],
     pub(crate) last: [u32; 2],
-    pub(crate) bv: [Kdop32<N>; 2],
 }
 
-/// Everything the traversal needs about one leaf, in one record (one or two
-/// cache lines instead of one per array).
+/// Everything the traversal needs about one leaf, in one record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Leaf {
     /// The face, or [`NO_FACE`] for a leaf holding a vertex in no face.
@@ -54,28 +57,35 @@ pub(crate) struct Leaf {
     pub(crate) component: u32,
     /// The face's corners; `[v; 3]` for a vertex leaf.
     pub(crate) corners: [u32; 3],
-    /// The face's edges `[e(c0,c1), e(c1,c2), e(c2,c0)]` (unused for a vertex
-    /// leaf).
-    pub(crate) edges: [u32; 3],
+    /// The vertex slots of the corners (every corner is owned by some leaf).
+    pub(crate) corner_slots: [u32; 3],
     /// First owned vertex slot; the owned vertices follow in corner order.
     pub(crate) vertex_start: u32,
     /// First owned edge slot; the owned edges follow in face-edge order.
     pub(crate) edge_start: u32,
-    /// Bit `k` (0..3): `corners[k]` is owned; bit `3 + k`: `edges[k]` is owned.
+    /// Bit `k` (0..3): `corners[k]` is owned; bit `3 + k`: the face's edge
+    /// `k` (`[e(c0,c1), e(c1,c2), e(c2,c0)]`, [`TriMesh::face_edges`]) is
+    /// owned.
+    ///
+    /// [`TriMesh::face_edges`]: crate::mesh::TriMesh::face_edges
     pub(crate) owned: u8,
 }
+
+/// Number of bits set in a 3-bit value (a table: x86-64's baseline has no
+/// population count instruction, and its software fallback costs a dozen).
+const BITS3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
 
 impl Leaf {
     /// Number of owned vertices.
     #[inline(always)]
     pub(crate) fn num_vertices(&self) -> usize {
-        (self.owned & 0b111).count_ones() as usize
+        BITS3[(self.owned & 0b111) as usize] as usize
     }
 
     /// Number of owned edges.
     #[inline(always)]
     pub(crate) fn num_edges(&self) -> usize {
-        (self.owned >> 3).count_ones() as usize
+        BITS3[((self.owned >> 3) & 0b111) as usize] as usize
     }
 }
 
@@ -89,25 +99,28 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) components: Vec<u32>,
     /// Internal nodes, depth first; the root is `inner[0]` (none for a tree
     /// of fewer than two leaves).
-    pub(crate) inner: Vec<Inner<N>>,
+    pub(crate) inner: Vec<Inner>,
+    /// The grid of the node k-DOPs (over the root's k-DOP).
+    pub(crate) grid: Quantizer<N>,
+    /// The quantized k-DOP of the root (of the single leaf, for a tree of one
+    /// leaf).
+    pub(crate) root_bv: QKdop,
     /// Per leaf, in depth-first order.
     pub(crate) leaves: Vec<Leaf>,
-    /// Per leaf: its face's swept k-DOP (a vertex leaf: the vertex's), exact.
-    pub(crate) face_bv: Vec<Kdop<N>>,
     /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,
-    /// Per edge slot (owned edges in leaf order): its swept k-DOP.
-    pub(crate) edge_bv: Vec<Kdop<N>>,
     /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
-    /// The mesh edge of each edge slot.
+    /// The connected component of each vertex slot.
+    pub(crate) slot_vertex_comp: Vec<u32>,
+    /// The mesh edge of each edge slot (owned edges in leaf order).
     pub(crate) slot_edge: Vec<u32>,
     /// The endpoints (mesh vertices) of each edge slot's edge.
     pub(crate) slot_edge_ends: Vec<[u32; 2]>,
-    /// Refit only: the vertex slots of each edge slot's endpoints.
+    /// The vertex slots of each edge slot's endpoints.
     pub(crate) edge_end_slots: Vec<[u32; 2]>,
-    /// Refit only: the vertex slots of each leaf's corners.
-    pub(crate) leaf_corner_slots: Vec<[u32; 3]>,
+    /// The connected component of each edge slot.
+    pub(crate) slot_edge_comp: Vec<u32>,
 }
 
 impl<const N: usize> KdopBvh<N> {
@@ -134,7 +147,7 @@ impl<const N: usize> KdopBvh<N> {
 
     /// Depth of the tree (a single leaf has depth 1; empty: 0).
     pub fn depth(&self) -> usize {
-        fn depth<const N: usize>(inner: &[Inner<N>], c: u32) -> usize {
+        fn depth(inner: &[Inner], c: u32) -> usize {
             if c & LEAF != 0 {
                 1
             } else {
@@ -149,9 +162,44 @@ impl<const N: usize> KdopBvh<N> {
         }
     }
 
+    /// The exact k-DOP of a leaf's face (of its vertex, for a vertex leaf):
+    /// the merge of its corners' k-DOPs.
+    #[inline(always)]
+    pub(crate) fn face_kdop(&self, leaf: &Leaf) -> Kdop<N> {
+        let [a, b, c] = leaf.corner_slots.map(|s| &self.vertex_bv[s as usize]);
+        a.merge(b).merge(c)
+    }
+
+    /// The vertex slots owned by leaves `l0..l1` (consecutive slots).
+    #[inline(always)]
+    pub(crate) fn vertex_slots(&self, l0: usize, l1: usize) -> std::ops::Range<usize> {
+        let end = self
+            .leaves
+            .get(l1)
+            .map_or(self.slot_vertex.len(), |l| l.vertex_start as usize);
+        self.leaves[l0].vertex_start as usize..end
+    }
+
+    /// The edge slots owned by leaves `l0..l1` (consecutive slots).
+    #[inline(always)]
+    pub(crate) fn edge_slots(&self, l0: usize, l1: usize) -> std::ops::Range<usize> {
+        let end = self
+            .leaves
+            .get(l1)
+            .map_or(self.slot_edge.len(), |l| l.edge_start as usize);
+        self.leaves[l0].edge_start as usize..end
+    }
+
+    /// The exact k-DOP of an edge slot: the merge of its endpoints'.
+    #[inline(always)]
+    pub(crate) fn edge_kdop(&self, slot: usize) -> Kdop<N> {
+        let [a, b] = self.edge_end_slots[slot];
+        self.vertex_bv[a as usize].merge(&self.vertex_bv[b as usize])
+    }
+
     /// The root's exact k-DOP (empty for an empty tree).
     pub fn root_kdop(&self) -> Kdop<N> {
-        self.face_bv.iter().fold(Kdop::EMPTY, |b, f| b.merge(f))
+        self.vertex_bv.iter().fold(Kdop::EMPTY, |b, f| b.merge(f))
     }
 
     pub(crate) fn check_step(&self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
@@ -170,10 +218,12 @@ impl<const N: usize> KdopBvh<N> {
     }
 
     /// Checks the invariants the traversal relies on, against `step` (the
-    /// positions the BVH was last built or refitted for): every feature k-DOP
-    /// is the swept k-DOP of its vertices, every leaf's is its face's, every
-    /// node's contains its children's, leaves appear left to right, and every
-    /// vertex and edge of the covered components is owned by exactly one leaf.
+    /// positions the BVH was last built or refitted for): every vertex k-DOP
+    /// is the swept k-DOP of its vertex, leaves and edge slots name the right
+    /// features and slots, the grid is the root's, every node's quantized
+    /// k-DOP is the merge of its children's (a leaf's: its face's, quantized),
+    /// leaves appear left to right, and every vertex and edge of the covered
+    /// components is owned by exactly one leaf.
     pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
         self.check_step(step).map_err(|e| e.to_string())?;
         let mesh = step.mesh;
@@ -181,18 +231,41 @@ impl<const N: usize> KdopBvh<N> {
             |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
         let mut vertex_seen = vec![0u8; mesh.num_vertices()];
         let mut edge_seen = vec![0u8; mesh.num_edges()];
+        let mut slot_of = vec![u32::MAX; mesh.num_vertices()];
+        if self.slot_vertex_comp.len() != self.slot_vertex.len()
+            || self.slot_edge_comp.len() != self.slot_edge.len()
+        {
+            return Err("slot arrays of different lengths".into());
+        }
+        for (s, &v) in self.slot_vertex.iter().enumerate() {
+            if self.vertex_bv[s] != swept(v) {
+                return Err(format!("vertex slot {s} (vertex {v}): stale k-DOP"));
+            }
+            if self.slot_vertex_comp[s] != mesh.component()[v as usize] {
+                return Err(format!("vertex slot {s} (vertex {v}): wrong component"));
+            }
+            slot_of[v as usize] = s as u32;
+        }
         for (l, leaf) in self.leaves.iter().enumerate() {
             let (f, c) = (leaf.face, leaf.corners);
-            if f != NO_FACE
-                && (mesh.faces()[f as usize] != c || mesh.face_edges()[f as usize] != leaf.edges)
-            {
-                return Err(format!("leaf {l}: face {f} has other corners or edges"));
+            let face_edges = if f == NO_FACE {
+                [u32::MAX; 3]
+            } else {
+                mesh.face_edges()[f as usize]
+            };
+            if f != NO_FACE && mesh.faces()[f as usize] != c {
+                return Err(format!("leaf {l}: face {f} has other corners"));
             }
             if leaf.component != mesh.component()[c[0] as usize] {
                 return Err(format!("leaf {l}: wrong component"));
             }
-            if self.face_bv[l] != swept(c[0]).merge(&swept(c[1])).merge(&swept(c[2])) {
-                return Err(format!("leaf {l}: stale k-DOP"));
+            if leaf.corner_slots != c.map(|v| slot_of[v as usize]) {
+                return Err(format!("leaf {l}: wrong corner slots"));
+            }
+            if self.vertex_slots(l, l + 1).len() != leaf.num_vertices()
+                || self.edge_slots(l, l + 1).len() != leaf.num_edges()
+            {
+                return Err(format!("leaf {l}: slot ranges do not match what it owns"));
             }
             let mut slot = leaf.vertex_start as usize;
             for (k, &v) in c.iter().enumerate() {
@@ -205,32 +278,39 @@ impl<const N: usize> KdopBvh<N> {
                 {
                     return Err(format!("leaf {l}: vertex {v} is not its own"));
                 }
-                if self.slot_vertex[slot] != v || self.vertex_bv[slot] != swept(v) {
-                    return Err(format!("leaf {l}: vertex {v}: wrong slot or stale k-DOP"));
+                if self.slot_vertex.get(slot) != Some(&v) {
+                    return Err(format!("leaf {l}: vertex {v}: wrong slot"));
                 }
                 vertex_seen[v as usize] += 1;
                 slot += 1;
             }
             let mut slot = leaf.edge_start as usize;
-            for k in 0..3 {
+            for (k, &e) in face_edges.iter().enumerate() {
                 if leaf.owned & (8 << k) == 0 {
                     continue;
                 }
-                let e = leaf.edges[k];
                 if f == NO_FACE || mesh.edge_owner()[e as usize] != f {
                     return Err(format!("leaf {l}: edge {e} is not its own"));
                 }
                 let [a, b] = mesh.edges()[e as usize];
-                if self.slot_edge[slot] != e
+                if self.slot_edge.get(slot) != Some(&e)
                     || self.slot_edge_ends[slot] != [a, b]
-                    || self.edge_bv[slot] != swept(a).merge(&swept(b))
+                    || self.slot_edge_comp[slot] != leaf.component
+                    || self.edge_end_slots[slot] != [slot_of[a as usize], slot_of[b as usize]]
                 {
-                    return Err(format!("leaf {l}: edge {e}: wrong slot or stale k-DOP"));
+                    return Err(format!("leaf {l}: edge {e}: wrong slot"));
                 }
                 edge_seen[e as usize] += 1;
                 slot += 1;
             }
         }
+        if self.grid != Quantizer::new(&self.root_kdop()) {
+            return Err("the grid is not the root's".into());
+        }
+        let leaf_q = |l: u32| {
+            self.grid
+                .quantize(&self.face_kdop(&self.leaves[l as usize]))
+        };
         if self.leaves.len() > 1 {
             if self.inner.len() != self.leaves.len() - 1 {
                 return Err(format!(
@@ -241,9 +321,15 @@ impl<const N: usize> KdopBvh<N> {
             }
             // Depth first from the root: leaves must come out as 0, 1, 2, …
             let mut next_leaf = 0u32;
-            self.validate_subtree(0, &mut next_leaf)?;
+            self.validate_subtree(0, &mut next_leaf, &leaf_q)?;
+            let r = &self.inner[0];
+            if self.root_bv != r.bv[0].merge(&r.bv[1]) {
+                return Err("stale root k-DOP".into());
+            }
         } else if !self.inner.is_empty() {
             return Err("internal nodes without two leaves".into());
+        } else if self.leaves.len() == 1 && self.root_bv != leaf_q(0) {
+            return Err("stale root k-DOP".into());
         }
         let covered = |v: usize| self.components.binary_search(&mesh.component()[v]).is_ok();
         for (v, &k) in vertex_seen.iter().enumerate() {
@@ -259,9 +345,14 @@ impl<const N: usize> KdopBvh<N> {
         Ok(())
     }
 
-    /// Checks internal node `i` and below; returns nothing, advances
-    /// `next_leaf` past the leaves below.
-    fn validate_subtree(&self, i: usize, next_leaf: &mut u32) -> Result<(), String> {
+    /// Checks internal node `i` and below; advances `next_leaf` past the
+    /// leaves below.
+    fn validate_subtree(
+        &self,
+        i: usize,
+        next_leaf: &mut u32,
+        leaf_q: &impl Fn(u32) -> QKdop,
+    ) -> Result<(), String> {
         let n = &self.inner[i];
         for c in 0..2 {
             let r = n.child[c];
@@ -271,14 +362,14 @@ impl<const N: usize> KdopBvh<N> {
                     return Err(format!("node {i}: leaf {l} out of order"));
                 }
                 *next_leaf += 1;
-                if n.bv[c] != Kdop32::from_kdop(&self.face_bv[l as usize]) {
+                if n.bv[c] != leaf_q(l) {
                     return Err(format!("node {i}: stale k-DOP of leaf {l}"));
                 }
             } else {
                 if r as usize <= i || r as usize >= self.inner.len() {
                     return Err(format!("node {i}: bad child {r}"));
                 }
-                self.validate_subtree(r as usize, next_leaf)?;
+                self.validate_subtree(r as usize, next_leaf, leaf_q)?;
                 let m = &self.inner[r as usize];
                 if n.bv[c] != m.bv[0].merge(&m.bv[1]) {
                     return Err(format!("node {i}: stale k-DOP of node {r}"));

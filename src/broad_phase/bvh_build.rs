@@ -16,8 +16,7 @@
 //! on the thread count.
 
 use super::bvh::{Inner, KdopBvh, LEAF, Leaf, NO_FACE};
-use crate::bounding_volume::Kdop;
-use crate::bounding_volume::Kdop32;
+use crate::bounding_volume::{Kdop, QKdop, Quantizer};
 use crate::mesh::{NO_OWNER, Step};
 
 /// Subtrees with more leaves than this are built in parallel.
@@ -86,9 +85,9 @@ impl<const N: usize> KdopBvh<N> {
 
         let mut order: Vec<u32> = (0..n as u32).collect();
         let blank = Inner {
+            bv: [QKdop::EMPTY; 2],
             child: [0; 2],
             last: [0; 2],
-            bv: [Kdop32::EMPTY; 2],
         };
         let mut inner = vec![blank; n.saturating_sub(1)];
         if n > 1 {
@@ -100,18 +99,18 @@ impl<const N: usize> KdopBvh<N> {
             mesh_size: [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()],
             components,
             inner,
+            grid: Quantizer::new(&Kdop::EMPTY),
+            root_bv: QKdop::EMPTY,
             leaves: Vec::with_capacity(n),
-            face_bv: Vec::new(),
             vertex_bv: Vec::new(),
-            edge_bv: Vec::new(),
-            slot_vertex: Vec::new(),
-            slot_edge: Vec::new(),
-            slot_edge_ends: Vec::new(),
+            slot_vertex: Vec::with_capacity(mesh.num_vertices()),
+            slot_vertex_comp: Vec::new(),
+            slot_edge: Vec::with_capacity(mesh.num_edges()),
+            slot_edge_ends: Vec::with_capacity(mesh.num_edges()),
             edge_end_slots: Vec::new(),
-            leaf_corner_slots: Vec::new(),
+            slot_edge_comp: Vec::new(),
         };
         let mut slot_of = vec![u32::MAX; mesh.num_vertices()];
-        let mut edge_ends = Vec::new();
         for &i in &order {
             let item = items[i as usize];
             let corners = corners(item);
@@ -119,7 +118,7 @@ impl<const N: usize> KdopBvh<N> {
                 face: NO_FACE,
                 component: comp[corners[0] as usize],
                 corners,
-                edges: [0; 3],
+                corner_slots: [u32::MAX; 3],
                 vertex_start: bvh.slot_vertex.len() as u32,
                 edge_start: bvh.slot_edge.len() as u32,
                 owned: 0,
@@ -127,7 +126,6 @@ impl<const N: usize> KdopBvh<N> {
             match item {
                 Item::Face(f) => {
                     leaf.face = f;
-                    leaf.edges = mesh.face_edges()[f as usize];
                     for (k, &v) in corners.iter().enumerate() {
                         if mesh.vertex_owner()[v as usize] == f {
                             leaf.owned |= 1 << k;
@@ -135,10 +133,10 @@ impl<const N: usize> KdopBvh<N> {
                             bvh.slot_vertex.push(v);
                         }
                     }
-                    for (k, &e) in leaf.edges.iter().enumerate() {
+                    for (k, &e) in mesh.face_edges()[f as usize].iter().enumerate() {
                         if mesh.edge_owner()[e as usize] == f {
                             leaf.owned |= 8 << k;
-                            edge_ends.push(mesh.edges()[e as usize]);
+                            bvh.slot_edge_ends.push(mesh.edges()[e as usize]);
                             bvh.slot_edge.push(e);
                         }
                     }
@@ -153,27 +151,28 @@ impl<const N: usize> KdopBvh<N> {
         }
         // Every corner and edge end lies in a covered component, hence is
         // owned by a covered face (its owner contains it) and has a slot.
-        bvh.leaf_corner_slots = bvh
-            .leaves
+        for leaf in &mut bvh.leaves {
+            leaf.corner_slots = leaf.corners.map(|v| slot_of[v as usize]);
+        }
+        bvh.slot_vertex_comp = bvh.slot_vertex.iter().map(|&v| comp[v as usize]).collect();
+        bvh.slot_edge_comp = bvh
+            .slot_edge_ends
             .iter()
-            .map(|l| l.corners.map(|v| slot_of[v as usize]))
+            .map(|e| comp[e[0] as usize])
             .collect();
-        bvh.edge_end_slots = edge_ends
+        bvh.edge_end_slots = bvh
+            .slot_edge_ends
             .iter()
-            .map(|e: &[u32; 2]| e.map(|v| slot_of[v as usize]))
+            .map(|e| e.map(|v| slot_of[v as usize]))
             .collect();
-        bvh.slot_edge_ends = edge_ends;
         debug_assert!(
-            bvh.leaf_corner_slots
+            bvh.leaves
                 .iter()
-                .flatten()
-                .all(|&s| s != u32::MAX)
+                .all(|l| l.corner_slots.iter().all(|&s| s != u32::MAX))
         );
         debug_assert!(bvh.edge_end_slots.iter().flatten().all(|&s| s != u32::MAX));
 
-        bvh.face_bv = vec![Kdop::EMPTY; bvh.leaves.len()];
         bvh.vertex_bv = vec![Kdop::EMPTY; bvh.slot_vertex.len()];
-        bvh.edge_bv = vec![Kdop::EMPTY; bvh.edge_end_slots.len()];
         bvh.refit_positions(step.x_t0, step.x_t1);
         bvh
     }
@@ -185,10 +184,10 @@ impl<const N: usize> KdopBvh<N> {
 /// Leaves are referenced as `LEAF | position in the global order`, so that
 /// depth-first leaf order is `order`'s order. Bounds are left empty (refit
 /// fills them).
-fn build_rec<const N: usize>(
+fn build_rec(
     order: &mut [u32],
     centroids: &[[f64; 3]],
-    inner: &mut [Inner<N>],
+    inner: &mut [Inner],
     inner_base: usize,
     leaf_base: usize,
 ) {

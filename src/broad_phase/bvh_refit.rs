@@ -1,19 +1,20 @@
 //! Refit: a new step of the same mesh keeps the tree and recomputes every
-//! k-DOP bottom-up (features, then leaves, then internal nodes). The paper
-//! (Wan, Fu & Yao 2022, §1.1) weighs "construction and update" time against
-//! culling when choosing k; refitting is that update.
+//! k-DOP bottom-up (vertices, then the grid over the root, then the leaves'
+//! and internal nodes' quantized k-DOPs). The paper (Wan, Fu & Yao 2022, §1.1)
+//! weighs "construction and update" time against culling when choosing k;
+//! refitting is that update.
 //!
-//! Vertex, edge and face k-DOPs are independent and computed with rayon in
+//! Vertex k-DOPs and leaf k-DOPs are independent and computed with rayon in
 //! chunks of at least [`PAR_REFIT_MIN_LEN`]; node k-DOPs are merged in reverse
 //! depth-first order (children after parents), with `rayon::join` on subtrees
-//! above [`PAR_REFIT_CUTOFF`] internal nodes. Every value is a min or max of the same
-//! inputs, so the result is bit-identical for any thread count, and identical
-//! to a fresh build's k-DOPs on the same step.
+//! above [`PAR_REFIT_CUTOFF`] internal nodes. Every value is a min, a max or a
+//! rounding of the same inputs, so the result is bit-identical for any thread
+//! count, and identical to a fresh build's k-DOPs on the same step.
 
 use rayon::prelude::*;
 
-use super::bvh::{BroadPhaseError, Inner, KdopBvh, LEAF};
-use crate::bounding_volume::{Kdop, Kdop32};
+use super::bvh::{Inner, KdopBvh, LEAF};
+use crate::bounding_volume::{Kdop, QKdop, Quantizer};
 use crate::math::Vec3;
 use crate::mesh::Step;
 
@@ -40,38 +41,38 @@ impl<const N: usize> KdopBvh<N> {
             .for_each(|(bv, &v)| {
                 *bv = Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize])
             });
-        let vertex_bv = &self.vertex_bv;
-        self.edge_bv
-            .par_iter_mut()
+        // The root's k-DOP: a reduction of min/max, the same for any split.
+        let root = self
+            .vertex_bv
+            .par_iter()
             .with_min_len(PAR_REFIT_MIN_LEN)
-            .zip(self.edge_end_slots.par_iter())
-            .for_each(|(bv, &[a, b])| *bv = vertex_bv[a as usize].merge(&vertex_bv[b as usize]));
-        self.face_bv
-            .par_iter_mut()
+            .fold(|| Kdop::EMPTY, |a, b| a.merge(b))
+            .reduce(|| Kdop::EMPTY, |a, b| a.merge(&b));
+        self.grid = Quantizer::new(&root);
+        let leaf_bv: Vec<QKdop> = self
+            .leaves
+            .par_iter()
             .with_min_len(PAR_REFIT_MIN_LEN)
-            .zip(self.leaf_corner_slots.par_iter())
-            .for_each(|(bv, &[a, b, c])| {
-                *bv = vertex_bv[a as usize]
-                    .merge(&vertex_bv[b as usize])
-                    .merge(&vertex_bv[c as usize])
-            });
-        if !self.inner.is_empty() {
-            refit_subtree(&mut self.inner, 0, &self.face_bv);
+            .map(|l| self.grid.quantize(&self.face_kdop(l)))
+            .collect();
+        if self.inner.is_empty() {
+            self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::EMPTY);
+        } else {
+            refit_subtree(&mut self.inner, 0, &leaf_bv);
+            let r = &self.inner[0];
+            self.root_bv = r.bv[0].merge(&r.bv[1]);
         }
     }
 }
 
-/// The `f32` k-DOP of child reference `r` of a node in `inner` (whose first
-/// entry has absolute index `base`).
+use super::bvh::BroadPhaseError;
+
+/// The quantized k-DOP of child reference `r` of a node in `inner` (whose
+/// first entry has absolute index `base`).
 #[inline(always)]
-fn child_bv<const N: usize>(
-    r: u32,
-    inner: &[Inner<N>],
-    base: usize,
-    face_bv: &[Kdop<N>],
-) -> Kdop32<N> {
+fn child_bv(r: u32, inner: &[Inner], base: usize, leaf_bv: &[QKdop]) -> QKdop {
     if r & LEAF != 0 {
-        Kdop32::from_kdop(&face_bv[(r & !LEAF) as usize])
+        leaf_bv[(r & !LEAF) as usize]
     } else {
         let m = &inner[r as usize - base];
         m.bv[0].merge(&m.bv[1])
@@ -80,7 +81,7 @@ fn child_bv<const N: usize>(
 
 /// Refits the subtree of internal nodes `inner` (exactly one subtree, its root
 /// first, at absolute index `base`): children after parents, so in reverse.
-fn refit_subtree<const N: usize>(inner: &mut [Inner<N>], base: usize, face_bv: &[Kdop<N>]) {
+fn refit_subtree(inner: &mut [Inner], base: usize, leaf_bv: &[QKdop]) {
     if inner.len() > PAR_REFIT_CUTOFF {
         let child = inner[0].child;
         let (head, rest) = inner.split_at_mut(1);
@@ -94,22 +95,22 @@ fn refit_subtree<const N: usize>(inner: &mut [Inner<N>], base: usize, face_bv: &
         rayon::join(
             || {
                 if !left.is_empty() {
-                    refit_subtree(left, base + 1, face_bv)
+                    refit_subtree(left, base + 1, leaf_bv)
                 }
             },
             || {
                 if !right.is_empty() {
-                    refit_subtree(right, base + 1 + split, face_bv)
+                    refit_subtree(right, base + 1 + split, leaf_bv)
                 }
             },
         );
         for (c, &r) in child.iter().enumerate() {
             head[0].bv[c] = if r & LEAF != 0 {
-                Kdop32::from_kdop(&face_bv[(r & !LEAF) as usize])
+                leaf_bv[(r & !LEAF) as usize]
             } else if (r as usize) < base + 1 + split {
-                child_bv(r, left, base + 1, face_bv)
+                child_bv(r, left, base + 1, leaf_bv)
             } else {
-                child_bv(r, right, base + 1 + split, face_bv)
+                child_bv(r, right, base + 1 + split, leaf_bv)
             };
         }
         return;
@@ -117,8 +118,8 @@ fn refit_subtree<const N: usize>(inner: &mut [Inner<N>], base: usize, face_bv: &
     for i in (0..inner.len()).rev() {
         let child = inner[i].child;
         let bv = [
-            child_bv(child[0], inner, base, face_bv),
-            child_bv(child[1], inner, base, face_bv),
+            child_bv(child[0], inner, base, leaf_bv),
+            child_bv(child[1], inner, base, leaf_bv),
         ];
         inner[i].bv = bv;
     }

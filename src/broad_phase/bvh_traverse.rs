@@ -12,7 +12,7 @@
 //!
 //! **Which leaf pairs are reached, and why the output is exactly the
 //! brute-force set.** Leaf `A` is used as a query: from the root, a child is
-//! entered when its (outward-rounded, `f32`) k-DOP overlaps `A`'s and its
+//! entered when its (quantized, outward-rounded) k-DOP overlaps `A`'s and its
 //! subtree holds a leaf numbered above `A` (leaves below a node are
 //! consecutive, so this is one comparison with the subtree's last leaf). Every
 //! node's k-DOP contains everything below it, so a leaf `B > A` whose exact
@@ -21,7 +21,7 @@
 //! the leaves `o(v)` and `f` overlap and the pair is tested exactly once, from
 //! the lower-numbered of the two; two edges sharing no endpoint have different
 //! owners (two edges of one triangle share a vertex), likewise. Leaf pairs
-//! reached only because of the `f32` rounding emit nothing extra: every
+//! reached only because of the quantization emit nothing extra: every
 //! emitted pair passed its exact test.
 //!
 //! **Why queries, not a simultaneous descent of two subtrees.** Measured on
@@ -37,7 +37,9 @@
 //! **Order and parallelism.** Queries run in leaf order; within a query,
 //! vertex–face pairs (the query's vertices against the partners' faces, then
 //! the partners' vertices against its face) and edge–edge pairs come in
-//! partner order. The parallel variants split the leaves into fixed chunks of
+//! partner order. The `f64` k-DOPs of faces and edges are merged from their
+//! vertices' (see `bvh`): the query's once per query, a partner's once per
+//! visit. The parallel variants split the leaves into fixed chunks of
 //! [`LEAVES_PER_TASK`] (independent of the thread count), run the chunks on
 //! rayon with one sink each and return the sinks in chunk order: concatenated,
 //! they hold exactly the sequential output, for any thread count, and the
@@ -49,7 +51,7 @@ use rayon::prelude::*;
 
 use super::bvh::{BroadPhaseError, KdopBvh, LEAF, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
-use crate::bounding_volume::Kdop32;
+use crate::bounding_volume::{Kdop, QKdop};
 
 /// Leaves (queries) per parallel task.
 pub const LEAVES_PER_TASK: usize = 256;
@@ -64,11 +66,10 @@ const STACK: usize = 64;
 
 /// Buffers of one task, reused across its queries.
 struct Scratch {
-    /// Partner leaves of the current query.
+    /// Partner leaves of the current query, ascending.
     partners: Vec<u32>,
-    /// Owned vertex or edge slots of the partners, and their components.
-    slots: Vec<u32>,
-    slot_comp: Vec<u32>,
+    /// Runs `[l0, l1)` of consecutive partner leaves.
+    runs: Vec<(u32, u32)>,
     vf: Vec<VfPair>,
     vf_len: usize,
     ee: Vec<EePair>,
@@ -79,8 +80,7 @@ impl Scratch {
     fn new() -> Scratch {
         Scratch {
             partners: vec![0; 256],
-            slots: Vec::new(),
-            slot_comp: Vec::new(),
+            runs: Vec::new(),
             vf: vec![VfPair { v: 0, f: 0 }; 2 * FLUSH],
             vf_len: 0,
             ee: vec![EePair { e0: 0, e1: 0 }; 2 * FLUSH],
@@ -110,14 +110,6 @@ impl Scratch {
     fn reserve_ee(&mut self, extra: usize) {
         if self.ee.len() < self.ee_len + extra {
             self.ee.resize(self.ee_len + extra, EePair { e0: 0, e1: 0 });
-        }
-    }
-
-    /// Makes room for `n` gathered slots.
-    fn reserve_slots(&mut self, n: usize) {
-        if self.slots.len() < n {
-            self.slots.resize(n, 0);
-            self.slot_comp.resize(n, 0);
         }
     }
 }
@@ -230,10 +222,11 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
 }
 
 /// Collects into `out` the leaves of `t` numbered `bound` or above whose node
-/// k-DOPs overlap `q`; returns their number. Counts the node tests.
+/// k-DOPs overlap `q` (quantized on `t`'s grid), in ascending order; returns
+/// their number. Counts the node tests.
 #[inline(always)]
 fn gather<const N: usize>(
-    q: &Kdop32<N>,
+    q: &QKdop,
     t: &KdopBvh<N>,
     bound: u32,
     out: &mut Vec<u32>,
@@ -243,7 +236,7 @@ fn gather<const N: usize>(
         // Zero or one leaf.
         if t.leaves.len() == 1 && bound == 0 {
             *tests += 1;
-            if q.overlaps(&Kdop32::from_kdop(&t.face_bv[0])) {
+            if q.overlaps(&t.root_bv) {
                 out[0] = 0;
                 return 1;
             }
@@ -253,6 +246,7 @@ fn gather<const N: usize>(
     let mut stack = [0u32; STACK];
     let mut top = 1;
     let mut n_out = 0;
+    let mut n_tests = 0u64;
     while top > 0 {
         top -= 1;
         let n = &t.inner[stack[top] as usize];
@@ -260,12 +254,13 @@ fn gather<const N: usize>(
             out.resize(2 * out.len() + 2, 0);
         }
         let (in0, in1) = (n.last[0] >= bound, n.last[1] >= bound);
-        *tests += u64::from(in0) + u64::from(in1);
-        let h0 = in0 && q.overlaps(&n.bv[0]);
-        let h1 = in1 && q.overlaps(&n.bv[1]);
+        n_tests += u64::from(in0) + u64::from(in1);
+        let h0 = in0 & q.overlaps(&n.bv[0]);
+        let h1 = in1 & q.overlaps(&n.bv[1]);
         let [c0, c1] = n.child;
         let (leaf0, leaf1) = (c0 & LEAF != 0, c1 & LEAF != 0);
-        // Right first, so that the left child is visited first.
+        // Right first, so that the left child is visited first (leaves come
+        // out in ascending order).
         stack[top] = c1;
         top += usize::from(h1 & !leaf1);
         stack[top] = c0;
@@ -275,6 +270,7 @@ fn gather<const N: usize>(
         out[n_out] = c1 & !LEAF;
         n_out += usize::from(h1 & leaf1);
     }
+    *tests += n_tests;
     n_out
 }
 
@@ -289,8 +285,8 @@ fn query<const N: usize>(
     stats: &mut BroadPhaseStats,
 ) {
     let leaf = &a.leaves[la];
-    let face_bv = &a.face_bv[la];
-    let q = Kdop32::from_kdop(face_bv);
+    let face_bv = a.face_kdop(leaf);
+    let q = b.grid.quantize(&face_bv);
     let np = gather(&q, b, bound, &mut sc.partners, &mut stats.node_tests);
     if np == 0 {
         return;
@@ -298,13 +294,30 @@ fn query<const N: usize>(
     stats.leaf_pairs += np as u64;
     let comp = leaf.component;
     let (nva, nea) = (leaf.num_vertices(), leaf.num_edges());
-    sc.reserve_vf(nva * np + 3 * np);
-    sc.reserve_ee(nea * 3 * np);
-    sc.reserve_slots(3 * np + 3);
+    let partners = &sc.partners[..np];
+
+    // Runs of consecutive partners: their vertex and edge slots are
+    // consecutive too.
+    sc.runs.clear();
+    let (mut l0, mut l1) = (partners[0], partners[0] + 1);
+    for &p in &partners[1..] {
+        if p != l1 {
+            sc.runs.push((l0, l1));
+            l0 = p;
+        }
+        l1 = p + 1;
+    }
+    sc.runs.push((l0, l1));
+    let (mut n_vslots, mut n_eslots) = (0, 0);
+    for &(l0, l1) in &sc.runs {
+        n_vslots += b.vertex_slots(l0 as usize, l1 as usize).len();
+        n_eslots += b.edge_slots(l0 as usize, l1 as usize).len();
+    }
+    sc.reserve_vf(nva * np + n_vslots);
+    sc.reserve_ee(nea * n_eslots);
     let Scratch {
         partners,
-        slots,
-        slot_comp,
+        runs,
         vf,
         vf_len,
         ee,
@@ -313,83 +326,79 @@ fn query<const N: usize>(
     let partners = &partners[..np];
 
     // The query's owned vertices against the partners' faces (each partner
-    // loaded once; the query's vertices stay in cache).
+    // face merged once; the query's vertices stay in cache).
     let (mut nvf, mut vf_same) = (*vf_len, 0u64);
-    let vs = leaf.vertex_start as usize..leaf.vertex_start as usize + nva;
     if nva > 0 {
+        let vs = leaf.vertex_start as usize..leaf.vertex_start as usize + nva;
+        let (qv, qbv) = (&a.slot_vertex[vs.clone()], &a.vertex_bv[vs]);
         for &p in partners {
             let lp = &b.leaves[p as usize];
             let c = lp.corners;
-            let fb = &b.face_bv[p as usize];
+            let fb = b.face_kdop(lp);
             let has_face = lp.face != NO_FACE;
             let same = lp.component == comp;
-            for s in vs.clone() {
-                let v = a.slot_vertex[s];
-                let hit = has_face
-                    & (v != c[0])
-                    & (v != c[1])
-                    & (v != c[2])
-                    & a.vertex_bv[s].overlaps(fb);
+            for (&v, bv) in qv.iter().zip(qbv) {
+                let hit = has_face & (v != c[0]) & (v != c[1]) & (v != c[2]) & bv.overlaps(&fb);
                 vf[nvf] = VfPair { v, f: lp.face };
                 nvf += usize::from(hit);
                 vf_same += u64::from(hit & same);
             }
         }
     }
-    stats.feature_tests += (nva * np) as u64;
 
     // The partners' owned vertices against the query's face.
     if leaf.face != NO_FACE {
-        let mut ns = 0;
-        for &p in partners {
-            let lp = &b.leaves[p as usize];
-            for i in 0..3 {
-                slots[ns + i] = lp.vertex_start + i as u32;
-                slot_comp[ns + i] = lp.component;
-            }
-            ns += lp.num_vertices();
-        }
-        stats.feature_tests += ns as u64;
         let c = leaf.corners;
-        for i in 0..ns {
-            let s = slots[i] as usize;
-            let v = b.slot_vertex[s];
-            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & b.vertex_bv[s].overlaps(face_bv);
-            vf[nvf] = VfPair { v, f: leaf.face };
-            nvf += usize::from(hit);
-            vf_same += u64::from(hit & (slot_comp[i] == comp));
+        for &(l0, l1) in runs.iter() {
+            let r = b.vertex_slots(l0 as usize, l1 as usize);
+            let slots = b.slot_vertex[r.clone()]
+                .iter()
+                .zip(&b.vertex_bv[r.clone()])
+                .zip(&b.slot_vertex_comp[r]);
+            for ((&v, bv), &vc) in slots {
+                let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & bv.overlaps(&face_bv);
+                vf[nvf] = VfPair { v, f: leaf.face };
+                nvf += usize::from(hit);
+                vf_same += u64::from(hit & (vc == comp));
+            }
         }
     }
+    stats.feature_tests += (nva * np + n_vslots) as u64;
     stats.vf_candidates += (nvf - *vf_len) as u64;
     stats.vf_same_component += vf_same;
     *vf_len = nvf;
 
     // The query's owned edges against the partners' owned edges.
     if nea > 0 {
-        let mut ns = 0;
-        for &p in partners {
-            let lp = &b.leaves[p as usize];
-            for i in 0..3 {
-                slots[ns + i] = lp.edge_start + i as u32;
-                slot_comp[ns + i] = lp.component;
+        stats.feature_tests += (nea * n_eslots) as u64;
+        // The query's edges: k-DOPs, endpoints and IDs, once.
+        let es = leaf.edge_start as usize;
+        let qe: [Kdop<N>; 3] = std::array::from_fn(|i| {
+            if i < nea {
+                a.edge_kdop(es + i)
+            } else {
+                Kdop::EMPTY
             }
-            ns += lp.num_edges();
-        }
-        stats.feature_tests += (nea * ns) as u64;
+        });
+        let qends = &a.slot_edge_ends[es..es + nea];
+        let qids = &a.slot_edge[es..es + nea];
         let (mut nee, mut ee_same) = (*ee_len, 0u64);
-        let es = leaf.edge_start as usize..leaf.edge_start as usize + nea;
-        for i in 0..ns {
-            let t = slots[i] as usize;
-            let [r, u] = b.slot_edge_ends[t];
-            let bt = &b.edge_bv[t];
-            let et = b.slot_edge[t];
-            let same = slot_comp[i] == comp;
-            for s in es.clone() {
-                let [p, q] = a.slot_edge_ends[s];
-                let hit = (p != r) & (p != u) & (q != r) & (q != u) & a.edge_bv[s].overlaps(bt);
-                ee[nee] = EePair::new(a.slot_edge[s], et);
-                nee += usize::from(hit);
-                ee_same += u64::from(hit & same);
+        for &(l0, l1) in runs.iter() {
+            let r = b.edge_slots(l0 as usize, l1 as usize);
+            let slots = b.slot_edge_ends[r.clone()]
+                .iter()
+                .zip(&b.edge_end_slots[r.clone()])
+                .zip(&b.slot_edge[r.clone()])
+                .zip(&b.slot_edge_comp[r]);
+            for (((&[r, u], &[sr, su]), &et), &ec) in slots {
+                let bt = b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize]);
+                let same = ec == comp;
+                for ((ka, &[p, q]), &ea) in qe.iter().zip(qends).zip(qids) {
+                    let hit = (p != r) & (p != u) & (q != r) & (q != u) & ka.overlaps(&bt);
+                    ee[nee] = EePair::new(ea, et);
+                    nee += usize::from(hit);
+                    ee_same += u64::from(hit & same);
+                }
             }
         }
         stats.ee_candidates += (nee - *ee_len) as u64;

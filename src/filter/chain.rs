@@ -29,6 +29,9 @@ pub enum CulledBy {
     Slpf,
     /// DNF.
     Dnf,
+    /// The coplanar-window filter (not one of the paper's; see
+    /// [`crate::filter::window_vertex_face`]).
+    Window,
 }
 
 impl FilterSet {

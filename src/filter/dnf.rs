@@ -11,10 +11,15 @@
 //! is certified, so the guarantee holds in floating point.
 //!
 //! Deviation from the original: the paper evaluates the coefficients in plain
-//! floating point; here an uncertain sign means "pass".
+//! floating point; here an uncertain sign means "pass". The coefficients are
+//! first evaluated with one static error bound ([`super::cubic`]); only when
+//! that bound cannot decide are they recomputed with per-operation bounds,
+//! so the verdicts are those of the certified coefficients alone.
 
 use super::Verdict;
-use crate::math::Vec3;
+use super::cubic::{Cubic, coplanarity_static};
+use super::points::points;
+use crate::math::{Bounded, Vec3};
 use crate::primitive::{certified_common_sign, coplanarity_scaled};
 
 /// DNF on a vertex–face pair (data set row order).
@@ -30,8 +35,11 @@ pub fn dnf_vertex_face(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
 ) -> Verdict {
-    let c = coplanarity_scaled(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
-    Verdict::culled_if(certified_common_sign(&c).is_some())
+    let q = points([f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1]);
+    let cubic = coplanarity_static(&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]);
+    dnf_verdict(cubic.as_ref(), || {
+        coplanarity_scaled(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1)
+    })
 }
 
 /// DNF on an edge–edge pair (data set row order).
@@ -47,10 +55,35 @@ pub fn dnf_edge_edge(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
 ) -> Verdict {
-    let c = coplanarity_scaled(
+    let q = points([
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-    );
-    Verdict::culled_if(certified_common_sign(&c).is_some())
+    ]);
+    let cubic = coplanarity_static(&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]);
+    dnf_verdict(cubic.as_ref(), || {
+        coplanarity_scaled(
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        )
+    })
+}
+
+/// DNF's verdict from the pair's statically bounded cubic
+/// ([`super::cubic`]), falling back to the certified coefficients
+/// (`certified()`, [`coplanarity_scaled`]) when that bound cannot decide.
+///
+/// The verdict is the certified coefficients' verdict in every case: the
+/// static bound is at least the certified one, so a common sign it
+/// certifies is certified there too, and two signs it certifies as opposite
+/// are true signs, which no rigorous bound can certify as equal.
+#[inline(always)]
+pub(crate) fn dnf_verdict(
+    cubic: Option<&Cubic>,
+    certified: impl FnOnce() -> [Bounded; 4],
+) -> Verdict {
+    match cubic.and_then(Cubic::common_sign) {
+        Some(0) => Verdict::Pass,
+        Some(_) => Verdict::Culled,
+        None => Verdict::culled_if(certified_common_sign(&certified()).is_some()),
+    }
 }
 
 #[cfg(test)]

@@ -6,12 +6,20 @@
 //! do not collide; they never drop one that does.
 
 mod chain;
+mod cubic;
 mod dnf;
+mod points;
 mod slpf;
+mod window;
 
 pub use chain::{CulledBy, FilterSet, UnknownFilterSet};
 pub use dnf::{dnf_edge_edge, dnf_vertex_face};
-pub use slpf::{PAPER_DIRECTIONS, SlpfProjections, slpf_edge_edge, slpf_vertex_face};
+pub use points::{Points, points};
+pub use slpf::{PAPER_DIRECTIONS, SlpfProjections, SlpfTable, slpf_edge_edge, slpf_vertex_face};
+pub use window::{
+    WINDOW_DEPTH, dnf_window_edge_edge, dnf_window_vertex_face, window_edge_edge,
+    window_vertex_face,
+};
 
 /// A filter's decision on one pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -28,7 +28,7 @@
 //! `(√2/2, √2/2, 0)`); any set can be passed to study others.
 
 use super::Verdict;
-use crate::math::{Bounded, BoundedVec3, Vec3};
+use crate::math::{Bounded, BoundedVec3, TINY, Vec3, gamma};
 
 /// The paper's projection directions (§2.3): `x`, `(1,1,0)`, `(1,0,1)`,
 /// `(0,1,1)`, `(1,1,1)`, unnormalised.
@@ -290,6 +290,177 @@ impl SlpfProjections {
     }
 }
 
+/// SLPF on per-vertex projections with one error bound per direction: the
+/// cheapest form for the pipeline, which tests millions of pairs of one mesh.
+///
+/// For every vertex and direction `s` the table holds the computed
+/// projections `p̃₀ = fl(x(0)·s)` and `p̃₁ = fl(x(1)·s)`; `δ_s` bounds
+/// `|p̃ − x·s|` over all of them: a projection is a sum of at most three
+/// terms, so `|p̃ − x·s| ≤ γ₃·Σᵢ|sᵢxᵢ|` (Higham 2002, §3.1; `γ₂` and no
+/// products for the paper's 0/1 directions, none at all along a coordinate
+/// axis), plus `3·2⁻¹⁰⁷⁵` for products that underflow. A pair is culled along
+/// `s` when one primitive's projections exceed the other's by more than
+/// `m_s = 2δ_s(1 + 4u)` at `t = 0` and at `t = 1`, comparing the largest of
+/// one with the smallest of the other (exact operations): if
+/// `fl(p̃ − q̃) > m_s` then `p̃ − q̃ > 2δ_s`, so the exact projections are
+/// strictly ordered — the condition of Eqs. (1)–(2), certified.
+///
+/// It can differ from the per-pair kernels [`slpf_vertex_face`] and
+/// [`slpf_edge_edge`] (whose bounds are relative to the differences) only on
+/// pairs whose projections are within about `δ_s` of touching (`δ_s` is about
+/// `10⁻¹⁵` of the coordinates' magnitude); both are conservative.
+#[derive(Debug, Clone)]
+pub struct SlpfTable {
+    directions: usize,
+    /// Per vertex: the projections at `t = 0` on every direction, then at
+    /// `t = 1`.
+    values: Vec<f64>,
+    /// Per direction: `m_s`.
+    margin: Vec<f64>,
+}
+
+impl SlpfTable {
+    /// Projects every vertex of a step onto `directions`.
+    pub fn new(x_t0: &[Vec3], x_t1: &[Vec3], directions: &[[f64; 3]]) -> SlpfTable {
+        use rayon::prelude::*;
+        let nd = directions.len();
+        let project = |x: &Vec3, s: &[f64; 3]| (x.x * s[0] + x.y * s[1]) + x.z * s[2];
+        let mut values = vec![0.0; x_t0.len() * 2 * nd];
+        // Per chunk: the largest Σᵢ|sᵢxᵢ| per direction.
+        let magnitudes: Vec<Vec<f64>> = values
+            .par_chunks_mut(2 * nd * 4096)
+            .enumerate()
+            .map(|(c, out)| {
+                let mut mag = vec![0.0f64; nd];
+                for (k, rec) in out.chunks_mut(2 * nd).enumerate() {
+                    let v = c * 4096 + k;
+                    for (t, x) in [&x_t0[v], &x_t1[v]].into_iter().enumerate() {
+                        for (d, s) in directions.iter().enumerate() {
+                            rec[t * nd + d] = project(x, s);
+                            let m = (x.x * s[0]).abs() + (x.y * s[1]).abs() + (x.z * s[2]).abs();
+                            // A NaN poisons the margin.
+                            if m > mag[d] || m.is_nan() {
+                                mag[d] = m;
+                            }
+                        }
+                    }
+                }
+                mag
+            })
+            .collect();
+        let margin = (0..nd)
+            .map(|d| {
+                let s = &directions[d];
+                let nonzero = s.iter().filter(|&&c| c != 0.0).count();
+                let products = s.iter().any(|&c| c != 0.0 && c.abs() != 1.0);
+                let mag = magnitudes.iter().fold(0.0f64, |m, c| {
+                    if c[d] > m || c[d].is_nan() { c[d] } else { m }
+                });
+                let delta = match (nonzero, products) {
+                    (0 | 1, false) => 0.0,
+                    (_, false) => gamma(2) * mag,
+                    _ => gamma(3) * mag + 3.0 * TINY,
+                };
+                // m_s, rounded up generously; NaN or ∞ culls nothing.
+                let m = 2.0 * delta * (1.0 + gamma(8));
+                if m.is_finite() { m } else { f64::INFINITY }
+            })
+            .collect();
+        SlpfTable {
+            directions: nd,
+            values,
+            margin,
+        }
+    }
+
+    #[inline(always)]
+    fn record(&self, v: u32) -> &[f64] {
+        let n = 2 * self.directions;
+        &self.values[v as usize * n..(v as usize + 1) * n]
+    }
+
+    /// SLPF on vertex `v` against the triangle with corners `face`: `true`
+    /// when culled.
+    #[inline]
+    pub fn cull_vertex_face(&self, v: u32, face: [u32; 3]) -> bool {
+        match self.directions {
+            5 => self.vertex_face_nd::<5>(v, face),
+            _ => self.vertex_face_nd::<0>(v, face),
+        }
+    }
+
+    /// SLPF on the edge `ea` against the edge `eb` (endpoint vertices):
+    /// `true` when culled.
+    #[inline]
+    pub fn cull_edge_edge(&self, ea: [u32; 2], eb: [u32; 2]) -> bool {
+        match self.directions {
+            5 => self.edge_edge_nd::<5>(ea, eb),
+            _ => self.edge_edge_nd::<0>(ea, eb),
+        }
+    }
+
+    /// The number of directions: `ND`, or the table's when `ND` is 0 (a
+    /// constant lets the compiler unroll the paper's five).
+    #[inline(always)]
+    fn nd<const ND: usize>(&self) -> usize {
+        if ND == 0 { self.directions } else { ND }
+    }
+
+    #[inline(always)]
+    fn vertex_face_nd<const ND: usize>(&self, v: u32, face: [u32; 3]) -> bool {
+        let nd = self.nd::<ND>();
+        let p = self.record(v);
+        let [a, b, c] = face.map(|i| self.record(i));
+        // Per direction: the vertex above all corners at both times, or
+        // below them.
+        let mut culled = false;
+        for d in 0..nd {
+            let m = self.margin[d];
+            let mut above = true;
+            let mut below = true;
+            for i in [d, d + nd] {
+                let hi = max(max(a[i], b[i]), c[i]);
+                let lo = min(min(a[i], b[i]), c[i]);
+                above &= p[i] - hi > m;
+                below &= lo - p[i] > m;
+            }
+            culled |= above | below;
+        }
+        culled
+    }
+
+    #[inline(always)]
+    fn edge_edge_nd<const ND: usize>(&self, ea: [u32; 2], eb: [u32; 2]) -> bool {
+        let nd = self.nd::<ND>();
+        let [a0, a1] = ea.map(|i| self.record(i));
+        let [b0, b1] = eb.map(|i| self.record(i));
+        let mut culled = false;
+        for d in 0..nd {
+            let m = self.margin[d];
+            let mut above = true;
+            let mut below = true;
+            for i in [d, d + nd] {
+                let (alo, ahi) = (min(a0[i], a1[i]), max(a0[i], a1[i]));
+                let (blo, bhi) = (min(b0[i], b1[i]), max(b0[i], b1[i]));
+                above &= alo - bhi > m;
+                below &= blo - ahi > m;
+            }
+            culled |= above | below;
+        }
+        culled
+    }
+}
+
+#[inline(always)]
+fn min(a: f64, b: f64) -> f64 {
+    if a < b { a } else { b }
+}
+
+#[inline(always)]
+fn max(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
+}
+
 #[cfg(test)]
 mod projection_tests {
     use super::*;
@@ -334,6 +505,31 @@ mod projection_tests {
                 &PAPER_DIRECTIONS, &pts[0], &pts[1], &pts[2], &pts[3], &pts[4], &pts[5], &pts[6], &pts[7],
             ) == Verdict::Culled;
             prop_assert_eq!(proj.cull_edge_edge([0, 1], [2, 3]), kernel_ee);
+        }
+
+        /// The per-vertex table culls exactly what the per-pair kernels cull
+        /// on random pairs (no near-ties), and never culls a pair whose
+        /// projections overlap exactly (lattice pairs, with touching
+        /// projections).
+        #[test]
+        fn table_agrees_with_the_kernels(
+            q in proptest::array::uniform8(proptest::array::uniform3(-2.0f64..2.0)),
+            lattice in proptest::array::uniform8(proptest::array::uniform3(-2i32..=2)),
+        ) {
+            for (pts, exact_ties) in [
+                (q.map(|c| Vec3::new(c[0], c[1], c[2])), false),
+                (lattice.map(|c| Vec3::new(c[0].into(), c[1].into(), c[2].into())), true),
+            ] {
+                let table = SlpfTable::new(&pts[..4], &pts[4..], &PAPER_DIRECTIONS);
+                let [a, b, c, d, e, f, g, h] = &pts;
+                let vf = slpf_vertex_face(&PAPER_DIRECTIONS, a, b, c, d, e, f, g, h) == Verdict::Culled;
+                let ee = slpf_edge_edge(&PAPER_DIRECTIONS, a, b, c, d, e, f, g, h) == Verdict::Culled;
+                // Lattice points: projections are exact, ties are exact
+                // zeros, which neither form certifies.
+                let _ = exact_ties;
+                prop_assert_eq!(table.cull_vertex_face(0, [1, 2, 3]), vf);
+                prop_assert_eq!(table.cull_edge_edge([0, 1], [2, 3]), ee);
+            }
         }
     }
 }

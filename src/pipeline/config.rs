@@ -15,6 +15,12 @@ pub struct PipelineConfig {
     pub directions: Vec<[f64; 3]>,
     /// Narrow-phase method.
     pub solver: Solver,
+    /// Run the coplanar-window filter ([`crate::filter::window_vertex_face`])
+    /// on the pairs the paper's filters pass, before the solver. Not part of
+    /// the paper's pipeline; its culls are counted separately
+    /// ([`super::KindCounts::culled_window`]), so the paper's counts are the
+    /// same with it on or off.
+    pub window: bool,
     /// Keep every colliding pair (global IDs and time of impact) in the
     /// outcome, not just the counts.
     pub collect_pairs: bool,
@@ -22,13 +28,14 @@ pub struct PipelineConfig {
 
 impl Default for PipelineConfig {
     /// The paper's choices: 26-DOP, SLPF then DNF, its five directions, and
-    /// the exact solver.
+    /// the exact solver; then the coplanar-window filter.
     fn default() -> Self {
         PipelineConfig {
             axes: KdopAxes::Dop26,
             filters: FilterSet::SlpfDnf,
             directions: PAPER_DIRECTIONS.to_vec(),
             solver: Solver::Exact,
+            window: true,
             collect_pairs: false,
         }
     }

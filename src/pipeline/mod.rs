@@ -3,6 +3,7 @@
 //! tests, and comes out as colliding pairs, counts, stage times and the
 //! earliest time of impact.
 
+mod clock;
 mod config;
 mod report;
 mod step;

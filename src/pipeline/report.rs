@@ -18,14 +18,21 @@ pub struct KindCounts {
     pub culled_slpf: u64,
     /// Removed by DNF (after SLPF, when both run).
     pub culled_dnf: u64,
-    /// Left after the filters, passed to the exact test.
+    /// Left after the paper's filters (SLPF, DNF).
     pub after_filter: u64,
+    /// Removed by the coplanar-window filter, which runs on the
+    /// `after_filter` pairs when enabled
+    /// ([`super::PipelineConfig::window`]); the exact test runs on the
+    /// remaining `after_filter − culled_window`.
+    #[serde(default)]
+    pub culled_window: u64,
     /// Colliding in `[0, 1]`.
     pub colliding: u64,
     /// Colliding pairs within one connected component.
     pub colliding_same_component: u64,
-    /// Share of the candidates the filters removed, in percent (the paper's
-    /// "culling rate", Tables 1–2).
+    /// Share of the candidates the paper's filters removed, in percent (the
+    /// paper's "culling rate", Tables 1–2; without the coplanar-window
+    /// filter).
     pub culling_rate_percent: f64,
     /// Candidates the exact solver's float fast path left to the exact
     /// fallback.

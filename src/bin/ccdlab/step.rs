@@ -28,6 +28,10 @@ pub struct Args {
     /// Narrow-phase solver: exact or cubic.
     #[arg(long, default_value_t = Solver::Exact)]
     solver: Solver,
+    /// The coplanar-window filter after the paper's filters (not part of
+    /// the paper's pipeline; its culls are counted apart): on or off.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    window: String,
     /// Worker threads (default: all logical CPUs).
     #[arg(long)]
     threads: Option<usize>,
@@ -48,6 +52,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         axes: args.k,
         filters: args.filters,
         solver: args.solver,
+        window: args.window == "on",
         collect_pairs: args.pairs.is_some(),
         ..PipelineConfig::default()
     };
@@ -111,19 +116,27 @@ fn print_summary(args: &Args, r: &StepReport) {
         r.threads
     );
     println!(
-        "{:>4} {:>12} {:>12} {:>12} {:>12} {:>10} {:>9}",
-        "", "candidates", "SLPF culled", "DNF culled", "after filter", "colliding", "culled %"
+        "{:>4} {:>12} {:>12} {:>12} {:>12} {:>9} {:>12} {:>10}",
+        "",
+        "candidates",
+        "SLPF culled",
+        "DNF culled",
+        "after filter",
+        "culled %",
+        "window cull",
+        "colliding"
     );
     for (name, c) in [("VF", &r.vf), ("EE", &r.ee)] {
         println!(
-            "{:>4} {:>12} {:>12} {:>12} {:>12} {:>10} {:>9.2}",
+            "{:>4} {:>12} {:>12} {:>12} {:>12} {:>9.2} {:>12} {:>10}",
             name,
             c.candidates,
             c.culled_slpf,
             c.culled_dnf,
             c.after_filter,
+            c.culling_rate_percent,
+            c.culled_window,
             c.colliding,
-            c.culling_rate_percent
         );
     }
     match r.toi {

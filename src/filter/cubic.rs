@@ -1,0 +1,200 @@
+//! The coplanarity cubic of a pair with one static error bound, for the
+//! filters' fast paths: the scaled Bernstein coefficients of
+//! [`crate::primitive::coplanarity_scaled`] (Tang, Manocha & Tong, I3D 2010,
+//! §4; SPEC §2), evaluated in plain floating point, with a single bound that
+//! holds for all four, computed from the largest difference coordinate
+//! instead of carried through every operation.
+//!
+//! **Bound.** With `u, v, w` the differences `b − a, c − a, d − a` at `t = 0`
+//! and `t = 1` (18 computed coordinates, largest magnitude `U`), every scaled
+//! coefficient `c_k` is a signed sum of `N_k` monomials of degree 3 in the
+//! exact differences, `N = (6, 18, 18, 6)` (`n₀·w₀` is a 3×3 determinant;
+//! `s·w₀ + n₀·w₁` has 12 + 6 terms). Every monomial goes through at most 8
+//! roundings on its way to `c̃_k` (the difference, the product and the
+//! subtraction of a cross product, the sum of the two cross products of `s`,
+//! the product and the two sums of a dot product, the final sum), so
+//! `|c̃_k − c_k| ≤ γ₈ N_k (U/(1 − u))³` (Higham 2002, §3.1, Lemma 3.3; `u`
+//! the unit roundoff). [`Cubic::err`] is `fl(fl(fl(U·U)·U)·C)` with
+//! `C = 24·18·u`, which exceeds that bound and also the bound
+//! [`crate::math::Bounded`] attaches to each coefficient (rounding count at
+//! most 10, `(2·10 + 2)·u·m`, `m ≤ 18U³(1 + γ)`), so a sign this bound
+//! certifies is also certified there.
+//!
+//! **Range.** The bound needs no underflow or overflow to matter: the
+//! coefficients are computed only for `2⁻³⁰⁰ ≤ U ≤ 2²⁰⁰` (else `None`), so
+//! that `err ≥ 2⁻⁹⁴⁵` dwarfs the absolute error of any underflowing product
+//! (at most `2⁻¹⁰⁷⁵` each, a few dozen of them) and no product overflows.
+
+use super::points::{P3, cross, dot, sub};
+use crate::math::UNIT_ROUNDOFF;
+
+/// Smallest largest difference coordinate the bound is used for (`2⁻³⁰⁰`).
+const U_MIN: f64 = f64::from_bits((1023 - 300) << 52);
+/// Largest one (`2²⁰⁰`).
+const U_MAX: f64 = f64::from_bits((1023 + 200) << 52);
+
+/// Scaled Bernstein coefficients `[b₀, 3b₁, 3b₂, b₃]` of the coplanarity
+/// cubic `det[b − a, c − a, d − a]` on `[0, 1]`, each within `err` of the
+/// exact value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Cubic {
+    /// The computed scaled coefficients.
+    pub(crate) c: [f64; 4],
+    /// A bound on every coefficient's error.
+    pub(crate) err: f64,
+}
+
+impl Cubic {
+    /// `Some(1)` when every coefficient is certainly positive, `Some(-1)`
+    /// when every one is certainly negative, `Some(0)` when two have
+    /// certainly opposite signs, `None` when this bound cannot tell.
+    #[inline(always)]
+    pub(crate) fn common_sign(&self) -> Option<i8> {
+        let (e, c) = (self.err, &self.c);
+        let min = |a: f64, b: f64| if a < b { a } else { b };
+        let max = |a: f64, b: f64| if a > b { a } else { b };
+        let lo = min(min(c[0], c[1]), min(c[2], c[3]));
+        let hi = max(max(c[0], c[1]), max(c[2], c[3]));
+        if lo > e {
+            Some(1)
+        } else if hi < -e {
+            Some(-1)
+        } else if lo < -e && hi > e {
+            Some(0)
+        } else {
+            None
+        }
+    }
+}
+
+/// The coplanarity cubic of `a, b, c, d` moving from `*_t0` to `*_t1`, or
+/// `None` outside the range of the bound (module doc).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn coplanarity_static(
+    a_t0: &P3,
+    b_t0: &P3,
+    c_t0: &P3,
+    d_t0: &P3,
+    a_t1: &P3,
+    b_t1: &P3,
+    c_t1: &P3,
+    d_t1: &P3,
+) -> Option<Cubic> {
+    let (u0, v0, w0) = (sub(b_t0, a_t0), sub(c_t0, a_t0), sub(d_t0, a_t0));
+    let (u1, v1, w1) = (sub(b_t1, a_t1), sub(c_t1, a_t1), sub(d_t1, a_t1));
+    // Plain comparisons (one instruction each) skip a NaN; the check of
+    // the coefficients below refuses it.
+    let mut big = 0.0f64;
+    for x in [u0, v0, w0, u1, v1, w1].iter().flatten() {
+        let a = x.abs();
+        big = if a > big { a } else { big };
+    }
+    if !(U_MIN..=U_MAX).contains(&big) {
+        return None;
+    }
+    let n0 = cross(&u0, &v0);
+    let n1 = cross(&u1, &v1);
+    let (p, q) = (cross(&u0, &v1), cross(&u1, &v0));
+    let s = [p[0] + q[0], p[1] + q[1], p[2] + q[2]];
+    let c = [
+        dot(&n0, &w0),
+        dot(&s, &w0) + dot(&n0, &w1),
+        dot(&s, &w1) + dot(&n1, &w0),
+        dot(&n1, &w1),
+    ];
+    if !(c[0] + c[1] + c[2] + c[3]).is_finite() {
+        return None;
+    }
+    let err = big * big * big * (24.0 * 18.0 * UNIT_ROUNDOFF);
+    Some(Cubic { c, err })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::Dyadic;
+    use crate::math::Bounded;
+    use crate::math::Vec3;
+    use crate::primitive::coplanarity_scaled;
+    use proptest::prelude::*;
+
+    fn exact_sub(a: f64, b: f64) -> Dyadic {
+        Dyadic::from_f64(a).sub(&Dyadic::from_f64(b))
+    }
+
+    fn mul(a: &Dyadic, b: &Dyadic) -> Dyadic {
+        Dyadic::new(&a.num * &b.num, a.exp + b.exp)
+    }
+
+    fn add(a: &Dyadic, b: &Dyadic) -> Dyadic {
+        let (x, y, j) = a.common(b);
+        Dyadic::new(x + y, j)
+    }
+
+    fn det(u: &[Dyadic; 3], v: &[Dyadic; 3], w: &[Dyadic; 3]) -> Dyadic {
+        let c = |i: usize, j: usize| mul(&u[i], &v[j]).sub(&mul(&u[j], &v[i]));
+        let n = [c(1, 2), c(2, 0), c(0, 1)];
+        add(
+            &add(&mul(&n[0], &w[0]), &mul(&n[1], &w[1])),
+            &mul(&n[2], &w[2]),
+        )
+    }
+
+    /// The exact scaled coefficients: `b₀ = D(u₀,v₀,w₀)`, `3b₁ = D(u₀,v₁,w₀)
+    /// + D(u₁,v₀,w₀) + D(u₀,v₀,w₁)`, and so on (trilinearity).
+    fn exact(p: &[Vec3; 8]) -> [Dyadic; 4] {
+        let d = |i: usize, j: usize| -> [Dyadic; 3] {
+            std::array::from_fn(|k| exact_sub(p[i][k], p[j][k]))
+        };
+        let (u0, v0, w0) = (d(1, 0), d(2, 0), d(3, 0));
+        let (u1, v1, w1) = (d(5, 4), d(6, 4), d(7, 4));
+        let sum3 = |a: Dyadic, b: Dyadic, c: Dyadic| add(&add(&a, &b), &c);
+        [
+            det(&u0, &v0, &w0),
+            sum3(det(&u0, &v1, &w0), det(&u1, &v0, &w0), det(&u0, &v0, &w1)),
+            sum3(det(&u1, &v1, &w0), det(&u1, &v0, &w1), det(&u0, &v1, &w1)),
+            det(&u1, &v1, &w1),
+        ]
+    }
+
+    fn coord() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            3 => -4.0..4.0f64,
+            2 => (-64i32..=64).prop_map(|i| f64::from(i) / 16.0),
+            1 => (-1.0..1.0f64).prop_map(|x| 1e-30 * x),
+            1 => (-1.0..1.0f64).prop_map(|x| 1e40 * x),
+            1 => Just(0.0),
+        ]
+    }
+
+    fn point() -> impl Strategy<Value = Vec3> {
+        (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// Every coefficient is within `err` of the exact one, and `err`
+        /// covers the certified bound of `coplanarity_scaled`.
+        #[test]
+        fn bound_holds_and_covers_the_certified_one(q in proptest::array::uniform8(point())) {
+            let [a, b, c, d, e, f, g, h] = &q;
+            let p = crate::filter::points::points([a, b, c, d, e, f, g, h]);
+            let Some(cubic) = coplanarity_static(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]) else {
+                return Ok(());
+            };
+            let ex = exact(&q);
+            let certified = coplanarity_scaled(a, b, c, d, e, f, g, h);
+            for k in 0..4 {
+                let lo = Dyadic::from_f64(cubic.c[k] - cubic.err);
+                let hi = Dyadic::from_f64(cubic.c[k] + cubic.err);
+                // c ± err rounded: widen by the rounding of the sum.
+                let slack = Dyadic::from_f64(UNIT_ROUNDOFF * 4.0 * (cubic.c[k].abs() + cubic.err));
+                prop_assert!(lo.sub(&slack) <= ex[k] && ex[k] <= add(&hi, &slack), "k = {k}: {q:?}");
+                prop_assert_eq!(cubic.c[k], certified[k].v);
+                prop_assert!(Bounded::error_bound(&certified[k]) <= cubic.err, "k = {k}");
+            }
+        }
+    }
+}
