@@ -18,6 +18,40 @@
 //!
 //! Every fast path has a slow oracle in the tree, and tests compare the two.
 //! All CCD arithmetic is `f64` ([`math::Real`]).
+//!
+//! ## Use
+//!
+//! One query with the exact solver, then a whole step of a mesh through the
+//! pipeline (k-DOP BVH, SLPF and DNF, exact tests):
+//!
+//! ```
+//! use ccdlab::math::Vec3;
+//! use ccdlab::mesh::{Step, TriMesh};
+//! use ccdlab::narrow_phase::vertex_face;
+//! use ccdlab::pipeline::{Pipeline, PipelineConfig};
+//!
+//! // A vertex falling through a fixed triangle; arguments in the data sets'
+//! // order: v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1.
+//! let f0 = Vec3::new(0.0, 0.0, 0.0);
+//! let f1 = Vec3::new(1.0, 0.0, 0.0);
+//! let f2 = Vec3::new(0.0, 1.0, 0.0);
+//! let (v_t0, v_t1) = (Vec3::new(0.2, 0.2, 1.0), Vec3::new(0.2, 0.2, -1.0));
+//! let toi = vertex_face(&v_t0, &f0, &f1, &f2, &v_t1, &f0, &f1, &f2).expect("it collides");
+//! // The true time of impact (0.5) lies in the bracket; `lower` is never late.
+//! assert!(toi.lower <= 0.5 && 0.5 <= toi.upper);
+//!
+//! // A whole step: a triangle falling through another one.
+//! let mesh = TriMesh::new(6, vec![[0, 1, 2], [3, 4, 5]])?;
+//! let (a, b, c) = (Vec3::new(0.2, 0.2, 1.0), Vec3::new(0.6, 0.2, 1.0), Vec3::new(0.2, 0.6, 1.0));
+//! let down = Vec3::new(0.0, 0.0, 2.0);
+//! let x_t0 = vec![f0, f1, f2, a, b, c];
+//! let x_t1 = vec![f0, f1, f2, a - down, b - down, c - down];
+//! let step = Step::new(&mesh, &x_t0, &x_t1)?;
+//! let outcome = Pipeline::new(PipelineConfig::default()).step(&step)?;
+//! assert_eq!(outcome.report.vf.colliding, 3); // the three falling vertices
+//! assert!(outcome.report.toi.is_some_and(|t| t <= 0.5));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 
