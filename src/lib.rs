@@ -52,6 +52,24 @@
 //! assert!(outcome.report.toi.is_some_and(|t| t <= 0.5));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! A sequence from files, keeping every colliding pair (the pipeline keeps
+//! its BVH and refits it on the next step):
+//!
+//! ```no_run
+//! use ccdlab::mesh::{Step, read_step};
+//! use ccdlab::pipeline::{Pipeline, PipelineConfig};
+//!
+//! let (mesh, x_t0, x_t1) = read_step("frame0.ply".as_ref(), "frame1.ply".as_ref())?;
+//! let step = Step::new(&mesh, &x_t0, &x_t1)?;
+//! let mut pipeline = Pipeline::new(PipelineConfig { collect_pairs: true, ..Default::default() });
+//! let outcome = pipeline.step(&step)?;
+//! println!("earliest time of impact: {:?}", outcome.report.toi);
+//! for pair in &outcome.pairs {
+//!     println!("{:?} {} {} at t >= {}", pair.kind, pair.a, pair.b, pair.toi_lower);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 
