@@ -84,6 +84,54 @@ fn replay_of_a_small_generated_scene_prints_its_summary() {
     );
 }
 
+/// `--window off` (shared by `step` and `replay`) changes only the window
+/// filter's own count: the paper's counts and the collisions stay the same.
+#[test]
+fn replay_window_off_changes_only_the_window_count() {
+    let d = TempDir::new("window");
+    std::fs::create_dir_all(&d.0).unwrap();
+    let run = |window: &str| -> Vec<Value> {
+        let log = d.path(&format!("replay_{window}.jsonl"));
+        succeeds(&[
+            "replay",
+            "generated:16:4",
+            "--window",
+            window,
+            "--out",
+            log.to_str().unwrap(),
+        ]);
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (on, off) = (run("on"), run("off"));
+    assert_eq!((on.len(), off.len()), (3, 3));
+    let mut culled_on = 0;
+    for (i, (a, b)) in on.iter().zip(&off).enumerate() {
+        for kind in ["vf", "ee"] {
+            for key in [
+                "candidates",
+                "culled_slpf",
+                "culled_dnf",
+                "after_filter",
+                "colliding",
+            ] {
+                assert_eq!(a[kind][key], b[kind][key], "step {i}: {kind}.{key}");
+            }
+            assert_eq!(b[kind]["culled_window"], 0, "step {i}: {kind}");
+            culled_on += a[kind]["culled_window"].as_u64().unwrap();
+        }
+        assert_eq!(a["toi"], b["toi"], "step {i}");
+    }
+    assert!(culled_on > 0, "the window filter culled nothing in 3 steps");
+    fails_with(
+        &["replay", "generated:8:3", "--window", "maybe"],
+        "--window",
+    );
+}
+
 /// `ccdlab generate` → `ccdlab replay DIR --out LOG` → `ccdlab step` on each
 /// pair of written frames: the same counts and time of impact, and the
 /// frames read back equal the generator's in memory, bit for bit.

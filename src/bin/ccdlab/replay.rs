@@ -4,15 +4,11 @@ use std::error::Error;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use ccdlab::bounding_volume::KdopAxes;
-use ccdlab::filter::FilterSet;
 use ccdlab::harness::output::write_atomic_with;
 use ccdlab::harness::replay::{ReplaySummary, StepRecord, replay};
 use ccdlab::harness::sequence::FrameSequence;
-use ccdlab::narrow_phase::Solver;
-use ccdlab::pipeline::PipelineConfig;
 
-use crate::step::thread_pool;
+use crate::pipeline_args::PipelineArgs;
 
 /// Arguments of `ccdlab replay`.
 #[derive(Debug, clap::Args)]
@@ -22,18 +18,8 @@ pub struct Args {
     /// `generated:RES:FRAMES`). Default: the data sets' scenes when found,
     /// else `generated`.
     sequences: Vec<String>,
-    /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
-    #[arg(long, default_value = "26")]
-    k: KdopAxes,
-    /// Low-level filters: none, dnf, slpf, slpf+dnf.
-    #[arg(long, default_value_t = FilterSet::SlpfDnf)]
-    filters: FilterSet,
-    /// Narrow-phase solver: exact or cubic.
-    #[arg(long, default_value_t = Solver::Exact)]
-    solver: Solver,
-    /// Worker threads (default: all logical CPUs).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    pipeline: PipelineArgs,
     /// Write one JSON line per step to this file (written when the replay
     /// finishes; nothing is left on error).
     #[arg(long)]
@@ -52,13 +38,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         .iter()
         .map(|s| FrameSequence::open(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let pool = thread_pool(args.threads)?;
-    let config = PipelineConfig {
-        axes: args.k,
-        filters: args.filters,
-        solver: args.solver,
-        ..PipelineConfig::default()
-    };
+    let pool = args.pipeline.thread_pool()?;
+    let config = args.pipeline.config(false);
     let mut lines: Vec<String> = Vec::new();
     let mut summaries = Vec::new();
     for seq in &sequences {

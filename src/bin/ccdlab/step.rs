@@ -4,13 +4,12 @@ use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
 
-use ccdlab::bounding_volume::KdopAxes;
-use ccdlab::filter::FilterSet;
 use ccdlab::harness::memory::peak_rss_mb;
 use ccdlab::harness::output::write_atomic_with;
 use ccdlab::mesh::{Step, read_step};
-use ccdlab::narrow_phase::Solver;
-use ccdlab::pipeline::{ContactPair, Pipeline, PipelineConfig, StepReport};
+use ccdlab::pipeline::{ContactPair, Pipeline, StepReport};
+
+use crate::pipeline_args::PipelineArgs;
 
 /// Arguments of `ccdlab step`.
 #[derive(Debug, clap::Args)]
@@ -19,22 +18,8 @@ pub struct Args {
     frame0: PathBuf,
     /// The frame at t = 1 (same topology).
     frame1: PathBuf,
-    /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
-    #[arg(long, default_value = "26")]
-    k: KdopAxes,
-    /// Low-level filters: none, dnf, slpf, slpf+dnf.
-    #[arg(long, default_value_t = FilterSet::SlpfDnf)]
-    filters: FilterSet,
-    /// Narrow-phase solver: exact or cubic.
-    #[arg(long, default_value_t = Solver::Exact)]
-    solver: Solver,
-    /// The coplanar-window filter after the paper's filters (not part of
-    /// the paper's pipeline; its culls are counted apart): on or off.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
-    window: String,
-    /// Worker threads (default: all logical CPUs).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    pipeline: PipelineArgs,
     /// Write every colliding pair (global IDs, time of impact) to this CSV.
     #[arg(long)]
     pairs: Option<PathBuf>,
@@ -47,15 +32,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
     let step = Step::new(&mesh, &x_t0, &x_t1)?;
-    let pool = thread_pool(args.threads)?;
-    let config = PipelineConfig {
-        axes: args.k,
-        filters: args.filters,
-        solver: args.solver,
-        window: args.window == "on",
-        collect_pairs: args.pairs.is_some(),
-        ..PipelineConfig::default()
-    };
+    let pool = args.pipeline.thread_pool()?;
+    let config = args.pipeline.config(args.pairs.is_some());
     let mut pipeline = Pipeline::new(config);
     let mut outcome = pool.install(|| pipeline.step(&step))?;
     outcome.report.peak_rss_mb = peak_rss_mb();
@@ -68,18 +46,6 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         print_summary(&args, &outcome.report);
     }
     Ok(())
-}
-
-/// A rayon pool of `threads` workers (all logical CPUs by default).
-pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn Error>> {
-    if threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        b = b.num_threads(n);
-    }
-    Ok(b.build()?)
 }
 
 /// Colliding pairs as CSV, written atomically.

@@ -1,0 +1,55 @@
+//! The pipeline options that `ccdlab step` and `ccdlab replay` share.
+
+use std::error::Error;
+
+use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::filter::FilterSet;
+use ccdlab::narrow_phase::Solver;
+use ccdlab::pipeline::PipelineConfig;
+
+/// How the pipeline runs: bounding volume, filters, solver, threads.
+#[derive(Debug, clap::Args)]
+pub struct PipelineArgs {
+    /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
+    #[arg(long, default_value = "26")]
+    pub k: KdopAxes,
+    /// Low-level filters: none, dnf, slpf, slpf+dnf.
+    #[arg(long, default_value_t = FilterSet::SlpfDnf)]
+    pub filters: FilterSet,
+    /// Narrow-phase solver: exact or cubic.
+    #[arg(long, default_value_t = Solver::Exact)]
+    pub solver: Solver,
+    /// The coplanar-window filter after the paper's filters (not part of
+    /// the paper's pipeline; its culls are counted apart): on or off.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub window: String,
+    /// Worker threads (default: all logical CPUs).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl PipelineArgs {
+    /// The pipeline configuration these options choose.
+    pub fn config(&self, collect_pairs: bool) -> PipelineConfig {
+        PipelineConfig {
+            axes: self.k,
+            filters: self.filters,
+            solver: self.solver,
+            window: self.window == "on",
+            collect_pairs,
+            ..PipelineConfig::default()
+        }
+    }
+
+    /// A rayon pool of `--threads` workers (all logical CPUs by default).
+    pub fn thread_pool(&self) -> Result<rayon::ThreadPool, Box<dyn Error>> {
+        if self.threads == Some(0) {
+            return Err("--threads must be at least 1".into());
+        }
+        let mut b = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = self.threads {
+            b = b.num_threads(n);
+        }
+        Ok(b.build()?)
+    }
+}
