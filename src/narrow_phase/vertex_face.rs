@@ -32,8 +32,9 @@ use super::conditions;
 use super::coplanar;
 use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
+use super::static_tier;
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
-use crate::math::{Bounded, BoundedDd, Vec3, in_filter_range};
+use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
 use crate::primitive::certified_common_sign;
 
 /// Vertex–face CCD, exact: `Some(toi)` iff the vertex touches the closed
@@ -94,8 +95,13 @@ fn filtered(
     f2_t1: &Vec3,
 ) -> Option<Option<Toi>> {
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
-    if !points.iter().all(|p| p.iter().all(|&x| in_filter_range(x))) {
+    if !all_in_filter_range(&points) {
         return None;
+    }
+    if let Some(decided) =
+        static_tier::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
+    {
+        return Some(decided.map(toi));
     }
     let c: [Bounded; 4] = coplanarity(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
     if certified_common_sign(&c).is_some() {
