@@ -2,6 +2,10 @@
 //! error bounds that decide almost every query, and the exact oracle
 //! ([`super::oracle::vertex_face`]) for the rest.
 //!
+//! Static tier first ([`super::static_tier`]): the same cubic and conditions
+//! in plain doubles with error bounds precomputed from per-axis magnitudes;
+//! it decides the generic queries and defers every doubt.
+//!
 //! Fast tier (SPEC §1–2; every step certified or abandoned), in
 //! [`crate::math::Bounded`] doubles:
 //! 1. all coordinates in the filter range ([`crate::math::in_filter_range`]);
