@@ -74,6 +74,27 @@ pub fn in_filter_range(x: f64) -> bool {
     exp + mantissa.trailing_zeros() as i32 >= FILTER_LSB_MIN
 }
 
+/// `true` when every coordinate of the points passes [`in_filter_range`].
+///
+/// Fast path: a double of magnitude in `[2⁻⁸⁷, 2²⁰⁰)` has its lowest bit at
+/// `2⁻⁸⁷⁻⁵² = 2⁻¹³⁹` or above, so it passes, and so does zero: two
+/// comparisons per coordinate, without branches. Only when one fails (tiny,
+/// exactly `2²⁰⁰`, huge, NaN) is each coordinate checked exactly.
+#[inline(always)]
+pub fn all_in_filter_range(points: &[&Vec3; 8]) -> bool {
+    // 2⁻⁸⁷ and 2²⁰⁰ (FILTER_MAX_MAGNITUDE), exact powers of two.
+    const LOW: f64 = 1.0 / (1u128 << 87) as f64;
+    let mut ok = true;
+    for p in points {
+        for x in [p.x, p.y, p.z] {
+            let a = x.abs();
+            // NaN fails the first comparison.
+            ok &= (a < FILTER_MAX_MAGNITUDE) & ((a >= LOW) | (a == 0.0));
+        }
+    }
+    ok || points.iter().all(|p| p.iter().all(|&x| in_filter_range(x)))
+}
+
 /// A computed value with its magnitude and rounding count (see module doc).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounded {
@@ -338,6 +359,35 @@ mod tests {
         let z = Bounded::exact(1.0) - Bounded::exact(1.0);
         assert_eq!(z.sign(), None);
         assert_eq!(Bounded::exact(-2.0).sign(), Some(-1));
+    }
+
+    #[test]
+    fn the_quick_range_check_agrees_with_the_exact_one() {
+        let xs = [
+            0.0,
+            -0.0,
+            1.0,
+            -3.5,
+            2f64.powi(-87),
+            2f64.powi(-88),
+            3.0 * 2f64.powi(-140),
+            2f64.powi(-141),
+            2f64.powi(199) * 1.5,
+            2f64.powi(200),
+            2f64.powi(200) * 1.5,
+            f64::NAN,
+            f64::INFINITY,
+            5e-324,
+        ];
+        for &x in &xs {
+            let p = Vec3::new(1.0, x, 0.5);
+            let q = Vec3::new(1.0, 2.0, 3.0);
+            assert_eq!(
+                all_in_filter_range(&[&p, &q, &q, &q, &q, &q, &q, &q]),
+                in_filter_range(x),
+                "{x:e}"
+            );
+        }
     }
 
     #[test]

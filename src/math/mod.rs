@@ -6,7 +6,10 @@ mod bounded_dd;
 mod exact_sum;
 mod scalar;
 
-pub use bounded::{Bounded, BoundedVec3, FILTER_LSB_MIN, FILTER_MAX_MAGNITUDE, in_filter_range};
+pub use bounded::{
+    Bounded, BoundedVec3, FILTER_LSB_MIN, FILTER_MAX_MAGNITUDE, all_in_filter_range,
+    in_filter_range,
+};
 pub use bounded_dd::{BoundedDd, two_prod, two_sum};
 pub use exact_sum::ExactSum;
 pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite};

@@ -2,7 +2,8 @@
 //! error bounds that decide almost every query, and the exact oracle
 //! ([`super::oracle::edge_edge`]) for the rest.
 //!
-//! Tiers as for [`super::vertex_face`]: the coplanarity cubic
+//! Tiers as for [`super::vertex_face`] (the static tier,
+//! [`super::static_tier`], first): the coplanarity cubic
 //! `det[ea1−ea0, eb0−ea0, eb1−ea0]` with a certified common sign means no
 //! contact (DNF); otherwise, at each root in increasing order, the segment
 //! conditions ([`super::conditions`]) on position leaves valid over the
@@ -16,8 +17,9 @@ use super::conditions;
 use super::coplanar;
 use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
+use super::static_tier;
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
-use crate::math::{Bounded, BoundedDd, Vec3, in_filter_range};
+use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
 use crate::primitive::certified_common_sign;
 
 /// Edge–edge CCD, exact: `Some(toi)` iff the closed segments touch for some
@@ -87,8 +89,13 @@ fn filtered(
     let points = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
-    if !points.iter().all(|p| p.iter().all(|&x| in_filter_range(x))) {
+    if !all_in_filter_range(&points) {
         return None;
+    }
+    if let Some(decided) = static_tier::edge_edge(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ) {
+        return Some(decided.map(toi));
     }
     let c: [Bounded; 4] = coplanarity(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,

@@ -16,6 +16,7 @@ pub mod oracle;
 pub mod provot;
 pub(crate) mod roots;
 mod solver;
+mod static_tier;
 mod toi;
 mod vertex_face;
 

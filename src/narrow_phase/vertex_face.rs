@@ -2,6 +2,10 @@
 //! error bounds that decide almost every query, and the exact oracle
 //! ([`super::oracle::vertex_face`]) for the rest.
 //!
+//! Static tier first ([`super::static_tier`]): the same cubic and conditions
+//! in plain doubles with error bounds precomputed from per-axis magnitudes;
+//! it decides the generic queries and defers every doubt.
+//!
 //! Fast tier (SPEC §1–2; every step certified or abandoned), in
 //! [`crate::math::Bounded`] doubles:
 //! 1. all coordinates in the filter range ([`crate::math::in_filter_range`]);
@@ -32,8 +36,9 @@ use super::conditions;
 use super::coplanar;
 use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
+use super::static_tier;
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
-use crate::math::{Bounded, BoundedDd, Vec3, in_filter_range};
+use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
 use crate::primitive::certified_common_sign;
 
 /// Vertex–face CCD, exact: `Some(toi)` iff the vertex touches the closed
@@ -94,8 +99,13 @@ fn filtered(
     f2_t1: &Vec3,
 ) -> Option<Option<Toi>> {
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
-    if !points.iter().all(|p| p.iter().all(|&x| in_filter_range(x))) {
+    if !all_in_filter_range(&points) {
         return None;
+    }
+    if let Some(decided) =
+        static_tier::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
+    {
+        return Some(decided.map(toi));
     }
     let c: [Bounded; 4] = coplanarity(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
     if certified_common_sign(&c).is_some() {
