@@ -2,7 +2,7 @@
 //! error bounds that decide almost every query, and the exact oracle
 //! ([`super::oracle::edge_edge`]) for the rest.
 //!
-//! Tiers as for [`super::vertex_face`] (the static tier,
+//! Tiers as for [`super::vertex_face()`] (the static tier,
 //! [`super::static_tier`], first): the coplanarity cubic
 //! `det[ea1−ea0, eb0−ea0, eb1−ea0]` with a certified common sign means no
 //! contact (DNF); otherwise, at each root in increasing order, the segment

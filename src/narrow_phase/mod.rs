@@ -1,6 +1,6 @@
 //! Stage 4, exact CCD: vertex–face and edge–edge solvers.
 //!
-//! - [`vertex_face`], [`edge_edge`]: the `exact` solver — a certified
+//! - [`vertex_face()`], [`edge_edge()`]: the `exact` solver — a certified
 //!   floating-point fast path with an exact fallback; zero false negatives and
 //!   zero false positives.
 //! - [`oracle`]: the exact big-integer method alone (the reference in tests).

@@ -8,7 +8,7 @@
 //! trilinear, so its Bernstein coefficients on `[0, 1]` are averages of the
 //! eight determinants `det[u_i, v_j, w_k]`, `i, j, k ∈ {0, 1}`. Grouped as in
 //! Tang, Manocha & Tong, "Fast continuous collision detection using deforming
-//! non-penetration filters", I3D 2010, §4 (the core paper's ref. [6]):
+//! non-penetration filters", I3D 2010, §4 (the core paper's ref. \[6\]):
 //!
 //! ```text
 //! n₀ = u₀×v₀    n₁ = u₁×v₁    s = u₀×v₁ + u₁×v₀   (= n₀ + n₁ − δ = 2·n_X)

@@ -25,7 +25,7 @@
 //! - **An ellipse inside one element** (a barrel standing on a large facet)
 //!   has no edge crossings and no corners inside, so the paper's procedure
 //!   yields no point (it hands the flat case to a cylinder–plane test, ref.
-//!   [17], not in our sources). We add the four ends of the ellipse's axes,
+//!   \[17\], not in our sources). We add the four ends of the ellipse's axes,
 //!   `(±a, 0)`, `(0, ±b)` — i.e. `C₁ ± r·w`, `C₁ ± r·u` by (8) — whenever they lie
 //!   in the element.
 //! - **The projected base is not the section.** The plane meets the

@@ -4,9 +4,9 @@
 //! The plane cuts the cylinder in the trapezoid `KLMN` with half-widths
 //! `w_i = √(s(A_i)(2r − s(A_i)))` at the projections `Ã_i = A_i + s(A_i)n_P`
 //! of the lowest generatrix's ends, height `h̃ = |Ã₁Ã₂|`. The trapezoid is
-//! tested against the element by SAT (ref. [3]; 3 axes of the trapezoid plus
+//! tested against the element by SAT (ref. \[3\]; 3 axes of the trapezoid plus
 //! the element's). If they overlap, the projected axis segment `Ã₁Ã₂` is
-//! clipped by the element (Cyrus–Beck, ref. [18]) to `[t₁, t₂]` and the ends
+//! clipped by the element (Cyrus–Beck, ref. \[18\]) to `[t₁, t₂]` and the ends
 //! give contact points (10): `P_i = A₁ + t_i·A₁A₂`, `d_i = s(P_i)`, `n = n_P`; the
 //! element's corners go to `G_F`. If the segment misses the element, its
 //! closest points `Q_i` and distance `d_min` go to `Ω_E`.

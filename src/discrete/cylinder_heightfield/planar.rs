@@ -1,7 +1,7 @@
 //! Planar tests on one element, done in 3D with the element normal `n_P` for
 //! orientation (no 2D frame is built): closest points, point in polygon, SAT
 //! between convex polygons, Cyrus–Beck clipping (Cyrus & Beck 1978, the
-//! paper's ref. [18]) and segment–polygon closest points. Polygons are convex
+//! paper's ref. \[18\]) and segment–polygon closest points. Polygons are convex
 //! and counter-clockwise seen from `+n`.
 
 use crate::math::{Real, Vec3};
@@ -51,7 +51,7 @@ pub(crate) fn closest_on_polygon(poly: &[Vec3], n: &Vec3, p: &Vec3) -> Vec3 {
 }
 
 /// Separating-axis test of two convex in-plane polygons (the paper's SAT,
-/// ref. [3]): the axes are the in-plane normals `e × n` of every edge of
+/// ref. \[3\]): the axes are the in-plane normals `e × n` of every edge of
 /// both. `true` when some axis separates them by more than `tol`.
 pub(crate) fn separated(p: &[Vec3], q: &[Vec3], n: &Vec3, tol: Real) -> bool {
     for poly in [p, q] {

@@ -8,7 +8,7 @@
 //! `0 .. n²` are the cloth, a regular `n × n` grid in row-major order
 //! (row `i` along +z, column `j` along +x), each grid square split along
 //! alternating diagonals; the remaining vertices are the sphere, an
-//! icosphere ([`super::icosphere`]). Cloth faces come first, and both are
+//! icosphere ([`super::icosphere()`]). Cloth faces come first, and both are
 //! wound outward (cloth normal +y at frame 0).
 //!
 //! **Motion.** The cloth is simulated by position-based dynamics

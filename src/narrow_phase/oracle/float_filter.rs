@@ -16,8 +16,8 @@
 //!
 //! so `ũ` has magnitude `fl(|ũ₀| + |ũ₁|)` and rounding count `8 + K` (Higham
 //! 2002, Lemma 3.1; `u + 2γ₃(1 + u) ≤ γ₈`). The conditions (vertex–face
-//! `g₁ g₂ g₃`, edge–edge `q₁ … q₄`; see [`super::vertex_face`],
-//! [`super::edge_edge`]) are then evaluated in [`Bounded`] arithmetic.
+//! `g₁ g₂ g₃`, edge–edge `q₁ … q₄`; see [`super::vertex_face()`],
+//! [`super::edge_edge()`]) are then evaluated in [`Bounded`] arithmetic.
 //!
 //! Valid only when every input coordinate passes
 //! [`crate::math::in_filter_range`] and `t̃` is `0` or in `[2⁻⁶⁰, 1]`

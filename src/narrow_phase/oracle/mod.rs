@@ -28,7 +28,7 @@
 //! impact outward. The oracle shares no code with the fast path.
 //!
 //! This module is slow (big integers) and is the reference that the filtered
-//! fast path ([`super::vertex_face`], [`super::edge_edge`]) falls back to and
+//! fast path ([`super::vertex_face()`], [`super::edge_edge()`]) falls back to and
 //! is tested against.
 
 mod earliest;
