@@ -226,7 +226,7 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
 /// their number. Counts the node tests.
 #[inline(always)]
 fn gather<const N: usize>(
-    q: &QKdop,
+    q: &QKdop<N>,
     t: &KdopBvh<N>,
     bound: u32,
     out: &mut Vec<u32>,
@@ -325,23 +325,48 @@ fn query<const N: usize>(
     } = sc;
     let partners = &partners[..np];
 
-    // The query's owned vertices against the partners' faces (each partner
-    // face merged once; the query's vertices stay in cache).
+    // Every feature pair is first tested on 16-bit k-DOPs (on `b`'s grid:
+    // a superset of the exact overlaps); only pairs that pass, share no
+    // vertex and could be candidates get the exact `f64` test, whose k-DOPs
+    // are merged only then.
+    let same_tree = std::ptr::eq(a, b);
+    let quantized = |s: usize| -> QKdop<N> {
+        if same_tree {
+            a.vertex_q[s]
+        } else {
+            b.grid.quantize(&a.vertex_bv[s])
+        }
+    };
+
+    // The query's owned vertices against the partners' faces.
     let (mut nvf, mut vf_same) = (*vf_len, 0u64);
     if nva > 0 {
-        let vs = leaf.vertex_start as usize..leaf.vertex_start as usize + nva;
-        let (qv, qbv) = (&a.slot_vertex[vs.clone()], &a.vertex_bv[vs]);
+        let vs = leaf.vertex_start as usize;
+        let qv: [(u32, QKdop<N>); 3] = std::array::from_fn(|i| {
+            if i < nva {
+                (a.slot_vertex[vs + i], quantized(vs + i))
+            } else {
+                (u32::MAX, QKdop::<N>::EMPTY)
+            }
+        });
         for &p in partners {
             let lp = &b.leaves[p as usize];
+            if lp.face == NO_FACE {
+                continue;
+            }
             let c = lp.corners;
-            let fb = b.face_kdop(lp);
-            let has_face = lp.face != NO_FACE;
-            let same = lp.component == comp;
-            for (&v, bv) in qv.iter().zip(qbv) {
-                let hit = has_face & (v != c[0]) & (v != c[1]) & (v != c[2]) & bv.overlaps(&fb);
-                vf[nvf] = VfPair { v, f: lp.face };
-                nvf += usize::from(hit);
-                vf_same += u64::from(hit & same);
+            let [s0, s1, s2] = lp.corner_slots.map(|s| &b.vertex_q[s as usize]);
+            let fq = s0.merge(s1).merge(s2);
+            let mut fb = None;
+            for (i, (v, vq)) in qv[..nva].iter().enumerate() {
+                let v = *v;
+                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(&fq)
+                    && a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp)))
+                {
+                    vf[nvf] = VfPair { v, f: lp.face };
+                    nvf += 1;
+                    vf_same += u64::from(lp.component == comp);
+                }
             }
         }
     }
@@ -353,13 +378,17 @@ fn query<const N: usize>(
             let r = b.vertex_slots(l0 as usize, l1 as usize);
             let slots = b.slot_vertex[r.clone()]
                 .iter()
+                .zip(&b.vertex_q[r.clone()])
                 .zip(&b.vertex_bv[r.clone()])
                 .zip(&b.slot_vertex_comp[r]);
-            for ((&v, bv), &vc) in slots {
-                let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & bv.overlaps(&face_bv);
-                vf[nvf] = VfPair { v, f: leaf.face };
-                nvf += usize::from(hit);
-                vf_same += u64::from(hit & (vc == comp));
+            for (((&v, vq), bv), &vc) in slots {
+                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(&q)
+                    && bv.overlaps(&face_bv)
+                {
+                    vf[nvf] = VfPair { v, f: leaf.face };
+                    nvf += 1;
+                    vf_same += u64::from(vc == comp);
+                }
             }
         }
     }
@@ -371,17 +400,22 @@ fn query<const N: usize>(
     // The query's owned edges against the partners' owned edges.
     if nea > 0 {
         stats.feature_tests += (nea * n_eslots) as u64;
-        // The query's edges: k-DOPs, endpoints and IDs, once.
+        // The query's edges: endpoints, IDs and quantized k-DOPs, once; exact
+        // k-DOPs when first needed.
         let es = leaf.edge_start as usize;
-        let qe: [Kdop<N>; 3] = std::array::from_fn(|i| {
-            if i < nea {
-                a.edge_kdop(es + i)
-            } else {
-                Kdop::EMPTY
-            }
-        });
         let qends = &a.slot_edge_ends[es..es + nea];
         let qids = &a.slot_edge[es..es + nea];
+        let qq: [QKdop<N>; 3] = std::array::from_fn(|i| {
+            if i >= nea {
+                QKdop::<N>::EMPTY
+            } else if same_tree {
+                let [x, y] = a.edge_end_slots[es + i];
+                a.vertex_q[x as usize].merge(&a.vertex_q[y as usize])
+            } else {
+                b.grid.quantize(&a.edge_kdop(es + i))
+            }
+        });
+        let mut qe: [Option<Kdop<N>>; 3] = [None; 3];
         let (mut nee, mut ee_same) = (*ee_len, 0u64);
         for &(l0, l1) in runs.iter() {
             let r = b.edge_slots(l0 as usize, l1 as usize);
@@ -391,13 +425,26 @@ fn query<const N: usize>(
                 .zip(&b.slot_edge[r.clone()])
                 .zip(&b.slot_edge_comp[r]);
             for (((&[r, u], &[sr, su]), &et), &ec) in slots {
+                let tq = b.vertex_q[sr as usize].merge(&b.vertex_q[su as usize]);
+                let mut pass = [false; 3];
+                for k in 0..nea {
+                    let [p, q] = qends[k];
+                    pass[k] = (p != r) & (p != u) & (q != r) & (q != u) & qq[k].overlaps(&tq);
+                }
+                if !(pass[0] | pass[1] | pass[2]) {
+                    continue;
+                }
                 let bt = b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize]);
-                let same = ec == comp;
-                for ((ka, &[p, q]), &ea) in qe.iter().zip(qends).zip(qids) {
-                    let hit = (p != r) & (p != u) & (q != r) & (q != u) & ka.overlaps(&bt);
-                    ee[nee] = EePair::new(ea, et);
-                    nee += usize::from(hit);
-                    ee_same += u64::from(hit & same);
+                for k in 0..nea {
+                    if pass[k]
+                        && qe[k]
+                            .get_or_insert_with(|| a.edge_kdop(es + k))
+                            .overlaps(&bt)
+                    {
+                        ee[nee] = EePair::new(qids[k], et);
+                        nee += 1;
+                        ee_same += u64::from(ec == comp);
+                    }
                 }
             }
         }
