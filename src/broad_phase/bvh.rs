@@ -115,6 +115,12 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) vertex_bv: Vec<Kdop<N>>,
     /// The same, quantized on `grid` (for the feature level's first test).
     pub(crate) vertex_q: Vec<QKdop<N>>,
+    /// Per leaf: its face's k-DOP quantized on `grid` (the merge of its
+    /// corners' `vertex_q`; the bound its parent node stores for it).
+    pub(crate) leaf_q: Vec<QKdop<N>>,
+    /// Per edge slot: its edge's k-DOP quantized on `grid` (the merge of its
+    /// ends' `vertex_q`), contiguous so that the edge–edge loop streams.
+    pub(crate) edge_q: Vec<QKdop<N>>,
     /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
     /// The connected component of each vertex slot.
@@ -321,6 +327,29 @@ impl<const N: usize> KdopBvh<N> {
                 .any(|(q, bv)| *q != self.grid.quantize(bv))
         {
             return Err("stale quantized vertex k-DOPs".into());
+        }
+        let merged = |s: &[u32]| {
+            s.iter().fold(QKdop::<N>::EMPTY, |m, &x| {
+                m.merge(&self.vertex_q[x as usize])
+            })
+        };
+        if self.leaf_q.len() != self.leaves.len()
+            || self
+                .leaf_q
+                .iter()
+                .zip(&self.leaves)
+                .any(|(q, l)| *q != merged(&l.corner_slots))
+        {
+            return Err("stale quantized leaf k-DOPs".into());
+        }
+        if self.edge_q.len() != self.edge_end_slots.len()
+            || self
+                .edge_q
+                .iter()
+                .zip(&self.edge_end_slots)
+                .any(|(q, e)| *q != merged(e))
+        {
+            return Err("stale quantized edge k-DOPs".into());
         }
         let leaf_q = |l: u32| {
             self.grid

@@ -117,6 +117,8 @@ impl<const N: usize> KdopBvh<N> {
             leaves: Vec::with_capacity(n),
             vertex_bv: Vec::new(),
             vertex_q: Vec::new(),
+            leaf_q: Vec::new(),
+            edge_q: Vec::new(),
             slot_vertex: Vec::with_capacity(mesh.num_vertices()),
             slot_vertex_comp: Vec::new(),
             slot_edge: Vec::with_capacity(mesh.num_edges()),
@@ -188,6 +190,8 @@ impl<const N: usize> KdopBvh<N> {
 
         bvh.vertex_bv = vec![Kdop::EMPTY; bvh.slot_vertex.len()];
         bvh.vertex_q = vec![QKdop::<N>::EMPTY; bvh.slot_vertex.len()];
+        bvh.leaf_q = vec![QKdop::<N>::EMPTY; bvh.leaves.len()];
+        bvh.edge_q = vec![QKdop::<N>::EMPTY; bvh.edge_end_slots.len()];
         bvh.refit_positions(step.x_t0, step.x_t1);
         bvh
     }

@@ -56,21 +56,30 @@ impl<const N: usize> KdopBvh<N> {
             .zip(self.vertex_bv.par_iter())
             .for_each(|(q, bv)| *q = grid.quantize(bv));
         // A leaf's quantized k-DOP: its face's, quantized, which is the merge
-        // of its corners' quantized k-DOPs (quantizing is monotone).
+        // of its corners' quantized k-DOPs (quantizing is monotone); an
+        // edge's likewise.
         let vertex_q = &self.vertex_q;
-        let leaf_bv: Vec<QKdop<N>> = self
-            .leaves
-            .par_iter()
+        self.leaf_q
+            .par_iter_mut()
             .with_min_len(PAR_REFIT_MIN_LEN)
-            .map(|l| {
+            .zip(self.leaves.par_iter())
+            .for_each(|(q, l)| {
                 let [a, b, c] = l.corner_slots.map(|s| &vertex_q[s as usize]);
-                a.merge(b).merge(c)
-            })
-            .collect();
+                *q = a.merge(b).merge(c);
+            });
+        self.edge_q
+            .par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(self.edge_end_slots.par_iter())
+            .for_each(|(q, e)| {
+                let [a, b] = e.map(|s| &vertex_q[s as usize]);
+                *q = a.merge(b);
+            });
+        let leaf_bv = &self.leaf_q;
         if self.inner.is_empty() {
             self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::<N>::EMPTY);
         } else {
-            refit_subtree(&mut self.inner, 0, &leaf_bv);
+            refit_subtree(&mut self.inner, 0, leaf_bv);
             let r = &self.inner[0];
             self.root_bv = r.bv[0].merge(&r.bv[1]);
         }

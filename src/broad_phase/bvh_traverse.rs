@@ -355,12 +355,11 @@ fn query<const N: usize>(
                 continue;
             }
             let c = lp.corners;
-            let [s0, s1, s2] = lp.corner_slots.map(|s| &b.vertex_q[s as usize]);
-            let fq = s0.merge(s1).merge(s2);
+            let fq = &b.leaf_q[p as usize];
             let mut fb = None;
             for (i, (v, vq)) in qv[..nva].iter().enumerate() {
                 let v = *v;
-                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(&fq)
+                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(fq)
                     && a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp)))
                 {
                     vf[nvf] = VfPair { v, f: lp.face };
@@ -409,8 +408,7 @@ fn query<const N: usize>(
             if i >= nea {
                 QKdop::<N>::EMPTY
             } else if same_tree {
-                let [x, y] = a.edge_end_slots[es + i];
-                a.vertex_q[x as usize].merge(&a.vertex_q[y as usize])
+                a.edge_q[es + i]
             } else {
                 b.grid.quantize(&a.edge_kdop(es + i))
             }
@@ -421,15 +419,15 @@ fn query<const N: usize>(
             let r = b.edge_slots(l0 as usize, l1 as usize);
             let slots = b.slot_edge_ends[r.clone()]
                 .iter()
+                .zip(&b.edge_q[r.clone()])
                 .zip(&b.edge_end_slots[r.clone()])
                 .zip(&b.slot_edge[r.clone()])
                 .zip(&b.slot_edge_comp[r]);
-            for (((&[r, u], &[sr, su]), &et), &ec) in slots {
-                let tq = b.vertex_q[sr as usize].merge(&b.vertex_q[su as usize]);
+            for ((((&[r, u], tq), &[sr, su]), &et), &ec) in slots {
                 let mut pass = [false; 3];
                 for k in 0..nea {
                     let [p, q] = qends[k];
-                    pass[k] = (p != r) & (p != u) & (q != r) & (q != u) & qq[k].overlaps(&tq);
+                    pass[k] = (p != r) & (p != u) & (q != r) & (q != u) & qq[k].overlaps(tq);
                 }
                 if !(pass[0] | pass[1] | pass[2]) {
                     continue;
