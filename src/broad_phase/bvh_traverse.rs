@@ -24,6 +24,16 @@
 //! reached only because of the quantization emit nothing extra: every
 //! emitted pair passed its exact test.
 //!
+//! **Clusters.** In the self traversal, [`CLUSTER`] consecutive leaves
+//! (neighbours in space: leaves are numbered depth first) share one descent:
+//! the merge of their quantized k-DOPs gathers the union of their partners,
+//! and each leaf keeps those numbered above it whose quantized k-DOP (the
+//! one its parent node stores) overlaps its own. A descent with a leaf's
+//! own k-DOP reaches exactly those leaves (a node's k-DOP contains its
+//! children's), so the partner lists, and everything after, are unchanged;
+//! only the descents, which cost more than the leaf tests that replace
+//! them, are shared.
+//!
 //! **Why queries, not a simultaneous descent of two subtrees.** Measured on
 //! cloth-ball 92→93 (see `broad_phase`): the classic recursion
 //! `self(n) = self(l), self(r), pair(l, r)` spent two thirds of its time at
@@ -56,6 +66,10 @@ use crate::bounding_volume::{Kdop, QKdop};
 /// Leaves (queries) per parallel task.
 pub const LEAVES_PER_TASK: usize = 256;
 
+/// Consecutive leaves queried as one cluster in the self traversal (one
+/// descent for all of them; see `cluster`).
+const CLUSTER: usize = 8;
+
 /// A buffer of candidates goes to the sink once it holds this many.
 const FLUSH: usize = 4096;
 
@@ -68,6 +82,8 @@ const STACK: usize = 64;
 struct Scratch {
     /// Partner leaves of the current query, ascending.
     partners: Vec<u32>,
+    /// Partner leaves of the current cluster of queries, ascending.
+    cluster: Vec<u32>,
     /// Runs `[l0, l1)` of consecutive partner leaves.
     runs: Vec<(u32, u32)>,
     vf: Vec<VfPair>,
@@ -80,6 +96,7 @@ impl Scratch {
     fn new() -> Scratch {
         Scratch {
             partners: vec![0; 256],
+            cluster: vec![0; 256],
             runs: Vec::new(),
             vf: vec![VfPair { v: 0, f: 0 }; 2 * FLUSH],
             vf_len: 0,
@@ -120,12 +137,7 @@ impl<const N: usize> KdopBvh<N> {
     pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
         let mut stats = BroadPhaseStats::default();
         let mut scratch = Scratch::new();
-        for la in 0..self.leaves.len() {
-            query(self, la, self, la as u32 + 1, &mut scratch, &mut stats);
-            if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
-                scratch.flush(sink);
-            }
-        }
+        self_range(self, 0, self.leaves.len(), &mut scratch, &mut stats, sink);
         scratch.flush(sink);
         stats
     }
@@ -201,11 +213,14 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
             let mut sink = make_sink();
             let mut stats = BroadPhaseStats::default();
             let end = ((c + 1) * LEAVES_PER_TASK).min(a.leaves.len());
-            for la in c * LEAVES_PER_TASK..end {
-                let bound = if ordered { la as u32 + 1 } else { 0 };
-                query(a, la, b, bound, scratch, &mut stats);
-                if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
-                    scratch.flush(&mut sink);
+            if ordered {
+                self_range(a, c * LEAVES_PER_TASK, end, scratch, &mut stats, &mut sink);
+            } else {
+                for la in c * LEAVES_PER_TASK..end {
+                    query(a, la, b, 0, scratch, &mut stats);
+                    if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
+                        scratch.flush(&mut sink);
+                    }
                 }
             }
             scratch.flush(&mut sink);
@@ -219,6 +234,21 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
         sinks.push(s);
     }
     (sinks, stats)
+}
+
+/// The self traversal of queries `start..end` of `t`, in clusters of
+/// [`CLUSTER`] consecutive leaves.
+fn self_range<const N: usize>(
+    t: &KdopBvh<N>,
+    start: usize,
+    end: usize,
+    sc: &mut Scratch,
+    stats: &mut BroadPhaseStats,
+    sink: &mut impl CandidateSink,
+) {
+    for c0 in (start..end).step_by(CLUSTER) {
+        cluster(t, c0, (c0 + CLUSTER).min(end), sc, stats, sink);
+    }
 }
 
 /// Collects into `out` the leaves of `t` numbered `bound` or above whose node
@@ -284,13 +314,65 @@ fn query<const N: usize>(
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
 ) {
-    let leaf = &a.leaves[la];
-    let face_bv = a.face_kdop(leaf);
-    let q = b.grid.quantize(&face_bv);
+    let q = b.grid.quantize(&a.face_kdop(&a.leaves[la]));
     let np = gather(&q, b, bound, &mut sc.partners, &mut stats.node_tests);
+    features(a, la, b, &q, np, sc, stats);
+}
+
+/// Queries leaves `c0..c1` of `t` against `t` (partners numbered above each
+/// query) as one cluster: one descent with the merge of their quantized
+/// k-DOPs gathers the partners of all of them (module doc); each leaf then
+/// keeps those numbered above it whose quantized k-DOP overlaps its own.
+/// That is exactly the partner list [`gather`] would find for the leaf
+/// alone (a node k-DOP contains its children's, so a descent reaches
+/// precisely the leaves whose own quantized k-DOP overlaps the query), in
+/// the same ascending order; only the number of node tests differs.
+fn cluster<const N: usize>(
+    t: &KdopBvh<N>,
+    c0: usize,
+    c1: usize,
+    sc: &mut Scratch,
+    stats: &mut BroadPhaseStats,
+    sink: &mut impl CandidateSink,
+) {
+    let q = t.leaf_q[c0..c1]
+        .iter()
+        .fold(QKdop::<N>::EMPTY, |m, x| m.merge(x));
+    let nc = gather(&q, t, c0 as u32 + 1, &mut sc.cluster, &mut stats.node_tests);
+    if sc.partners.len() < nc {
+        sc.partners.resize(nc, 0);
+    }
+    for la in c0..c1 {
+        let ql = &t.leaf_q[la];
+        let mut np = 0;
+        for &p in &sc.cluster[..nc] {
+            sc.partners[np] = p;
+            np += usize::from((p > la as u32) & ql.overlaps(&t.leaf_q[p as usize]));
+        }
+        stats.node_tests += nc as u64;
+        features(t, la, t, ql, np, sc, stats);
+        if sc.vf_len >= FLUSH || sc.ee_len >= FLUSH {
+            sc.flush(sink);
+        }
+    }
+}
+
+/// The feature level of one query: leaf `la` of `a` (quantized k-DOP `q`
+/// on `b`'s grid) against its `np` partner leaves in `sc.partners`.
+fn features<const N: usize>(
+    a: &KdopBvh<N>,
+    la: usize,
+    b: &KdopBvh<N>,
+    q: &QKdop<N>,
+    np: usize,
+    sc: &mut Scratch,
+    stats: &mut BroadPhaseStats,
+) {
     if np == 0 {
         return;
     }
+    let leaf = &a.leaves[la];
+    let face_bv = a.face_kdop(leaf);
     stats.leaf_pairs += np as u64;
     let comp = leaf.component;
     let (nva, nea) = (leaf.num_vertices(), leaf.num_edges());
@@ -322,6 +404,7 @@ fn query<const N: usize>(
         vf_len,
         ee,
         ee_len,
+        ..
     } = sc;
     let partners = &partners[..np];
 
@@ -381,8 +464,7 @@ fn query<const N: usize>(
                 .zip(&b.vertex_bv[r.clone()])
                 .zip(&b.slot_vertex_comp[r]);
             for (((&v, vq), bv), &vc) in slots {
-                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(&q)
-                    && bv.overlaps(&face_bv)
+                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q) && bv.overlaps(&face_bv)
                 {
                     vf[nvf] = VfPair { v, f: leaf.face };
                     nvf += 1;
