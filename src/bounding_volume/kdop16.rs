@@ -3,11 +3,10 @@
 //! so that it contains the `f64` k-DOP it stands for.
 //!
 //! **Why 16 bits.** A BVH node test reads the k-DOPs of two children; on the
-//! real frames the node level is limited by how many bytes and instructions a
-//! test costs, not by arithmetic. A 26-DOP in `f64` is 208 bytes, in `f32` 104;
-//! quantized, its 13 lower and 13 upper bounds fit in two 16-lane `i16`
-//! vectors (64 bytes with padding), and an overlap test is four vector
-//! comparisons. The grid has 65,536 steps per slab over the scene's extent, so
+//! real frames the node level is limited by how many bytes a test reads (the
+//! nodes do not fit in the core's cache) and how many instructions it costs,
+//! not by arithmetic. A 26-DOP in `f64` is 208 bytes, in `f32` 104; quantized,
+//! 52, and an overlap test is four 8-lane vector comparisons. The grid has 65,536 steps per slab over the scene's extent, so
 //! on the cloth frames a step is well under a percent of a triangle: the node
 //! tests prune almost exactly as well as `f64` ones would. Node tests only
 //! steer the descent; every candidate is decided by the exact `f64` feature
@@ -18,9 +17,11 @@
 //! `f(x) ≤ f(y)`. The computed `f̃(x) = fl(fl(x − oᵢ)·sᵢ)` is within
 //! `2u·|f(x)|(1 + u) + …` of `f(x)`: well under one step while
 //! `|f(x)| < 2⁵⁰` (an exact zero difference maps to exactly 0). A lower bound
-//! is stored as `⌊f̃⌋ − 1` and an upper bound as `⌈f̃⌉ + 1`, both clamped to
-//! `[0, 65535]` (clamping is monotone too, and `f̃` outside `±2⁵⁰`, including
-//! ±∞, clamps to the end of the range on the safe side). Hence if two `f64`
+//! is stored as at most `⌊f̃⌋ − 1` and an upper bound as at least `⌈f̃⌉ + 1`,
+//! both clamped to `[0, 65535]` (clamping is monotone too, and a large `f̃`,
+//! including ±∞, clamps to the end of the range on the safe side). Since
+//! the map is monotone, quantizing the merge of k-DOPs gives exactly the
+//! merge of their quantized images. Hence if two `f64`
 //! k-DOPs overlap in slab `i` (`a.lo ≤ b.hi`), their quantized images do
 //! (`qlo(a) ≤ f(a.lo) ≤ f(b.hi) ≤ qhi(b)`): the quantized test never prunes
 //! an overlapping pair. The same holds for k-DOPs outside the reference one
@@ -29,57 +30,87 @@
 //! of zero (or non-finite) extent gets `sᵢ = 0`: everything overlaps there.
 //!
 //! Stored values are offset by 32,768 into `i16`, so that the comparisons are
-//! the signed 16-bit ones every x86-64 has; lanes beyond `N` hold the widest
-//! interval and always overlap.
+//! the signed 16-bit ones every x86-64 has (SSE2, 8 lanes: a k-DOP of
+//! `8 ≤ N ≤ 16` slabs is compared as two overlapping groups of 8).
 
 use super::Kdop;
-
-/// Lanes of a quantized k-DOP (slabs `N ≤ 13` padded to 16).
-pub const QLANES: usize = 16;
 
 /// Grid steps per slab span of the reference k-DOP (a little under 65,535,
 /// so that the reference's own bounds stay inside after the ±1 margins).
 const STEPS: f64 = 65_000.0;
 
 /// A k-DOP with its bounds quantized on a [`Quantizer`]'s grid, stored as
-/// `i16` (value − 32,768), 16 lanes (module doc).
+/// `i16` (value − 32,768), one per slab (module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(C, align(32))]
-pub struct QKdop {
+#[repr(C)]
+pub struct QKdop<const N: usize> {
     /// Lower bounds.
-    pub lo: [i16; QLANES],
+    pub lo: [i16; N],
     /// Upper bounds.
-    pub hi: [i16; QLANES],
+    pub hi: [i16; N],
 }
 
-impl QKdop {
+impl<const N: usize> QKdop<N> {
     /// The empty k-DOP (identity of [`QKdop::merge`]; overlaps nothing).
-    pub const EMPTY: QKdop = QKdop {
-        lo: [i16::MAX; QLANES],
-        hi: [i16::MIN; QLANES],
+    pub const EMPTY: QKdop<N> = QKdop {
+        lo: [i16::MAX; N],
+        hi: [i16::MIN; N],
     };
 
-    /// Whether the closed quantized k-DOPs overlap in every lane;
-    /// branch-free, so that it compiles to a few vector comparisons.
+    /// Whether the closed quantized k-DOPs overlap in every slab;
+    /// branch-free.
     #[inline(always)]
-    pub fn overlaps(&self, other: &QKdop) -> bool {
-        let mut apart = 0i16;
-        for i in 0..QLANES {
-            // −1 where lane i is disjoint, else 0.
-            apart |= -i16::from((self.lo[i] > other.hi[i]) | (other.lo[i] > self.hi[i]));
+    pub fn overlaps(&self, other: &QKdop<N>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if (8..=16).contains(&N) {
+            return simd::overlaps(self, other);
         }
-        apart == 0
+        let mut apart = false;
+        for i in 0..N {
+            apart |= (self.lo[i] > other.hi[i]) | (other.lo[i] > self.hi[i]);
+        }
+        !apart
     }
 
     /// The smallest quantized k-DOP containing both.
     #[inline(always)]
-    pub fn merge(&self, other: &QKdop) -> QKdop {
+    pub fn merge(&self, other: &QKdop<N>) -> QKdop<N> {
         let mut out = *self;
-        for i in 0..QLANES {
+        for i in 0..N {
             out.lo[i] = out.lo[i].min(other.lo[i]);
             out.hi[i] = out.hi[i].max(other.hi[i]);
         }
         out
+    }
+}
+
+/// The overlap test on SSE2 (part of every x86-64): slabs `0..8` and
+/// `N − 8..N` (overlapping when `N < 16`; comparing a slab twice changes
+/// nothing).
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use super::QKdop;
+    use std::arch::x86_64::*;
+
+    #[inline(always)]
+    pub(super) fn overlaps<const N: usize>(a: &QKdop<N>, b: &QKdop<N>) -> bool {
+        debug_assert!((8..=16).contains(&N));
+        // SAFETY: each load reads 8 `i16` at offset 0 or `N − 8` of an
+        // `[i16; N]` with `8 ≤ N`, i.e. within the array; SSE2 is part of
+        // x86-64.
+        unsafe {
+            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
+            let mut apart = _mm_setzero_si128();
+            for at in [0, N - 8] {
+                let (al, ah) = (load(&a.lo, at), load(&a.hi, at));
+                let (bl, bh) = (load(&b.lo, at), load(&b.hi, at));
+                apart = _mm_or_si128(
+                    apart,
+                    _mm_or_si128(_mm_cmpgt_epi16(al, bh), _mm_cmpgt_epi16(bl, ah)),
+                );
+            }
+            _mm_movemask_epi8(apart) == 0
+        }
     }
 }
 
@@ -109,24 +140,31 @@ impl<const N: usize> Quantizer<N> {
 
     /// The quantized k-DOP containing `b` (rounded outward, module doc).
     #[inline]
-    pub fn quantize(&self, b: &Kdop<N>) -> QKdop {
-        // Bounds beyond ±2⁵⁰ steps are clamped before the integer
-        // conversion (which saturates anyway; NaN would give 0).
-        const LIMIT: f64 = (1u64 << 50) as f64;
-        let q = |x: f64, i: usize| ((x - self.origin[i]) * self.scale[i]).clamp(-LIMIT, LIMIT);
+    pub fn quantize(&self, b: &Kdop<N>) -> QKdop<N> {
+        // `f̃` is clamped to [−4, 65540] first (with plain comparisons that
+        // send a NaN to the safe end: −4 for a lower bound, 65540 for an
+        // upper one), which changes no stored value; then truncation toward
+        // zero, minus (plus) 2, is at most `⌊f̃⌋ − 1` (at least `⌈f̃⌉ + 1`):
+        // one more step of margin than needed, for a conversion that is one
+        // instruction (x86-64's baseline has no rounding instruction;
+        // `floor` is a library call).
+        const MIN: f64 = -4.0;
+        const MAX: f64 = 65540.0;
         let mut out = QKdop {
-            lo: [i16::MIN; QLANES],
-            hi: [i16::MAX; QLANES],
+            lo: [0; N],
+            hi: [0; N],
         };
         for i in 0..N {
-            // An empty slab (lo > hi) stays empty; NaN bounds become the full
-            // range (safe).
-            let lo = q(b.lo[i], i).floor() - 1.0;
-            let hi = q(b.hi[i], i).ceil() + 1.0;
-            let lo = if lo >= 0.0 { lo.min(65535.0) } else { 0.0 };
-            let hi = if hi <= 65535.0 { hi.max(0.0) } else { 65535.0 };
-            out.lo[i] = (lo as i32 - 32768) as i16;
-            out.hi[i] = (hi as i32 - 32768) as i16;
+            let f_lo = (b.lo[i] - self.origin[i]) * self.scale[i];
+            let f_hi = (b.hi[i] - self.origin[i]) * self.scale[i];
+            let f_lo = if f_lo >= MIN { f_lo } else { MIN };
+            let f_lo = if f_lo <= MAX { f_lo } else { MAX };
+            let f_hi = if f_hi <= MAX { f_hi } else { MAX };
+            let f_hi = if f_hi >= MIN { f_hi } else { MIN };
+            let lo = (f_lo as i32 - 2).clamp(0, 65535);
+            let hi = (f_hi as i32 + 2).clamp(0, 65535);
+            out.lo[i] = (lo - 32768) as i16;
+            out.hi[i] = (hi - 32768) as i16;
         }
         out
     }
@@ -174,9 +212,12 @@ mod tests {
             prop_assert!(m.overlaps(&qa) && m.overlaps(&qb));
             // The merge of the exact ones quantizes inside the merged ones.
             let qm = g.quantize(&ka.merge(&kb));
-            for i in 0..QLANES {
+            for i in 0..13 {
                 prop_assert!(m.lo[i] <= qm.lo[i] && qm.hi[i] <= m.hi[i]);
             }
+            // The vector test agrees with the scalar one.
+            let scalar = (0..13).all(|i| qa.lo[i] <= qb.hi[i] && qb.lo[i] <= qa.hi[i]);
+            prop_assert_eq!(qa.overlaps(&qb), scalar);
         }
     }
 
@@ -186,7 +227,7 @@ mod tests {
         let a = g.quantize(&kdop(&[[0.1, 0.1, 0.1], [0.2, 0.2, 0.2]]));
         let b = g.quantize(&kdop(&[[0.3, 0.1, 0.1], [0.4, 0.2, 0.2]]));
         assert!(!a.overlaps(&b));
-        assert!(!QKdop::EMPTY.overlaps(&a));
+        assert!(!QKdop::<13>::EMPTY.overlaps(&a));
         // On a degenerate grid everything overlaps.
         let flat = Quantizer::new(&Kdop::<13>::EMPTY);
         let (c, d) = (kdop(&[[5.0, 5.0, 5.0]]), kdop(&[[-5.0, 0.0, 1.0]]));

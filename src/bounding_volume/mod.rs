@@ -17,6 +17,6 @@ mod swept;
 
 pub use axes::{DIRECTIONS, KdopAxes, ParseKdopAxesError, slab_directions};
 pub use kdop::Kdop;
-pub use kdop16::{QKdop, QLANES, Quantizer};
+pub use kdop16::{QKdop, Quantizer};
 pub use kdop32::Kdop32;
 pub use swept::{swept_edge_kdops, swept_face_kdops, swept_vertex_kdops};

@@ -14,8 +14,9 @@
 //! **Layout** (chosen by measurement on cloth-ball 92→93; see the module doc
 //! of `broad_phase`). Internal nodes are stored in depth-first order, each
 //! holding the k-DOPs of *both* its children, quantized to 16 bits on a grid
-//! over the root's k-DOP and rounded outward ([`QKdop`]: 64 bytes, and the
-//! two tests a visit makes read one contiguous record). Leaves are numbered
+//! over the root's k-DOP and rounded outward ([`QKdop`]: 52 bytes for
+//! k = 26, and the two tests a visit makes read one contiguous record of two
+//! cache lines). Leaves are numbered
 //! left to right; per leaf, one [`Leaf`] record. The only `f64` k-DOPs stored
 //! are those of the owned vertices, contiguously in leaf order ("vertex
 //! slots"); an edge's or a face's `f64` k-DOP is the merge of its vertices'
@@ -40,10 +41,13 @@ pub(crate) const NO_FACE: u32 = u32::MAX;
 /// An internal node: its two children (`LEAF | leaf index`, or the index of
 /// an internal node), the largest leaf index below each child (leaves below
 /// a node are consecutive), and the children's quantized k-DOPs.
+///
+/// Aligned to a cache line: for k = 26 a node is 120 bytes, so it takes two
+/// lines instead of straddling three.
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(C)]
-pub(crate) struct Inner {
-    pub(crate) bv: [QKdop; 2],
+#[repr(C, align(64))]
+pub(crate) struct Inner<const N: usize> {
+    pub(crate) bv: [QKdop<N>; 2],
     pub(crate) child: [u32; 2],
     pub(crate) last: [u32; 2],
 }
@@ -99,16 +103,24 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) components: Vec<u32>,
     /// Internal nodes, depth first; the root is `inner[0]` (none for a tree
     /// of fewer than two leaves).
-    pub(crate) inner: Vec<Inner>,
+    pub(crate) inner: Vec<Inner<N>>,
     /// The grid of the node k-DOPs (over the root's k-DOP).
     pub(crate) grid: Quantizer<N>,
     /// The quantized k-DOP of the root (of the single leaf, for a tree of one
     /// leaf).
-    pub(crate) root_bv: QKdop,
+    pub(crate) root_bv: QKdop<N>,
     /// Per leaf, in depth-first order.
     pub(crate) leaves: Vec<Leaf>,
     /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,
+    /// The same, quantized on `grid` (for the feature level's first test).
+    pub(crate) vertex_q: Vec<QKdop<N>>,
+    /// Per leaf: its face's k-DOP quantized on `grid` (the merge of its
+    /// corners' `vertex_q`; the bound its parent node stores for it).
+    pub(crate) leaf_q: Vec<QKdop<N>>,
+    /// Per edge slot: its edge's k-DOP quantized on `grid` (the merge of its
+    /// ends' `vertex_q`), contiguous so that the edge–edge loop streams.
+    pub(crate) edge_q: Vec<QKdop<N>>,
     /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
     /// The connected component of each vertex slot.
@@ -147,7 +159,7 @@ impl<const N: usize> KdopBvh<N> {
 
     /// Depth of the tree (a single leaf has depth 1; empty: 0).
     pub fn depth(&self) -> usize {
-        fn depth(inner: &[Inner], c: u32) -> usize {
+        fn depth<const N: usize>(inner: &[Inner<N>], c: u32) -> usize {
             if c & LEAF != 0 {
                 1
             } else {
@@ -307,6 +319,38 @@ impl<const N: usize> KdopBvh<N> {
         if self.grid != Quantizer::new(&self.root_kdop()) {
             return Err("the grid is not the root's".into());
         }
+        if self.vertex_q.len() != self.vertex_bv.len()
+            || self
+                .vertex_q
+                .iter()
+                .zip(&self.vertex_bv)
+                .any(|(q, bv)| *q != self.grid.quantize(bv))
+        {
+            return Err("stale quantized vertex k-DOPs".into());
+        }
+        let merged = |s: &[u32]| {
+            s.iter().fold(QKdop::<N>::EMPTY, |m, &x| {
+                m.merge(&self.vertex_q[x as usize])
+            })
+        };
+        if self.leaf_q.len() != self.leaves.len()
+            || self
+                .leaf_q
+                .iter()
+                .zip(&self.leaves)
+                .any(|(q, l)| *q != merged(&l.corner_slots))
+        {
+            return Err("stale quantized leaf k-DOPs".into());
+        }
+        if self.edge_q.len() != self.edge_end_slots.len()
+            || self
+                .edge_q
+                .iter()
+                .zip(&self.edge_end_slots)
+                .any(|(q, e)| *q != merged(e))
+        {
+            return Err("stale quantized edge k-DOPs".into());
+        }
         let leaf_q = |l: u32| {
             self.grid
                 .quantize(&self.face_kdop(&self.leaves[l as usize]))
@@ -351,7 +395,7 @@ impl<const N: usize> KdopBvh<N> {
         &self,
         i: usize,
         next_leaf: &mut u32,
-        leaf_q: &impl Fn(u32) -> QKdop,
+        leaf_q: &impl Fn(u32) -> QKdop<N>,
     ) -> Result<(), String> {
         let n = &self.inner[i];
         for c in 0..2 {

@@ -49,16 +49,37 @@ impl<const N: usize> KdopBvh<N> {
             .fold(|| Kdop::EMPTY, |a, b| a.merge(b))
             .reduce(|| Kdop::EMPTY, |a, b| a.merge(&b));
         self.grid = Quantizer::new(&root);
-        let leaf_bv: Vec<QKdop> = self
-            .leaves
-            .par_iter()
+        let grid = self.grid;
+        self.vertex_q
+            .par_iter_mut()
             .with_min_len(PAR_REFIT_MIN_LEN)
-            .map(|l| self.grid.quantize(&self.face_kdop(l)))
-            .collect();
+            .zip(self.vertex_bv.par_iter())
+            .for_each(|(q, bv)| *q = grid.quantize(bv));
+        // A leaf's quantized k-DOP: its face's, quantized, which is the merge
+        // of its corners' quantized k-DOPs (quantizing is monotone); an
+        // edge's likewise.
+        let vertex_q = &self.vertex_q;
+        self.leaf_q
+            .par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(self.leaves.par_iter())
+            .for_each(|(q, l)| {
+                let [a, b, c] = l.corner_slots.map(|s| &vertex_q[s as usize]);
+                *q = a.merge(b).merge(c);
+            });
+        self.edge_q
+            .par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(self.edge_end_slots.par_iter())
+            .for_each(|(q, e)| {
+                let [a, b] = e.map(|s| &vertex_q[s as usize]);
+                *q = a.merge(b);
+            });
+        let leaf_bv = &self.leaf_q;
         if self.inner.is_empty() {
-            self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::EMPTY);
+            self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::<N>::EMPTY);
         } else {
-            refit_subtree(&mut self.inner, 0, &leaf_bv);
+            refit_subtree(&mut self.inner, 0, leaf_bv);
             let r = &self.inner[0];
             self.root_bv = r.bv[0].merge(&r.bv[1]);
         }
@@ -70,7 +91,12 @@ use super::bvh::BroadPhaseError;
 /// The quantized k-DOP of child reference `r` of a node in `inner` (whose
 /// first entry has absolute index `base`).
 #[inline(always)]
-fn child_bv(r: u32, inner: &[Inner], base: usize, leaf_bv: &[QKdop]) -> QKdop {
+fn child_bv<const N: usize>(
+    r: u32,
+    inner: &[Inner<N>],
+    base: usize,
+    leaf_bv: &[QKdop<N>],
+) -> QKdop<N> {
     if r & LEAF != 0 {
         leaf_bv[(r & !LEAF) as usize]
     } else {
@@ -81,7 +107,7 @@ fn child_bv(r: u32, inner: &[Inner], base: usize, leaf_bv: &[QKdop]) -> QKdop {
 
 /// Refits the subtree of internal nodes `inner` (exactly one subtree, its root
 /// first, at absolute index `base`): children after parents, so in reverse.
-fn refit_subtree(inner: &mut [Inner], base: usize, leaf_bv: &[QKdop]) {
+fn refit_subtree<const N: usize>(inner: &mut [Inner<N>], base: usize, leaf_bv: &[QKdop<N>]) {
     if inner.len() > PAR_REFIT_CUTOFF {
         let child = inner[0].child;
         let (head, rest) = inner.split_at_mut(1);
