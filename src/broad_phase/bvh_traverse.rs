@@ -55,10 +55,7 @@
 //! they hold exactly the sequential output, for any thread count, and the
 //! counters are the same.
 //!
-//! Nothing is allocated per pair; buffers grow as needed and are kept per
-//! thread, across tasks and steps.
-
-use std::cell::Cell;
+//! Nothing is allocated per pair; buffers grow per task and are reused.
 
 use rayon::prelude::*;
 
@@ -93,25 +90,6 @@ struct Scratch {
     vf_len: usize,
     ee: Vec<EePair>,
     ee_len: usize,
-}
-
-thread_local! {
-    /// This thread's buffers, kept between tasks and steps (a fresh set per
-    /// task cost about a tenth of the funnel 227→228 traversal: 73 tasks ×
-    /// 130 KB zeroed).
-    static SCRATCH: Cell<Option<Scratch>> = const { Cell::new(None) };
-}
-
-/// Runs `f` with this thread's buffers (fresh ones if they are in use
-/// further up the stack). Their contents never reach the output: a task
-/// starts with empty candidate buffers and flushes them before it ends, and
-/// partner lists are written before they are read.
-fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    let mut sc = SCRATCH.take().unwrap_or_else(Scratch::new);
-    debug_assert!(sc.vf_len == 0 && sc.ee_len == 0);
-    let r = f(&mut sc);
-    SCRATCH.set(Some(sc));
-    r
 }
 
 impl Scratch {
@@ -158,10 +136,9 @@ impl<const N: usize> KdopBvh<N> {
     /// (module doc), in query order, on this thread.
     pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
         let mut stats = BroadPhaseStats::default();
-        with_scratch(|scratch| {
-            self_range(self, 0, self.leaves.len(), scratch, &mut stats, sink);
-            scratch.flush(sink);
-        });
+        let mut scratch = Scratch::new();
+        self_range(self, 0, self.leaves.len(), &mut scratch, &mut stats, sink);
+        scratch.flush(sink);
         stats
     }
 
@@ -184,15 +161,14 @@ impl<const N: usize> KdopBvh<N> {
     ) -> Result<BroadPhaseStats, BroadPhaseError> {
         self.check_cross(other)?;
         let mut stats = BroadPhaseStats::default();
-        with_scratch(|scratch| {
-            for la in 0..self.leaves.len() {
-                query(self, la, other, 0, scratch, &mut stats);
-                if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
-                    scratch.flush(sink);
-                }
+        let mut scratch = Scratch::new();
+        for la in 0..self.leaves.len() {
+            query(self, la, other, 0, &mut scratch, &mut stats);
+            if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
+                scratch.flush(sink);
             }
-            scratch.flush(sink);
-        });
+        }
+        scratch.flush(sink);
         Ok(stats)
     }
 
@@ -233,24 +209,22 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
     let done: Vec<(S, BroadPhaseStats)> = (0..chunks)
         .into_par_iter()
         .with_max_len(1)
-        .map(|c| {
-            with_scratch(|scratch| {
-                let mut sink = make_sink();
-                let mut stats = BroadPhaseStats::default();
-                let end = ((c + 1) * LEAVES_PER_TASK).min(a.leaves.len());
-                if ordered {
-                    self_range(a, c * LEAVES_PER_TASK, end, scratch, &mut stats, &mut sink);
-                } else {
-                    for la in c * LEAVES_PER_TASK..end {
-                        query(a, la, b, 0, scratch, &mut stats);
-                        if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
-                            scratch.flush(&mut sink);
-                        }
+        .map_init(Scratch::new, |scratch, c| {
+            let mut sink = make_sink();
+            let mut stats = BroadPhaseStats::default();
+            let end = ((c + 1) * LEAVES_PER_TASK).min(a.leaves.len());
+            if ordered {
+                self_range(a, c * LEAVES_PER_TASK, end, scratch, &mut stats, &mut sink);
+            } else {
+                for la in c * LEAVES_PER_TASK..end {
+                    query(a, la, b, 0, scratch, &mut stats);
+                    if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
+                        scratch.flush(&mut sink);
                     }
                 }
-                scratch.flush(&mut sink);
-                (sink, stats)
-            })
+            }
+            scratch.flush(&mut sink);
+            (sink, stats)
         })
         .collect();
     let mut stats = BroadPhaseStats::default();
