@@ -54,6 +54,9 @@ def main() -> int:
     print("| set | kind | queries | instructions / query |")
     print("|---|---|---:|---:|")
     total_q = total_ir = 0
+    if len(costs) < len(sets):
+        print(f"error: {len(costs)} callgrind dumps for {len(sets)} sets", file=sys.stderr)
+        return 1
     for (kind, n, _hits, path), ir in zip(sets, costs):
         n = int(n)
         total_q += n

@@ -9,11 +9,11 @@
 //! and `t = 1` (18 computed coordinates, largest magnitude `U`), every scaled
 //! coefficient `c_k` is a signed sum of `N_k` monomials of degree 3 in the
 //! exact differences, `N = (6, 18, 18, 6)` (`n₀·w₀` is a 3×3 determinant;
-//! `s·w₀ + n₀·w₁` has 12 + 6 terms). Every monomial goes through at most 8
-//! roundings on its way to `c̃_k` (the difference, the product and the
-//! subtraction of a cross product, the sum of the two cross products of `s`,
-//! the product and the two sums of a dot product, the final sum), so
-//! `|c̃_k − c_k| ≤ γ₈ N_k (U/(1 − u))³` (Higham 2002, §3.1, Lemma 3.3; `u`
+//! `s·w₀ + n₀·w₁` has 12 + 6 terms). Every monomial goes through at most 10
+//! roundings on its way to `c̃_k` (its three rounded differences, the product
+//! and the subtraction of a cross product, the sum of the two cross products
+//! of `s`, the product and the two sums of a dot product, the final sum), so
+//! `|c̃_k − c_k| ≤ γ₁₀ N_k (U/(1 − u))³` (Higham 2002, §3.1, Lemma 3.3; `u`
 //! the unit roundoff). [`Cubic::err`] is `fl(fl(fl(U·U)·U)·C)` with
 //! `C = 24·18·u`, which exceeds that bound and also the bound
 //! [`crate::math::Bounded`] attaches to each coefficient (rounding count at

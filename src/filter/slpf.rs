@@ -324,6 +324,14 @@ impl SlpfTable {
     pub fn new(x_t0: &[Vec3], x_t1: &[Vec3], directions: &[[f64; 3]]) -> SlpfTable {
         use rayon::prelude::*;
         let nd = directions.len();
+        if nd == 0 {
+            // No direction separates anything: the table culls nothing.
+            return SlpfTable {
+                directions: 0,
+                values: Vec::new(),
+                margin: Vec::new(),
+            };
+        }
         let project = |x: &Vec3, s: &[f64; 3]| (x.x * s[0] + x.y * s[1]) + x.z * s[2];
         let mut values = vec![0.0; x_t0.len() * 2 * nd];
         // Per chunk: the largest Σᵢ|sᵢxᵢ| per direction.
@@ -467,6 +475,22 @@ mod projection_tests {
     use crate::exact::Dyadic;
     use proptest::prelude::*;
 
+    #[test]
+    fn a_table_without_directions_culls_nothing() {
+        let x0 = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(9.0, 9.0, 9.0),
+        ];
+        let table = SlpfTable::new(&x0, &x0, &[]);
+        assert!(!table.cull_vertex_face(3, [0, 1, 2]));
+        assert!(!table.cull_edge_edge([0, 1], [2, 3]));
+        // With the paper's directions the far vertex is culled.
+        let table = SlpfTable::new(&x0, &x0, &PAPER_DIRECTIONS);
+        assert!(table.cull_vertex_face(3, [0, 1, 2]));
+    }
+
     proptest! {
         /// The interval contains the exact projection, for the paper's
         /// directions and arbitrary ones.
@@ -516,17 +540,16 @@ mod projection_tests {
             q in proptest::array::uniform8(proptest::array::uniform3(-2.0f64..2.0)),
             lattice in proptest::array::uniform8(proptest::array::uniform3(-2i32..=2)),
         ) {
-            for (pts, exact_ties) in [
-                (q.map(|c| Vec3::new(c[0], c[1], c[2])), false),
-                (lattice.map(|c| Vec3::new(c[0].into(), c[1].into(), c[2].into())), true),
+            for pts in [
+                q.map(|c| Vec3::new(c[0], c[1], c[2])),
+                lattice.map(|c| Vec3::new(c[0].into(), c[1].into(), c[2].into())),
             ] {
                 let table = SlpfTable::new(&pts[..4], &pts[4..], &PAPER_DIRECTIONS);
                 let [a, b, c, d, e, f, g, h] = &pts;
                 let vf = slpf_vertex_face(&PAPER_DIRECTIONS, a, b, c, d, e, f, g, h) == Verdict::Culled;
                 let ee = slpf_edge_edge(&PAPER_DIRECTIONS, a, b, c, d, e, f, g, h) == Verdict::Culled;
                 // Lattice points: projections are exact, ties are exact
-                // zeros, which neither form certifies.
-                let _ = exact_ties;
+                // zeros, which neither form certifies; a tie never culls.
                 prop_assert_eq!(table.cull_vertex_face(0, [1, 2, 3]), vf);
                 prop_assert_eq!(table.cull_edge_edge([0, 1], [2, 3]), ee);
             }

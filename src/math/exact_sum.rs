@@ -96,6 +96,8 @@ impl ExactSum {
     /// `(hi, lo)` (as from [`two_sum`]). At most four factors.
     pub fn add_product(&mut self, sign: f64, factors: &[(f64, f64)]) {
         debug_assert!(factors.len() <= 4);
+        // 128 terms suffice only because the sign is ±1 (one term to start).
+        debug_assert!(sign.abs() == 1.0);
         // Terms of the exact product, expanded factor by factor: at most
         // 2⁴ choices of parts, each a product of ≤ 4 doubles = ≤ 8 terms.
         let mut terms = [0.0f64; 128];

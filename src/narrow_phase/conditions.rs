@@ -1,5 +1,8 @@
 //! The contact conditions at a coplanar instant, on [`Bounded`] leaves valid
-//! over a time bracket ([`super::leaf`]), for the solver's float tiers.
+//! over a time bracket ([`super::leaf`]), for the solver's float tiers
+//! (the inside tests of Provot 1997 at a root of the coplanarity cubic: the
+//! contact definition of SPEC §1 written as signs, the same conditions as the
+//! exact [`super::oracle`]).
 //!
 //! - Vertex–face, relative to `f0`: `u = f1 − f0`, `v = f2 − f0`,
 //!   `w = vertex − f0`, `n = u × v`; the vertex is inside the closed triangle
@@ -297,8 +300,8 @@ fn leaf_dd(x_t0: &Vec3, x_t1: &Vec3, y_t0: &Vec3, y_t1: &Vec3, t: f64) -> CVec3<
 struct Root<V> {
     lo: V,
     hi: V,
-    /// `1.5·h²`, rounded up generously (`2·h²`, `h` rounded up); or `4h`
-    /// for a bracket below the time range (see [`Root::new`]). Multiplied by
+    /// `1.5·h²`, rounded up generously (`2·h²`, `h` rounded up); or `8h`
+    /// (twice the `4h` needed) for a bracket below the time range (see [`Root::new`]). Multiplied by
     /// the magnitude, a bound on how far the value at the root can be from
     /// the values at the ends.
     curvature: f64,
@@ -307,7 +310,7 @@ struct Root<V> {
 impl<V> Root<V> {
     /// Evaluates at both ends (once for a point bracket); `None` outside the
     /// error model's time range. A bracket `[0, h]` with `h < 2⁻⁶⁰` is
-    /// evaluated at `0` only, with the margin `4h·M ≥ h·max|P'|` instead of
+    /// evaluated at `0` only, with the margin `8h·M ≥ 4h·M ≥ h·max|P'|` instead of
     /// the curvature term (`|P'| ≤ d·M` as for `P''`).
     fn new(bracket: &Bracket, at: impl Fn(f64) -> V) -> Option<Root<V>>
     where

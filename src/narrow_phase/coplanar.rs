@@ -1,6 +1,8 @@
 //! Coplanar motion: the coplanarity cubic vanishes identically, so the four
 //! points are coplanar at every time and contact is decided by the inside
-//! conditions alone, as polynomials in `t`.
+//! conditions alone, as polynomials in `t` (the degenerate family of the
+//! `erleben-*` sets, Wang et al. 2021; signs on sub-intervals from Bernstein
+//! coefficients, Lane & Riesenfeld, BIT 21, 1981).
 //!
 //! With `f ≡ 0`, vertex–face contact at `t` is `gᵢ(t) ≥ 0` for all `i` where
 //! `n(t) ≠ 0`, and edge–edge contact is `qᵢ(t) ≥ 0` where `m(t) ≠ 0` (see
