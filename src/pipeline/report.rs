@@ -77,6 +77,11 @@ pub struct StepReport {
     pub k: usize,
     /// Filter setting.
     pub filters: String,
+    /// Whether the coplanar-window filter ran after the paper's filters
+    /// ([`super::PipelineConfig::window`]); records made before it existed
+    /// read as `false`.
+    #[serde(default)]
+    pub window: bool,
     /// Solver.
     pub solver: String,
     /// Worker threads.

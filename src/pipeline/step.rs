@@ -175,6 +175,7 @@ impl Pipeline {
             faces: mesh.num_faces(),
             k: cfg.axes.k(),
             filters: cfg.filters.name().to_string(),
+            window: cfg.window,
             solver: cfg.solver.name().to_string(),
             threads: rayon::current_num_threads(),
             bvh: if built { "build" } else { "refit" }.to_string(),
