@@ -12,11 +12,9 @@
 mod axes;
 mod kdop;
 mod kdop16;
-mod kdop32;
 mod swept;
 
 pub use axes::{DIRECTIONS, KdopAxes, ParseKdopAxesError, slab_directions};
 pub use kdop::Kdop;
 pub use kdop16::{QKdop, Quantizer};
-pub use kdop32::Kdop32;
 pub use swept::{swept_edge_kdops, swept_face_kdops, swept_vertex_kdops};

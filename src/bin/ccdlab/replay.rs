@@ -117,16 +117,18 @@ fn progress_bar(seq: &FrameSequence) -> indicatif::ProgressBar {
 
 fn print_summary(s: &ReplaySummary) {
     println!(
-        "{}: {} steps ({} V, {} E, {} F), {}-DOP, {}, {} solver, {} threads",
+        "{}: {} step{} ({} V, {} E, {} F), {}-DOP, {}, {} solver, {} thread{}",
         s.sequence,
         s.steps,
+        if s.steps == 1 { "" } else { "s" },
         s.mesh[0],
         s.mesh[1],
         s.mesh[2],
         s.k,
         s.filters,
         s.solver,
-        s.stamp.threads
+        s.stamp.threads,
+        if s.stamp.threads == 1 { "" } else { "s" }
     );
     println!(
         "{:>4} {:>13} {:>12} {:>12} {:>12} {:>10} {:>9}",
