@@ -109,66 +109,73 @@ fn ee_points(step: &Step<'_>, p: &EePair) -> [Vec3; 8] {
     [x0[a], x0[b], x0[c], x0[d], x1[a], x1[b], x1[c], x1[d]]
 }
 
-/// The pipeline's filter stage on vertex–face candidates, sequential.
-fn filter_vf(step: &Step<'_>, pairs: &[VfPair], setting: FilterSet) -> Pass<VfPair> {
+/// One filter setting over one kind's candidates, sequential: SLPF first
+/// (when the setting has it), then DNF on its survivors.
+fn filter_pairs<P: Copy>(
+    pairs: &[P],
+    setting: FilterSet,
+    slpf_culls: impl Fn(&P) -> bool,
+    dnf_culls: impl Fn(&P) -> bool,
+) -> Pass<P> {
     let uses_slpf = matches!(setting, FilterSet::Slpf | FilterSet::SlpfDnf);
     let uses_dnf = matches!(setting, FilterSet::Dnf | FilterSet::SlpfDnf);
-    let proj = uses_slpf.then(|| SlpfProjections::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS));
-    let faces = step.mesh.faces();
     let mut out = Pass {
         culled_slpf: 0,
         culled_dnf: 0,
         survivors: Vec::with_capacity(pairs.len()),
     };
     for p in pairs {
-        if proj
-            .as_ref()
-            .is_some_and(|pr| pr.cull_vertex_face(p.v, faces[p.f as usize]))
-        {
+        if uses_slpf && slpf_culls(p) {
             out.culled_slpf += 1;
-            continue;
+        } else if uses_dnf && dnf_culls(p) {
+            out.culled_dnf += 1;
+        } else {
+            out.survivors.push(*p);
         }
-        if uses_dnf {
-            let [a, b, c, d, e, f, g, h] = vf_points(step, p);
-            if dnf_vertex_face(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled {
-                out.culled_dnf += 1;
-                continue;
-            }
-        }
-        out.survivors.push(*p);
     }
     out
 }
 
+/// SLPF's per-vertex projections, when `setting` uses SLPF.
+fn projections(step: &Step<'_>, setting: FilterSet) -> Option<SlpfProjections> {
+    matches!(setting, FilterSet::Slpf | FilterSet::SlpfDnf)
+        .then(|| SlpfProjections::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS))
+}
+
+/// The pipeline's filter stage on vertex–face candidates, sequential.
+fn filter_vf(step: &Step<'_>, pairs: &[VfPair], setting: FilterSet) -> Pass<VfPair> {
+    let proj = projections(step, setting);
+    let faces = step.mesh.faces();
+    filter_pairs(
+        pairs,
+        setting,
+        |p| {
+            proj.as_ref()
+                .is_some_and(|pr| pr.cull_vertex_face(p.v, faces[p.f as usize]))
+        },
+        |p| {
+            let [a, b, c, d, e, f, g, h] = vf_points(step, p);
+            dnf_vertex_face(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled
+        },
+    )
+}
+
 /// The pipeline's filter stage on edge–edge candidates, sequential.
 fn filter_ee(step: &Step<'_>, pairs: &[EePair], setting: FilterSet) -> Pass<EePair> {
-    let uses_slpf = matches!(setting, FilterSet::Slpf | FilterSet::SlpfDnf);
-    let uses_dnf = matches!(setting, FilterSet::Dnf | FilterSet::SlpfDnf);
-    let proj = uses_slpf.then(|| SlpfProjections::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS));
+    let proj = projections(step, setting);
     let edges = step.mesh.edges();
-    let mut out = Pass {
-        culled_slpf: 0,
-        culled_dnf: 0,
-        survivors: Vec::with_capacity(pairs.len()),
-    };
-    for p in pairs {
-        if proj
-            .as_ref()
-            .is_some_and(|pr| pr.cull_edge_edge(edges[p.e0 as usize], edges[p.e1 as usize]))
-        {
-            out.culled_slpf += 1;
-            continue;
-        }
-        if uses_dnf {
+    filter_pairs(
+        pairs,
+        setting,
+        |p| {
+            proj.as_ref()
+                .is_some_and(|pr| pr.cull_edge_edge(edges[p.e0 as usize], edges[p.e1 as usize]))
+        },
+        |p| {
             let [a, b, c, d, e, f, g, h] = ee_points(step, p);
-            if dnf_edge_edge(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled {
-                out.culled_dnf += 1;
-                continue;
-            }
-        }
-        out.survivors.push(*p);
-    }
-    out
+            dnf_edge_edge(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled
+        },
+    )
 }
 
 fn ms(t: Instant) -> f64 {
