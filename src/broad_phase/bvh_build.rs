@@ -75,9 +75,18 @@ impl<const N: usize> KdopBvh<N> {
             Item::Face(f) => mesh.faces()[f as usize],
             Item::Vertex(v) => [v; 3],
         };
-        let centroids: Vec<[f64; 3]> = items
-            .iter()
-            .map(|&it| {
+
+        // Sort keys: per axis, the centroid coordinate's bits in an order
+        // that sorts like the coordinate (sign flipped; all bits flipped
+        // for negatives), the low 24 bits replaced by the item index, so
+        // that comparing one integer orders by coordinate (to about 2⁻²⁹
+        // relative), ties broken by index. The build permutes these records
+        // in place (contiguous, no indirection).
+        let mut work: Vec<Work> = items
+            .par_iter()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .enumerate()
+            .map(|(i, &it)| {
                 let mut c = [0.0; 3];
                 for v in corners(it) {
                     let (p, q) = (&step.x_t0[v as usize], &step.x_t1[v as usize]);
@@ -85,21 +94,12 @@ impl<const N: usize> KdopBvh<N> {
                         c[k] += p[k] + q[k];
                     }
                 }
-                c
+                Work {
+                    key: c.map(|x| sort_key(x, i as u32)),
+                    item: i as u32,
+                }
             })
             .collect();
-
-        // Sort keys: per axis, the centroid coordinate's bits in an order
-        // that sorts like the coordinate (sign flipped; all bits flipped
-        // for negatives), the low 24 bits replaced by the item index, so
-        // that comparing one integer orders by coordinate (to about 2⁻²⁹
-        // relative), ties broken by index.
-        let keys: Vec<[u64; 3]> = centroids
-            .iter()
-            .enumerate()
-            .map(|(i, c)| c.map(|x| sort_key(x, i as u32)))
-            .collect();
-        let mut order: Vec<u32> = (0..n as u32).collect();
         let blank = Inner {
             bv: [QKdop::<N>::EMPTY; 2],
             child: [0; 2],
@@ -107,9 +107,9 @@ impl<const N: usize> KdopBvh<N> {
         };
         let mut inner = par_filled(blank, n.saturating_sub(1));
         if n > 1 {
-            build_rec(&mut order, &centroids, &keys, &mut inner, 0, 0);
+            build_rec(&mut work, &mut inner, 0, 0);
         }
-        // Leaf l (depth-first) holds items[order[l]].
+        // Leaf l (depth-first) holds items[work[l].item].
 
         let mut bvh = KdopBvh {
             mesh_size: [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()],
@@ -130,8 +130,8 @@ impl<const N: usize> KdopBvh<N> {
             slot_edge_comp: Vec::new(),
         };
         let mut slot_of = vec![u32::MAX; mesh.num_vertices()];
-        for &i in &order {
-            let item = items[i as usize];
+        for w in &work {
+            let item = items[w.item as usize];
             let corners = corners(item);
             let mut leaf = Leaf {
                 face: NO_FACE,
@@ -145,18 +145,19 @@ impl<const N: usize> KdopBvh<N> {
             match item {
                 Item::Face(f) => {
                     leaf.face = f;
+                    leaf.owned = mesh.face_owned()[f as usize];
                     for (k, &v) in corners.iter().enumerate() {
-                        if mesh.vertex_owner()[v as usize] == f {
-                            leaf.owned |= 1 << k;
+                        if leaf.owned & 1 << k != 0 {
                             slot_of[v as usize] = bvh.slot_vertex.len() as u32;
                             bvh.slot_vertex.push(v);
                         }
                     }
-                    for (k, &e) in mesh.face_edges()[f as usize].iter().enumerate() {
-                        if mesh.edge_owner()[e as usize] == f {
-                            leaf.owned |= 8 << k;
-                            bvh.slot_edge_ends.push(mesh.edges()[e as usize]);
-                            bvh.slot_edge.push(e);
+                    if leaf.owned >> 3 != 0 {
+                        for (k, &e) in mesh.face_edges()[f as usize].iter().enumerate() {
+                            if leaf.owned & 8 << k != 0 {
+                                bvh.slot_edge_ends.push(mesh.edges()[e as usize]);
+                                bvh.slot_edge.push(e);
+                            }
                         }
                     }
                 }
@@ -191,48 +192,52 @@ impl<const N: usize> KdopBvh<N> {
         );
         debug_assert!(bvh.edge_end_slots.iter().flatten().all(|&s| s != u32::MAX));
 
-        bvh.vertex_bv = par_filled(Kdop::EMPTY, bvh.slot_vertex.len());
-        bvh.vertex_q = par_filled(QKdop::<N>::EMPTY, bvh.slot_vertex.len());
-        bvh.leaf_q = par_filled(QKdop::<N>::EMPTY, bvh.leaves.len());
-        bvh.edge_q = par_filled(QKdop::<N>::EMPTY, bvh.edge_end_slots.len());
+        // The k-DOP arrays are left empty: the refit allocates and fills them.
         bvh.refit_positions(step.x_t0, step.x_t1);
         bvh
     }
 }
 
-/// Builds the subtree over `order` (at least two leaves, positions
-/// `leaf_base..` of the global order) into `inner` (its `order.len() − 1`
+/// One item during the build: its sort keys (see `sort_key`) and its index.
+#[derive(Debug, Clone, Copy)]
+struct Work {
+    key: [u64; 3],
+    item: u32,
+}
+
+/// Builds the subtree over `work` (at least two leaves, positions
+/// `leaf_base..` of the global order) into `inner` (its `work.len() − 1`
 /// internal nodes, depth first, the first at absolute index `inner_base`).
 /// Leaves are referenced as `LEAF | position in the global order`, so that
-/// depth-first leaf order is `order`'s order. Bounds are left empty (refit
-/// fills them).
+/// depth-first leaf order is `work`'s final order. Bounds are left empty
+/// (refit fills them).
 fn build_rec<const N: usize>(
-    order: &mut [u32],
-    centroids: &[[f64; 3]],
-    keys: &[[u64; 3]],
+    work: &mut [Work],
     inner: &mut [Inner<N>],
     inner_base: usize,
     leaf_base: usize,
 ) {
-    let n = order.len();
+    let n = work.len();
     debug_assert!(n >= 2 && inner.len() == n - 1);
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for &i in order.iter() {
-        let c = &centroids[i as usize];
+    // The axis of largest centroid spread, read from the keys (monotone in
+    // the coordinate; their top 40 bits decode to it within 2⁻²⁹ relative).
+    let mut lo = [u64::MAX; 3];
+    let mut hi = [0u64; 3];
+    for w in work.iter() {
         for k in 0..3 {
-            lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
-            hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+            lo[k] = lo[k].min(w.key[k]);
+            hi[k] = hi[k].max(w.key[k]);
         }
     }
+    let spread = |k: usize| key_value(hi[k]) - key_value(lo[k]);
     let mut axis = 0;
     for k in 1..3 {
-        if hi[k] - lo[k] > hi[axis] - lo[axis] {
+        if spread(k) > spread(axis) {
             axis = k;
         }
     }
     let mid = n / 2;
-    order.select_nth_unstable_by_key(mid, |&a| keys[a as usize][axis]);
+    work.select_nth_unstable_by_key(mid, |w| w.key[axis]);
     // Left subtree: `mid` leaves, `mid − 1` internal nodes right after this
     // one; right subtree: the rest.
     let child = |size: usize, first_inner: usize, first_leaf: usize| {
@@ -247,30 +252,16 @@ fn build_rec<const N: usize>(
         child(n - mid, inner_base + mid, leaf_base + mid),
     ];
     inner[0].last = [(leaf_base + mid - 1) as u32, (leaf_base + n - 1) as u32];
-    let (left_order, right_order) = order.split_at_mut(mid);
+    let (left_work, right_work) = work.split_at_mut(mid);
     let (left_inner, right_inner) = inner[1..].split_at_mut(mid - 1);
     let mut left = || {
         if mid > 1 {
-            build_rec(
-                left_order,
-                centroids,
-                keys,
-                left_inner,
-                inner_base + 1,
-                leaf_base,
-            );
+            build_rec(left_work, left_inner, inner_base + 1, leaf_base);
         }
     };
     let mut right = || {
         if n - mid > 1 {
-            build_rec(
-                right_order,
-                centroids,
-                keys,
-                right_inner,
-                inner_base + mid,
-                leaf_base + mid,
-            );
+            build_rec(right_work, right_inner, inner_base + mid, leaf_base + mid);
         }
     };
     if n > PAR_BUILD_CUTOFF {
@@ -301,4 +292,15 @@ fn sort_key(x: f64, index: u32) -> u64 {
         bits | 1 << 63
     };
     (ordered & !0xff_ffff) | u64::from(index & 0xff_ffff)
+}
+
+/// The coordinate a key stands for, its low 24 bits cleared (the inverse of
+/// `sort_key` up to those bits; monotone in the key).
+fn key_value(key: u64) -> f64 {
+    let ordered = key & !0xff_ffff;
+    f64::from_bits(if ordered >> 63 == 1 {
+        ordered & !(1 << 63)
+    } else {
+        !ordered
+    })
 }

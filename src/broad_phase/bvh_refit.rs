@@ -33,14 +33,13 @@ impl<const N: usize> KdopBvh<N> {
         Ok(())
     }
 
+    /// Recomputes every k-DOP from the positions (the feature arrays may be
+    /// empty, as after the build's topology pass: they are then allocated
+    /// and written once, in parallel).
     pub(crate) fn refit_positions(&mut self, x_t0: &[Vec3], x_t1: &[Vec3]) {
-        self.vertex_bv
-            .par_iter_mut()
-            .with_min_len(PAR_REFIT_MIN_LEN)
-            .zip(self.slot_vertex.par_iter())
-            .for_each(|(bv, &v)| {
-                *bv = Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize])
-            });
+        par_fill(&mut self.vertex_bv, &self.slot_vertex, |&v| {
+            Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize])
+        });
         // The root's k-DOP: a reduction of min/max, the same for any split.
         let root = self
             .vertex_bv
@@ -50,31 +49,19 @@ impl<const N: usize> KdopBvh<N> {
             .reduce(|| Kdop::EMPTY, |a, b| a.merge(&b));
         self.grid = Quantizer::new(&root);
         let grid = self.grid;
-        self.vertex_q
-            .par_iter_mut()
-            .with_min_len(PAR_REFIT_MIN_LEN)
-            .zip(self.vertex_bv.par_iter())
-            .for_each(|(q, bv)| *q = grid.quantize(bv));
+        par_fill(&mut self.vertex_q, &self.vertex_bv, |bv| grid.quantize(bv));
         // A leaf's quantized k-DOP: its face's, quantized, which is the merge
         // of its corners' quantized k-DOPs (quantizing is monotone); an
         // edge's likewise.
         let vertex_q = &self.vertex_q;
-        self.leaf_q
-            .par_iter_mut()
-            .with_min_len(PAR_REFIT_MIN_LEN)
-            .zip(self.leaves.par_iter())
-            .for_each(|(q, l)| {
-                let [a, b, c] = l.corner_slots.map(|s| &vertex_q[s as usize]);
-                *q = a.merge(b).merge(c);
-            });
-        self.edge_q
-            .par_iter_mut()
-            .with_min_len(PAR_REFIT_MIN_LEN)
-            .zip(self.edge_end_slots.par_iter())
-            .for_each(|(q, e)| {
-                let [a, b] = e.map(|s| &vertex_q[s as usize]);
-                *q = a.merge(b);
-            });
+        par_fill(&mut self.leaf_q, &self.leaves, |l| {
+            let [a, b, c] = l.corner_slots.map(|s| &vertex_q[s as usize]);
+            a.merge(b).merge(c)
+        });
+        par_fill(&mut self.edge_q, &self.edge_end_slots, |e| {
+            let [a, b] = e.map(|s| &vertex_q[s as usize]);
+            a.merge(b)
+        });
         let leaf_bv = &self.leaf_q;
         if self.inner.is_empty() {
             self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::<N>::EMPTY);
@@ -87,6 +74,23 @@ impl<const N: usize> KdopBvh<N> {
 }
 
 use super::bvh::BroadPhaseError;
+
+/// `dst[i] = f(&src[i])` for every `i`, in parallel chunks of at least
+/// [`PAR_REFIT_MIN_LEN`]; `dst` is overwritten in place when it has the
+/// right length, else refilled (each element written once, by the task
+/// that computes it, so a fresh allocation is also first touched in
+/// parallel).
+fn par_fill<T: Send, S: Sync>(dst: &mut Vec<T>, src: &[S], f: impl Fn(&S) -> T + Sync + Send) {
+    if dst.len() == src.len() {
+        dst.par_iter_mut()
+            .with_min_len(PAR_REFIT_MIN_LEN)
+            .zip(src.par_iter())
+            .for_each(|(d, s)| *d = f(s));
+    } else {
+        dst.clear();
+        dst.par_extend(src.par_iter().with_min_len(PAR_REFIT_MIN_LEN).map(f));
+    }
+}
 
 /// The quantized k-DOP of child reference `r` of a node in `inner` (whose
 /// first entry has absolute index `base`).

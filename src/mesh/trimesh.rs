@@ -40,6 +40,7 @@ pub struct TriMesh {
     face_edges: Vec<[u32; 3]>,
     vertex_owner: Vec<u32>,
     edge_owner: Vec<u32>,
+    face_owned: Vec<u8>,
     component: Vec<u32>,
     num_components: usize,
 }
@@ -91,15 +92,18 @@ impl TriMesh {
             .collect::<Vec<_>>();
         let mut vertex_owner = vec![NO_OWNER; num_vertices];
         let mut edge_owner = vec![NO_OWNER; edges.len()];
+        let mut face_owned = vec![0u8; faces.len()];
         for (f, (tri, fe)) in faces.iter().zip(&face_edges).enumerate() {
             for k in 0..3 {
                 let v = &mut vertex_owner[tri[k] as usize];
                 if *v == NO_OWNER {
                     *v = f as u32;
+                    face_owned[f] |= 1 << k;
                 }
                 let e = &mut edge_owner[fe[k] as usize];
                 if *e == NO_OWNER {
                     *e = f as u32;
+                    face_owned[f] |= 8 << k;
                 }
             }
         }
@@ -111,6 +115,7 @@ impl TriMesh {
             face_edges,
             vertex_owner,
             edge_owner,
+            face_owned,
             component,
             num_components,
         })
@@ -162,6 +167,15 @@ impl TriMesh {
     #[inline]
     pub fn edge_owner(&self) -> &[u32] {
         &self.edge_owner
+    }
+
+    /// What each face owns, as a bit set: bit `k` (0..3), its corner `k`
+    /// (`vertex_owner` of that corner is this face); bit `3 + k`, its edge `k`
+    /// in [`TriMesh::face_edges`] order. The same facts as
+    /// [`TriMesh::vertex_owner`] and [`TriMesh::edge_owner`], read per face.
+    #[inline]
+    pub fn face_owned(&self) -> &[u8] {
+        &self.face_owned
     }
 
     /// Connected component of each vertex, numbered by smallest vertex index.
@@ -295,6 +309,9 @@ mod tests {
         let m = two_triangles();
         assert_eq!(m.vertex_owner(), &[0, 0, 0, 1, NO_OWNER]);
         assert_eq!(m.edge_owner(), &[0, 0, 0, 1, 1]);
+        // Face 0 owns all it touches; face 1 ([2, 1, 3]) owns corner 3 and
+        // its edges (1, 3) and (3, 2), not (2, 1).
+        assert_eq!(m.face_owned(), &[0b111_111, 0b110_100]);
     }
 
     #[test]
