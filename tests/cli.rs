@@ -202,6 +202,61 @@ fn generate_replay_and_step_agree_on_every_step() {
     }
 }
 
+/// `step --repeat N` reports the fastest of N runs, each with the same
+/// counts and time of impact as a single run; runs after the first refit the
+/// BVH unless `--rebuild`.
+#[test]
+fn step_repeat_reports_the_same_outcome_and_says_how_the_bvh_was_made() {
+    let d = TempDir::new("repeat");
+    let frames = d.path("frames");
+    let dir = frames.to_str().unwrap();
+    succeeds(&[
+        "generate",
+        "--resolution",
+        "12",
+        "--frames",
+        "2",
+        "--out",
+        dir,
+    ]);
+    let f0 = frames.join("frame_0000.ply");
+    let f1 = frames.join("frame_0001.ply");
+    let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec!["step", f0, f1, "--json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&succeeds(&args).0).unwrap()
+    };
+    let once = run(&[]);
+    assert_eq!(once["bvh"], "build");
+    assert!(once.get("runs").is_none());
+    for (extra, bvh) in [
+        (&["--repeat", "3"][..], "refit"),
+        (&["--repeat", "2", "--rebuild"][..], "build"),
+    ] {
+        let r = run(extra);
+        assert_eq!(r["bvh"], bvh, "{extra:?}");
+        let runs: u64 = extra[1].parse().unwrap();
+        assert_eq!(r["runs"], runs, "{extra:?}");
+        let totals = r["runs_total_ms"].as_array().unwrap();
+        assert_eq!(totals.len() as u64, runs, "{extra:?}");
+        let fastest = totals
+            .iter()
+            .map(|t| t.as_f64().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(
+            r["time_ms"]["total"].as_f64().unwrap(),
+            fastest,
+            "{extra:?}"
+        );
+        for key in ["vf", "ee", "toi", "toi_upper"] {
+            assert_eq!(r[key], once[key], "{extra:?}: {key}");
+        }
+    }
+    fails_with(&["step", f0, f1, "--repeat", "0"], "--repeat");
+    fails_with(&["step", f0, f1, "--rebuild"], "--repeat");
+}
+
 #[test]
 fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
     let d = TempDir::new("force");
