@@ -9,8 +9,9 @@
 //! 52, and an overlap test is four 8-lane vector comparisons. The grid has 65,536 steps per slab over the scene's extent, so
 //! on the cloth frames a step is well under a percent of a triangle: the node
 //! tests prune almost exactly as well as `f64` ones would. Node tests only
-//! steer the descent; every candidate is decided by the exact `f64` feature
-//! k-DOPs (see `broad_phase`).
+//! steer the descent; every candidate is decided as the exact `f64` feature
+//! k-DOPs decide it (outer images can only refute an overlap, inner ones
+//! only prove it; see `broad_phase`).
 //!
 //! **Rounding.** A bound `x` of slab `i` maps to `f(x) = (x − oᵢ)·sᵢ` with
 //! `sᵢ = 65,000 / (extent of slab i)`. `f` is increasing, so `x ≤ y` implies
@@ -28,6 +29,18 @@
 //! (they clamp), which is what a traversal of two trees with different grids
 //! needs: a query is quantized on the grid of the tree it descends. A slab
 //! of zero (or non-finite) extent gets `sᵢ = 0`: everything overlaps there.
+//!
+//! **Inner rounding** ([`Quantizer::quantize_inner`]) turns the argument
+//! around, to *prove* overlaps: a lower bound is stored as at least
+//! `⌊f̃⌋ + 2 > f(x)` and an upper bound as at most `⌈f̃⌉ − 2 < f(x)`, clamped to
+//! `[1, 65535]` and `[0, 65534]` (a lower bound at the top end, or an upper
+//! one at the bottom, then overlaps nothing: `f̃` beyond the grid proves
+//! nothing). If two inner images overlap in slab `i` (`ilo(a) ≤ ihi(b)`),
+//! then `f(a.lo) < ilo(a) ≤ ihi(b) < f(b.hi)`, so `a.lo < b.hi`: the `f64`
+//! k-DOPs overlap. A slab of zero extent (`sᵢ = 0`, `f̃ = 0`) stores
+//! `[2, 0]`, which overlaps nothing, as it must (`f` is constant there and
+//! proves nothing). The inner image is monotone like the outer one, so the
+//! inner image of a merge is the merge of the inner images.
 //!
 //! Stored values are offset by 32,768 into `i16`, so that the comparisons are
 //! the signed 16-bit ones every x86-64 has (SSE2, 8 lanes: a k-DOP of
@@ -168,6 +181,34 @@ impl<const N: usize> Quantizer<N> {
         }
         out
     }
+
+    /// The quantized k-DOP inside `b` (rounded inward, module doc): when the
+    /// inner images of two k-DOPs overlap, the k-DOPs do.
+    #[inline]
+    pub fn quantize_inner(&self, b: &Kdop<N>) -> QKdop<N> {
+        // As in `quantize`, with the safe ends swapped: a NaN goes to 65540
+        // for a lower bound and to −4 for an upper one; truncation plus
+        // (minus) 2 is at least `⌊f̃⌋ + 2` (at most `⌈f̃⌉ − 2`).
+        const MIN: f64 = -4.0;
+        const MAX: f64 = 65540.0;
+        let mut out = QKdop {
+            lo: [0; N],
+            hi: [0; N],
+        };
+        for i in 0..N {
+            let f_lo = (b.lo[i] - self.origin[i]) * self.scale[i];
+            let f_hi = (b.hi[i] - self.origin[i]) * self.scale[i];
+            let f_lo = if f_lo <= MAX { f_lo } else { MAX };
+            let f_lo = if f_lo >= MIN { f_lo } else { MIN };
+            let f_hi = if f_hi >= MIN { f_hi } else { MIN };
+            let f_hi = if f_hi <= MAX { f_hi } else { MAX };
+            let lo = (f_lo as i32 + 2).clamp(1, 65535);
+            let hi = (f_hi as i32 - 2).clamp(0, 65534);
+            out.lo[i] = (lo - 32768) as i16;
+            out.hi[i] = (hi - 32768) as i16;
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -219,6 +260,73 @@ mod tests {
             let scalar = (0..13).all(|i| qa.lo[i] <= qb.hi[i] && qb.lo[i] <= qa.hi[i]);
             prop_assert_eq!(qa.overlaps(&qb), scalar);
         }
+
+        /// Inner images overlap only when the exact k-DOPs do, on any
+        /// grid (also a tiny one, and for k-DOPs outside the reference);
+        /// inner images lie inside the outer ones; the inner image of a
+        /// merge is the merge of the inner images.
+        #[test]
+        fn inner_overlap_implies_exact_overlap(
+            a in proptest::collection::vec(prop::array::uniform3(-2.0..2.0f64), 1..4),
+            b in proptest::collection::vec(prop::array::uniform3(-2.0..2.0f64), 1..4),
+            r in proptest::collection::vec(prop::array::uniform3(-1.0..1.0f64), 1..4),
+            shift in prop::array::uniform3(-1e-4..1e-4f64),
+            tiny in prop::bool::ANY,
+        ) {
+            // `b` may be `a` moved by a hair: the overlaps that are hardest
+            // to prove or refute.
+            let b = if shift[0] > 0.0 {
+                a.iter().map(|p| [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]]).collect()
+            } else {
+                b
+            };
+            let (ka, kb) = (kdop(&a), kdop(&b));
+            let mut reference = kdop(&r);
+            if tiny {
+                reference = kdop(&r[..1]);
+                reference.hi[0] = reference.lo[0].next_up();
+            }
+            let g = Quantizer::new(&reference);
+            let (ia, ib) = (g.quantize_inner(&ka), g.quantize_inner(&kb));
+            prop_assert!(!ia.overlaps(&ib) || ka.overlaps(&kb));
+            let (qa, qb) = (g.quantize(&ka), g.quantize(&kb));
+            for i in 0..13 {
+                prop_assert!(qa.lo[i] <= ia.lo[i] && ia.hi[i] <= qa.hi[i]);
+                prop_assert!(qb.lo[i] <= ib.lo[i] && ib.hi[i] <= qb.hi[i]);
+            }
+            let im = g.quantize_inner(&ka.merge(&kb));
+            prop_assert_eq!(im, ia.merge(&ib));
+        }
+    }
+
+    #[test]
+    fn inner_images_prove_clear_overlaps_and_nothing_on_a_flat_grid() {
+        // The k-DOP of the cube [lo, hi]³ (extent in every slab).
+        let cube = |lo: f64, hi: f64| {
+            let corners: Vec<[f64; 3]> = (0..8)
+                .map(|i| [0, 1, 2].map(|k| if i >> k & 1 == 0 { lo } else { hi }))
+                .collect();
+            kdop(&corners)
+        };
+        let g = Quantizer::new(&cube(0.0, 1.0));
+        let a = cube(0.1, 0.3);
+        assert!(
+            g.quantize_inner(&a)
+                .overlaps(&g.quantize_inner(&cube(0.2, 0.4)))
+        );
+        // Touching (at a corner, so in the (1, 1, 1) slab): not provable
+        // with the margins, although the exact k-DOPs overlap.
+        let c = cube(0.3, 0.5);
+        assert!(a.overlaps(&c));
+        assert!(!g.quantize_inner(&a).overlaps(&g.quantize_inner(&c)));
+        // A slab of zero extent proves nothing there: points on the
+        // diagonal x = y = z all project to 0 on (1, −1, 0).
+        let d = kdop(&[[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]);
+        let gd = Quantizer::new(&d);
+        assert!(!gd.quantize_inner(&d).overlaps(&gd.quantize_inner(&d)));
+        // Everything is one point of a flat grid: nothing is proven.
+        let flat = Quantizer::new(&Kdop::<13>::EMPTY);
+        assert!(!flat.quantize_inner(&a).overlaps(&flat.quantize_inner(&a)));
     }
 
     #[test]

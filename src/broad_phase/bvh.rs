@@ -23,8 +23,11 @@
 //! (exact: min and max only), computed where it is needed, which costs less
 //! than the memory it would take (a 26-DOP is 208 bytes; edges and faces are
 //! five times as many as vertices). All indices are `u32`. The quantized node
-//! k-DOPs only steer the descent; every candidate is decided by `f64` feature
-//! k-DOPs.
+//! k-DOPs only steer the descent; every candidate is decided as its `f64`
+//! feature k-DOPs decide it: pairs whose outer quantized images are apart
+//! are not candidates, pairs whose inner images ([`Quantizer::quantize_inner`],
+//! 52 more bytes per vertex, leaf and edge slot) overlap are, and the rest
+//! get the `f64` test.
 //!
 //! Files: this one holds the types; `bvh_build`, `bvh_refit` and
 //! `bvh_traverse` hold one verb each.
@@ -121,6 +124,13 @@ pub struct KdopBvh<const N: usize> {
     /// Per edge slot: its edge's k-DOP quantized on `grid` (the merge of its
     /// ends' `vertex_q`), contiguous so that the edge–edge loop streams.
     pub(crate) edge_q: Vec<QKdop<N>>,
+    /// The inner images ([`Quantizer::quantize_inner`]) of the same k-DOPs:
+    /// per vertex slot, per leaf (the merge of its corners'), per edge slot
+    /// (the merge of its ends'). Two features whose inner images overlap
+    /// are a candidate without the `f64` test.
+    pub(crate) vertex_qi: Vec<QKdop<N>>,
+    pub(crate) leaf_qi: Vec<QKdop<N>>,
+    pub(crate) edge_qi: Vec<QKdop<N>>,
     /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
     /// The connected component of each vertex slot.
@@ -319,38 +329,16 @@ impl<const N: usize> KdopBvh<N> {
         if self.grid != Quantizer::new(&self.root_kdop()) {
             return Err("the grid is not the root's".into());
         }
-        if self.vertex_q.len() != self.vertex_bv.len()
-            || self
-                .vertex_q
-                .iter()
-                .zip(&self.vertex_bv)
-                .any(|(q, bv)| *q != self.grid.quantize(bv))
-        {
-            return Err("stale quantized vertex k-DOPs".into());
-        }
-        let merged = |s: &[u32]| {
-            s.iter().fold(QKdop::<N>::EMPTY, |m, &x| {
-                m.merge(&self.vertex_q[x as usize])
-            })
-        };
-        if self.leaf_q.len() != self.leaves.len()
-            || self
-                .leaf_q
-                .iter()
-                .zip(&self.leaves)
-                .any(|(q, l)| *q != merged(&l.corner_slots))
-        {
-            return Err("stale quantized leaf k-DOPs".into());
-        }
-        if self.edge_q.len() != self.edge_end_slots.len()
-            || self
-                .edge_q
-                .iter()
-                .zip(&self.edge_end_slots)
-                .any(|(q, e)| *q != merged(e))
-        {
-            return Err("stale quantized edge k-DOPs".into());
-        }
+        self.check_images(
+            "quantized",
+            [&self.vertex_q, &self.leaf_q, &self.edge_q],
+            Quantizer::quantize,
+        )?;
+        self.check_images(
+            "inner",
+            [&self.vertex_qi, &self.leaf_qi, &self.edge_qi],
+            Quantizer::quantize_inner,
+        )?;
         let leaf_q = |l: u32| {
             self.grid
                 .quantize(&self.face_kdop(&self.leaves[l as usize]))
@@ -385,6 +373,45 @@ impl<const N: usize> KdopBvh<N> {
             if k != u8::from(covered(mesh.edges()[e][0] as usize)) {
                 return Err(format!("edge {e} is owned by {k} leaves"));
             }
+        }
+        Ok(())
+    }
+
+    /// Checks one set of quantized images (per vertex slot, leaf and edge
+    /// slot) against `image` of the vertex k-DOPs and their merges.
+    fn check_images(
+        &self,
+        what: &str,
+        [vertex_q, leaf_q, edge_q]: [&[QKdop<N>]; 3],
+        image: fn(&Quantizer<N>, &Kdop<N>) -> QKdop<N>,
+    ) -> Result<(), String> {
+        if vertex_q.len() != self.vertex_bv.len()
+            || vertex_q
+                .iter()
+                .zip(&self.vertex_bv)
+                .any(|(q, bv)| *q != image(&self.grid, bv))
+        {
+            return Err(format!("stale {what} vertex k-DOPs"));
+        }
+        let merged = |s: &[u32]| {
+            s.iter()
+                .fold(QKdop::<N>::EMPTY, |m, &x| m.merge(&vertex_q[x as usize]))
+        };
+        if leaf_q.len() != self.leaves.len()
+            || leaf_q
+                .iter()
+                .zip(&self.leaves)
+                .any(|(q, l)| *q != merged(&l.corner_slots))
+        {
+            return Err(format!("stale {what} leaf k-DOPs"));
+        }
+        if edge_q.len() != self.edge_end_slots.len()
+            || edge_q
+                .iter()
+                .zip(&self.edge_end_slots)
+                .any(|(q, e)| *q != merged(e))
+        {
+            return Err(format!("stale {what} edge k-DOPs"));
         }
         Ok(())
     }

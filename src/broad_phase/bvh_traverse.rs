@@ -412,6 +412,13 @@ fn features<const N: usize>(
     // a superset of the exact overlaps); only pairs that pass, share no
     // vertex and could be candidates get the exact `f64` test, whose k-DOPs
     // are merged only then.
+    //
+    // Between the two, the inner images (`bvh`): when they overlap, so do
+    // the exact k-DOPs, and the pair is a candidate without the `f64` test.
+    // On cloth-ball 92→93, 97% of the pairs that pass the outer test are
+    // candidates and 93% are proven here (the traversal runs 9% fewer
+    // instructions, 16% fewer loads). Across two trees the query's features
+    // have no inner image on `b`'s grid: `EMPTY` proves nothing.
     let same_tree = std::ptr::eq(a, b);
     let quantized = |s: usize| -> QKdop<N> {
         if same_tree {
@@ -420,16 +427,28 @@ fn features<const N: usize>(
             b.grid.quantize(&a.vertex_bv[s])
         }
     };
+    let inner = |s: usize| -> QKdop<N> {
+        if same_tree {
+            a.vertex_qi[s]
+        } else {
+            QKdop::<N>::EMPTY
+        }
+    };
+    let face_qi = if same_tree {
+        a.leaf_qi[la]
+    } else {
+        QKdop::<N>::EMPTY
+    };
 
     // The query's owned vertices against the partners' faces.
     let (mut nvf, mut vf_same) = (*vf_len, 0u64);
     if nva > 0 {
         let vs = leaf.vertex_start as usize;
-        let qv: [(u32, QKdop<N>); 3] = std::array::from_fn(|i| {
+        let qv: [(u32, QKdop<N>, QKdop<N>); 3] = std::array::from_fn(|i| {
             if i < nva {
-                (a.slot_vertex[vs + i], quantized(vs + i))
+                (a.slot_vertex[vs + i], quantized(vs + i), inner(vs + i))
             } else {
-                (u32::MAX, QKdop::<N>::EMPTY)
+                (u32::MAX, QKdop::<N>::EMPTY, QKdop::<N>::EMPTY)
             }
         });
         for &p in partners {
@@ -438,12 +457,13 @@ fn features<const N: usize>(
                 continue;
             }
             let c = lp.corners;
-            let fq = &b.leaf_q[p as usize];
+            let (fq, fi) = (&b.leaf_q[p as usize], &b.leaf_qi[p as usize]);
             let mut fb = None;
-            for (i, (v, vq)) in qv[..nva].iter().enumerate() {
+            for (i, (v, vq, vi)) in qv[..nva].iter().enumerate() {
                 let v = *v;
                 if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(fq)
-                    && a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp)))
+                    && (vi.overlaps(fi)
+                        || a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp))))
                 {
                     vf[nvf] = VfPair { v, f: lp.face };
                     nvf += 1;
@@ -461,10 +481,12 @@ fn features<const N: usize>(
             let slots = b.slot_vertex[r.clone()]
                 .iter()
                 .zip(&b.vertex_q[r.clone()])
+                .zip(&b.vertex_qi[r.clone()])
                 .zip(&b.vertex_bv[r.clone()])
                 .zip(&b.slot_vertex_comp[r]);
-            for (((&v, vq), bv), &vc) in slots {
-                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q) && bv.overlaps(&face_bv)
+            for ((((&v, vq), vi), bv), &vc) in slots {
+                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q)
+                    && (vi.overlaps(&face_qi) || bv.overlaps(&face_bv))
                 {
                     vf[nvf] = VfPair { v, f: leaf.face };
                     nvf += 1;
@@ -495,6 +517,13 @@ fn features<const N: usize>(
                 b.grid.quantize(&a.edge_kdop(es + i))
             }
         });
+        let qi: [QKdop<N>; 3] = std::array::from_fn(|i| {
+            if i < nea && same_tree {
+                a.edge_qi[es + i]
+            } else {
+                QKdop::<N>::EMPTY
+            }
+        });
         let mut qe: [Option<Kdop<N>>; 3] = [None; 3];
         let (mut nee, mut ee_same) = (*ee_len, 0u64);
         for &(l0, l1) in runs.iter() {
@@ -502,24 +531,30 @@ fn features<const N: usize>(
             let slots = b.slot_edge_ends[r.clone()]
                 .iter()
                 .zip(&b.edge_q[r.clone()])
+                .zip(&b.edge_qi[r.clone()])
                 .zip(&b.edge_end_slots[r.clone()])
                 .zip(&b.slot_edge[r.clone()])
                 .zip(&b.slot_edge_comp[r]);
-            for ((((&[r, u], tq), &[sr, su]), &et), &ec) in slots {
+            for (((((&[r, u], tq), ti), &[sr, su]), &et), &ec) in slots {
                 let mut pass = [false; 3];
+                let mut proven = [false; 3];
                 for k in 0..nea {
                     let [p, q] = qends[k];
                     pass[k] = (p != r) & (p != u) & (q != r) & (q != u) & qq[k].overlaps(tq);
+                    proven[k] = pass[k] & qi[k].overlaps(ti);
                 }
                 if !(pass[0] | pass[1] | pass[2]) {
                     continue;
                 }
-                let bt = b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize]);
+                let mut bt = None;
                 for k in 0..nea {
                     if pass[k]
-                        && qe[k]
-                            .get_or_insert_with(|| a.edge_kdop(es + k))
-                            .overlaps(&bt)
+                        && (proven[k]
+                            || qe[k].get_or_insert_with(|| a.edge_kdop(es + k)).overlaps(
+                                bt.get_or_insert_with(|| {
+                                    b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize])
+                                }),
+                            ))
                     {
                         ee[nee] = EePair::new(qids[k], et);
                         nee += 1;
