@@ -537,11 +537,9 @@ fn features<const N: usize>(
                 .zip(&b.slot_edge_comp[r]);
             for (((((&[r, u], tq), ti), &[sr, su]), &et), &ec) in slots {
                 let mut pass = [false; 3];
-                let mut proven = [false; 3];
                 for k in 0..nea {
                     let [p, q] = qends[k];
                     pass[k] = (p != r) & (p != u) & (q != r) & (q != u) & qq[k].overlaps(tq);
-                    proven[k] = pass[k] & qi[k].overlaps(ti);
                 }
                 if !(pass[0] | pass[1] | pass[2]) {
                     continue;
@@ -549,7 +547,7 @@ fn features<const N: usize>(
                 let mut bt = None;
                 for k in 0..nea {
                     if pass[k]
-                        && (proven[k]
+                        && (qi[k].overlaps(ti)
                             || qe[k].get_or_insert_with(|| a.edge_kdop(es + k)).overlaps(
                                 bt.get_or_insert_with(|| {
                                     b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize])
