@@ -123,8 +123,6 @@ impl<const N: usize> KdopBvh<N> {
             leaf_q: Vec::new(),
             edge_q: Vec::new(),
             vertex_qi: Vec::new(),
-            leaf_qi: Vec::new(),
-            edge_qi: Vec::new(),
             slot_vertex: Vec::with_capacity(mesh.num_vertices()),
             slot_vertex_comp: Vec::new(),
             slot_edge: Vec::with_capacity(mesh.num_edges()),

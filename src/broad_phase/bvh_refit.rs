@@ -55,20 +55,16 @@ impl<const N: usize> KdopBvh<N> {
         });
         // A leaf's quantized k-DOP: its face's, quantized, which is the merge
         // of its corners' quantized k-DOPs (quantizing is monotone); an
-        // edge's likewise; the inner images likewise.
-        for (vertex_q, leaf_q, edge_q) in [
-            (&self.vertex_q, &mut self.leaf_q, &mut self.edge_q),
-            (&self.vertex_qi, &mut self.leaf_qi, &mut self.edge_qi),
-        ] {
-            par_fill(leaf_q, &self.leaves, |l| {
-                let [a, b, c] = l.corner_slots.map(|s| &vertex_q[s as usize]);
-                a.merge(b).merge(c)
-            });
-            par_fill(edge_q, &self.edge_end_slots, |e| {
-                let [a, b] = e.map(|s| &vertex_q[s as usize]);
-                a.merge(b)
-            });
-        }
+        // edge's likewise.
+        let vertex_q = &self.vertex_q;
+        par_fill(&mut self.leaf_q, &self.leaves, |l| {
+            let [a, b, c] = l.corner_slots.map(|s| &vertex_q[s as usize]);
+            a.merge(b).merge(c)
+        });
+        par_fill(&mut self.edge_q, &self.edge_end_slots, |e| {
+            let [a, b] = e.map(|s| &vertex_q[s as usize]);
+            a.merge(b)
+        });
         let leaf_bv = &self.leaf_q;
         if self.inner.is_empty() {
             self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::<N>::EMPTY);

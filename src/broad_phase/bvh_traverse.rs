@@ -434,8 +434,13 @@ fn features<const N: usize>(
             QKdop::<N>::EMPTY
         }
     };
+    // The merge of the inner images of vertex slots `s` of `t`.
+    let inner_of = |t: &KdopBvh<N>, s: &[u32]| {
+        s.iter()
+            .fold(QKdop::<N>::EMPTY, |m, &x| m.merge(&t.vertex_qi[x as usize]))
+    };
     let face_qi = if same_tree {
-        a.leaf_qi[la]
+        inner_of(a, &leaf.corner_slots)
     } else {
         QKdop::<N>::EMPTY
     };
@@ -457,12 +462,12 @@ fn features<const N: usize>(
                 continue;
             }
             let c = lp.corners;
-            let (fq, fi) = (&b.leaf_q[p as usize], &b.leaf_qi[p as usize]);
-            let mut fb = None;
+            let fq = &b.leaf_q[p as usize];
+            let (mut fi, mut fb) = (None, None);
             for (i, (v, vq, vi)) in qv[..nva].iter().enumerate() {
                 let v = *v;
                 if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(fq)
-                    && (vi.overlaps(fi)
+                    && (vi.overlaps(fi.get_or_insert_with(|| inner_of(b, &lp.corner_slots)))
                         || a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp))))
                 {
                     vf[nvf] = VfPair { v, f: lp.face };
@@ -519,7 +524,7 @@ fn features<const N: usize>(
         });
         let qi: [QKdop<N>; 3] = std::array::from_fn(|i| {
             if i < nea && same_tree {
-                a.edge_qi[es + i]
+                inner_of(a, &a.edge_end_slots[es + i])
             } else {
                 QKdop::<N>::EMPTY
             }
@@ -531,11 +536,10 @@ fn features<const N: usize>(
             let slots = b.slot_edge_ends[r.clone()]
                 .iter()
                 .zip(&b.edge_q[r.clone()])
-                .zip(&b.edge_qi[r.clone()])
                 .zip(&b.edge_end_slots[r.clone()])
                 .zip(&b.slot_edge[r.clone()])
                 .zip(&b.slot_edge_comp[r]);
-            for (((((&[r, u], tq), ti), &[sr, su]), &et), &ec) in slots {
+            for ((((&[r, u], tq), &[sr, su]), &et), &ec) in slots {
                 let mut pass = [false; 3];
                 for k in 0..nea {
                     let [p, q] = qends[k];
@@ -544,10 +548,10 @@ fn features<const N: usize>(
                 if !(pass[0] | pass[1] | pass[2]) {
                     continue;
                 }
-                let mut bt = None;
+                let (mut ti, mut bt) = (None, None);
                 for k in 0..nea {
                     if pass[k]
-                        && (qi[k].overlaps(ti)
+                        && (qi[k].overlaps(ti.get_or_insert_with(|| inner_of(b, &[sr, su])))
                             || qe[k].get_or_insert_with(|| a.edge_kdop(es + k)).overlaps(
                                 bt.get_or_insert_with(|| {
                                     b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize])
