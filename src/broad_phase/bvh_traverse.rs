@@ -439,10 +439,15 @@ fn features<const N: usize>(
         s.iter()
             .fold(QKdop::<N>::EMPTY, |m, &x| m.merge(&t.vertex_qi[x as usize]))
     };
-    let face_qi = if same_tree {
-        inner_of(a, &leaf.corner_slots)
-    } else {
-        QKdop::<N>::EMPTY
+    let mut face_qi = None;
+    let mut query_face_qi = || -> QKdop<N> {
+        *face_qi.get_or_insert_with(|| {
+            if same_tree {
+                inner_of(a, &leaf.corner_slots)
+            } else {
+                QKdop::<N>::EMPTY
+            }
+        })
     };
 
     // The query's owned vertices against the partners' faces.
@@ -491,7 +496,7 @@ fn features<const N: usize>(
                 .zip(&b.slot_vertex_comp[r]);
             for ((((&v, vq), vi), bv), &vc) in slots {
                 if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q)
-                    && (vi.overlaps(&face_qi) || bv.overlaps(&face_bv))
+                    && (vi.overlaps(&query_face_qi()) || bv.overlaps(&face_bv))
                 {
                     vf[nvf] = VfPair { v, f: leaf.face };
                     nvf += 1;
@@ -522,13 +527,7 @@ fn features<const N: usize>(
                 b.grid.quantize(&a.edge_kdop(es + i))
             }
         });
-        let qi: [QKdop<N>; 3] = std::array::from_fn(|i| {
-            if i < nea && same_tree {
-                inner_of(a, &a.edge_end_slots[es + i])
-            } else {
-                QKdop::<N>::EMPTY
-            }
-        });
+        let mut qi: [Option<QKdop<N>>; 3] = [None; 3];
         let mut qe: [Option<Kdop<N>>; 3] = [None; 3];
         let (mut nee, mut ee_same) = (*ee_len, 0u64);
         for &(l0, l1) in runs.iter() {
@@ -551,7 +550,15 @@ fn features<const N: usize>(
                 let (mut ti, mut bt) = (None, None);
                 for k in 0..nea {
                     if pass[k]
-                        && (qi[k].overlaps(ti.get_or_insert_with(|| inner_of(b, &[sr, su])))
+                        && (qi[k]
+                            .get_or_insert_with(|| {
+                                if same_tree {
+                                    inner_of(a, &a.edge_end_slots[es + k])
+                                } else {
+                                    QKdop::<N>::EMPTY
+                                }
+                            })
+                            .overlaps(ti.get_or_insert_with(|| inner_of(b, &[sr, su])))
                             || qe[k].get_or_insert_with(|| a.edge_kdop(es + k)).overlaps(
                                 bt.get_or_insert_with(|| {
                                     b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize])
