@@ -1,0 +1,113 @@
+//! Runs one part of the pipeline on one frame step, `--runs N` times in this
+//! process, and prints the fastest wall time: for A/B comparisons of two
+//! builds on a shared machine (the best of many runs is the least disturbed
+//! one), and, with `--runs 1` under
+//! `valgrind --tool=callgrind` or `--tool=cachegrind --cache-sim=yes`, for
+//! instruction and cache-miss counts, which a shared machine does not
+//! disturb at all (run it with `--runs 1` and `--runs 3` and take half the
+//! difference to cancel reading the frames).
+//!
+//! Usage: `pipeline_profile build|traverse|step FRAME0 FRAME1 [--runs N]`
+//!
+//! - `build`: a fresh BVH (k = 26) of the step;
+//! - `traverse`: the self traversal of a BVH built once, candidates
+//!   discarded (no filters); prints the broad-phase counters;
+//! - `step`: a whole step with the default configuration (fresh pipeline,
+//!   so the BVH is built); prints the stage times of the fastest run.
+//!
+//! Threads: `RAYON_NUM_THREADS` (rayon's global pool).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use ccdlab::broad_phase::{BroadPhaseStats, Bvh, CandidateSink, EePair, VfPair};
+use ccdlab::mesh::{Step, read_step};
+use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport};
+
+/// Discards candidates.
+struct Discard;
+
+impl CandidateSink for Discard {
+    fn vertex_face(&mut self, _: &[VfPair]) {}
+    fn edge_edge(&mut self, _: &[EePair]) {}
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: pipeline_profile build|traverse|step FRAME0 FRAME1 [--runs N]";
+    let (what, f0, f1) = match &args[..] {
+        [w, a, b, ..] if ["build", "traverse", "step"].contains(&w.as_str()) => (w, a, b),
+        _ => {
+            eprintln!("{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let runs = match &args[3..] {
+        [] => 1,
+        [flag, n] if flag == "--runs" => match n.parse::<usize>() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                eprintln!("--runs needs a positive integer, got {n:?}");
+                return ExitCode::FAILURE;
+            }
+        },
+        _ => {
+            eprintln!("{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (mesh, x_t0, x_t1) = match read_step(f0.as_ref(), f1.as_ref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let step = match Step::new(&mesh, &x_t0, &x_t1) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let config = PipelineConfig::default();
+    let bvh = (what == "traverse").then(|| Bvh::build(&step, config.axes));
+    let mut best = f64::INFINITY;
+    let mut stats: Option<BroadPhaseStats> = None;
+    let mut report: Option<StepReport> = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        match (what.as_str(), &bvh) {
+            ("build", _) => drop(std::hint::black_box(Bvh::build(&step, config.axes))),
+            ("traverse", Some(bvh)) => stats = Some(bvh.self_candidates_par(|| Discard).1),
+            _ => match Pipeline::new(config.clone()).step(&step) {
+                Ok(o) => {
+                    let ms = t.elapsed().as_secs_f64() * 1e3;
+                    if ms < best {
+                        report = Some(o.report);
+                    }
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+        }
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    println!(
+        "{what}: fastest of {runs} runs {best:.3} ms ({} threads)",
+        rayon::current_num_threads()
+    );
+    if let Some(s) = stats {
+        println!("{s:?}");
+    }
+    if let Some(r) = report {
+        let t = &r.time_ms;
+        println!(
+            "stages ms: {} {:.2}, traverse {:.2}, filter {:.2}, solve {:.2}, total {:.2}",
+            r.bvh, t.refit, t.traverse, t.filter, t.solve, t.total
+        );
+    }
+    ExitCode::SUCCESS
+}
