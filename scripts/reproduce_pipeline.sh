@@ -4,7 +4,8 @@
 #
 #   1. cargo bench --bench pipeline: criterion timings, and the counts of every scene
 #      (counts_<scene>.json: candidates per k, culls per filter setting, parry, whole steps);
-#   2. ccdlab step --json on 1 and 2 threads for every scene with frame files;
+#   2. ccdlab step --json on 1 and 2 threads for every scene with frame files (fastest of 3
+#      runs, each building its BVH anew);
 #   3. the ipctk peer (scripts/peer_ipctk.py step, best of 3) on 2 threads, when it runs here;
 #   4. ccdlab replay of every scene with each filter setting (sequence-level statistics;
 #      the two-frame UNC scenes give one step each);
@@ -57,7 +58,9 @@ while read -r name sequence step frame0 frame1; do
     continue
   fi
   for threads in 1 2; do
-    "$bin" step "$frame0" "$frame1" --threads "$threads" --json > "$work/step_${name}_t${threads}.json.tmp"
+    # Fastest of 3 runs, each building its BVH anew (the peer's is also its fastest of 3).
+    "$bin" step "$frame0" "$frame1" --threads "$threads" --repeat 3 --rebuild --json \
+      > "$work/step_${name}_t${threads}.json.tmp"
     mv "$work/step_${name}_t${threads}.json.tmp" "$work/step_${name}_t${threads}.json"
   done
 done <<< "$scenes"

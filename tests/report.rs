@@ -124,6 +124,42 @@ fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// The whole-step table says how our step was timed: single runs, or the
+/// fastest of the runs `ccdlab step --repeat N --rebuild` recorded.
+#[test]
+fn the_step_table_says_how_many_runs_were_timed() {
+    let root = tmp("runs");
+    let md_of = |from: &Path, name: &str| {
+        let out = root.join(name);
+        generate(&ReportOptions {
+            from: from.to_path_buf(),
+            criterion: None,
+            out: out.clone(),
+        })
+        .unwrap();
+        std::fs::read_to_string(out.join("README.md")).unwrap()
+    };
+    let single = md_of(&fixture(), "single");
+    assert!(single.contains("exact tests; single runs."), "{single}");
+
+    let from = root.join("data");
+    copy_dir(&fixture(), &from);
+    let step = from.join("step_funnel_t2.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&step).unwrap()).unwrap();
+    json["runs"] = 3.into();
+    std::fs::write(&step, serde_json::to_string(&json).unwrap()).unwrap();
+    let repeated = md_of(&from, "repeated");
+    assert!(
+        repeated.contains(
+            "exact tests; the fastest of 3 runs in one process, each building its BVH anew \
+             (`--repeat 3 --rebuild`)."
+        ),
+        "{repeated}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 #[test]
 fn a_bad_record_is_named_and_nothing_is_written() {
     let root = tmp("bad");

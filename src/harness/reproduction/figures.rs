@@ -576,7 +576,7 @@ impl Figure for StageFigure {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, text: bool) -> Res {
         let rest = title_area(
             root,
-            "Stage times, ms: our whole step and the ipctk peer (single runs), the broad phases alone (best of 3)",
+            "Stage times, ms: our whole step and the ipctk peer (as in the table), the broad phases alone (best of 3)",
             text,
         )?;
         let weights: Vec<u32> = self

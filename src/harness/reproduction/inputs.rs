@@ -65,8 +65,22 @@ impl BenchTimings {
 pub struct StepRun {
     /// Scene name (from the file name).
     pub scene: String,
-    /// The report.
+    /// The report (of the fastest run, when there were several).
     pub report: StepReport,
+    /// How many runs the report is the fastest of (`ccdlab step --repeat`;
+    /// 1 when the record does not say).
+    pub runs: u32,
+}
+
+/// The run count `ccdlab step --repeat` adds to its JSON.
+#[derive(serde::Deserialize)]
+struct RunCount {
+    #[serde(default = "one")]
+    runs: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// One recorded replay of a sequence with one filter setting.
@@ -314,7 +328,12 @@ impl ReportInputs {
                         format!("ran on {} threads, named t{threads}", report.threads),
                     ));
                 }
-                out.steps.push(StepRun { scene, report });
+                let RunCount { runs } = parse(&path, &bytes)?;
+                out.steps.push(StepRun {
+                    scene,
+                    report,
+                    runs,
+                });
                 out.files.push((name, bytes));
             } else if let Some(scene) = name
                 .strip_prefix("peer_ipctk_")

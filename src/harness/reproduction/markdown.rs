@@ -575,10 +575,19 @@ fn broad_phase(w: &mut String, inputs: &ReportInputs) {
 
 fn whole_step(w: &mut String, inputs: &ReportInputs) {
     let _ = writeln!(w, "## Whole step: ours vs the ipctk peer\n");
+    let runs = inputs.steps.iter().map(|r| r.runs).max().unwrap_or(1);
+    let how = if runs > 1 {
+        format!(
+            "the fastest of {runs} runs in one process, each building its BVH anew \
+             (`--repeat {runs} --rebuild`)"
+        )
+    } else {
+        "single runs".to_string()
+    };
     let _ = writeln!(
         w,
         "Ours: `ccdlab step --json` (k = 26, SLPF+DNF, then our coplanar-window filter, exact solver), broad phase = BVH build + traversal, narrow phase \
-         = filters + exact tests; single runs. ipctk (PyPI IPC Toolkit, `scripts/peer_ipctk.py step`, fastest of its \
+         = filters + exact tests; {how}. ipctk (PyPI IPC Toolkit, `scripts/peer_ipctk.py step`, fastest of its \
          runs): LBVH broad phase (its candidates are the swept-AABB pairs) + its whole-step narrow phase \
          (`compute_collision_free_stepsize` with Tight-Inclusion), which lowers t_max to the earliest time of impact \
          found so far, so it does not decide every candidate on [0, 1] as ours does; its time of impact is \
