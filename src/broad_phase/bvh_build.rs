@@ -6,7 +6,9 @@
 //! (mean of the six points `x_t0`, `x_t1` of the corners, taken as a sum) along
 //! the axis of largest centroid spread, ties broken by item index (compared
 //! as one integer key per item and axis, exact to about 2⁻²⁹ of the
-//! coordinate; see `sort_key`). The paper does not say how it splits. (A
+//! coordinate; see `sort_key`; the spreads are read from the same keys). The
+//! items are permuted as contiguous key records, not through an index array
+//! (one cache line holds two of them). The paper does not say how it splits. (A
 //! split at the middle of a Morton order was tried: 28% more node tests on
 //! cloth-ball 92→93.) A median split gives a balanced tree of depth
 //! ⌈log₂ n⌉ + 1, which bounds the traversal stack and makes parallel subtrees

@@ -1,6 +1,7 @@
 //! Refit: a new step of the same mesh keeps the tree and recomputes every
-//! k-DOP bottom-up (vertices, then the grid over the root, then the leaves'
-//! and internal nodes' quantized k-DOPs). The paper (Wan, Fu & Yao 2022, §1.1)
+//! k-DOP bottom-up (vertices, then the grid over the root, then the
+//! vertices' outer and inner quantized images, then the leaves', edges' and
+//! internal nodes' quantized k-DOPs). The paper (Wan, Fu & Yao 2022, §1.1)
 //! weighs "construction and update" time against culling when choosing k;
 //! refitting is that update.
 //!
