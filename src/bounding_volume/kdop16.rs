@@ -154,56 +154,50 @@ impl<const N: usize> Quantizer<N> {
     /// The quantized k-DOP containing `b` (rounded outward, module doc).
     #[inline]
     pub fn quantize(&self, b: &Kdop<N>) -> QKdop<N> {
-        // `f̃` is clamped to [−4, 65540] first (with plain comparisons that
-        // send a NaN to the safe end: −4 for a lower bound, 65540 for an
-        // upper one), which changes no stored value; then truncation toward
-        // zero, minus (plus) 2, is at most `⌊f̃⌋ − 1` (at least `⌈f̃⌉ + 1`):
-        // one more step of margin than needed, for a conversion that is one
-        // instruction (x86-64's baseline has no rounding instruction;
-        // `floor` is a library call).
-        const MIN: f64 = -4.0;
-        const MAX: f64 = 65540.0;
-        let mut out = QKdop {
-            lo: [0; N],
-            hi: [0; N],
-        };
-        for i in 0..N {
-            let f_lo = (b.lo[i] - self.origin[i]) * self.scale[i];
-            let f_hi = (b.hi[i] - self.origin[i]) * self.scale[i];
-            let f_lo = if f_lo >= MIN { f_lo } else { MIN };
-            let f_lo = if f_lo <= MAX { f_lo } else { MAX };
-            let f_hi = if f_hi <= MAX { f_hi } else { MAX };
-            let f_hi = if f_hi >= MIN { f_hi } else { MIN };
-            let lo = (f_lo as i32 - 2).clamp(0, 65535);
-            let hi = (f_hi as i32 + 2).clamp(0, 65535);
-            out.lo[i] = (lo - 32768) as i16;
-            out.hi[i] = (hi - 32768) as i16;
-        }
-        out
+        self.image::<false>(b)
     }
 
     /// The quantized k-DOP inside `b` (rounded inward, module doc): when the
     /// inner images of two k-DOPs overlap, the k-DOPs do.
     #[inline]
     pub fn quantize_inner(&self, b: &Kdop<N>) -> QKdop<N> {
-        // As in `quantize`, with the safe ends swapped: a NaN goes to 65540
-        // for a lower bound and to −4 for an upper one; truncation plus
-        // (minus) 2 is at least `⌊f̃⌋ + 2` (at most `⌈f̃⌉ − 2`).
+        self.image::<true>(b)
+    }
+
+    /// The outer (`INNER = false`) or inner image of `b`.
+    ///
+    /// `f̃` is clamped to [−4, 65540] first, with plain comparisons that send
+    /// a NaN to the safe end (outer: −4 for a lower bound, 65540 for an
+    /// upper one; inner: the other way round), which changes no stored
+    /// value; then truncation toward zero. Outer: minus (plus) 2 is at most
+    /// `⌊f̃⌋ − 1` (at least `⌈f̃⌉ + 1`); inner: plus (minus) 2 is at least
+    /// `⌊f̃⌋ + 2` (at most `⌈f̃⌉ − 2`). One more step of margin than needed,
+    /// for a conversion that is one instruction (x86-64's baseline has no
+    /// rounding instruction; `floor` is a library call).
+    #[inline(always)]
+    fn image<const INNER: bool>(&self, b: &Kdop<N>) -> QKdop<N> {
         const MIN: f64 = -4.0;
         const MAX: f64 = 65540.0;
+        // Into [MIN, MAX]; a NaN goes to MAX when `nan_high`, else to MIN.
+        let clamp = |f: f64, nan_high: bool| {
+            if nan_high {
+                let f = if f <= MAX { f } else { MAX };
+                if f >= MIN { f } else { MIN }
+            } else {
+                let f = if f >= MIN { f } else { MIN };
+                if f <= MAX { f } else { MAX }
+            }
+        };
+        let (step, lo_min, hi_max) = if INNER { (2, 1, 65534) } else { (-2, 0, 65535) };
         let mut out = QKdop {
             lo: [0; N],
             hi: [0; N],
         };
         for i in 0..N {
-            let f_lo = (b.lo[i] - self.origin[i]) * self.scale[i];
-            let f_hi = (b.hi[i] - self.origin[i]) * self.scale[i];
-            let f_lo = if f_lo <= MAX { f_lo } else { MAX };
-            let f_lo = if f_lo >= MIN { f_lo } else { MIN };
-            let f_hi = if f_hi >= MIN { f_hi } else { MIN };
-            let f_hi = if f_hi <= MAX { f_hi } else { MAX };
-            let lo = (f_lo as i32 + 2).clamp(1, 65535);
-            let hi = (f_hi as i32 - 2).clamp(0, 65534);
+            let f_lo = clamp((b.lo[i] - self.origin[i]) * self.scale[i], INNER);
+            let f_hi = clamp((b.hi[i] - self.origin[i]) * self.scale[i], !INNER);
+            let lo = (f_lo as i32 + step).clamp(lo_min, 65535);
+            let hi = (f_hi as i32 - step).clamp(0, hi_max);
             out.lo[i] = (lo - 32768) as i16;
             out.hi[i] = (hi - 32768) as i16;
         }
@@ -227,6 +221,17 @@ mod tests {
         )
     }
 
+    /// The grid over the k-DOP of `r`, or, when `tiny`, over a reference of
+    /// (almost) no extent: huge scales.
+    fn grid(r: &[[f64; 3]], tiny: bool) -> Quantizer<13> {
+        let mut reference = kdop(r);
+        if tiny {
+            reference = kdop(&r[..1]);
+            reference.hi[0] = reference.lo[0].next_up();
+        }
+        Quantizer::new(&reference)
+    }
+
     proptest! {
         /// Quantized k-DOPs overlap whenever the exact ones do, on the grid
         /// of a reference that need not contain them.
@@ -238,13 +243,7 @@ mod tests {
             tiny in prop::bool::ANY,
         ) {
             let (ka, kb) = (kdop(&a), kdop(&b));
-            let mut reference = kdop(&r);
-            if tiny {
-                // A reference of (almost) no extent: huge scales.
-                reference = kdop(&r[..1]);
-                reference.hi[0] = reference.lo[0].next_up();
-            }
-            let g = Quantizer::new(&reference);
+            let g = grid(&r, tiny);
             let (qa, qb) = (g.quantize(&ka), g.quantize(&kb));
             prop_assert!(!ka.overlaps(&kb) || qa.overlaps(&qb));
             prop_assert_eq!(qa.overlaps(&qb), qb.overlaps(&qa));
@@ -281,12 +280,7 @@ mod tests {
                 b
             };
             let (ka, kb) = (kdop(&a), kdop(&b));
-            let mut reference = kdop(&r);
-            if tiny {
-                reference = kdop(&r[..1]);
-                reference.hi[0] = reference.lo[0].next_up();
-            }
-            let g = Quantizer::new(&reference);
+            let g = grid(&r, tiny);
             let (ia, ib) = (g.quantize_inner(&ka), g.quantize_inner(&kb));
             prop_assert!(!ia.overlaps(&ib) || ka.overlaps(&kb));
             let (qa, qb) = (g.quantize(&ka), g.quantize(&kb));
