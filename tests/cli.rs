@@ -313,6 +313,28 @@ fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
     );
 }
 
+/// A reader that has gone (`ccdlab replay … | head -1` once `head` is
+/// done) ends the run quietly, as it ends other Unix tools, without a
+/// "Broken pipe" panic.
+#[test]
+#[cfg(unix)]
+fn a_closed_output_pipe_is_not_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(["replay", "generated:8:3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ccdlab");
+    // Close the read end before ccdlab writes anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{err}");
+}
+
 #[test]
 fn wrong_arguments_fail_cleanly() {
     fails_with(&["replay", "--k", "7"], "error");

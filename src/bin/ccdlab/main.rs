@@ -50,6 +50,18 @@ enum Command {
     Step(step::Args),
 }
 
+/// Lets a closed output pipe end the process quietly, as it ends other
+/// Unix tools (`ccdlab replay … | head`), instead of every `println!`
+/// panicking with "Broken pipe": Rust's runtime ignores `SIGPIPE`.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: sets the default disposition of one signal at start-up, before
+    // any other thread exists; no handler is installed.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn data() -> Result<(), Box<dyn std::error::Error>> {
     use ccdlab::harness::data;
     for root in data::candidate_roots() {
@@ -68,6 +80,7 @@ fn data() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Data => data(),
