@@ -192,6 +192,14 @@ impl<const N: usize> KdopBvh<N> {
         a.merge(b).merge(c)
     }
 
+    /// The inner image of a leaf's face: the merge of its corners' (the
+    /// inner image of a merge is the merge of the inner images).
+    #[inline(always)]
+    pub(crate) fn face_qi(&self, leaf: &Leaf) -> QKdop<N> {
+        let [a, b, c] = leaf.corner_slots.map(|s| &self.vertex_qi[s as usize]);
+        a.merge(b).merge(c)
+    }
+
     /// The vertex slots owned by leaves `l0..l1` (consecutive slots).
     #[inline(always)]
     pub(crate) fn vertex_slots(&self, l0: usize, l1: usize) -> std::ops::Range<usize> {
@@ -217,6 +225,13 @@ impl<const N: usize> KdopBvh<N> {
     pub(crate) fn edge_kdop(&self, slot: usize) -> Kdop<N> {
         let [a, b] = self.edge_end_slots[slot];
         self.vertex_bv[a as usize].merge(&self.vertex_bv[b as usize])
+    }
+
+    /// The inner image of an edge slot: the merge of its endpoints'.
+    #[inline(always)]
+    pub(crate) fn edge_qi(&self, slot: usize) -> QKdop<N> {
+        let [a, b] = self.edge_end_slots[slot];
+        self.vertex_qi[a as usize].merge(&self.vertex_qi[b as usize])
     }
 
     /// The root's exact k-DOP (empty for an empty tree).

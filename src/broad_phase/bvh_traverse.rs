@@ -59,7 +59,7 @@
 
 use rayon::prelude::*;
 
-use super::bvh::{BroadPhaseError, KdopBvh, LEAF, NO_FACE, check_disjoint};
+use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
 use crate::bounding_volume::{Kdop, QKdop};
 
@@ -98,9 +98,11 @@ impl Scratch {
             partners: vec![0; 256],
             cluster: vec![0; 256],
             runs: Vec::new(),
-            vf: vec![VfPair { v: 0, f: 0 }; 2 * FLUSH],
+            // The candidate buffers grow as a task needs them: a task that
+            // finds few candidates (most, on sparse scenes) zeroes little.
+            vf: Vec::new(),
             vf_len: 0,
-            ee: vec![EePair { e0: 0, e1: 0 }; 2 * FLUSH],
+            ee: Vec::new(),
             ee_len: 0,
         }
     }
@@ -343,14 +345,17 @@ fn cluster<const N: usize>(
         sc.partners.resize(nc, 0);
     }
     for la in c0..c1 {
-        let ql = &t.leaf_q[la];
+        // Local copies: the stores into `partners` do not make the compiler
+        // reload the query or the buffers' headers.
+        let ql = t.leaf_q[la];
+        let (cluster, partners) = (&sc.cluster[..nc], &mut sc.partners[..nc]);
         let mut np = 0;
-        for &p in &sc.cluster[..nc] {
-            sc.partners[np] = p;
+        for &p in cluster {
+            partners[np] = p;
             np += usize::from((p > la as u32) & ql.overlaps(&t.leaf_q[p as usize]));
         }
         stats.node_tests += nc as u64;
-        features(t, la, t, ql, np, sc, stats);
+        features(t, la, t, &ql, np, sc, stats);
         if sc.vf_len >= FLUSH || sc.ee_len >= FLUSH {
             sc.flush(sink);
         }
@@ -372,7 +377,6 @@ fn features<const N: usize>(
         return;
     }
     let leaf = &a.leaves[la];
-    let face_bv = a.face_kdop(leaf);
     stats.leaf_pairs += np as u64;
     let comp = leaf.component;
     let (nva, nea) = (leaf.num_vertices(), leaf.num_edges());
@@ -423,87 +427,54 @@ fn features<const N: usize>(
     // merges cost more than they save). Across two trees the query's
     // features have no inner image on `b`'s grid: `EMPTY` proves nothing.
     let same_tree = std::ptr::eq(a, b);
-    let quantized = |s: usize| -> QKdop<N> {
-        if same_tree {
-            a.vertex_q[s]
-        } else {
-            b.grid.quantize(&a.vertex_bv[s])
-        }
-    };
-    let inner = |s: usize| -> QKdop<N> {
-        if same_tree {
-            a.vertex_qi[s]
-        } else {
-            QKdop::<N>::EMPTY
-        }
-    };
-    // The merge of the inner images of vertex slots `s` of `t`.
-    let inner_of = |t: &KdopBvh<N>, s: &[u32]| {
-        s.iter()
-            .fold(QKdop::<N>::EMPTY, |m, &x| m.merge(&t.vertex_qi[x as usize]))
+    let query = Query {
+        a,
+        b,
+        leaf,
+        same_tree,
     };
     let mut face_qi = None;
     let mut query_face_qi = || -> QKdop<N> {
         *face_qi.get_or_insert_with(|| {
             if same_tree {
-                inner_of(a, &leaf.corner_slots)
+                a.face_qi(leaf)
             } else {
                 QKdop::<N>::EMPTY
             }
         })
     };
 
-    // The query's owned vertices against the partners' faces.
+    // The query's owned vertices against the partners' faces. (This loop
+    // and the edges' are unrolled for the query's number of features.)
     let (mut nvf, mut vf_same) = (*vf_len, 0u64);
     if nva > 0 {
-        let vs = leaf.vertex_start as usize;
-        let qv: [(u32, QKdop<N>, QKdop<N>); 3] = std::array::from_fn(|i| {
-            if i < nva {
-                (a.slot_vertex[vs + i], quantized(vs + i), inner(vs + i))
-            } else {
-                (u32::MAX, QKdop::<N>::EMPTY, QKdop::<N>::EMPTY)
-            }
-        });
-        for &p in partners {
-            let lp = &b.leaves[p as usize];
-            if lp.face == NO_FACE {
-                continue;
-            }
-            let c = lp.corners;
-            let fq = &b.leaf_q[p as usize];
-            let (mut fi, mut fb) = (None, None);
-            for (i, (v, vq, vi)) in qv[..nva].iter().enumerate() {
-                let v = *v;
-                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(fq)
-                    && (vi.overlaps(fi.get_or_insert_with(|| inner_of(b, &lp.corner_slots)))
-                        || a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp))))
-                {
-                    vf[nvf] = VfPair { v, f: lp.face };
-                    nvf += 1;
-                    vf_same += u64::from(lp.component == comp);
-                }
-            }
-        }
+        let (n, same) = match nva {
+            1 => vertices_faces::<N, 1>(&query, partners, vf, nvf),
+            2 => vertices_faces::<N, 2>(&query, partners, vf, nvf),
+            _ => vertices_faces::<N, 3>(&query, partners, vf, nvf),
+        };
+        nvf = n;
+        vf_same += same;
     }
 
     // The partners' owned vertices against the query's face.
     if leaf.face != NO_FACE {
         let c = leaf.corners;
+        let mut face_bv = None;
         for &(l0, l1) in runs.iter() {
             let r = b.vertex_slots(l0 as usize, l1 as usize);
-            let slots = b.slot_vertex[r.clone()]
-                .iter()
-                .zip(&b.vertex_q[r.clone()])
-                .zip(&b.vertex_qi[r.clone()])
-                .zip(&b.vertex_bv[r.clone()])
-                .zip(&b.slot_vertex_comp[r]);
-            for ((((&v, vq), vi), bv), &vc) in slots {
-                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q)
-                    && (vi.overlaps(&query_face_qi()) || bv.overlaps(&face_bv))
-                {
-                    vf[nvf] = VfPair { v, f: leaf.face };
-                    nvf += 1;
-                    vf_same += u64::from(vc == comp);
+            let vs = &b.slot_vertex[r.clone()];
+            let vqs = &b.vertex_q[r.clone()][..vs.len()];
+            for (j, (&v, vq)) in vs.iter().zip(vqs).enumerate() {
+                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q) {
+                    let s = r.start + j;
+                    if b.vertex_qi[s].overlaps(&query_face_qi())
+                        || b.vertex_bv[s].overlaps(face_bv.get_or_insert_with(|| a.face_kdop(leaf)))
+                    {
+                        vf[nvf] = VfPair { v, f: leaf.face };
+                        nvf += 1;
+                        vf_same += u64::from(b.slot_vertex_comp[s] == comp);
+                    }
                 }
             }
         }
@@ -516,67 +487,147 @@ fn features<const N: usize>(
     // The query's owned edges against the partners' owned edges.
     if nea > 0 {
         stats.feature_tests += (nea * n_eslots) as u64;
-        // The query's edges: endpoints, IDs and quantized k-DOPs, once; exact
-        // k-DOPs when first needed.
-        let es = leaf.edge_start as usize;
-        let qends = &a.slot_edge_ends[es..es + nea];
-        let qids = &a.slot_edge[es..es + nea];
-        let qq: [QKdop<N>; 3] = std::array::from_fn(|i| {
-            if i >= nea {
-                QKdop::<N>::EMPTY
-            } else if same_tree {
-                a.edge_q[es + i]
-            } else {
-                b.grid.quantize(&a.edge_kdop(es + i))
-            }
-        });
-        let mut qi: [Option<QKdop<N>>; 3] = [None; 3];
-        let mut qe: [Option<Kdop<N>>; 3] = [None; 3];
-        let (mut nee, mut ee_same) = (*ee_len, 0u64);
-        for &(l0, l1) in runs.iter() {
-            let r = b.edge_slots(l0 as usize, l1 as usize);
-            let slots = b.slot_edge_ends[r.clone()]
-                .iter()
-                .zip(&b.edge_q[r.clone()])
-                .zip(&b.edge_end_slots[r.clone()])
-                .zip(&b.slot_edge[r.clone()])
-                .zip(&b.slot_edge_comp[r]);
-            for ((((&[r, u], tq), &[sr, su]), &et), &ec) in slots {
-                let mut pass = [false; 3];
-                for k in 0..nea {
-                    let [p, q] = qends[k];
-                    pass[k] = (p != r) & (p != u) & (q != r) & (q != u) & qq[k].overlaps(tq);
-                }
-                if !(pass[0] | pass[1] | pass[2]) {
-                    continue;
-                }
-                let (mut ti, mut bt) = (None, None);
-                for k in 0..nea {
-                    if pass[k]
-                        && (qi[k]
-                            .get_or_insert_with(|| {
-                                if same_tree {
-                                    inner_of(a, &a.edge_end_slots[es + k])
-                                } else {
-                                    QKdop::<N>::EMPTY
-                                }
-                            })
-                            .overlaps(ti.get_or_insert_with(|| inner_of(b, &[sr, su])))
-                            || qe[k].get_or_insert_with(|| a.edge_kdop(es + k)).overlaps(
-                                bt.get_or_insert_with(|| {
-                                    b.vertex_bv[sr as usize].merge(&b.vertex_bv[su as usize])
-                                }),
-                            ))
-                    {
-                        ee[nee] = EePair::new(qids[k], et);
-                        nee += 1;
-                        ee_same += u64::from(ec == comp);
-                    }
-                }
-            }
-        }
+        let (nee, ee_same) = match nea {
+            1 => edges_edges::<N, 1>(&query, runs, ee, *ee_len),
+            2 => edges_edges::<N, 2>(&query, runs, ee, *ee_len),
+            _ => edges_edges::<N, 3>(&query, runs, ee, *ee_len),
+        };
         stats.ee_candidates += (nee - *ee_len) as u64;
         stats.ee_same_component += ee_same;
         *ee_len = nee;
     }
+}
+
+/// A query leaf `leaf` of `a` with partners in `b`.
+struct Query<'t, const N: usize> {
+    a: &'t KdopBvh<N>,
+    b: &'t KdopBvh<N>,
+    leaf: &'t Leaf,
+    /// `a` and `b` are the same tree (the query's inner images are on
+    /// `b`'s grid).
+    same_tree: bool,
+}
+
+/// The `NEA` edges owned by the query against the edges owned by the leaves
+/// of `runs`: writes the candidates into `ee` from `ee_len` on; returns the
+/// new length and how many are within one component. Each pair is tested
+/// as in [`features`]: no shared endpoint and overlapping outer images, then
+/// overlapping inner images or exact k-DOPs.
+#[inline(always)]
+fn edges_edges<const N: usize, const NEA: usize>(
+    q: &Query<'_, N>,
+    runs: &[(u32, u32)],
+    ee: &mut [EePair],
+    ee_len: usize,
+) -> (usize, u64) {
+    let (a, b, same_tree) = (q.a, q.b, q.same_tree);
+    let (es, comp) = (q.leaf.edge_start as usize, q.leaf.component);
+    // The query's edges: endpoints, IDs and quantized k-DOPs, once; inner
+    // images and exact k-DOPs when first needed.
+    let qends: [[u32; 2]; NEA] = std::array::from_fn(|k| a.slot_edge_ends[es + k]);
+    let qids: [u32; NEA] = std::array::from_fn(|k| a.slot_edge[es + k]);
+    let qq: [QKdop<N>; NEA] = std::array::from_fn(|k| {
+        if same_tree {
+            a.edge_q[es + k]
+        } else {
+            b.grid.quantize(&a.edge_kdop(es + k))
+        }
+    });
+    let mut qi: [Option<QKdop<N>>; NEA] = [None; NEA];
+    let mut qe: [Option<Kdop<N>>; NEA] = [None; NEA];
+    let (mut nee, mut ee_same) = (ee_len, 0u64);
+    for &(l0, l1) in runs {
+        let r = b.edge_slots(l0 as usize, l1 as usize);
+        let ends = &b.slot_edge_ends[r.clone()];
+        let tqs = &b.edge_q[r.clone()][..ends.len()];
+        for (j, (&[r0, u0], tq)) in ends.iter().zip(tqs).enumerate() {
+            let mut pass = 0u32;
+            for k in 0..NEA {
+                let [p, q] = qends[k];
+                let hit = (p != r0) & (p != u0) & (q != r0) & (q != u0) & qq[k].overlaps(tq);
+                pass |= u32::from(hit) << k;
+            }
+            if pass == 0 {
+                continue;
+            }
+            let s = r.start + j;
+            let (et, ec) = (b.slot_edge[s], b.slot_edge_comp[s]);
+            let (mut ti, mut bt) = (None, None);
+            for k in 0..NEA {
+                if pass & (1 << k) != 0
+                    && (qi[k]
+                        .get_or_insert_with(|| {
+                            if same_tree {
+                                a.edge_qi(es + k)
+                            } else {
+                                QKdop::<N>::EMPTY
+                            }
+                        })
+                        .overlaps(ti.get_or_insert_with(|| b.edge_qi(s)))
+                        || qe[k]
+                            .get_or_insert_with(|| a.edge_kdop(es + k))
+                            .overlaps(bt.get_or_insert_with(|| b.edge_kdop(s))))
+                {
+                    ee[nee] = EePair::new(qids[k], et);
+                    nee += 1;
+                    ee_same += u64::from(ec == comp);
+                }
+            }
+        }
+    }
+    (nee, ee_same)
+}
+
+/// The `NVA` vertices owned by the query against the faces of its
+/// `partners`: writes the candidates into `vf` from `vf_len` on; returns the
+/// new length and how many are within one component. Each pair is tested as
+/// in [`features`]: the vertex not a corner and overlapping outer images,
+/// then overlapping inner images or exact k-DOPs.
+#[inline(always)]
+fn vertices_faces<const N: usize, const NVA: usize>(
+    q: &Query<'_, N>,
+    partners: &[u32],
+    vf: &mut [VfPair],
+    vf_len: usize,
+) -> (usize, u64) {
+    let (a, b, same_tree) = (q.a, q.b, q.same_tree);
+    let (vs, comp) = (q.leaf.vertex_start as usize, q.leaf.component);
+    let qv: [u32; NVA] = std::array::from_fn(|i| a.slot_vertex[vs + i]);
+    let qq: [QKdop<N>; NVA] = std::array::from_fn(|i| {
+        if same_tree {
+            a.vertex_q[vs + i]
+        } else {
+            b.grid.quantize(&a.vertex_bv[vs + i])
+        }
+    });
+    let (mut nvf, mut vf_same) = (vf_len, 0u64);
+    for &p in partners {
+        let lp = &b.leaves[p as usize];
+        if lp.face == NO_FACE {
+            continue;
+        }
+        let c = lp.corners;
+        let fq = &b.leaf_q[p as usize];
+        let mut pass = 0u32;
+        for (i, (&v, vq)) in qv.iter().zip(&qq).enumerate() {
+            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(fq);
+            pass |= u32::from(hit) << i;
+        }
+        if pass == 0 {
+            continue;
+        }
+        let (mut fi, mut fb) = (None, None);
+        for (i, &v) in qv.iter().enumerate() {
+            if pass & (1 << i) != 0
+                && ((same_tree
+                    && a.vertex_qi[vs + i].overlaps(fi.get_or_insert_with(|| b.face_qi(lp))))
+                    || a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp))))
+            {
+                vf[nvf] = VfPair { v, f: lp.face };
+                nvf += 1;
+                vf_same += u64::from(lp.component == comp);
+            }
+        }
+    }
+    (nvf, vf_same)
 }
