@@ -15,7 +15,8 @@
 //! - `step`: a whole step with the default configuration (fresh pipeline,
 //!   so the BVH is built); prints the stage times of the fastest run.
 //!
-//! Threads: `RAYON_NUM_THREADS` (rayon's global pool).
+//! Threads: `RAYON_NUM_THREADS` (a pool of that size; the runs execute on one
+//! of its workers, as `ccdlab step` does).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -70,17 +71,31 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Run on a worker of a pool, as `ccdlab step` does (`install`): from
+    // outside, every parallel call would wake a worker and wait for it.
+    let pool = match rayon::ThreadPoolBuilder::new().build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    pool.install(|| run(what, &step, runs))
+}
+
+/// The timed runs (module doc).
+fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
     let config = PipelineConfig::default();
-    let bvh = (what == "traverse").then(|| Bvh::build(&step, config.axes));
+    let bvh = (what == "traverse").then(|| Bvh::build(step, config.axes));
     let mut best = f64::INFINITY;
     let mut stats: Option<BroadPhaseStats> = None;
     let mut report: Option<StepReport> = None;
     for _ in 0..runs {
         let t = Instant::now();
-        match (what.as_str(), &bvh) {
-            ("build", _) => drop(std::hint::black_box(Bvh::build(&step, config.axes))),
+        match (what, &bvh) {
+            ("build", _) => drop(std::hint::black_box(Bvh::build(step, config.axes))),
             ("traverse", Some(bvh)) => stats = Some(bvh.self_candidates_par(|| Discard).1),
-            _ => match Pipeline::new(config.clone()).step(&step) {
+            _ => match Pipeline::new(config.clone()).step(step) {
                 Ok(o) => {
                     let ms = t.elapsed().as_secs_f64() * 1e3;
                     if ms < best {
