@@ -444,8 +444,13 @@ fn features<const N: usize>(
         })
     };
 
-    // The query's owned vertices against the partners' faces. (This loop
-    // and the edges' are unrolled for the query's number of features.)
+    // The query's owned vertices against the partners' faces. This loop
+    // and the edges' are unrolled for the query's number of owned features
+    // (const generics), and their outer tests read only feature IDs and
+    // outer images; the rest is read for the pairs that pass. Measured on
+    // cloth-ball 92→93 (callgrind, one traversal, 1 thread) with the local
+    // copies in `cluster` and buffers that grow on demand: 1.54 G → 1.31 G
+    // instructions; funnel 227→228 −21 %.
     let (mut nvf, mut vf_same) = (*vf_len, 0u64);
     if nva > 0 {
         let (n, same) = match nva {
