@@ -83,13 +83,19 @@ pub(crate) fn coplanarity_static(
 ) -> Option<Cubic> {
     let (u0, v0, w0) = (sub(b_t0, a_t0), sub(c_t0, a_t0), sub(d_t0, a_t0));
     let (u1, v1, w1) = (sub(b_t1, a_t1), sub(c_t1, a_t1), sub(d_t1, a_t1));
-    // Plain comparisons (one instruction each) skip a NaN; the check of
-    // the coefficients below refuses it.
-    let mut big = 0.0f64;
-    for x in [u0, v0, w0, u1, v1, w1].iter().flatten() {
-        let a = x.abs();
-        big = if a > big { a } else { big };
-    }
+    // The largest magnitude, as a tree of plain comparisons (one
+    // instruction each, and independent ones side by side). A NaN
+    // coordinate may be skipped or come out as `big`; either way the pair
+    // gets `None`: from the range check, or from the check of the
+    // coefficients below (every coordinate enters `c₀` or `c₃`).
+    let max = |a: f64, b: f64| if a > b { a } else { b };
+    let abs = |v: &P3| [v[0].abs(), v[1].abs(), v[2].abs()];
+    let max3 = |a: [f64; 3], b: [f64; 3]| [max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])];
+    let m = max3(
+        max3(max3(abs(&u0), abs(&v0)), max3(abs(&w0), abs(&u1))),
+        max3(abs(&v1), abs(&w1)),
+    );
+    let big = max(max(m[0], m[1]), m[2]);
     if !(U_MIN..=U_MAX).contains(&big) {
         return None;
     }
