@@ -520,13 +520,13 @@ struct Query<'t, const N: usize> {
 /// overlapping inner images or exact k-DOPs.
 #[inline(always)]
 fn edges_edges<const N: usize, const NEA: usize>(
-    q: &Query<'_, N>,
+    query: &Query<'_, N>,
     runs: &[(u32, u32)],
     ee: &mut [EePair],
     ee_len: usize,
 ) -> (usize, u64) {
-    let (a, b, same_tree) = (q.a, q.b, q.same_tree);
-    let (es, comp) = (q.leaf.edge_start as usize, q.leaf.component);
+    let (a, b, same_tree) = (query.a, query.b, query.same_tree);
+    let (es, comp) = (query.leaf.edge_start as usize, query.leaf.component);
     // The query's edges: endpoints, IDs and quantized k-DOPs, once; inner
     // images and exact k-DOPs when first needed.
     let qends: [[u32; 2]; NEA] = std::array::from_fn(|k| a.slot_edge_ends[es + k]);
@@ -590,13 +590,13 @@ fn edges_edges<const N: usize, const NEA: usize>(
 /// then overlapping inner images or exact k-DOPs.
 #[inline(always)]
 fn vertices_faces<const N: usize, const NVA: usize>(
-    q: &Query<'_, N>,
+    query: &Query<'_, N>,
     partners: &[u32],
     vf: &mut [VfPair],
     vf_len: usize,
 ) -> (usize, u64) {
-    let (a, b, same_tree) = (q.a, q.b, q.same_tree);
-    let (vs, comp) = (q.leaf.vertex_start as usize, q.leaf.component);
+    let (a, b, same_tree) = (query.a, query.b, query.same_tree);
+    let (vs, comp) = (query.leaf.vertex_start as usize, query.leaf.component);
     let qv: [u32; NVA] = std::array::from_fn(|i| a.slot_vertex[vs + i]);
     let qq: [QKdop<N>; NVA] = std::array::from_fn(|i| {
         if same_tree {
