@@ -345,15 +345,6 @@ impl<const N: usize> KdopBvh<N> {
             return Err("the grid is not the root's".into());
         }
         self.check_quantized()?;
-        if self.vertex_qi.len() != self.vertex_bv.len()
-            || self
-                .vertex_qi
-                .iter()
-                .zip(&self.vertex_bv)
-                .any(|(q, bv)| *q != self.grid.quantize_inner(bv))
-        {
-            return Err("stale inner vertex k-DOPs".into());
-        }
         let leaf_q = |l: u32| {
             self.grid
                 .quantize(&self.face_kdop(&self.leaves[l as usize]))
@@ -392,17 +383,22 @@ impl<const N: usize> KdopBvh<N> {
         Ok(())
     }
 
-    /// Checks the quantized k-DOPs of vertex slots, leaves and edge slots
-    /// against the vertex k-DOPs and their merges.
+    /// Checks the quantized k-DOPs of vertex slots (outer and inner images),
+    /// leaves and edge slots against the vertex k-DOPs and their merges.
     fn check_quantized(&self) -> Result<(), String> {
         let (vertex_q, leaf_q, edge_q) = (&self.vertex_q, &self.leaf_q, &self.edge_q);
-        if vertex_q.len() != self.vertex_bv.len()
-            || vertex_q
-                .iter()
-                .zip(&self.vertex_bv)
-                .any(|(q, bv)| *q != self.grid.quantize(bv))
-        {
+        let stale = |images: &[QKdop<N>], image: &dyn Fn(&Kdop<N>) -> QKdop<N>| {
+            images.len() != self.vertex_bv.len()
+                || images
+                    .iter()
+                    .zip(&self.vertex_bv)
+                    .any(|(q, bv)| *q != image(bv))
+        };
+        if stale(vertex_q, &|bv| self.grid.quantize(bv)) {
             return Err("stale quantized vertex k-DOPs".into());
+        }
+        if stale(&self.vertex_qi, &|bv| self.grid.quantize_inner(bv)) {
+            return Err("stale inner vertex k-DOPs".into());
         }
         let merged = |s: &[u32]| {
             s.iter()
