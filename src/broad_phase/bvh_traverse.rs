@@ -344,17 +344,24 @@ fn cluster<const N: usize>(
     if sc.partners.len() < nc {
         sc.partners.resize(nc, 0);
     }
+    // The cluster's partners numbered at most `la` (leaves of the cluster
+    // itself, ascending at the front) are no partners of `la`: each leaf
+    // starts past them.
+    let mut first = 0;
     for la in c0..c1 {
+        while first < nc && sc.cluster[first] <= la as u32 {
+            first += 1;
+        }
         // Local copies: the stores into `partners` do not make the compiler
         // reload the query or the buffers' headers.
         let ql = t.leaf_q[la];
-        let (cluster, partners) = (&sc.cluster[..nc], &mut sc.partners[..nc]);
+        let (cluster, partners) = (&sc.cluster[first..nc], &mut sc.partners[..nc]);
         let mut np = 0;
         for &p in cluster {
             partners[np] = p;
-            np += usize::from((p > la as u32) & ql.overlaps(&t.leaf_q[p as usize]));
+            np += usize::from(ql.overlaps(&t.leaf_q[p as usize]));
         }
-        stats.node_tests += nc as u64;
+        stats.node_tests += cluster.len() as u64;
         features(t, la, t, &ql, np, sc, stats);
         if sc.vf_len >= FLUSH || sc.ee_len >= FLUSH {
             sc.flush(sink);
