@@ -84,7 +84,11 @@ use super::bvh::BroadPhaseError;
 /// right length, else refilled (each element written once, by the task
 /// that computes it, so a fresh allocation is also first touched in
 /// parallel).
-fn par_fill<T: Send, S: Sync>(dst: &mut Vec<T>, src: &[S], f: impl Fn(&S) -> T + Sync + Send) {
+pub(crate) fn par_fill<T: Send, S: Sync>(
+    dst: &mut Vec<T>,
+    src: &[S],
+    f: impl Fn(&S) -> T + Sync + Send,
+) {
     if dst.len() == src.len() {
         dst.par_iter_mut()
             .with_min_len(PAR_REFIT_MIN_LEN)
