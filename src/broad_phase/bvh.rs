@@ -66,10 +66,6 @@ pub(crate) struct Leaf {
     pub(crate) corners: [u32; 3],
     /// The vertex slots of the corners (every corner is owned by some leaf).
     pub(crate) corner_slots: [u32; 3],
-    /// First owned vertex slot; the owned vertices follow in corner order.
-    pub(crate) vertex_start: u32,
-    /// First owned edge slot; the owned edges follow in face-edge order.
-    pub(crate) edge_start: u32,
     /// Bit `k` (0..3): `corners[k]` is owned; bit `3 + k`: the face's edge
     /// `k` (`[e(c0,c1), e(c1,c2), e(c2,c0)]`, [`TriMesh::face_edges`]) is
     /// owned.
@@ -114,6 +110,13 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) root_bv: QKdop<N>,
     /// Per leaf, in depth-first order.
     pub(crate) leaves: Vec<Leaf>,
+    /// Per leaf, then once more at the end: its first vertex slot and its
+    /// first edge slot. Leaf `l` owns the slots from `leaf_start[l]` up to
+    /// `leaf_start[l + 1]`: its vertices in corner order, its edges in
+    /// face-edge order. (A dense array rather than fields of [`Leaf`]: the
+    /// traversal reads the bounds of runs of partner leaves, two values
+    /// per run; cloth-ball 92→93, one traversal: −2 % instructions.)
+    pub(crate) leaf_start: Vec<[u32; 2]>,
     /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,
     /// The same, quantized on `grid` (for the feature level's first test).
@@ -203,21 +206,13 @@ impl<const N: usize> KdopBvh<N> {
     /// The vertex slots owned by leaves `l0..l1` (consecutive slots).
     #[inline(always)]
     pub(crate) fn vertex_slots(&self, l0: usize, l1: usize) -> std::ops::Range<usize> {
-        let end = self
-            .leaves
-            .get(l1)
-            .map_or(self.slot_vertex.len(), |l| l.vertex_start as usize);
-        self.leaves[l0].vertex_start as usize..end
+        self.leaf_start[l0][0] as usize..self.leaf_start[l1][0] as usize
     }
 
     /// The edge slots owned by leaves `l0..l1` (consecutive slots).
     #[inline(always)]
     pub(crate) fn edge_slots(&self, l0: usize, l1: usize) -> std::ops::Range<usize> {
-        let end = self
-            .leaves
-            .get(l1)
-            .map_or(self.slot_edge.len(), |l| l.edge_start as usize);
-        self.leaves[l0].edge_start as usize..end
+        self.leaf_start[l0][1] as usize..self.leaf_start[l1][1] as usize
     }
 
     /// The exact k-DOP of an edge slot: the merge of its endpoints'.
@@ -274,6 +269,17 @@ impl<const N: usize> KdopBvh<N> {
         {
             return Err("slot arrays of different lengths".into());
         }
+        let ends = [self.slot_vertex.len(), self.slot_edge.len()].map(|n| n as u32);
+        if self.leaf_start.len() != self.leaves.len() + 1
+            || self.leaf_start.first() != Some(&[0, 0])
+            || self.leaf_start.last() != Some(&ends)
+            || self
+                .leaf_start
+                .windows(2)
+                .any(|w| w[1][0] < w[0][0] || w[1][1] < w[0][1])
+        {
+            return Err("leaf slot starts do not run from 0 up to the slot counts".into());
+        }
         for (s, &v) in self.slot_vertex.iter().enumerate() {
             if self.vertex_bv[s] != swept(v) {
                 return Err(format!("vertex slot {s} (vertex {v}): stale k-DOP"));
@@ -304,7 +310,7 @@ impl<const N: usize> KdopBvh<N> {
             {
                 return Err(format!("leaf {l}: slot ranges do not match what it owns"));
             }
-            let mut slot = leaf.vertex_start as usize;
+            let mut slot = self.leaf_start[l][0] as usize;
             for (k, &v) in c.iter().enumerate() {
                 if leaf.owned & (1 << k) == 0 {
                     continue;
@@ -321,7 +327,7 @@ impl<const N: usize> KdopBvh<N> {
                 vertex_seen[v as usize] += 1;
                 slot += 1;
             }
-            let mut slot = leaf.edge_start as usize;
+            let mut slot = self.leaf_start[l][1] as usize;
             for (k, &e) in face_edges.iter().enumerate() {
                 if leaf.owned & (8 << k) == 0 {
                     continue;
@@ -664,4 +670,49 @@ pub(crate) fn check_disjoint(a: &[u32], b: &[u32]) -> Result<(), BroadPhaseError
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec3;
+    use crate::mesh::TriMesh;
+
+    /// A strip of `n` triangles over `n + 2` vertices, moving up by `dz`.
+    fn strip(n: u32, dz: f64) -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+        let faces = (0..n).map(|i| [i, i + 1, i + 2]).collect();
+        let x0: Vec<Vec3> = (0..n + 2)
+            .map(|i| Vec3::new(f64::from(i / 2), f64::from(i % 2), 0.0))
+            .collect();
+        let x1 = x0.iter().map(|p| p + Vec3::new(0.0, 0.0, dz)).collect();
+        (TriMesh::new(x0.len(), faces).unwrap(), x0, x1)
+    }
+
+    #[test]
+    fn validate_reports_broken_slot_ranges() {
+        let (mesh, x0, x1) = strip(6, 0.25);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let bvh = KdopBvh::<13>::build(&step);
+        assert_eq!(bvh.validate(&step), Ok(()));
+        assert_eq!(bvh.leaf_start.len(), bvh.leaves.len() + 1);
+
+        // A start past the next leaf's (swapped with it), a missing end, a
+        // wrong total, corner slots out of order.
+        let l = (1..bvh.leaves.len())
+            .find(|&l| bvh.leaf_start[l] != bvh.leaf_start[l + 1])
+            .expect("some leaf after the first owns a feature");
+        let mut broken = bvh.clone();
+        broken.leaf_start.swap(l, l + 1);
+        assert!(broken.validate(&step).is_err());
+        let mut broken = bvh.clone();
+        broken.leaf_start.pop();
+        assert!(broken.validate(&step).is_err());
+        let mut broken = bvh.clone();
+        *broken.leaf_start.last_mut().unwrap() = [0, 0];
+        assert!(broken.validate(&step).is_err());
+        let mut broken = bvh.clone();
+        // A face's corners are distinct vertices, so their slots differ.
+        broken.leaves[0].corner_slots.swap(0, 1);
+        assert!(broken.validate(&step).is_err());
+    }
 }

@@ -123,6 +123,7 @@ impl<const N: usize> KdopBvh<N> {
             grid: Quantizer::new(&Kdop::EMPTY),
             root_bv: QKdop::<N>::EMPTY,
             leaves: slots.leaves,
+            leaf_start: slots.leaf_start,
             vertex_bv: Vec::new(),
             vertex_q: Vec::new(),
             leaf_q: Vec::new(),
@@ -157,6 +158,7 @@ const SLOT_CHUNK: usize = 4096;
 /// The leaf records and the feature slots of a built tree (see `KdopBvh`).
 struct Slots {
     leaves: Vec<Leaf>,
+    leaf_start: Vec<[u32; 2]>,
     slot_vertex: Vec<u32>,
     slot_vertex_comp: Vec<u32>,
     slot_edge: Vec<u32>,
@@ -198,11 +200,11 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
         component: 0,
         corners: [0; 3],
         corner_slots: [u32::MAX; 3],
-        vertex_start: 0,
-        edge_start: 0,
         owned: 0,
     };
     let mut leaves = par_filled(blank, work.len());
+    let mut leaf_start = par_filled([0u32; 2], work.len() + 1);
+    leaf_start[work.len()] = [total_v, total_e].map(|n| n as u32);
     let mut slot_vertex = par_filled(0u32, total_v);
     let mut slot_edge = par_filled(0u32, total_e);
     let mut slot_edge_ends = par_filled([0u32; 2], total_e);
@@ -216,6 +218,7 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
     let mut tasks = Vec::with_capacity(counts.len());
     let mut rest = (
         &mut leaves[..],
+        &mut leaf_start[..work.len()],
         &mut slot_vertex[..],
         &mut slot_edge[..],
         &mut slot_edge_ends[..],
@@ -224,20 +227,19 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
     for (c, &[nv, ne]) in counts.iter().enumerate() {
         let nl = SLOT_CHUNK.min(rest.0.len());
         let (l, lr) = std::mem::take(&mut rest.0).split_at_mut(nl);
-        let (v, vr) = std::mem::take(&mut rest.1).split_at_mut(nv);
-        let (e, er) = std::mem::take(&mut rest.2).split_at_mut(ne);
-        let (d, dr) = std::mem::take(&mut rest.3).split_at_mut(ne);
-        rest = (lr, vr, er, dr);
-        tasks.push((c * SLOT_CHUNK, [v0, e0], l, v, e, d));
+        let (s, sr) = std::mem::take(&mut rest.1).split_at_mut(nl);
+        let (v, vr) = std::mem::take(&mut rest.2).split_at_mut(nv);
+        let (e, er) = std::mem::take(&mut rest.3).split_at_mut(ne);
+        let (d, dr) = std::mem::take(&mut rest.4).split_at_mut(ne);
+        rest = (lr, sr, vr, er, dr);
+        tasks.push((c * SLOT_CHUNK, [v0, e0], l, s, v, e, d));
         v0 += nv;
         e0 += ne;
     }
-    tasks
-        .into_par_iter()
-        .with_max_len(1)
-        .for_each(|(l0, [v0, e0], leaves, vs, es, ends)| {
+    tasks.into_par_iter().with_max_len(1).for_each(
+        |(l0, [v0, e0], leaves, starts, vs, es, ends)| {
             let (mut nv, mut ne) = (0, 0);
-            for (leaf, w) in leaves.iter_mut().zip(&work[l0..]) {
+            for ((leaf, start), w) in leaves.iter_mut().zip(starts).zip(&work[l0..]) {
                 let item = items[w.item as usize];
                 let corners = item_corners(mesh, item);
                 let owned = owned_bits(item);
@@ -246,10 +248,9 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
                     component: comp[corners[0] as usize],
                     corners,
                     corner_slots: [u32::MAX; 3],
-                    vertex_start: (v0 + nv) as u32,
-                    edge_start: (e0 + ne) as u32,
                     owned,
                 };
+                *start = [v0 + nv, e0 + ne].map(|n| n as u32);
                 let mut own_vertex = |v: u32| {
                     slot_of[v as usize].store((v0 + nv) as u32, Ordering::Relaxed);
                     vs[nv] = v;
@@ -275,7 +276,8 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
                 }
             }
             debug_assert_eq!((nv, ne), (vs.len(), es.len()));
-        });
+        },
+    );
 
     // Every corner and edge end lies in a covered component, hence is
     // owned by a covered face (its owner contains it) and has a slot.
@@ -298,6 +300,7 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
     debug_assert!(edge_end_slots.iter().flatten().all(|&s| s != u32::MAX));
     Slots {
         leaves,
+        leaf_start,
         slot_vertex,
         slot_vertex_comp,
         slot_edge,

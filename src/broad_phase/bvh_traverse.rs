@@ -438,6 +438,7 @@ fn features<const N: usize>(
         a,
         b,
         leaf,
+        start: a.leaf_start[la].map(|s| s as usize),
         same_tree,
     };
     let mut face_qi = None;
@@ -515,6 +516,8 @@ struct Query<'t, const N: usize> {
     a: &'t KdopBvh<N>,
     b: &'t KdopBvh<N>,
     leaf: &'t Leaf,
+    /// The leaf's first vertex slot and first edge slot in `a`.
+    start: [usize; 2],
     /// `a` and `b` are the same tree (the query's inner images are on
     /// `b`'s grid).
     same_tree: bool,
@@ -533,7 +536,7 @@ fn edges_edges<const N: usize, const NEA: usize>(
     ee_len: usize,
 ) -> (usize, u64) {
     let (a, b, same_tree) = (query.a, query.b, query.same_tree);
-    let (es, comp) = (query.leaf.edge_start as usize, query.leaf.component);
+    let (es, comp) = (query.start[1], query.leaf.component);
     // The query's edges: endpoints, IDs and quantized k-DOPs, once; inner
     // images and exact k-DOPs when first needed.
     let qends: [[u32; 2]; NEA] = std::array::from_fn(|k| a.slot_edge_ends[es + k]);
@@ -603,7 +606,7 @@ fn vertices_faces<const N: usize, const NVA: usize>(
     vf_len: usize,
 ) -> (usize, u64) {
     let (a, b, same_tree) = (query.a, query.b, query.same_tree);
-    let (vs, comp) = (query.leaf.vertex_start as usize, query.leaf.component);
+    let (vs, comp) = (query.start[0], query.leaf.component);
     let qv: [u32; NVA] = std::array::from_fn(|i| a.slot_vertex[vs + i]);
     let qq: [QKdop<N>; NVA] = std::array::from_fn(|i| {
         if same_tree {
