@@ -76,7 +76,7 @@ pub(crate) struct Leaf {
 
 /// Number of bits set in a 3-bit value (a table: x86-64's baseline has no
 /// population count instruction, and its software fallback costs a dozen).
-const BITS3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
+pub(crate) const BITS3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
 
 impl Leaf {
     /// Number of owned vertices.

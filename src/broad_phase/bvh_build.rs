@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::bvh::{Inner, KdopBvh, LEAF, Leaf, NO_FACE};
+use super::bvh::{BITS3, Inner, KdopBvh, LEAF, Leaf, NO_FACE};
 use super::bvh_refit::{PAR_REFIT_MIN_LEN, par_fill};
 use crate::bounding_volume::{Kdop, QKdop, Quantizer};
 use crate::mesh::{NO_OWNER, Step, TriMesh};
@@ -151,8 +151,9 @@ fn item_corners(mesh: &TriMesh, item: Item) -> [u32; 3] {
     }
 }
 
-/// Leaves per task of [`assign_slots`] (fixed, so that the result does not
-/// depend on the thread count; it does not depend on the split either).
+/// Leaves per task of [`assign_slots`] (each task writes exactly what the
+/// sequential loop writes for its leaves, so the result depends neither on
+/// this size nor on the thread count).
 const SLOT_CHUNK: usize = 4096;
 
 /// The leaf records and the feature slots of a built tree (see `KdopBvh`).
@@ -189,7 +190,8 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
         .map(|ws| {
             ws.iter().fold([0, 0], |[nv, ne], w| {
                 let owned = owned_bits(items[w.item as usize]);
-                [nv + count3(owned), ne + count3(owned >> 3)]
+                let count = |bits: u8| usize::from(BITS3[usize::from(bits & 0b111)]);
+                [nv + count(owned), ne + count(owned >> 3)]
             })
         })
         .collect();
@@ -308,12 +310,6 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
         edge_end_slots,
         slot_edge_comp,
     }
-}
-
-/// Number of bits set in the low three bits of `x`.
-#[inline(always)]
-fn count3(x: u8) -> usize {
-    usize::from(x & 1) + usize::from(x >> 1 & 1) + usize::from(x >> 2 & 1)
 }
 
 /// One item during the build: its sort keys (see `sort_key`) and its index.
