@@ -180,6 +180,17 @@ proptest! {
         }
     }
 
+    /// A rebuild over a tree of another mesh is exactly a fresh build.
+    #[test]
+    fn rebuild_over_another_tree_equals_a_fresh_build(s in scene(), t in scene()) {
+        for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
+            let mut bvh = Bvh::build(&s.step(), axes);
+            bvh.rebuild(&t.step());
+            prop_assert_eq!(&bvh, &Bvh::build(&t.step(), axes));
+            prop_assert_eq!(bvh.validate(&t.step()), Ok(()));
+        }
+    }
+
     #[test]
     fn components_split_into_self_and_cross_traversals(s in scene()) {
         let step = s.step();

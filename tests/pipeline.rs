@@ -201,6 +201,17 @@ fn refit_gives_the_same_step_as_a_fresh_build() {
         .unwrap();
     assert_eq!(refitted.pairs, fresh.pairs);
     assert_eq!(refitted.report.vf, fresh.report.vf);
+    // Asked to, the next step builds anew (over the old tree's memory),
+    // then refits again.
+    p.rebuild_next();
+    let rebuilt = p.step(&step).unwrap();
+    assert_eq!(rebuilt.report.bvh, "build");
+    assert_eq!(rebuilt.pairs, fresh.pairs);
+    assert_eq!(
+        (rebuilt.report.vf, rebuilt.report.ee),
+        (fresh.report.vf, fresh.report.ee)
+    );
+    assert_eq!(p.step(&step).unwrap().report.bvh, "refit");
 }
 
 /// A small random deforming mesh: a jittered grid sheet whose vertices move

@@ -153,7 +153,8 @@ fn the_step_table_says_how_many_runs_were_timed() {
     assert!(
         repeated.contains(
             "exact tests; the fastest of 3 runs in one process, each building its BVH anew \
-             (`--repeat 3 --rebuild`)."
+             (`--repeat 3 --rebuild`; runs after the first write the new tree over the memory \
+             of the last one, as a simulation that rebuilds would)."
         ),
         "{repeated}"
     );

@@ -94,7 +94,7 @@ impl Leaf {
 
 /// A swept k-DOP BVH with a feature level, monomorphic in the slab count `N`
 /// (see [`Bvh`] for the run-time choice of k).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct KdopBvh<const N: usize> {
     /// `#V`, `#E`, `#F` of the mesh it was built for (checked on refit).
     pub(crate) mesh_size: [usize; 3],
@@ -493,7 +493,7 @@ pub enum BroadPhaseError {
 
 /// A swept k-DOP BVH with the k chosen at run time: one variant per k, each
 /// monomorphic in its slab count. Match on it for static dispatch.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Bvh {
     /// k = 6 (swept AABBs).
     Dop6(KdopBvh<3>),
@@ -578,6 +578,13 @@ impl Bvh {
     /// Refits every k-DOP to a new step of the same mesh, keeping the tree.
     pub fn refit(&mut self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
         with_bvh!(self, b => b.refit(step))
+    }
+
+    /// Builds a new tree of every face of `step` (a step of any mesh) with
+    /// the same k, in place of this one, reusing its memory (see
+    /// [`KdopBvh::rebuild_components`]); equal to [`Bvh::build`]'s.
+    pub fn rebuild(&mut self, step: &Step<'_>) {
+        with_bvh!(self, b => b.rebuild(step))
     }
 
     /// See [`KdopBvh::validate`].

@@ -56,6 +56,26 @@ impl<const N: usize> KdopBvh<N> {
     /// When the covered part has 2³¹ leaves or more (faces plus isolated
     /// vertices), beyond the node encoding.
     pub fn build_components(step: &Step<'_>, keep: &(impl Fn(u32) -> bool + Sync)) -> KdopBvh<N> {
+        let mut bvh = KdopBvh::empty();
+        bvh.rebuild_components(step, keep);
+        bvh
+    }
+
+    /// Builds a new tree of every face (and vertex in no face) of `step`, a
+    /// step of any mesh, in place of this one, reusing its arrays.
+    pub fn rebuild(&mut self, step: &Step<'_>) {
+        self.rebuild_components(step, &|_| true);
+    }
+
+    /// [`KdopBvh::build_components`] in place of this tree, reusing its
+    /// arrays: the result equals a fresh build's, and the arrays' memory,
+    /// already mapped, is written over instead of being returned to the
+    /// system and faulted in anew (on funnel 227→228 those page faults were
+    /// about a third of a fresh build's time).
+    ///
+    /// # Panics
+    /// As [`KdopBvh::build_components`].
+    pub fn rebuild_components(&mut self, step: &Step<'_>, keep: &(impl Fn(u32) -> bool + Sync)) {
         let mesh = step.mesh;
         let comp = mesh.component();
         let covered: Vec<bool> = (0..mesh.num_components() as u32).map(keep).collect();
@@ -109,36 +129,42 @@ impl<const N: usize> KdopBvh<N> {
             child: [0; 2],
             last: [0; 2],
         };
-        let mut inner = par_filled(blank, n.saturating_sub(1));
+        par_filled(&mut self.inner, blank, n.saturating_sub(1));
         if n > 1 {
-            build_rec(&mut work, &mut inner, 0, 0);
+            build_rec(&mut work, &mut self.inner, 0, 0);
         }
         // Leaf l (depth-first) holds items[work[l].item].
 
-        let slots = assign_slots(mesh, &items, &work);
-        let mut bvh = KdopBvh {
-            mesh_size: [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()],
-            components,
-            inner,
+        assign_slots(mesh, &items, &work, self);
+        self.mesh_size = [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()];
+        self.components = components;
+        // The k-DOP arrays keep their old contents (or none): the refit
+        // writes them all.
+        self.refit_positions(step.x_t0, step.x_t1);
+    }
+
+    /// A tree of no leaves, with no arrays allocated.
+    fn empty() -> KdopBvh<N> {
+        KdopBvh {
+            mesh_size: [0; 3],
+            components: Vec::new(),
+            inner: Vec::new(),
             grid: Quantizer::new(&Kdop::EMPTY),
             root_bv: QKdop::<N>::EMPTY,
-            leaves: slots.leaves,
-            leaf_start: slots.leaf_start,
+            leaves: Vec::new(),
+            leaf_start: Vec::new(),
             vertex_bv: Vec::new(),
             vertex_q: Vec::new(),
             leaf_q: Vec::new(),
             edge_q: Vec::new(),
             vertex_qi: Vec::new(),
-            slot_vertex: slots.slot_vertex,
-            slot_vertex_comp: slots.slot_vertex_comp,
-            slot_edge: slots.slot_edge,
-            slot_edge_ends: slots.slot_edge_ends,
-            edge_end_slots: slots.edge_end_slots,
-            slot_edge_comp: slots.slot_edge_comp,
-        };
-        // The k-DOP arrays are left empty: the refit allocates and fills them.
-        bvh.refit_positions(step.x_t0, step.x_t1);
-        bvh
+            slot_vertex: Vec::new(),
+            slot_vertex_comp: Vec::new(),
+            slot_edge: Vec::new(),
+            slot_edge_ends: Vec::new(),
+            edge_end_slots: Vec::new(),
+            slot_edge_comp: Vec::new(),
+        }
     }
 }
 
@@ -156,18 +182,6 @@ fn item_corners(mesh: &TriMesh, item: Item) -> [u32; 3] {
 /// this size nor on the thread count).
 const SLOT_CHUNK: usize = 4096;
 
-/// The leaf records and the feature slots of a built tree (see `KdopBvh`).
-struct Slots {
-    leaves: Vec<Leaf>,
-    leaf_start: Vec<[u32; 2]>,
-    slot_vertex: Vec<u32>,
-    slot_vertex_comp: Vec<u32>,
-    slot_edge: Vec<u32>,
-    slot_edge_ends: Vec<[u32; 2]>,
-    edge_end_slots: Vec<[u32; 2]>,
-    slot_edge_comp: Vec<u32>,
-}
-
 /// Gives leaf `l` (holding `items[work[l].item]`) its record and its owned
 /// vertices and edges their slots, consecutive in leaf order; then the
 /// corners' and edge ends' slots and the slots' components.
@@ -178,7 +192,14 @@ struct Slots {
 /// sequential loop would. The slot of each vertex goes into a table
 /// indexed by vertex (each vertex has one owner, so every entry is written
 /// once; relaxed atomic stores, read after the parallel loop has joined).
-fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
+///
+/// Writes `bvh`'s leaf and slot arrays (all of every one, reusing them).
+fn assign_slots<const N: usize>(
+    mesh: &TriMesh,
+    items: &[Item],
+    work: &[Work],
+    bvh: &mut KdopBvh<N>,
+) {
     let comp = mesh.component();
     let owned_bits = |item: Item| match item {
         Item::Face(f) => mesh.face_owned()[f as usize],
@@ -204,12 +225,23 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
         corner_slots: [u32::MAX; 3],
         owned: 0,
     };
-    let mut leaves = par_filled(blank, work.len());
-    let mut leaf_start = par_filled([0u32; 2], work.len() + 1);
+    let KdopBvh {
+        leaves,
+        leaf_start,
+        slot_vertex,
+        slot_edge,
+        slot_edge_ends,
+        slot_vertex_comp,
+        slot_edge_comp,
+        edge_end_slots,
+        ..
+    } = bvh;
+    par_filled(leaves, blank, work.len());
+    par_filled(leaf_start, [0u32; 2], work.len() + 1);
     leaf_start[work.len()] = [total_v, total_e].map(|n| n as u32);
-    let mut slot_vertex = par_filled(0u32, total_v);
-    let mut slot_edge = par_filled(0u32, total_e);
-    let mut slot_edge_ends = par_filled([0u32; 2], total_e);
+    par_filled(slot_vertex, 0u32, total_v);
+    par_filled(slot_edge, 0u32, total_e);
+    par_filled(slot_edge_ends, [0u32; 2], total_e);
     let slot_of: Vec<AtomicU32> = (0..mesh.num_vertices())
         .into_par_iter()
         .with_min_len(PAR_REFIT_MIN_LEN)
@@ -288,28 +320,15 @@ fn assign_slots(mesh: &TriMesh, items: &[Item], work: &[Work]) -> Slots {
         .par_iter_mut()
         .with_min_len(PAR_REFIT_MIN_LEN)
         .for_each(|l| l.corner_slots = l.corners.map(slot));
-    let (mut slot_vertex_comp, mut slot_edge_comp, mut edge_end_slots) = (vec![], vec![], vec![]);
-    par_fill(&mut slot_vertex_comp, &slot_vertex, |&v| comp[v as usize]);
-    par_fill(&mut slot_edge_comp, &slot_edge_ends, |e| {
-        comp[e[0] as usize]
-    });
-    par_fill(&mut edge_end_slots, &slot_edge_ends, |e| e.map(slot));
+    par_fill(slot_vertex_comp, slot_vertex, |&v| comp[v as usize]);
+    par_fill(slot_edge_comp, slot_edge_ends, |e| comp[e[0] as usize]);
+    par_fill(edge_end_slots, slot_edge_ends, |e| e.map(slot));
     debug_assert!(
         leaves
             .iter()
             .all(|l| l.corner_slots.iter().all(|&s| s != u32::MAX))
     );
     debug_assert!(edge_end_slots.iter().flatten().all(|&s| s != u32::MAX));
-    Slots {
-        leaves,
-        leaf_start,
-        slot_vertex,
-        slot_vertex_comp,
-        slot_edge,
-        slot_edge_ends,
-        edge_end_slots,
-        slot_edge_comp,
-    }
 }
 
 /// One item during the build: its sort keys (see `sort_key`) and its index.
@@ -386,13 +405,13 @@ fn build_rec<const N: usize>(
     }
 }
 
-/// `len` copies of `x`, written in parallel: a fresh allocation is mapped
-/// in on first touch, and on the funnel 227→228 build those page faults
-/// were about a third of the build's time on one thread.
-fn par_filled<T: Copy + Send + Sync>(x: T, len: usize) -> Vec<T> {
-    let mut v = Vec::with_capacity(len);
+/// Makes `v` `len` copies of `x`, written in parallel into its memory: a
+/// fresh allocation is mapped in on first touch, and on the funnel 227→228
+/// build those page faults were about a third of the build's time on one
+/// thread.
+fn par_filled<T: Copy + Send + Sync>(v: &mut Vec<T>, x: T, len: usize) {
+    v.clear();
     v.par_extend(rayon::iter::repeat_n(x, len).with_min_len(PAR_REFIT_MIN_LEN));
-    v
 }
 
 /// A key that sorts like `x` in its high 40 bits, with `index` (taken mod

@@ -309,7 +309,7 @@ impl SlpfProjections {
 /// [`slpf_edge_edge`] (whose bounds are relative to the differences) only on
 /// pairs whose projections are within about `δ_s` of touching (`δ_s` is about
 /// `10⁻¹⁵` of the coordinates' magnitude); both are conservative.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SlpfTable {
     directions: usize,
     /// Per vertex: the projections at `t = 0` on every direction, then at
@@ -322,18 +322,34 @@ pub struct SlpfTable {
 impl SlpfTable {
     /// Projects every vertex of a step onto `directions`.
     pub fn new(x_t0: &[Vec3], x_t1: &[Vec3], directions: &[[f64; 3]]) -> SlpfTable {
+        let mut table = SlpfTable {
+            directions: 0,
+            values: Vec::new(),
+            margin: Vec::new(),
+        };
+        table.update(x_t0, x_t1, directions);
+        table
+    }
+
+    /// Makes this table [`SlpfTable::new`]'s for a new step, reusing its
+    /// memory (the steps of a sequence: no fresh pages to fault in).
+    pub fn update(&mut self, x_t0: &[Vec3], x_t1: &[Vec3], directions: &[[f64; 3]]) {
         use rayon::prelude::*;
         let nd = directions.len();
+        self.directions = nd;
+        self.margin.clear();
         if nd == 0 {
             // No direction separates anything: the table culls nothing.
-            return SlpfTable {
-                directions: 0,
-                values: Vec::new(),
-                margin: Vec::new(),
-            };
+            self.values.clear();
+            return;
         }
         let project = |x: &Vec3, s: &[f64; 3]| (x.x * s[0] + x.y * s[1]) + x.z * s[2];
-        let mut values = vec![0.0; x_t0.len() * 2 * nd];
+        let values = &mut self.values;
+        let len = x_t0.len() * 2 * nd;
+        if values.len() != len {
+            // Zeroed pages from the system, first touched by the tasks.
+            *values = vec![0.0; len];
+        }
         // Per chunk: the largest Σᵢ|sᵢxᵢ| per direction.
         let magnitudes: Vec<Vec<f64>> = values
             .par_chunks_mut(2 * nd * 4096)
@@ -356,8 +372,8 @@ impl SlpfTable {
                 mag
             })
             .collect();
-        let margin = (0..nd)
-            .map(|d| {
+        let margin =
+            (0..nd).map(|d| {
                 let s = &directions[d];
                 let nonzero = s.iter().filter(|&&c| c != 0.0).count();
                 let products = s.iter().any(|&c| c != 0.0 && c.abs() != 1.0);
@@ -372,13 +388,8 @@ impl SlpfTable {
                 // m_s, rounded up generously; NaN or ∞ culls nothing.
                 let m = 2.0 * delta * (1.0 + gamma(8));
                 if m.is_finite() { m } else { f64::INFINITY }
-            })
-            .collect();
-        SlpfTable {
-            directions: nd,
-            values,
-            margin,
-        }
+            });
+        self.margin.extend(margin);
     }
 
     #[inline(always)]
@@ -489,6 +500,33 @@ mod projection_tests {
         // With the paper's directions the far vertex is culled.
         let table = SlpfTable::new(&x0, &x0, &PAPER_DIRECTIONS);
         assert!(table.cull_vertex_face(3, [0, 1, 2]));
+    }
+
+    #[test]
+    fn an_updated_table_is_a_new_one() {
+        let x: Vec<Vec3> = (0..9)
+            .map(|i| Vec3::new(f64::from(i), f64::from(i * i % 5), -0.5 * f64::from(i)))
+            .collect();
+        let y: Vec<Vec3> = x
+            .iter()
+            .map(|p| p * 3.0 + Vec3::new(0.25, -1.0, 2.0))
+            .collect();
+        // Over tables of other sizes and direction sets, and over itself.
+        for (n, dirs) in [
+            (9, &PAPER_DIRECTIONS[..]),
+            (4, &PAPER_DIRECTIONS[..2]),
+            (9, &[]),
+        ] {
+            let mut table = SlpfTable::new(&x[..n], &y[..n], dirs);
+            for (m, d) in [
+                (9, &PAPER_DIRECTIONS[..]),
+                (6, &PAPER_DIRECTIONS[1..]),
+                (9, &[]),
+            ] {
+                table.update(&y[..m], &x[..m], d);
+                assert_eq!(table, SlpfTable::new(&y[..m], &x[..m], d), "{n} {m}");
+            }
+        }
     }
 
     proptest! {

@@ -33,7 +33,8 @@ pub struct Args {
     /// `--rebuild`. The JSON adds `runs` and every run's `total_ms`.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
-    /// With `--repeat`: build a fresh BVH in every run.
+    /// With `--repeat`: build a fresh BVH in every run (over the previous
+    /// run's memory, as a simulation that rebuilds would).
     #[arg(long, requires = "repeat")]
     rebuild: bool,
 }
@@ -49,7 +50,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let mut totals = Vec::with_capacity(args.repeat as usize);
     for _ in 0..args.repeat {
         if args.rebuild {
-            pipeline = Pipeline::new(config.clone());
+            pipeline.rebuild_next();
         }
         let outcome = pool.install(|| pipeline.step(&step))?;
         totals.push(outcome.report.time_ms.total);

@@ -579,7 +579,8 @@ fn whole_step(w: &mut String, inputs: &ReportInputs) {
     let how = if runs > 1 {
         format!(
             "the fastest of {runs} runs in one process, each building its BVH anew \
-             (`--repeat {runs} --rebuild`)"
+             (`--repeat {runs} --rebuild`; runs after the first write the new tree over \
+             the memory of the last one, as a simulation that rebuilds would)"
         )
     } else {
         "single runs".to_string()
