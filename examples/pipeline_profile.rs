@@ -9,11 +9,13 @@
 //!
 //! Usage: `pipeline_profile build|traverse|step FRAME0 FRAME1 [--runs N]`
 //!
-//! - `build`: a fresh BVH (k = 26) of the step;
+//! - `build`: a new BVH (k = 26) of the step, built over the last run's
+//!   tree (as `ccdlab step --rebuild` does; the first run's is fresh);
 //! - `traverse`: the self traversal of a BVH built once, candidates
 //!   discarded (no filters); prints the broad-phase counters;
-//! - `step`: a whole step with the default configuration (fresh pipeline,
-//!   so the BVH is built); prints the stage times of the fastest run.
+//! - `step`: a whole step with the default configuration, the BVH built
+//!   anew every run (over the last run's, as `ccdlab step --rebuild`);
+//!   prints the stage times of the fastest run.
 //!
 //! Threads: `RAYON_NUM_THREADS` (a pool of that size; the runs execute on one
 //! of its workers, as `ccdlab step` does).
@@ -86,16 +88,21 @@ fn main() -> ExitCode {
 /// The timed runs (module doc).
 fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
     let config = PipelineConfig::default();
-    let bvh = (what == "traverse").then(|| Bvh::build(step, config.axes));
+    let mut bvh = (what == "traverse").then(|| Bvh::build(step, config.axes));
+    let mut pipeline = Pipeline::new(config.clone());
     let mut best = f64::INFINITY;
     let mut stats: Option<BroadPhaseStats> = None;
     let mut report: Option<StepReport> = None;
     for _ in 0..runs {
         let t = Instant::now();
-        match (what, &bvh) {
-            ("build", _) => drop(std::hint::black_box(Bvh::build(step, config.axes))),
+        match (what, &mut bvh) {
+            ("build", Some(bvh)) => std::hint::black_box(bvh).rebuild(step),
+            ("build", None) => bvh = Some(std::hint::black_box(Bvh::build(step, config.axes))),
             ("traverse", Some(bvh)) => stats = Some(bvh.self_candidates_par(|| Discard).1),
-            _ => match Pipeline::new(config.clone()).step(step) {
+            _ => match {
+                pipeline.rebuild_next();
+                pipeline.step(step)
+            } {
                 Ok(o) => {
                     let ms = t.elapsed().as_secs_f64() * 1e3;
                     if ms < best {
