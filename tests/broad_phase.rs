@@ -180,14 +180,24 @@ proptest! {
         }
     }
 
-    /// A rebuild over a tree of another mesh is exactly a fresh build.
+    /// A rebuild over a tree of another mesh, or of the same mesh at other
+    /// positions (whose arrays it writes over in place), is exactly a fresh
+    /// build.
     #[test]
     fn rebuild_over_another_tree_equals_a_fresh_build(s in scene(), t in scene()) {
+        // The same mesh at other positions (taken from `t` where it has
+        // them): another tree over arrays of the same lengths.
+        let x_t0: Vec<Vec3> = (0..s.x_t0.len()).map(|i| *t.x_t1.get(i).unwrap_or(&s.x_t1[i])).collect();
+        let x_t1: Vec<Vec3> = (0..s.x_t0.len()).map(|i| *t.x_t0.get(i).unwrap_or(&s.x_t0[i])).collect();
+        let moved = Step::new(&s.mesh, &x_t0, &x_t1).unwrap();
         for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
             let mut bvh = Bvh::build(&s.step(), axes);
             bvh.rebuild(&t.step());
             prop_assert_eq!(&bvh, &Bvh::build(&t.step(), axes));
             prop_assert_eq!(bvh.validate(&t.step()), Ok(()));
+            let mut bvh = Bvh::build(&s.step(), axes);
+            bvh.rebuild(&moved);
+            prop_assert_eq!(&bvh, &Bvh::build(&moved, axes));
         }
     }
 

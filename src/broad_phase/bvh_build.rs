@@ -129,7 +129,7 @@ impl<const N: usize> KdopBvh<N> {
             child: [0; 2],
             last: [0; 2],
         };
-        par_filled(&mut self.inner, blank, n.saturating_sub(1));
+        par_sized(&mut self.inner, blank, n.saturating_sub(1));
         if n > 1 {
             build_rec(&mut work, &mut self.inner, 0, 0);
         }
@@ -236,12 +236,12 @@ fn assign_slots<const N: usize>(
         edge_end_slots,
         ..
     } = bvh;
-    par_filled(leaves, blank, work.len());
-    par_filled(leaf_start, [0u32; 2], work.len() + 1);
+    par_sized(leaves, blank, work.len());
+    par_sized(leaf_start, [0u32; 2], work.len() + 1);
     leaf_start[work.len()] = [total_v, total_e].map(|n| n as u32);
-    par_filled(slot_vertex, 0u32, total_v);
-    par_filled(slot_edge, 0u32, total_e);
-    par_filled(slot_edge_ends, [0u32; 2], total_e);
+    par_sized(slot_vertex, 0u32, total_v);
+    par_sized(slot_edge, 0u32, total_e);
+    par_sized(slot_edge_ends, [0u32; 2], total_e);
     let slot_of: Vec<AtomicU32> = (0..mesh.num_vertices())
         .into_par_iter()
         .with_min_len(PAR_REFIT_MIN_LEN)
@@ -405,13 +405,17 @@ fn build_rec<const N: usize>(
     }
 }
 
-/// Makes `v` `len` copies of `x`, written in parallel into its memory: a
-/// fresh allocation is mapped in on first touch, and on the funnel 227→228
-/// build those page faults were about a third of the build's time on one
-/// thread.
-fn par_filled<T: Copy + Send + Sync>(v: &mut Vec<T>, x: T, len: usize) {
-    v.clear();
-    v.par_extend(rayon::iter::repeat_n(x, len).with_min_len(PAR_REFIT_MIN_LEN));
+/// Makes `v` `len` elements long, for a caller that then writes every one
+/// of them: when it already has that length (a rebuild for the same mesh)
+/// it is left as it is, else it is refilled with copies of `x`, written in
+/// parallel (a fresh allocation is mapped in on first touch, and on the
+/// funnel 227→228 build those page faults were about a third of the
+/// build's time on one thread).
+fn par_sized<T: Copy + Send + Sync>(v: &mut Vec<T>, x: T, len: usize) {
+    if v.len() != len {
+        v.clear();
+        v.par_extend(rayon::iter::repeat_n(x, len).with_min_len(PAR_REFIT_MIN_LEN));
+    }
 }
 
 /// A key that sorts like `x` in its high 40 bits, with `index` (taken mod
