@@ -4,9 +4,9 @@
 #
 #   1. cargo bench --bench pipeline: criterion timings, and the counts of every scene
 #      (counts_<scene>.json: candidates per k, culls per filter setting, parry, whole steps);
-#   2. ccdlab step --json on 1 and 2 threads for every scene with frame files (fastest of 3
+#   2. ccdlab step --json on 1 and 2 threads for every scene with frame files (fastest of 5
 #      runs, each building its BVH anew);
-#   3. the ipctk peer (scripts/peer_ipctk.py step, best of 3) on 2 threads, when it runs here;
+#   3. the ipctk peer (scripts/peer_ipctk.py step, best of 5) on 2 threads, when it runs here;
 #   4. ccdlab replay of every scene with each filter setting (sequence-level statistics;
 #      the two-frame UNC scenes give one step each);
 #   5. ccdlab report: reports/pipeline/{README.md, *.png, *.svg, data/}, replaced only when
@@ -58,8 +58,9 @@ while read -r name sequence step frame0 frame1; do
     continue
   fi
   for threads in 1 2; do
-    # Fastest of 3 runs, each building its BVH anew (the peer's is also its fastest of 3).
-    "$bin" step "$frame0" "$frame1" --threads "$threads" --repeat 3 --rebuild --json \
+    # Fastest of 5 runs, each building its BVH anew (the peer's is also its fastest of 5):
+    # on this shared machine single runs vary by 10-15 %.
+    "$bin" step "$frame0" "$frame1" --threads "$threads" --repeat 5 --rebuild --json \
       > "$work/step_${name}_t${threads}.json.tmp"
     mv "$work/step_${name}_t${threads}.json.tmp" "$work/step_${name}_t${threads}.json"
   done
@@ -72,7 +73,7 @@ counts=(--no-counts)
 if [ -f scripts/peer_ipctk.py ]; then
   while read -r name sequence step frame0 frame1; do
     [ -n "$name" ] && [ "$frame0" != "-" ] || continue
-    if python3 scripts/peer_ipctk.py step "$frame0" "$frame1" --threads 2 --repeat 3 "${counts[@]}" --json \
+    if python3 scripts/peer_ipctk.py step "$frame0" "$frame1" --threads 2 --repeat 5 "${counts[@]}" --json \
         > "$work/peer_ipctk_${name}.json.tmp" 2> "$work/peer_ipctk_${name}.log"; then
       mv "$work/peer_ipctk_${name}.json.tmp" "$work/peer_ipctk_${name}.json"
     else
