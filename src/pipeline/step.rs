@@ -7,7 +7,7 @@
 //! ([`Pipeline::rebuild_next`]): the new tree then reuses the old one's
 //! memory. The filters' per-vertex arrays and the survivors' arrays are
 //! likewise kept from step to step and written over: on cloth-ball 92→93,
-//! repeated steps fault in about 900 fresh pages each instead of 2,400
+//! repeated steps fault in about 1,000 fresh pages each instead of 2,400
 //! (refit) or 10,000 (rebuild), which cost milliseconds of a step.
 //!
 //! **Fused traversal and filters.** The traversal hands its candidates to
