@@ -372,24 +372,26 @@ impl SlpfTable {
                 mag
             })
             .collect();
-        let margin =
-            (0..nd).map(|d| {
-                let s = &directions[d];
-                let nonzero = s.iter().filter(|&&c| c != 0.0).count();
-                let products = s.iter().any(|&c| c != 0.0 && c.abs() != 1.0);
-                let mag = magnitudes.iter().fold(0.0f64, |m, c| {
-                    if c[d] > m || c[d].is_nan() { c[d] } else { m }
-                });
-                let delta = match (nonzero, products) {
-                    (0 | 1, false) => 0.0,
-                    (_, false) => gamma(2) * mag,
-                    _ => gamma(3) * mag + 3.0 * TINY,
-                };
-                // m_s, rounded up generously; NaN or ∞ culls nothing.
-                let m = 2.0 * delta * (1.0 + gamma(8));
-                if m.is_finite() { m } else { f64::INFINITY }
-            });
-        self.margin.extend(margin);
+        for (d, s) in directions.iter().enumerate() {
+            let nonzero = s.iter().filter(|&&c| c != 0.0).count();
+            let products = s.iter().any(|&c| c != 0.0 && c.abs() != 1.0);
+            let mag =
+                magnitudes.iter().fold(
+                    0.0f64,
+                    |m, c| {
+                        if c[d] > m || c[d].is_nan() { c[d] } else { m }
+                    },
+                );
+            let delta = match (nonzero, products) {
+                (0 | 1, false) => 0.0,
+                (_, false) => gamma(2) * mag,
+                _ => gamma(3) * mag + 3.0 * TINY,
+            };
+            // m_s, rounded up generously; NaN or ∞ culls nothing.
+            let m = 2.0 * delta * (1.0 + gamma(8));
+            self.margin
+                .push(if m.is_finite() { m } else { f64::INFINITY });
+        }
     }
 
     #[inline(always)]
