@@ -76,19 +76,26 @@ pub(crate) struct Leaf {
 
 /// Number of bits set in a 3-bit value (a table: x86-64's baseline has no
 /// population count instruction, and its software fallback costs a dozen).
-pub(crate) const BITS3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
+const BITS3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
+
+/// The numbers of owned vertices and owned edges in a set of ownership bits
+/// (as in [`Leaf::owned`]).
+#[inline(always)]
+pub(crate) fn owned_counts(owned: u8) -> [usize; 2] {
+    [owned, owned >> 3].map(|bits| usize::from(BITS3[usize::from(bits & 0b111)]))
+}
 
 impl Leaf {
     /// Number of owned vertices.
     #[inline(always)]
     pub(crate) fn num_vertices(&self) -> usize {
-        BITS3[(self.owned & 0b111) as usize] as usize
+        owned_counts(self.owned)[0]
     }
 
     /// Number of owned edges.
     #[inline(always)]
     pub(crate) fn num_edges(&self) -> usize {
-        BITS3[((self.owned >> 3) & 0b111) as usize] as usize
+        owned_counts(self.owned)[1]
     }
 }
 

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::bvh::{BITS3, Inner, KdopBvh, LEAF, Leaf, NO_FACE};
+use super::bvh::{Inner, KdopBvh, LEAF, Leaf, NO_FACE, owned_counts};
 use super::bvh_refit::{PAR_REFIT_MIN_LEN, par_fill};
 use crate::bounding_volume::{Kdop, QKdop, Quantizer};
 use crate::mesh::{NO_OWNER, Step, TriMesh};
@@ -210,9 +210,8 @@ fn assign_slots<const N: usize>(
         .par_chunks(SLOT_CHUNK)
         .map(|ws| {
             ws.iter().fold([0, 0], |[nv, ne], w| {
-                let owned = owned_bits(items[w.item as usize]);
-                let count = |bits: u8| usize::from(BITS3[usize::from(bits & 0b111)]);
-                [nv + count(owned), ne + count(owned >> 3)]
+                let [v, e] = owned_counts(owned_bits(items[w.item as usize]));
+                [nv + v, ne + e]
             })
         })
         .collect();
