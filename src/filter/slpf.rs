@@ -309,7 +309,9 @@ impl SlpfProjections {
 /// [`slpf_edge_edge`] (whose bounds are relative to the differences) only on
 /// pairs whose projections are within about `δ_s` of touching (`δ_s` is about
 /// `10⁻¹⁵` of the coordinates' magnitude); both are conservative.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The default table has no directions and culls nothing.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct SlpfTable {
     directions: usize,
     /// Per vertex: the projections at `t = 0` on every direction, then at
@@ -322,11 +324,7 @@ pub struct SlpfTable {
 impl SlpfTable {
     /// Projects every vertex of a step onto `directions`.
     pub fn new(x_t0: &[Vec3], x_t1: &[Vec3], directions: &[[f64; 3]]) -> SlpfTable {
-        let mut table = SlpfTable {
-            directions: 0,
-            values: Vec::new(),
-            margin: Vec::new(),
-        };
+        let mut table = SlpfTable::default();
         table.update(x_t0, x_t1, directions);
         table
     }

@@ -358,12 +358,10 @@ impl<'a> FilterCtx<'a> {
                 .zip(step.x_t1)
                 .map(|(a, b)| [[a.x, a.y, a.z], [b.x, b.y, b.z]]),
         );
-        let slpf = uses_slpf.then(|| match slpf {
-            Some(mut table) => {
-                table.update(step.x_t0, step.x_t1, &cfg.directions);
-                table
-            }
-            None => SlpfTable::new(step.x_t0, step.x_t1, &cfg.directions),
+        let slpf = uses_slpf.then(|| {
+            let mut table = slpf.unwrap_or_default();
+            table.update(step.x_t0, step.x_t1, &cfg.directions);
+            table
         });
         FilterCtx {
             faces: step.mesh.faces(),
