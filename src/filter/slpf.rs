@@ -368,10 +368,7 @@ impl SlpfTable {
                         for (d, s) in directions.iter().enumerate() {
                             rec[t * nd + d] = project(x, s);
                             let m = (x.x * s[0]).abs() + (x.y * s[1]).abs() + (x.z * s[2]).abs();
-                            // A NaN poisons the margin.
-                            if m > mag[d] || m.is_nan() {
-                                mag[d] = m;
-                            }
+                            mag[d] = max_poisoned(mag[d], m);
                         }
                     }
                 }
@@ -381,13 +378,7 @@ impl SlpfTable {
         for (d, s) in directions.iter().enumerate() {
             let nonzero = s.iter().filter(|&&c| c != 0.0).count();
             let products = s.iter().any(|&c| c != 0.0 && c.abs() != 1.0);
-            let mag =
-                magnitudes.iter().fold(
-                    0.0f64,
-                    |m, c| {
-                        if c[d] > m || c[d].is_nan() { c[d] } else { m }
-                    },
-                );
+            let mag = magnitudes.iter().fold(0.0, |m, c| max_poisoned(m, c[d]));
             let delta = match (nonzero, products) {
                 (0 | 1, false) => 0.0,
                 (_, false) => gamma(2) * mag,
@@ -476,6 +467,13 @@ impl SlpfTable {
         }
         culled
     }
+}
+
+/// The larger of `acc` and `x`, where a NaN, once met, stays: a NaN
+/// coordinate poisons its direction's margin (which then culls nothing).
+#[inline(always)]
+fn max_poisoned(acc: f64, x: f64) -> f64 {
+    if x > acc || x.is_nan() { x } else { acc }
 }
 
 #[inline(always)]
