@@ -261,8 +261,9 @@ impl<const N: usize> KdopBvh<N> {
     /// is the swept k-DOP of its vertex, leaves and edge slots name the right
     /// features and slots, the grid is the root's, every node's quantized
     /// k-DOP is the merge of its children's (a leaf's: its face's, quantized),
-    /// leaves appear left to right, and every vertex and edge of the covered
-    /// components is owned by exactly one leaf.
+    /// leaves appear left to right, no node has a leaf right of an internal
+    /// node, and every vertex and edge of the covered components is owned by
+    /// exactly one leaf.
     pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
         self.check_step(step).map_err(|e| e.to_string())?;
         let mesh = step.mesh;
@@ -445,6 +446,15 @@ impl<const N: usize> KdopBvh<N> {
         leaf_q: &impl Fn(u32) -> QKdop<N>,
     ) -> Result<(), String> {
         let n = &self.inner[i];
+        // A descent lists a leaf child as soon as it meets it, and the
+        // leaves of an internal child when it gets to them: only if a right
+        // leaf child has a leaf sibling do partner lists come out ascending
+        // (`bvh_traverse::gather`; the median split guarantees it).
+        if n.child[1] & LEAF != 0 && n.child[0] & LEAF == 0 {
+            return Err(format!(
+                "node {i}: a leaf right of an internal node (a descent would list it before the leaves left of it)"
+            ));
+        }
         for c in 0..2 {
             let r = n.child[c];
             if r & LEAF != 0 {
@@ -728,5 +738,35 @@ mod tests {
         // A face's corners are distinct vertices, so their slots differ.
         broken.leaves[0].corner_slots.swap(0, 1);
         assert!(broken.validate(&step).is_err());
+    }
+
+    /// The median split puts the larger half right, so a leaf right child
+    /// always has a leaf sibling; a tree of another shape, otherwise valid,
+    /// is refused (the traversal lists partners in ascending order only for
+    /// that shape).
+    #[test]
+    fn validate_refuses_a_leaf_right_of_an_internal_node() {
+        let (mesh, x0, x1) = strip(3, 0.25);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let bvh = KdopBvh::<13>::build(&step);
+        assert_eq!(bvh.validate(&step), Ok(()));
+        // Median split of 3 leaves: root = [0, node 1 = [1, 2]].
+        assert_eq!(bvh.inner[0].child, [LEAF, 1]);
+        assert_eq!(bvh.inner[1].child, [LEAF | 1, LEAF | 2]);
+
+        // The same leaves as root = [node 1 = [0, 1], 2].
+        let mut other = bvh.clone();
+        let q = &bvh.leaf_q;
+        other.inner[1].child = [LEAF, LEAF | 1];
+        other.inner[1].last = [0, 1];
+        other.inner[1].bv = [q[0], q[1]];
+        other.inner[0].child = [1, LEAF | 2];
+        other.inner[0].last = [1, 2];
+        other.inner[0].bv = [q[0].merge(&q[1]), q[2]];
+        let err = other.validate(&step).unwrap_err();
+        assert!(
+            err.starts_with("node 0: a leaf right of an internal node"),
+            "{err}"
+        );
     }
 }

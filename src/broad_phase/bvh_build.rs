@@ -12,8 +12,9 @@
 //! split at the middle of a Morton order was tried: 28% more node tests on
 //! cloth-ball 92→93.) A median split gives a balanced tree of depth
 //! ⌈log₂ n⌉ + 1, which bounds the traversal stack and makes parallel subtrees
-//! even; see the module doc of `broad_phase` for the measurements against a
-//! binned SAH split.
+//! even, and it puts the larger half right, so that a leaf right child always
+//! has a leaf sibling: the traversal lists partner leaves in ascending order
+//! only in trees of that shape ([`KdopBvh::validate`] checks it).
 //!
 //! **Parallelism.** Subtrees above [`PAR_BUILD_CUTOFF`] leaves are built with
 //! `rayon::join`; each writes its own disjoint node range (a subtree of `n`
@@ -368,6 +369,8 @@ fn build_rec<const N: usize>(
             axis = k;
         }
     }
+    // The larger half goes right: a leaf right child then has a leaf
+    // sibling, which the traversal's partner order needs (`gather`).
     let mid = n / 2;
     work.select_nth_unstable_by_key(mid, |w| w.key[axis]);
     // Left subtree: `mid` leaves, `mid − 1` internal nodes right after this

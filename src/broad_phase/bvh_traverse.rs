@@ -256,6 +256,12 @@ fn self_range<const N: usize>(
 /// Collects into `out` the leaves of `t` numbered `bound` or above whose node
 /// k-DOPs overlap `q` (quantized on `t`'s grid), in ascending order; returns
 /// their number. Counts the node tests.
+///
+/// A leaf child is listed when its parent is visited, an internal child's
+/// leaves later, so the order is ascending only because no node has a leaf
+/// right of an internal node (the median split's shape, checked by
+/// [`KdopBvh::validate`]). `cluster` relies on it: in a tree of another
+/// shape it would list some leaf pairs twice.
 #[inline(always)]
 fn gather<const N: usize>(
     q: &QKdop<N>,
