@@ -18,7 +18,8 @@
 //! [`crate::math`] is needed: the bound is the neighbour, not a relative error.
 //!
 //! Overlap is **closed**: touching slabs overlap. (The data sets' published
-//! swept-AABB counts use the same convention; see `broad_phase`.)
+//! swept-AABB counts use the same convention; see the module doc of
+//! `broad_phase::brute_force`.)
 
 use super::axes::slab_directions;
 use crate::math::Vec3;

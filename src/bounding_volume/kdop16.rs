@@ -11,7 +11,7 @@
 //! tests prune almost exactly as well as `f64` ones would. Node tests only
 //! steer the descent; every candidate is decided as the exact `f64` feature
 //! k-DOPs decide it (outer images can only refute an overlap, inner ones
-//! only prove it; see `broad_phase`).
+//! only prove it; see the module doc of `broad_phase::bvh`).
 //!
 //! **Rounding.** A bound `x` of slab `i` maps to `f(x) = (x − oᵢ)·sᵢ` with
 //! `sᵢ = 65,000 / (extent of slab i)`. `f` is increasing, so `x ≤ y` implies
