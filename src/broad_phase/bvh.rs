@@ -41,6 +41,11 @@ pub(crate) const LEAF: u32 = 1 << 31;
 /// "No face" in `Leaf::face` (a leaf for a vertex in no face).
 pub(crate) const NO_FACE: u32 = u32::MAX;
 
+/// Most internal nodes on a path from the root (the root included) that the
+/// traversal's fixed stack takes (`bvh_traverse`); the median split of fewer
+/// than 2³¹ leaves makes at most 31.
+pub(crate) const MAX_DEPTH: usize = 32;
+
 /// An internal node: its two children (`LEAF | leaf index`, or the index of
 /// an internal node), the largest leaf index below each child (leaves below
 /// a node are consecutive), and the children's quantized k-DOPs.
@@ -262,8 +267,9 @@ impl<const N: usize> KdopBvh<N> {
     /// features and slots, the grid is the root's, every node's quantized
     /// k-DOP is the merge of its children's (a leaf's: its face's, quantized),
     /// leaves appear left to right, no node has a leaf right of an internal
-    /// node, and every vertex and edge of the covered components is owned by
-    /// exactly one leaf.
+    /// node, no path holds more internal nodes than the traversal's stack
+    /// takes (32), and every vertex and edge of the covered components is
+    /// owned by exactly one leaf.
     pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
         self.check_step(step).map_err(|e| e.to_string())?;
         let mesh = step.mesh;
@@ -373,7 +379,7 @@ impl<const N: usize> KdopBvh<N> {
             }
             // Depth first from the root: leaves must come out as 0, 1, 2, …
             let mut next_leaf = 0u32;
-            self.validate_subtree(0, &mut next_leaf, &leaf_q)?;
+            self.validate_subtree(0, 1, &mut next_leaf, &leaf_q)?;
             let r = &self.inner[0];
             if self.root_bv != r.bv[0].merge(&r.bv[1]) {
                 return Err("stale root k-DOP".into());
@@ -437,14 +443,20 @@ impl<const N: usize> KdopBvh<N> {
         Ok(())
     }
 
-    /// Checks internal node `i` and below; advances `next_leaf` past the
-    /// leaves below.
+    /// Checks internal node `i`, the `depth`-th internal node on its path
+    /// from the root, and below; advances `next_leaf` past the leaves below.
     fn validate_subtree(
         &self,
         i: usize,
+        depth: usize,
         next_leaf: &mut u32,
         leaf_q: &impl Fn(u32) -> QKdop<N>,
     ) -> Result<(), String> {
+        if depth > MAX_DEPTH {
+            return Err(format!(
+                "node {i}: {depth} internal nodes deep, more than the traversal's stack takes ({MAX_DEPTH})"
+            ));
+        }
         let n = &self.inner[i];
         // A descent lists a leaf child as soon as it meets it, and the
         // leaves of an internal child when it gets to them: only if a right
@@ -470,7 +482,7 @@ impl<const N: usize> KdopBvh<N> {
                 if r as usize <= i || r as usize >= self.inner.len() {
                     return Err(format!("node {i}: bad child {r}"));
                 }
-                self.validate_subtree(r as usize, next_leaf, leaf_q)?;
+                self.validate_subtree(r as usize, depth + 1, next_leaf, leaf_q)?;
                 let m = &self.inner[r as usize];
                 if n.bv[c] != m.bv[0].merge(&m.bv[1]) {
                     return Err(format!("node {i}: stale k-DOP of node {r}"));
@@ -768,5 +780,42 @@ mod tests {
             err.starts_with("node 0: a leaf right of an internal node"),
             "{err}"
         );
+    }
+
+    /// The tree of `bvh`'s leaves in which every internal node has its
+    /// leaf on the left and the rest on the right: `n − 1` internal nodes
+    /// deep.
+    fn caterpillar(bvh: &KdopBvh<13>) -> KdopBvh<13> {
+        let (q, n) = (&bvh.leaf_q, bvh.leaves.len() as u32);
+        let mut t = bvh.clone();
+        let mut right = q[n as usize - 1];
+        for i in (0..n - 1).rev() {
+            let next = if i + 2 == n { LEAF | (n - 1) } else { i + 1 };
+            t.inner[i as usize] = Inner {
+                bv: [q[i as usize], right],
+                child: [LEAF | i, next],
+                last: [i, n - 1],
+            };
+            right = right.merge(&q[i as usize]);
+        }
+        t
+    }
+
+    #[test]
+    fn validate_refuses_a_tree_deeper_than_the_traversal_stack() {
+        for (n, ok) in [(MAX_DEPTH + 1, true), (MAX_DEPTH + 2, false)] {
+            let (mesh, x0, x1) = strip(n as u32, 0.25);
+            let step = Step::new(&mesh, &x0, &x1).unwrap();
+            let bvh = KdopBvh::<13>::build(&step);
+            let deep = caterpillar(&bvh);
+            assert_eq!(deep.root_bv, bvh.root_bv);
+            match deep.validate(&step) {
+                Ok(()) => assert!(ok, "{n} leaves"),
+                Err(e) => {
+                    assert!(!ok, "{n} leaves: {e}");
+                    assert!(e.contains("internal nodes deep"), "{e}");
+                }
+            }
+        }
     }
 }

@@ -70,7 +70,7 @@
 
 use rayon::prelude::*;
 
-use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, NO_FACE, check_disjoint};
+use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, MAX_DEPTH, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
 use crate::bounding_volume::{Kdop, QKdop};
 
@@ -85,9 +85,10 @@ const CLUSTER: usize = 8;
 const FLUSH: usize = 4096;
 
 /// Traversal stack size: a node visit pops one entry and pushes at most two,
-/// so the stack never holds more than depth + 1 entries, and a median-split
-/// tree of fewer than 2³¹ leaves has depth at most 32.
-const STACK: usize = 64;
+/// so the stack never holds more than one entry per internal node on the
+/// current path plus one, at most [`MAX_DEPTH`] + 1 (checked by
+/// [`KdopBvh::validate`]).
+const STACK: usize = 2 * MAX_DEPTH;
 
 /// Buffers of one task, reused across its queries.
 struct Scratch {
