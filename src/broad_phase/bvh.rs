@@ -801,6 +801,8 @@ mod tests {
         t
     }
 
+    /// A tree as deep as the traversal's stack takes passes; one internal
+    /// node deeper is refused.
     #[test]
     fn validate_refuses_a_tree_deeper_than_the_traversal_stack() {
         for (n, ok) in [(MAX_DEPTH + 1, true), (MAX_DEPTH + 2, false)] {
