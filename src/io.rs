@@ -1,15 +1,25 @@
 //! Output files that are either complete or absent: every file the crate
 //! writes goes to a temporary sibling first and is renamed into place.
 //!
+//! Only a regular file (or a new one) can be replaced that way. A path that
+//! names something else is written as a shell redirection would write it:
+//! a symbolic link is followed (its target is replaced, the link stays), a
+//! device or FIFO (`/dev/null`, `/dev/stdout`) is written through, without
+//! the all-or-nothing guarantee, which a stream cannot give; a folder and a
+//! read-only file are refused (a rename would bypass the file's mode). A
+//! replaced file keeps its permissions.
+//!
 //! This sits below every stage (the mesh writers use it as well as the
 //! harness), and is re-exported as `harness::output`.
 
-use std::io::Write;
-use std::path::Path;
+use std::fs::Permissions;
+use std::io::{BufWriter, Error, ErrorKind, Write};
+use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
 /// flushed and synced, then renamed over `path`. On error nothing is left at
 /// `path` (an older file there stays untouched) and the temporary is removed.
+/// Other kinds of `path`: see the module doc.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
@@ -17,18 +27,121 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// Like [`write_atomic`], with the content produced by `fill`.
 pub fn write_atomic_with(
     path: &Path,
-    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    fill: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let dir = match path.parent() {
+    let (path, permissions) = match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(Error::new(
+                ErrorKind::IsADirectory,
+                "is a folder, not a file",
+            ));
+        }
+        Ok(m) if !m.is_file() => {
+            // A device, FIFO or socket: nothing to rename over.
+            let file = std::fs::OpenOptions::new().write(true).open(path)?;
+            let mut w = BufWriter::new(file);
+            fill(&mut w)?;
+            return w.flush();
+        }
+        Ok(m) if m.permissions().readonly() => {
+            return Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "the file is read-only; not replaced",
+            ));
+        }
+        // The file the path leads to, through any symbolic links.
+        Ok(m) => (std::fs::canonicalize(path)?, Some(m.permissions())),
+        Err(e) if e.kind() == ErrorKind::NotFound => (link_target(path)?, None),
+        Err(e) => return Err(e),
+    };
+    replace(&path, permissions, fill)
+}
+
+/// Checks, before any work, that an output file can go to `path`: its
+/// folder exists, it is no folder itself, no read-only file, and none of
+/// `inputs` (a run would otherwise write its results over what it read).
+/// Creates nothing; the write itself may still fail (a full disk).
+pub fn check_output(path: &Path, inputs: &[&Path]) -> std::io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Err(Error::new(
+            ErrorKind::IsADirectory,
+            "is a folder, not a file",
+        )),
+        Ok(m) if m.is_file() => {
+            if m.permissions().readonly() {
+                return Err(Error::new(
+                    ErrorKind::PermissionDenied,
+                    "the file is read-only",
+                ));
+            }
+            let real = std::fs::canonicalize(path)?;
+            match inputs
+                .iter()
+                .find(|i| std::fs::canonicalize(i).is_ok_and(|c| c == real))
+            {
+                Some(i) => Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!("is the input {}; choose another output file", i.display()),
+                )),
+                None => Ok(()),
+            }
+        }
+        // A device or FIFO: written through.
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            let dir = parent_or_dot(&link_target(path)?).to_path_buf();
+            if dir.is_dir() {
+                Ok(())
+            } else {
+                Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("folder {} does not exist", dir.display()),
+                ))
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The folder of `path` (`.` for a bare file name).
+fn parent_or_dot(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
-    let name = path.file_name().ok_or_else(|| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "output path has no file name",
-        )
-    })?;
+    }
+}
+
+/// Where a path that leads to nothing would be created: the path itself, or
+/// the end of its chain of (dangling) symbolic links.
+fn link_target(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    // As many links as Linux follows (`ELOOP` beyond).
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let t = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if t.is_relative() => dir.join(t),
+                    _ => t,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(Error::other("too many levels of symbolic links"))
+}
+
+/// Writes the regular file `path` (new, or replaced with `permissions`)
+/// through a temporary sibling.
+fn replace(
+    path: &Path,
+    permissions: Option<Permissions>,
+    fill: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = parent_or_dot(path);
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "output path has no file name"))?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         name.to_string_lossy(),
@@ -36,9 +149,12 @@ pub fn write_atomic_with(
     ));
     let result = (|| {
         let file = std::fs::File::create(&tmp)?;
-        let mut w = std::io::BufWriter::new(file);
+        let mut w = BufWriter::new(file);
         fill(&mut w)?;
         let file = w.into_inner().map_err(|e| e.into_error())?;
+        if let Some(p) = permissions {
+            file.set_permissions(p)?;
+        }
         file.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -52,10 +168,17 @@ pub fn write_atomic_with(
 mod tests {
     use super::*;
 
+    /// A new empty folder for one test.
+    fn scratch(test: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ccdlab-out-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn a_failed_fill_leaves_no_file() {
-        let dir = std::env::temp_dir().join(format!("ccdlab-out-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch("failed");
         let path = dir.join("x.json");
         let err = write_atomic_with(&path, |w| {
             w.write_all(b"{\"half\":")?;
@@ -66,6 +189,109 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         write_atomic(&path, b"ok").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"ok");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_is_refused() {
+        let dir = scratch("folder");
+        let err = write_atomic(&dir, b"x").unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::IsADirectory);
+        assert!(dir.is_dir());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_is_followed_and_kept() {
+        use std::os::unix::fs::symlink;
+        let dir = scratch("link");
+        let (target, link) = (dir.join("target.txt"), dir.join("link.csv"));
+        std::fs::write(&target, b"keep").unwrap();
+        symlink("target.txt", &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // A dangling link: its target is created.
+        let (missing, dangling) = (dir.join("missing.txt"), dir.join("dangling.csv"));
+        symlink("missing.txt", &dangling).unwrap();
+        write_atomic(&dangling, b"made").unwrap();
+        assert!(
+            dangling
+                .symlink_metadata()
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&missing).unwrap(), b"made");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_through_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("fifo");
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_atomic(&fifo, b"through").unwrap();
+        // Checked before joining: a replaced FIFO would leave the reader
+        // waiting for a writer.
+        assert!(fifo.metadata().unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), b"through");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode_and_a_read_only_one_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("mode");
+        let path = dir.join("x.csv");
+        std::fs::write(&path, b"old").unwrap();
+        std::fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(path.metadata().unwrap().permissions().mode() & 0o777, 0o640);
+        std::fs::set_permissions(&path, Permissions::from_mode(0o444)).unwrap();
+        let err = write_atomic(&path, b"newer").unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PermissionDenied);
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn check_output_refuses_inputs_folders_and_missing_folders() {
+        let dir = scratch("check");
+        let (input, out) = (dir.join("in.ply"), dir.join("out.csv"));
+        std::fs::write(&input, b"frame").unwrap();
+        check_output(&out, &[&input]).unwrap();
+        std::fs::write(&out, b"old").unwrap();
+        check_output(&out, &[&input]).unwrap();
+        let err = check_output(&input, &[&input]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.to_string().contains("in.ply"), "{err}");
+        // The same file by another name.
+        let err = check_output(&dir.join(".").join("in.ply"), &[&input]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        let err = check_output(&dir, &[]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::IsADirectory);
+        let err = check_output(&dir.join("no").join("x.csv"), &[]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound);
+        assert!(err.to_string().contains("does not exist"), "{err}");
+        assert_eq!(std::fs::read(&input).unwrap(), b"frame");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

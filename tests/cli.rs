@@ -357,6 +357,47 @@ fn wrong_arguments_fail_cleanly() {
     assert!(!d.0.exists(), "failed runs write nothing");
 }
 
+/// An output path that cannot take the results is refused before any work,
+/// and never written over an input frame; `--threads` is bounded.
+#[test]
+fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
+    let d = TempDir::new("outputs");
+    let frames = d.path("frames");
+    let dir = frames.to_str().unwrap();
+    succeeds(&[
+        "generate",
+        "--resolution",
+        "6",
+        "--frames",
+        "2",
+        "--out",
+        dir,
+    ]);
+    let f0 = frames.join("frame_0000.ply");
+    let f1 = frames.join("frame_0001.ply");
+    let before = std::fs::read(&f1).unwrap();
+    let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let err = fails_with(&["step", f0, f1, "--pairs", f1], "--pairs");
+    assert!(err.contains("is the input"), "{err}");
+    let err = fails_with(&["replay", dir, "--out", f1], "--out");
+    assert!(err.contains("is the input"), "{err}");
+    assert_eq!(
+        std::fs::read(frames.join("frame_0001.ply")).unwrap(),
+        before
+    );
+
+    let missing = d.path("no/such/folder/pairs.csv");
+    let err = fails_with(
+        &["step", f0, f1, "--pairs", missing.to_str().unwrap()],
+        "no/such/folder",
+    );
+    assert!(err.contains("does not exist"), "{err}");
+    fails_with(&["step", f0, f1, "--pairs", dir], "is a folder");
+    fails_with(&["step", f0, f1, "--threads", "100000"], "--threads 100000");
+    fails_with(&["replay", dir, "--threads", "1025"], "--threads 1025");
+    assert_eq!(frame_names(&frames), ["frame_0000.ply", "frame_0001.ply"]);
+}
+
 #[test]
 fn bad_sequences_name_the_folder_or_file() {
     let d = TempDir::new("bad");

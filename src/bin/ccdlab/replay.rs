@@ -4,7 +4,7 @@ use std::error::Error;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use ccdlab::harness::output::write_atomic_with;
+use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::harness::replay::{ReplaySummary, StepRecord, replay};
 use ccdlab::harness::sequence::FrameSequence;
 
@@ -38,6 +38,13 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         .iter()
         .map(|s| FrameSequence::open(s))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(path) = &args.out {
+        let frames: Vec<&std::path::Path> = sequences
+            .iter()
+            .flat_map(|s| (0..s.num_frames()).filter_map(|i| s.frame_path(i)))
+            .collect();
+        check_output(path, &frames).map_err(|e| format!("--out {}: {e}", path.display()))?;
+    }
     let pool = args.pipeline.thread_pool()?;
     let config = args.pipeline.config(false);
     let mut lines: Vec<String> = Vec::new();

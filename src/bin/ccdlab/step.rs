@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use ccdlab::harness::memory::peak_rss_mb;
-use ccdlab::harness::output::write_atomic_with;
+use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::pipeline::{ContactPair, Pipeline, StepOutcome, StepReport};
 
@@ -41,9 +41,13 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
+    if let Some(path) = &args.pairs {
+        check_output(path, &[&args.frame0, &args.frame1])
+            .map_err(|e| format!("--pairs {}: {e}", path.display()))?;
+    }
+    let pool = args.pipeline.thread_pool()?;
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
     let step = Step::new(&mesh, &x_t0, &x_t1)?;
-    let pool = args.pipeline.thread_pool()?;
     let config = args.pipeline.config(args.pairs.is_some());
     let mut pipeline = Pipeline::new(config.clone());
     let mut best: Option<StepOutcome> = None;
