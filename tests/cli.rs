@@ -398,6 +398,40 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
     assert_eq!(frame_names(&frames), ["frame_0000.ply", "frame_0001.ply"]);
 }
 
+/// `queries` scores against ground truth: a set without any is an error,
+/// not a perfect score of zeros.
+#[test]
+fn queries_refuse_a_set_without_ground_truth() {
+    let d = TempDir::new("truth");
+    let vf = d.path("vertex-face");
+    std::fs::create_dir_all(&vf).unwrap();
+    // A vertex through the middle of a still triangle: v_t0, f0_t0, f1_t0,
+    // f2_t0, then the same at t = 1.
+    let rows = [
+        "1,4,1,4,1,1",
+        "0,1,0,1,0,1",
+        "1,1,0,1,0,1",
+        "0,1,1,1,0,1",
+        "1,4,1,4,-1,1",
+        "0,1,0,1,0,1",
+        "1,1,0,1,0,1",
+        "0,1,1,1,0,1",
+    ];
+    let csv = vf.join("q.csv");
+    std::fs::write(&csv, rows.map(|r| format!("{r},1\n")).concat()).unwrap();
+    let (out, _) = succeeds(&["queries", "--min-time-ms", "0", "--json", d.s()]);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["total"]["positives"], 1);
+    assert_eq!(report["total"]["false_negatives"], 0);
+    std::fs::write(&csv, rows.map(|r| format!("{r}\n")).concat()).unwrap();
+    let err = fails_with(&["queries", d.s()], "no ground truth");
+    assert!(err.contains("q.csv"), "{err}");
+    fails_with(
+        &["queries", "--min-time-ms", "60001", d.s()],
+        "--min-time-ms",
+    );
+}
+
 #[test]
 fn bad_sequences_name_the_folder_or_file() {
     let d = TempDir::new("bad");

@@ -504,6 +504,14 @@ fn discovery_errors_name_the_path() {
         text.contains("5vf.json") && text.contains("5vf_mma_bool.json"),
         "{text}"
     );
+    // A folder where the truth file belongs is an error naming it, not a
+    // set without truth.
+    let truth = dir.0.join("scene/mma_bool/5vf_mma_bool.json");
+    std::fs::remove_file(&truth).unwrap();
+    std::fs::create_dir(&truth).unwrap();
+    let sources = discover_query_sets(&dir.0.join("scene")).unwrap();
+    let text = load(&sources[0]).unwrap_err().to_string();
+    assert!(text.contains("5vf_mma_bool.json"), "{text}");
 }
 
 const TRI_HEADER: &str = "ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\n\

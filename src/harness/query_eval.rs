@@ -99,14 +99,15 @@ pub fn score(set: &QuerySet, solver: Solver, min_time: Duration) -> SetScore {
     }
     let mut reps = 0usize;
     let start = Instant::now();
-    while reps == 0 || start.elapsed() < min_time {
+    // An empty set has nothing to time (its mean is reported as 0).
+    while !set.points.is_empty() && (reps == 0 || start.elapsed() < min_time) {
         for q in &set.points {
             std::hint::black_box(solver.solve(set.kind, std::hint::black_box(q)));
         }
         reps += 1;
     }
     let elapsed = start.elapsed();
-    let n = (reps * set.points.len()).max(1);
+    let n = reps * set.points.len();
     SetScore {
         path: set.path.display().to_string(),
         kind: set.kind.suffix().to_string(),
@@ -114,7 +115,11 @@ pub fn score(set: &QuerySet, solver: Solver, min_time: Duration) -> SetScore {
         positives,
         false_positives: fp,
         false_negatives: fneg,
-        mean_ns: elapsed.as_nanos() as f64 / n as f64,
+        mean_ns: if n > 0 {
+            elapsed.as_nanos() as f64 / n as f64
+        } else {
+            0.0
+        },
         exact_fallbacks: (solver == Solver::Exact).then_some(fallbacks),
     }
 }
@@ -184,5 +189,19 @@ mod tests {
         assert_eq!(exact.exact_fallbacks, Some(0));
         let t = Totals::of(&[cubic, exact]);
         assert_eq!((t.queries, t.false_negatives), (4, 1));
+    }
+
+    /// An empty set (a step with no candidates) has no time per query: it
+    /// used to report the whole timing budget as the mean of one query.
+    #[test]
+    fn an_empty_set_reports_no_time() {
+        let set = QuerySet {
+            path: "none.json".into(),
+            kind: QueryKind::EdgeEdge,
+            points: Vec::new(),
+            truth: Some(Vec::new()),
+        };
+        let s = score(&set, Solver::Exact, Duration::from_millis(5));
+        assert_eq!((s.queries, s.positives, s.mean_ns), (0, 0, 0.0));
     }
 }

@@ -20,9 +20,10 @@ pub struct Args {
     /// Print one JSON object on stdout, and nothing else.
     #[arg(long)]
     json: bool,
-    /// Minimum timed duration per query set, in milliseconds (each set is
-    /// solved repeatedly until this much time has passed).
-    #[arg(long, default_value_t = 50)]
+    /// Minimum timed duration per query set, in milliseconds, 0 to 60000
+    /// (each set is solved repeatedly until this much time has passed; 0:
+    /// once).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     min_time_ms: u64,
     /// Query CSVs, Sample-Queries scene folders, Scalable-CCD scene folders,
     /// or folders holding several scenes.
@@ -36,7 +37,17 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let mut sets = Vec::new();
     for path in &args.paths {
         for source in discover_query_sets(path)? {
-            sets.push(load(&source)?);
+            let set = load(&source)?;
+            // Without truth every count would read 0: a perfect score.
+            if set.truth.is_none() {
+                return Err(format!(
+                    "{}: no ground truth to score against (a query CSV needs the seventh \
+                     column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
+                    set.path.display()
+                )
+                .into());
+            }
+            sets.push(set);
         }
     }
     let min_time = Duration::from_millis(args.min_time_ms);

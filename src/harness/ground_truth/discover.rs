@@ -196,10 +196,11 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<QuerySetSource>) -> Result<(), D
     Ok(())
 }
 
-/// The truth file of a Scalable-CCD query stem, if present.
+/// The truth file of a Scalable-CCD query stem, if there is anything at its
+/// path (something that is no readable file is then an error naming it).
 fn mma_bool(scene: &Path, stem: &str) -> Option<PathBuf> {
     let p = scene.join("mma_bool").join(format!("{stem}_mma_bool.json"));
-    p.is_file().then_some(p)
+    p.exists().then_some(p)
 }
 
 fn kind_from_stem(path: &Path) -> Result<QueryKind, DataError> {
