@@ -311,6 +311,40 @@ fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
         ["frame_0000.ply", "frame_0001.ply", "notes.txt"],
         "old frames replaced, other files kept"
     );
+
+    // A folder in the way of a new frame: refused before anything is
+    // written or removed.
+    std::fs::create_dir(d.path("frame_0002.ply")).unwrap();
+    let err = fails_with(
+        &[
+            "generate",
+            "--resolution",
+            "6",
+            "--frames",
+            "3",
+            "--out",
+            &dir,
+            "--force",
+        ],
+        "frame_0002.ply",
+    );
+    assert!(err.contains("in the way"), "{err}");
+    assert_eq!(
+        frame_names(&d.0),
+        [
+            "frame_0000.ply",
+            "frame_0001.ply",
+            "frame_0002.ply",
+            "notes.txt"
+        ]
+    );
+    assert!(d.path("frame_0002.ply").is_dir());
+    let tmp = format!(".{}.generate-", d.0.file_name().unwrap().to_string_lossy());
+    let tmp_left = std::fs::read_dir(d.0.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().starts_with(&tmp));
+    assert!(!tmp_left, "no temporary folder left");
 }
 
 /// A reader that has gone (`ccdlab replay … | head -1` once `head` is

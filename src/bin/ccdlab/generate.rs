@@ -63,6 +63,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     };
     params.validate()?;
     let old_frames = check_out(&args.out, args.force)?;
+    check_names(&args.out, &frame_names(&params, args.format))?;
     let start = Instant::now();
     // Frames go to a temporary sibling folder, moved into place only when
     // all are written: an error leaves no partial sequence behind.
@@ -77,7 +78,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     };
     if let Err(e) = move_into_place(&tmp, &args.out, &old_frames) {
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(format!("{}: {e}", args.out.display()).into());
+        return Err(e.into());
     }
     let mesh = scene.mesh();
     println!(
@@ -142,7 +143,13 @@ fn tmp_sibling(out: &Path) -> Result<PathBuf, Box<dyn Error>> {
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::create_dir(&tmp).map_err(|e| {
+        format!(
+            "{}: cannot write beside it in {}: {e}",
+            out.display(),
+            parent.display()
+        )
+    })?;
     Ok(tmp)
 }
 
@@ -153,35 +160,68 @@ fn write_frames(
 ) -> Result<ClothSphere, Box<dyn Error>> {
     let mut scene = ClothSphere::new(params)?;
     let faces = scene.mesh().faces().to_vec();
-    let mut i = 0;
+    let mut names = frame_names(params, format).into_iter();
     while let Some(x) = scene.next_frame()? {
-        let path = dir.join(format!("frame_{i:04}.{}", format.extension()));
+        let path = dir.join(names.next().expect("one name per frame"));
         match format {
             Format::Ply => write_ply(&path, x, &faces)?,
             Format::Obj => write_obj(&path, x, &faces)?,
         }
-        i += 1;
     }
     Ok(scene)
 }
 
-/// Moves the frames of `tmp` into `out` (replacing `old` frame files) and
-/// removes `tmp`.
-fn move_into_place(tmp: &Path, out: &Path, old: &[PathBuf]) -> std::io::Result<()> {
-    if !out.exists() {
-        return std::fs::rename(tmp, out);
-    }
-    for p in old {
-        std::fs::remove_file(p)?;
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(tmp)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    files.sort();
-    for f in files {
-        if let Some(name) = f.file_name() {
-            std::fs::rename(&f, out.join(name))?;
+/// The file names of the frames of `params`, in order.
+fn frame_names(params: &SceneParams, format: Format) -> Vec<String> {
+    (0..params.frames)
+        .map(|i| format!("frame_{i:04}.{}", format.extension()))
+        .collect()
+}
+
+/// Refuses, before any work, a folder `out` in which one of the new frame
+/// `names` is taken by something that is no file (which no rename could
+/// replace: the frames would be half moved in).
+fn check_names(out: &Path, names: &[String]) -> Result<(), Box<dyn Error>> {
+    for name in names {
+        let p = out.join(name);
+        if p.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+            return Err(format!(
+                "{}: is in the way of a new frame (not a plain file); move it away",
+                p.display()
+            )
+            .into());
         }
     }
-    std::fs::remove_dir(tmp)
+    Ok(())
+}
+
+/// Moves the frames of `tmp` into `out` and removes `tmp`: the new frames
+/// first (each rename replaces an old frame of the same name), then the
+/// `old` frame files no new one replaced, so that an error while moving
+/// deletes no old frame that has no new one in its place.
+fn move_into_place(tmp: &Path, out: &Path, old: &[PathBuf]) -> Result<(), String> {
+    if !out.exists() {
+        return std::fs::rename(tmp, out).map_err(at(out));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(tmp)
+        .and_then(|d| d.map(|e| e.map(|e| e.path())).collect())
+        .map_err(at(tmp))?;
+    files.sort();
+    let mut moved = Vec::with_capacity(files.len());
+    for f in files {
+        if let Some(name) = f.file_name() {
+            let dest = out.join(name);
+            std::fs::rename(&f, &dest).map_err(at(&dest))?;
+            moved.push(dest);
+        }
+    }
+    for p in old.iter().filter(|p| !moved.contains(p)) {
+        std::fs::remove_file(p).map_err(at(p))?;
+    }
+    std::fs::remove_dir(tmp).map_err(at(tmp))
+}
+
+/// An I/O error, as a message naming `p`.
+fn at(p: &Path) -> impl FnOnce(std::io::Error) -> String + '_ {
+    move |e| format!("{}: {e}", p.display())
 }
