@@ -466,6 +466,48 @@ fn queries_refuse_a_set_without_ground_truth() {
     );
 }
 
+/// A `CCDLAB_DATA` that holds no data set is the only place looked in, and
+/// the error says so (it used to list the fallbacks it did not try).
+#[test]
+fn a_wrong_data_variable_is_reported_as_the_only_place_looked_in() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .arg("data")
+        .env("CCDLAB_DATA", "/no/such/data")
+        .output()
+        .unwrap();
+    let (stdout, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("/no/such/data") && err.contains("only place"),
+        "{err}"
+    );
+    assert!(!err.contains("shared"), "{err}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+}
+
+/// A cause already quoted by the error message is not printed again.
+#[test]
+fn errors_do_not_repeat_their_cause() {
+    let d = TempDir::new("cause");
+    std::fs::create_dir_all(&d.0).unwrap();
+    // A vertex index out of range: the reader's error quotes its cause.
+    let bad = d.path("bad.ply");
+    let ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n\
+               property float z\nelement face 1\nproperty list uchar int vertex_indices\n\
+               end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n";
+    std::fs::write(&bad, ply).unwrap();
+    let bad = bad.to_str().unwrap();
+    let err = fails_with(
+        &["step", bad, bad],
+        "refers to vertex 7 (both numbered from 0)",
+    );
+    assert_eq!(err.matches("refers to vertex 7").count(), 1, "{err}");
+    let missing = d.path("missing.ply");
+    let missing = missing.to_str().unwrap();
+    let err = fails_with(&["step", missing, missing], "missing.ply");
+    assert!(!err.contains("caused by"), "{err}");
+}
+
 #[test]
 fn bad_sequences_name_the_folder_or_file() {
     let d = TempDir::new("bad");

@@ -14,12 +14,21 @@ pub const DATA_ENV: &str = "CCDLAB_DATA";
 /// A data root must hold at least one of these folders.
 const SOURCES: [&str; 2] = ["ccd-queries", "scalable-ccd"];
 
-/// The candidate roots in search order (existing or not).
+/// `$CCDLAB_DATA`, when it is set and not empty.
+fn env_root() -> Option<PathBuf> {
+    std::env::var_os(DATA_ENV)
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The candidate roots in search order (existing or not). When
+/// `$CCDLAB_DATA` is set (and not empty) it is the only candidate, so that a
+/// wrong setting is an error rather than a silent fallback.
 pub fn candidate_roots() -> Vec<PathBuf> {
-    let mut roots = Vec::new();
-    if let Some(dir) = std::env::var_os(DATA_ENV) {
-        roots.push(PathBuf::from(dir));
+    if let Some(dir) = env_root() {
+        return vec![dir];
     }
+    let mut roots = Vec::new();
     if let Ok(cwd) = std::env::current_dir() {
         roots.push(cwd.join("..").join("shared").join("datasets"));
         roots.push(cwd.join("datasets"));
@@ -30,14 +39,8 @@ pub fn candidate_roots() -> Vec<PathBuf> {
     roots
 }
 
-/// The first candidate root that holds a data set, if any. When
-/// `$CCDLAB_DATA` is set it is the only candidate, so that a wrong setting is
-/// an error rather than a silent fallback.
+/// The first candidate root that holds a data set, if any.
 pub fn root() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(DATA_ENV) {
-        let dir = PathBuf::from(dir);
-        return SOURCES.iter().any(|s| dir.join(s).is_dir()).then_some(dir);
-    }
     candidate_roots()
         .into_iter()
         .find(|r| SOURCES.iter().any(|s| r.join(s).is_dir()))
@@ -52,8 +55,16 @@ pub fn require_root() -> Result<PathBuf, String> {
             .map(|p| format!("  {}", p.display()))
             .collect::<Vec<_>>()
             .join("\n");
-        format!(
-            "no data set found; looked in:\n{looked}\nset {DATA_ENV} or run scripts/fetch_datasets.py"
-        )
+        if env_root().is_some() {
+            format!(
+                "no data set found in {DATA_ENV}, the only place looked in while it is set:\n\
+                 {looked}\n(it should hold {} or {}); unset it or run scripts/fetch_datasets.py",
+                SOURCES[0], SOURCES[1]
+            )
+        } else {
+            format!(
+                "no data set found; looked in:\n{looked}\nset {DATA_ENV} or run scripts/fetch_datasets.py"
+            )
+        }
     })
 }

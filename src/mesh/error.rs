@@ -50,7 +50,9 @@ pub enum MeshError {
     #[error("the mesh has no faces")]
     NoFaces,
     /// A face refers to a vertex that does not exist.
-    #[error("face {face} refers to vertex {index}, but the mesh has {num_vertices} vertices")]
+    #[error(
+        "face {face} refers to vertex {index} (both numbered from 0), but the mesh has {num_vertices} vertices"
+    )]
     FaceIndexOutOfRange {
         /// 0-based face index.
         face: usize,
@@ -62,7 +64,7 @@ pub enum MeshError {
     /// A face repeats a vertex (it has fewer than three distinct corners).
     /// Zero-area triangles with three distinct vertices are accepted: the exact
     /// solvers handle them.
-    #[error("face {face} repeats a vertex: {indices:?}")]
+    #[error("face {face} repeats a vertex: {indices:?} (numbered from 0)")]
     DegenerateFace {
         /// 0-based face index.
         face: usize,
@@ -70,7 +72,7 @@ pub enum MeshError {
         indices: [u32; 3],
     },
     /// A face has a number of corners other than three.
-    #[error("face {face} has {corners} corners; ccdlab needs triangles")]
+    #[error("face {face} (numbered from 0) has {corners} corners; ccdlab needs triangles")]
     NotATriangle {
         /// 0-based face index.
         face: usize,
@@ -78,7 +80,7 @@ pub enum MeshError {
         corners: usize,
     },
     /// A coordinate is NaN or infinite.
-    #[error("vertex {vertex} has a non-finite coordinate {value}")]
+    #[error("vertex {vertex} (numbered from 0) has a non-finite coordinate {value}")]
     NonFinite {
         /// 0-based vertex index.
         vertex: usize,
@@ -108,7 +110,15 @@ pub enum MeshError {
         count: usize,
     },
     /// The file's extension names no format ccdlab reads (`.ply`, `.obj`).
-    #[error("{path}: unknown mesh format `{extension}`; ccdlab reads .ply and .obj", path = path.display())]
+    #[error(
+        "{path}: {what}; ccdlab reads .ply and .obj",
+        path = path.display(),
+        what = if extension.is_empty() {
+            "no file extension to tell the mesh format".to_string()
+        } else {
+            format!("unknown mesh format `{extension}`")
+        }
+    )]
     UnsupportedFormat {
         /// The file.
         path: PathBuf,

@@ -96,10 +96,17 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            let mut said = e.to_string();
+            eprintln!("error: {said}");
+            // Causes that the messages before already quote (most errors
+            // say "{path}: {cause}") are not repeated.
             let mut source = e.source();
             while let Some(s) = source {
-                eprintln!("  caused by: {s}");
+                let text = s.to_string();
+                if !said.contains(&text) {
+                    eprintln!("  caused by: {text}");
+                    said.push_str(&text);
+                }
                 source = s.source();
             }
             ExitCode::FAILURE
