@@ -547,6 +547,13 @@ fn mesh_file_errors_name_file_and_line() {
         let text = mesh_error_text(&read_mesh(&p).unwrap_err(), name);
         assert!(text.contains(&format!("{name}:{line}:")), "{text}");
     }
+    // A PLY version other than 1.0, on line 2.
+    let p = dir.file("v2.ply", TRI_HEADER.replace("ascii 1.0", "ascii 2.0"));
+    let text = mesh_error_text(&read_mesh(&p).unwrap_err(), "v2.ply");
+    assert!(
+        text.contains("v2.ply:2:") && text.contains("`2.0`"),
+        "{text}"
+    );
     // OBJ: a quad on line 5.
     let p = dir.file(
         "quad.OBJ",

@@ -337,9 +337,17 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshError> {
         let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
         match tokens.as_slice() {
             [] => continue,
-            ["format", format, _version] => {
+            ["format", format, version] => {
                 if encoding.is_some() {
                     return Err(syntax(path, line_no, "a second `format` line"));
+                }
+                // 1.0 is the only version of PLY there is.
+                if !matches!(*version, "1.0" | "1") {
+                    return Err(syntax(
+                        path,
+                        line_no,
+                        format!("PLY version `{version}`; ccdlab reads version 1.0"),
+                    ));
                 }
                 encoding = Some(match *format {
                     "ascii" => Encoding::Ascii,
