@@ -415,6 +415,22 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
             ],
             "row 1, column 1",
         ),
+        // A turn step below 0.01° (10⁻³⁰⁰° grew memory without bound).
+        (
+            vec![
+                "--grid".into(),
+                grid.clone(),
+                "--object".into(),
+                obj.clone(),
+                "--route".into(),
+                "1,1,1;2,2,2".into(),
+                "--heading".into(),
+                "follow".into(),
+                "--turn-step".into(),
+                "0.001".into(),
+            ],
+            "invalid --turn-step: 0.001 is not in [0.01, 180]",
+        ),
         // Neither a file nor an inline route.
         (
             vec![

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use ccdlab::contact::route::scenario::{Scenario, demo};
 use ccdlab::contact::route::{
-    Flight, FlightOptions, Heading, HeightGridSpec, Route, RouteError, Tin, fly,
+    Flight, FlightOptions, Heading, HeightGridSpec, MIN_TURN_STEP_DEG, Route, RouteError, Tin, fly,
 };
 use ccdlab::contact::{MeshContact, Region};
 use ccdlab::harness::output::write_atomic;
@@ -51,7 +51,8 @@ pub struct Args {
     /// fixed yaw in degrees.
     #[arg(long, default_value = "0")]
     pub heading: String,
-    /// Largest heading change of one turn sub-step, in degrees.
+    /// Largest heading change of one turn sub-step, in degrees (0.01 to
+    /// 180).
     #[arg(long, default_value_t = 5.0)]
     pub turn_step: f64,
     /// Speed (length per time unit) when the route gives no times.
@@ -192,10 +193,13 @@ fn load(args: &Args) -> Result<Inputs, RouteCliError> {
     } else {
         "route".into()
     };
-    if !(args.turn_step.is_finite() && args.turn_step > 0.0 && args.turn_step <= 180.0) {
+    if !(args.turn_step >= MIN_TURN_STEP_DEG && args.turn_step <= 180.0) {
         return Err(argument(
             "turn-step",
-            format!("{} is not in (0, 180]", args.turn_step),
+            format!(
+                "{:?} is not in [{MIN_TURN_STEP_DEG}, 180] (degrees; a smaller step costs a CCD step each and gains nothing)",
+                args.turn_step
+            ),
         ));
     }
     Ok(Inputs {

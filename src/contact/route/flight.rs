@@ -15,7 +15,11 @@
 //! positions (linear CCD), which stays within `r·(1 − cos(Δψ/2))` of the
 //! true arc for a vertex at distance `r` from the vertical axis — with the
 //! default 5° sub-steps, `0.001·r` (a deviation from a rigid rotation; the
-//! paper does not model turns). Pitch and roll are not modelled.
+//! paper does not model turns). Pitch and roll are not modelled. A turn step
+//! is at least [`MIN_TURN_STEP_DEG`] (0.01°, at most 18,000 sub-steps per
+//! turn, `4·10⁻⁹·r` from the arc), and a flight has at most
+//! [`MAX_FLIGHT_STEPS`] CCD steps, so that the work and memory stay bounded
+//! by the route's length, not by a tiny step.
 //!
 //! **Broad phase.** The object's swept box per step against the terrain
 //! faces' boxes (computed once; coordinate slabs, exact), then face pairs by
@@ -39,6 +43,23 @@ use crate::contact::mesh_pair::{MeshContact, mesh_contacts_among};
 use crate::math::{Real, Vec3};
 use crate::mesh::Step;
 
+/// The smallest [`FlightOptions::max_turn_step`], in degrees: 0.01°. A turn
+/// (at most 180°) then has at most 18,000 sub-steps, and a vertex at
+/// distance `r` from the vertical axis leaves its arc by at most
+/// `r·(1 − cos(0.005°)) ≈ 4·10⁻⁹·r`; a smaller step buys no accuracy and
+/// costs a CCD step each (a step of 10⁻⁵° took 23 s, one of 10⁻³⁰⁰° never
+/// finished).
+pub const MIN_TURN_STEP_DEG: Real = 0.01;
+
+/// [`MIN_TURN_STEP_DEG`] in radians.
+pub const MIN_TURN_STEP: Real = MIN_TURN_STEP_DEG.to_radians();
+
+/// The most CCD steps (segments and turn sub-steps) a flight may have:
+/// 1,000,000, about 80 MB of planned steps. Each is a CCD step of the whole
+/// object against the terrain near it; a route that needs more is refused
+/// before any is flown.
+pub const MAX_FLIGHT_STEPS: usize = 1_000_000;
+
 /// How the object is oriented along the route.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Heading {
@@ -56,7 +77,8 @@ pub enum Heading {
 pub struct FlightOptions {
     /// Heading mode.
     pub heading: Heading,
-    /// Largest heading change of one turn sub-step (radians, in `(0, π]`).
+    /// Largest heading change of one turn sub-step (radians, from
+    /// [`MIN_TURN_STEP`] to π).
     pub max_turn_step: Real,
 }
 
@@ -152,14 +174,27 @@ fn pose(local: &[Vec3], p: &Vec3, psi: Real) -> Vec<Vec3> {
         .collect()
 }
 
-/// The CCD steps of a route under `options` (module doc).
+/// The CCD steps of a route under `options` (module doc); at most
+/// [`MAX_FLIGHT_STEPS`].
 pub fn plan_steps(route: &Route, options: &FlightOptions) -> Result<Vec<FlightStep>, RouteError> {
-    if !(options.max_turn_step > 0.0 && options.max_turn_step <= PI) {
+    if !(options.max_turn_step >= MIN_TURN_STEP && options.max_turn_step <= PI) {
         return Err(RouteError::Parameter {
             what: "turn step",
-            message: format!("must be in (0, π], got {}", options.max_turn_step),
+            message: format!(
+                "must be in [{MIN_TURN_STEP}, π] radians ([{MIN_TURN_STEP_DEG}°, 180°]), got {}",
+                options.max_turn_step
+            ),
         });
     }
+    let too_many = |k: usize| RouteError::Parameter {
+        what: "route",
+        message: format!(
+            "its flight needs more than {MAX_FLIGHT_STEPS} CCD steps (reached at segment {k} of {}, \
+             turning in sub-steps of at most {}°); use a larger turn step or fewer waypoints",
+            route.num_segments(),
+            options.max_turn_step.to_degrees()
+        ),
+    };
     let pts = route.points();
     let mut steps = Vec::new();
     let mut psi = match options.heading {
@@ -187,6 +222,9 @@ pub fn plan_steps(route: &Route, options: &FlightOptions) -> Result<Vec<FlightSt
                 delta += 2.0 * PI;
             }
             let n = (delta.abs() / options.max_turn_step).ceil() as usize;
+            if steps.len() + n >= MAX_FLIGHT_STEPS {
+                return Err(too_many(k));
+            }
             for i in 0..n {
                 let from = if i == 0 {
                     psi
@@ -206,6 +244,9 @@ pub fn plan_steps(route: &Route, options: &FlightOptions) -> Result<Vec<FlightSt
                 });
             }
             psi = target;
+        }
+        if steps.len() >= MAX_FLIGHT_STEPS {
+            return Err(too_many(k));
         }
         steps.push(FlightStep {
             kind: StepKind::Segment,
@@ -342,6 +383,44 @@ mod tests {
             ..opts
         };
         assert!(plan_steps(&r, &bad).is_err());
+    }
+
+    #[test]
+    fn turn_steps_below_the_minimum_and_endless_flights_are_refused() {
+        let r = route(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]);
+        let opts = |deg: f64| FlightOptions {
+            heading: Heading::FollowRoute,
+            max_turn_step: deg.to_radians(),
+        };
+        // The smallest step: the 90° turn in 9,000 sub-steps (one more if
+        // the quotient rounds up), between the two segments.
+        let n = plan_steps(&r, &opts(MIN_TURN_STEP_DEG)).unwrap().len();
+        assert!((9002..=9003).contains(&n), "{n}");
+        // Smaller steps are refused (10⁻⁵° took 23 s; 10⁻³⁰⁰° planned
+        // steps until memory ran out).
+        for deg in [1e-3, 1e-5, 1e-300] {
+            let e = plan_steps(&r, &opts(deg)).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    RouteError::Parameter {
+                        what: "turn step",
+                        ..
+                    }
+                ),
+                "{deg}: {e}"
+            );
+        }
+        // A zig-zag of 58 half turns at the smallest step: 18,000 sub-steps
+        // each, more than MAX_FLIGHT_STEPS in all; refused before it is
+        // planned.
+        let zigzag: Vec<[f64; 3]> = (0..60).map(|i| [(i % 2) as f64, 0.0, 0.0]).collect();
+        let e = plan_steps(&route(&zigzag), &opts(MIN_TURN_STEP_DEG)).unwrap_err();
+        assert!(
+            matches!(e, RouteError::Parameter { what: "route", .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("more than 1000000 CCD steps"), "{e}");
     }
 
     #[test]

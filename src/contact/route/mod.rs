@@ -14,6 +14,9 @@ pub mod terrain;
 pub mod waypoints;
 
 pub use error::RouteError;
-pub use flight::{FirstContact, Flight, FlightOptions, FlightStep, Heading, StepKind, fly};
+pub use flight::{
+    FirstContact, Flight, FlightOptions, FlightStep, Heading, MAX_FLIGHT_STEPS, MIN_TURN_STEP,
+    MIN_TURN_STEP_DEG, StepKind, fly,
+};
 pub use terrain::{HeightGridSpec, SurfaceLookup, Tin};
 pub use waypoints::Route;
