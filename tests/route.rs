@@ -431,6 +431,34 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
             ],
             "invalid --turn-step: 0.001 is not in [0.01, 180]",
         ),
+        // Coordinates beyond ±1e60 (near f64::MAX the plot never finished
+        // and contact regions were NaN); in a route file, named with its
+        // line (was "invalid route: its length overflows").
+        (
+            vec![
+                "--terrain".into(),
+                d.file(
+                    "far.obj",
+                    "v 1e61 0 0\nv 2e61 0 0\nv 1e61 1e61 0\nf 1 2 3\n",
+                ),
+                "--object".into(),
+                obj.clone(),
+                "--route".into(),
+                "1,1,1;2,2,2".into(),
+            ],
+            "far.obj: terrain vertex 0: coordinate 1e61 is beyond ±1e60",
+        ),
+        (
+            vec![
+                "--grid".into(),
+                grid.clone(),
+                "--object".into(),
+                obj.clone(),
+                "--route".into(),
+                d.file("far.route", "-1e308 -1e308 400\n1e308 1e308 390\n"),
+            ],
+            "far.route: waypoint 0 (line 1): coordinate -1e308 is beyond ±1e60",
+        ),
         // Neither a file nor an inline route.
         (
             vec![

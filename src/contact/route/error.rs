@@ -80,6 +80,19 @@ pub enum RouteError {
         /// What is wrong.
         message: String,
     },
+    /// A value is too large for the route application: a coordinate (of a
+    /// mesh vertex, a waypoint or a height grid) beyond
+    /// ±[`MAX_COORDINATE`](super::MAX_COORDINATE), or a route whose length
+    /// overflows. Rescale the units.
+    #[error("{path}: {element}: {message}", path = path.display())]
+    OutOfRange {
+        /// The file (`<inline>` for an inline route).
+        path: PathBuf,
+        /// The vertex, waypoint (with its line) or sample.
+        element: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A parameter of the flight is invalid (speed, heading, turn step).
     #[error("invalid {what}: {message}")]
     Parameter {

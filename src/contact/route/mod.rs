@@ -18,5 +18,5 @@ pub use flight::{
     FirstContact, Flight, FlightOptions, FlightStep, Heading, MAX_FLIGHT_STEPS, MIN_TURN_STEP,
     MIN_TURN_STEP_DEG, StepKind, fly,
 };
-pub use terrain::{HeightGridSpec, SurfaceLookup, Tin};
+pub use terrain::{HeightGridSpec, MAX_COORDINATE, SurfaceLookup, Tin};
 pub use waypoints::Route;

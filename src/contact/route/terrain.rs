@@ -9,6 +9,9 @@
 //! formula (1) ([`crate::discrete::heightfield`]). Each cell becomes two
 //! triangles `V₀V₁V₂` and `V₃V₂V₁` (diagonal `V₁V₂`, the same split as
 //! there), always two: a TIN has only triangles (Yu et al. 2000, §1).
+//!
+//! **Range.** Every coordinate (mesh vertices, grid samples, and the
+//! waypoints of [`super::waypoints`]) must lie within ±[`MAX_COORDINATE`].
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -16,6 +19,35 @@ use std::path::{Path, PathBuf};
 use super::error::RouteError;
 use crate::math::{Real, Vec3};
 use crate::mesh::{MeshError, TriMesh, check_finite, read_mesh};
+
+/// The largest coordinate magnitude the route application accepts (mesh
+/// vertices, grid samples, waypoints): `1e60`. The posed object (a waypoint
+/// plus a rotated object vertex, within ±3e60), the contact regions and
+/// the plots are computed in floating point from coordinate differences,
+/// with products of up to four of them (the edge crossings of
+/// [`crate::contact::Region`]): within this range none of them overflows,
+/// whereas coordinates near `f64::MAX` gave infinite extents (a plot that
+/// never finished) and NaN region points. Real terrain needs far less (the
+/// Earth's radius is 6.4e6 m); rescale the units otherwise.
+pub const MAX_COORDINATE: Real = 1e60;
+
+/// The first coordinate of `points` beyond ±[`MAX_COORDINATE`]: (index,
+/// value).
+pub(super) fn first_out_of_range(points: &[Vec3]) -> Option<(usize, Real)> {
+    points.iter().enumerate().find_map(|(i, p)| {
+        p.iter()
+            .copied()
+            .find(|x| x.abs() > MAX_COORDINATE)
+            .map(|x| (i, x))
+    })
+}
+
+/// The message of a coordinate beyond ±[`MAX_COORDINATE`].
+pub(super) fn out_of_range_message(value: Real) -> String {
+    format!(
+        "coordinate {value:?} is beyond ±{MAX_COORDINATE:e}, the route application's limit; rescale the units"
+    )
+}
 
 /// A triangle mesh with one set of vertex positions.
 #[derive(Debug, Clone)]
@@ -29,7 +61,7 @@ pub struct Tin {
 impl Tin {
     /// A TIN from positions and triangles; `role` (`terrain`, `object`) and
     /// `path` name it in errors (no faces, out-of-range or repeated
-    /// indices, non-finite coordinates).
+    /// indices, non-finite coordinates or ones beyond ±[`MAX_COORDINATE`]).
     pub fn new(
         role: &'static str,
         path: &Path,
@@ -41,6 +73,13 @@ impl Tin {
             source: source.in_file(path),
         };
         check_finite(&positions).map_err(mesh_err)?;
+        if let Some((v, value)) = first_out_of_range(&positions) {
+            return Err(RouteError::OutOfRange {
+                path: path.to_path_buf(),
+                element: format!("{role} vertex {v}"),
+                message: out_of_range_message(value),
+            });
+        }
         let mesh = TriMesh::new(positions.len(), faces).map_err(mesh_err)?;
         Ok(Tin { mesh, positions })
     }
@@ -117,12 +156,25 @@ impl HeightGridSpec {
                 self.heights[k]
             )));
         }
+        if let Some(k) = self.heights.iter().position(|h| h.abs() > MAX_COORDINATE) {
+            return Err(grid(format!(
+                "height at row {}, column {}: {}",
+                k / self.cols,
+                k % self.cols,
+                out_of_range_message(self.heights[k])
+            )));
+        }
         let far = [
             self.origin[0] + self.step[0] * (self.cols - 1) as Real,
             self.origin[1] + self.step[1] * (self.rows - 1) as Real,
         ];
-        if !far.iter().all(|x| x.is_finite()) {
-            return Err(grid("the grid's extent overflows".into()));
+        for (corner, [x, y]) in [("first", self.origin), ("last", far)] {
+            if let Some(v) = [x, y].into_iter().find(|v| v.abs() > MAX_COORDINATE) {
+                return Err(grid(format!(
+                    "the {corner} sample's position ({x:?}, {y:?}): {}",
+                    out_of_range_message(v)
+                )));
+            }
         }
         Ok(())
     }
@@ -394,6 +446,36 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn mesh_coordinates_beyond_the_limit_are_refused() {
+        // The one-triangle terrain whose plot never finished, and ±1.7e308
+        // (NaN contact regions).
+        let p = Path::new("big.ply");
+        for x in [1e308, 1.7e308, 2e60] {
+            let tri = vec![
+                Vec3::new(-x, -x, 0.0),
+                Vec3::new(x, -x, 0.0),
+                Vec3::new(0.0, x, 0.0),
+            ];
+            let e = Tin::new("terrain", p, tri, vec![[0, 1, 2]]).unwrap_err();
+            assert!(
+                matches!(&e, RouteError::OutOfRange { element, .. } if element == "terrain vertex 0"),
+                "{e}"
+            );
+            assert!(
+                e.to_string()
+                    .starts_with("big.ply: terrain vertex 0: coordinate -"),
+                "{e}"
+            );
+        }
+        let tri = vec![
+            Vec3::new(-1e60, 0.0, 0.0),
+            Vec3::new(1e60, 0.0, 0.0),
+            Vec3::new(0.0, 1e60, 0.0),
+        ];
+        assert!(Tin::new("object", p, tri, vec![[0, 1, 2]]).is_ok());
     }
 
     #[test]

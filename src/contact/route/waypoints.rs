@@ -6,15 +6,18 @@
 //! are skipped. Inline: waypoints separated by `;`, numbers by `,` —
 //! `"0,0,100;500,0,80"`. Times, when given, are given for every waypoint and
 //! increase strictly; otherwise waypoint `k` is reached at (arc length up
-//! to `k`) / speed.
+//! to `k`) / speed. Coordinates lie within
+//! ±[`MAX_COORDINATE`](super::terrain::MAX_COORDINATE).
 
 use std::path::{Path, PathBuf};
 
 use super::error::RouteError;
+use super::terrain::{first_out_of_range, out_of_range_message};
 use crate::math::{Real, Vec3};
 
-/// A validated route: at least two finite waypoints, times non-decreasing
-/// along it (strictly increasing when given).
+/// A validated route: at least two finite waypoints within
+/// ±[`MAX_COORDINATE`](super::terrain::MAX_COORDINATE), times
+/// non-decreasing along it (strictly increasing when given).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Route {
     points: Vec<Vec3>,
@@ -80,6 +83,14 @@ impl Route {
                 }
             }
         }
+        let points: Vec<Vec3> = rows.iter().map(|r| r.0).collect();
+        if let Some((k, value)) = first_out_of_range(&points) {
+            return Err(RouteError::OutOfRange {
+                path: path(),
+                element: format!("waypoint {k} (line {})", rows[k].2),
+                message: out_of_range_message(value),
+            });
+        }
         if rows.len() < 2 {
             return Err(RouteError::TooFewWaypoints {
                 path: path(),
@@ -88,18 +99,19 @@ impl Route {
         }
         let explicit_times = rows[0].1.is_some();
         let mut distances = Vec::with_capacity(rows.len());
-        let mut acc = 0.0;
-        for (k, (p, _, _)) in rows.iter().enumerate() {
+        let mut acc: Real = 0.0;
+        for (k, (p, _, line)) in rows.iter().enumerate() {
             if k > 0 {
                 acc += (p - rows[k - 1].0).norm();
             }
+            if !acc.is_finite() {
+                return Err(RouteError::OutOfRange {
+                    path: path(),
+                    element: format!("waypoint {k} (line {line})"),
+                    message: "the route's length overflows here".into(),
+                });
+            }
             distances.push(acc);
-        }
-        if !acc.is_finite() {
-            return Err(RouteError::Parameter {
-                what: "route",
-                message: "its length overflows".into(),
-            });
         }
         let mut times = Vec::with_capacity(rows.len());
         for (k, (_, t, line)) in rows.iter().enumerate() {
@@ -291,6 +303,22 @@ mod tests {
         assert!(e.to_string().contains("does not increase"), "{e}");
         let e = Route::parse_inline("0,0,0;inf,0,0", 1.0).unwrap_err();
         assert!(e.to_string().contains("<inline>"), "{e}");
+        // Coordinates whose route length overflowed ("invalid route: its
+        // length overflows", no file): beyond ±MAX_COORDINATE, named.
+        let e = Route::parse(p(), "# far\n-1e308 -1e308 400\n1e308 1e308 390\n", 1.0).unwrap_err();
+        assert!(
+            matches!(&e, RouteError::OutOfRange { element, .. } if element == "waypoint 0 (line 2)"),
+            "{e}"
+        );
+        assert!(
+            e.to_string().starts_with("r.txt: waypoint 0 (line 2): "),
+            "{e}"
+        );
+        let e = Route::parse_inline("0,0,0;0,2e60,0", 1.0).unwrap_err();
+        assert!(
+            e.to_string().starts_with("<inline>: waypoint 1 (line 2): "),
+            "{e}"
+        );
         let e = Route::parse_inline("0,0,0;1,0,0", 0.0).unwrap_err();
         assert!(
             matches!(e, RouteError::Parameter { what: "speed", .. }),

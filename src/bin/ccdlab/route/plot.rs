@@ -41,6 +41,16 @@ pub fn register_font() -> bool {
 }
 
 type Res = Result<(), Box<dyn Error>>;
+
+/// `lo..hi` as a plot axis; an error when its ends or its span are not
+/// finite (plotters' tick placement never ends on an infinite range).
+fn axis(name: &str, lo: f64, hi: f64) -> Result<std::ops::Range<f64>, Box<dyn Error>> {
+    if lo.is_finite() && hi.is_finite() && (hi - lo).is_finite() {
+        Ok(lo..hi)
+    } else {
+        Err(format!("the {name} axis {lo:e} to {hi:e} has no finite span").into())
+    }
+}
 type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
 const ROUTE: RGBColor = RGBColor(20, 60, 200);
@@ -115,7 +125,7 @@ fn top_view(area: &Area<'_>, terrain: &Tin, p: &RoutePanel<'_>, text: bool) -> R
             .x_label_area_size(36)
             .y_label_area_size(56);
     }
-    let mut chart = b.build_cartesian_2d(lo.x..hi.x, lo.y..hi.y)?;
+    let mut chart = b.build_cartesian_2d(axis("x", lo.x, hi.x)?, axis("y", lo.y, hi.y)?)?;
     if text {
         chart
             .configure_mesh()
@@ -221,7 +231,10 @@ fn close_up(area: &Area<'_>, terrain: &Tin, p: &RoutePanel<'_>, text: bool) -> R
         .max(0.75 * (y1 - y0) * w_px / h_px)
         .max(1.0);
     let hy = hx * h_px / w_px;
-    let (xr, yr) = (cx - hx..cx + hx, cy - hy..cy + hy);
+    let (xr, yr) = (
+        axis("close-up x", cx - hx, cx + hx)?,
+        axis("close-up y", cy - hy, cy + hy)?,
+    );
     let mut b = ChartBuilder::on(area);
     b.margin(12);
     if text {
@@ -470,7 +483,10 @@ fn profile(area: &Area<'_>, lookup: &SurfaceLookup, p: &RoutePanel<'_>, text: bo
         .x_label_area_size(36)
         .y_label_area_size(56);
     }
-    let mut chart = b.build_cartesian_2d(0.0..total.max(1.0), zlo..zhi)?;
+    let mut chart = b.build_cartesian_2d(
+        axis("distance", 0.0, total.max(1.0))?,
+        axis("altitude", zlo, zhi)?,
+    )?;
     if text {
         chart
             .configure_mesh()
@@ -527,4 +543,19 @@ fn profile(area: &Area<'_>, lookup: &SurfaceLookup, p: &RoutePanel<'_>, text: bo
             .draw()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_without_a_finite_span_are_refused() {
+        assert_eq!(axis("x", -1.0, 2.0).unwrap(), -1.0..2.0);
+        assert!(axis("x", -1e60, 1e60).is_ok());
+        let e = axis("x", -1e308, 1e308).unwrap_err();
+        assert!(e.to_string().contains("x axis"), "{e}");
+        assert!(axis("z", 0.0, f64::INFINITY).is_err());
+        assert!(axis("z", f64::NAN, 0.0).is_err());
+    }
 }
