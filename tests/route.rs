@@ -459,6 +459,18 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
             ],
             "far.route: waypoint 0 (line 1): coordinate -1e308 is beyond ±1e60",
         ),
+        // One height too many in a grid: its line.
+        (
+            vec![
+                "--grid".into(),
+                d.file("long.grid", "grid 2 2 0 0 1 1\n0 0\n0 0\n0\n"),
+                "--object".into(),
+                obj.clone(),
+                "--route".into(),
+                "1,1,1;2,2,2".into(),
+            ],
+            "long.grid:4: height `0` is one too many",
+        ),
         // Neither a file nor an inline route.
         (
             vec![

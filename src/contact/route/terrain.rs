@@ -4,7 +4,10 @@
 //!
 //! **Height grid** (text): a header line `grid ROWS COLS X0 Y0 DX DY`, then
 //! `ROWS·COLS` heights, row by row (whitespace or newlines between them;
-//! `#` comments). Sample `(i, j)` is the vertex `(X0 + j·DX, Y0 + i·DY,
+//! `#` comments; [`HeightGridSpec::to_text`] writes one row per line, but
+//! the layout is free, so rows are not checked line by line: a height
+//! beyond the count is an error at its line, too few name the line of the
+//! last). Sample `(i, j)` is the vertex `(X0 + j·DX, Y0 + i·DY,
 //! H_ij)` — `i` along y, `j` along x, as in Strashnov & Torgashev (2020),
 //! formula (1) ([`crate::discrete::heightfield`]). Each cell becomes two
 //! triangles `V₀V₁V₂` and `V₃V₂V₁` (diagonal `V₁V₂`, the same split as
@@ -130,12 +133,12 @@ impl HeightGridSpec {
                 self.rows, self.cols
             )));
         }
-        if self.heights.len() != self.rows * self.cols {
+        let n = sample_count(self.rows, self.cols).map_err(grid)?;
+        if self.heights.len() != n {
             return Err(grid(format!(
-                "{} × {} samples need {} heights, found {}",
+                "{} × {} samples need {n} heights, found {}",
                 self.rows,
                 self.cols,
-                self.rows * self.cols,
                 self.heights.len()
             )));
         }
@@ -187,6 +190,10 @@ impl HeightGridSpec {
             message,
         };
         let mut header: Option<(usize, usize, [Real; 2], [Real; 2])> = None;
+        // Heights the header asks for (`None` when too many to count: the
+        // validation names that), and the last line that gave one.
+        let mut wanted: Option<usize> = None;
+        let mut last_line = 0;
         let mut heights = Vec::new();
         for (k, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -219,9 +226,11 @@ impl HeightGridSpec {
                     s.parse::<Real>()
                         .map_err(|_| syntax(k + 1, format!("`{s}` is not a number")))
                 };
+                let (rows, cols) = (count(rest[0])?, count(rest[1])?);
+                wanted = sample_count(rows, cols).ok();
                 header = Some((
-                    count(rest[0])?,
-                    count(rest[1])?,
+                    rows,
+                    cols,
                     [num(rest[2])?, num(rest[3])?],
                     [num(rest[4])?, num(rest[5])?],
                 ));
@@ -231,12 +240,39 @@ impl HeightGridSpec {
                 let h = s
                     .parse::<Real>()
                     .map_err(|_| syntax(k + 1, format!("`{s}` is not a height")))?;
+                if let (Some(n), Some((rows, cols, ..))) = (wanted, header)
+                    && heights.len() == n
+                {
+                    return Err(syntax(
+                        k + 1,
+                        format!("height `{s}` is one too many: {rows} × {cols} samples need {n}"),
+                    ));
+                }
                 heights.push(h);
+                last_line = k + 1;
             }
         }
         let Some((rows, cols, origin, step)) = header else {
             return Err(syntax(1, "empty file: no `grid …` header".into()));
         };
+        if let Some(n) = wanted
+            && heights.len() < n
+            && rows >= 2
+            && cols >= 2
+        {
+            let end = if last_line == 0 {
+                "none".to_string()
+            } else {
+                format!("the last on line {last_line}")
+            };
+            return Err(RouteError::Grid {
+                path: path.to_path_buf(),
+                message: format!(
+                    "{rows} × {cols} samples need {n} heights, found {} ({end})",
+                    heights.len()
+                ),
+            });
+        }
         let spec = HeightGridSpec {
             origin,
             step,
@@ -276,13 +312,7 @@ impl HeightGridSpec {
     pub fn to_tin(&self, path: &Path) -> Result<Tin, RouteError> {
         self.validate(path)?;
         let (rows, cols) = (self.rows, self.cols);
-        let n = rows
-            .checked_mul(cols)
-            .filter(|&n| n < u32::MAX as usize)
-            .ok_or_else(|| RouteError::Grid {
-                path: path.to_path_buf(),
-                message: format!("{rows} × {cols} samples are too many"),
-            })?;
+        let n = self.heights.len();
         let mut positions = Vec::with_capacity(n);
         for i in 0..rows {
             for j in 0..cols {
@@ -304,6 +334,19 @@ impl HeightGridSpec {
         }
         Tin::new("terrain", path, positions, faces)
     }
+}
+
+/// `rows · cols`, or why it cannot be a grid's sample count: it overflows,
+/// or a TIN's `u32` vertex indices cannot reach every sample.
+fn sample_count(rows: usize, cols: usize) -> Result<usize, String> {
+    rows.checked_mul(cols)
+        .filter(|&n| n < u32::MAX as usize)
+        .ok_or_else(|| {
+            format!(
+                "{rows} × {cols} samples are too many (at most {} in all)",
+                u32::MAX - 1
+            )
+        })
 }
 
 /// A vertical lookup of a TIN's surface: the highest point of the mesh
@@ -446,6 +489,41 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn grids_with_miscounted_or_out_of_range_samples_are_refused() {
+        let p = Path::new("g.txt");
+        // rows · cols overflows: named, not "need 0 heights".
+        let e = HeightGridSpec::parse(p, "grid 4294967296 4294967296 0 0 1 1\n0 0\n").unwrap_err();
+        assert!(
+            matches!(e, RouteError::Grid { .. }) && e.to_string().contains("too many"),
+            "{e}"
+        );
+        // A height beyond the samples: the line that holds it.
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1 1\n0 0\n0 0\n\n7\n").unwrap_err();
+        assert!(
+            matches!(e, RouteError::Syntax { line: 5, .. })
+                && e.to_string().contains("one too many"),
+            "{e}"
+        );
+        // Too few: where they end.
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1 1\n0 0\n0\n# end\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("need 4 heights, found 3 (the last on line 3)"),
+            "{e}"
+        );
+        // Heights and sample positions beyond ±MAX_COORDINATE.
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1 1\n0 0\n0 1e300\n").unwrap_err();
+        assert!(
+            e.to_string().contains("row 1, column 1") && e.to_string().contains("beyond"),
+            "{e}"
+        );
+        let e = HeightGridSpec::parse(p, "grid 2 2 -1e61 0 1 1\n0 0 0 0\n").unwrap_err();
+        assert!(e.to_string().contains("first sample"), "{e}");
+        let e = HeightGridSpec::parse(p, "grid 2 2 0 0 1e300 1\n0 0 0 0\n").unwrap_err();
+        assert!(e.to_string().contains("last sample"), "{e}");
     }
 
     #[test]
