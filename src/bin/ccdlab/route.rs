@@ -2,7 +2,10 @@
 //! object (an aircraft) flown along a planned route over TIN terrain; prints
 //! where along the route it first touches and the contact forms, and with
 //! `--out DIR` writes `README.md` (stamped), `result.json` and `route.png`
-//! there (each file atomically; nothing is written when an input is bad).
+//! there, all or nothing: into a temporary sibling folder that replaces
+//! `DIR` only when everything is written (nothing is written when an input
+//! is bad). `DIR` must be absent, empty or a report of this command (its
+//! `README.md` starts with [`TITLE`]), and hold none of the inputs.
 //!
 //! `--scenario demo` flies the shipped demonstration
 //! ([`ccdlab::contact::route::scenario`]) and also writes its inputs
@@ -58,7 +61,8 @@ pub struct Args {
     /// Speed (length per time unit) when the route gives no times.
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
-    /// Output folder for README.md, result.json and route.png.
+    /// Output folder for README.md, result.json and route.png: absent,
+    /// empty, or a report of this command (replaced as a whole).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -85,7 +89,23 @@ pub enum RouteCliError {
         /// The cause.
         message: String,
     },
+    /// The `--out` folder holds something that is not a report of this
+    /// command; choose another folder or empty it.
+    #[error(
+        "{path}: {why}, so it is not a report of `ccdlab route`; refusing to replace it: choose another --out",
+        path = path.display()
+    )]
+    NotARouteReport {
+        /// The folder.
+        path: PathBuf,
+        /// What is there.
+        why: String,
+    },
 }
+
+/// The first line of the README of every report (a folder whose README
+/// starts with it may be replaced).
+const TITLE: &str = "# TIN object along a planned route: first contact with TIN terrain";
 
 fn argument(name: &'static str, message: impl Into<String>) -> RouteCliError {
     RouteCliError::Argument {
@@ -219,6 +239,17 @@ fn load(args: &Args) -> Result<Inputs, RouteCliError> {
 /// Runs `ccdlab route …`.
 pub fn run(args: Args) -> Result<(), RouteCliError> {
     let inputs = load(&args)?;
+    if let Some(out) = &args.out {
+        check_out(out)?;
+        let route_file = args.route.as_deref().map(Path::new).filter(|p| p.is_file());
+        let files = [
+            args.terrain.as_deref(),
+            args.grid.as_deref(),
+            args.object.as_deref(),
+            route_file,
+        ];
+        check_inputs_outside(out, files.into_iter().flatten())?;
+    }
     let threads = rayon::current_num_threads();
     let mut flights = Vec::new();
     for (name, route, _) in &inputs.routes {
@@ -378,11 +409,132 @@ fn heading_text(o: &FlightOptions) -> String {
     }
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), RouteCliError> {
-    write_atomic(path, bytes).map_err(|e| RouteCliError::Write {
+/// Refuses an `--out` that is not absent, an empty folder or a report of
+/// this command (module doc).
+fn check_out(out: &Path) -> Result<(), RouteCliError> {
+    let not_ours = |why: &str| RouteCliError::NotARouteReport {
+        path: out.to_path_buf(),
+        why: why.to_string(),
+    };
+    match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(write_error(out, e)),
+        Ok(m) if !m.is_dir() => return Err(not_ours("exists and is not a folder")),
+        Ok(_) => {}
+    }
+    let mut entries = std::fs::read_dir(out).map_err(|e| write_error(out, e))?;
+    if entries.next().is_none() {
+        return Ok(());
+    }
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap_or_default();
+    if readme.lines().next() == Some(TITLE) {
+        Ok(())
+    } else {
+        Err(not_ours(
+            "the folder is not empty and has no README.md starting with the route report's title",
+        ))
+    }
+}
+
+/// Refuses an `--out` folder that holds one of the input `files`: the
+/// report replaces the whole folder.
+fn check_inputs_outside<'a>(
+    out: &Path,
+    files: impl IntoIterator<Item = &'a Path>,
+) -> Result<(), RouteCliError> {
+    let Ok(dir) = out.canonicalize() else {
+        return Ok(());
+    };
+    for f in files {
+        if f.canonicalize().is_ok_and(|f| f.starts_with(&dir)) {
+            return Err(argument(
+                "out",
+                format!(
+                    "`{}` holds the input `{}`, and the report replaces the whole folder; choose another folder",
+                    out.display(),
+                    f.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn write_error(path: &Path, e: std::io::Error) -> RouteCliError {
+    RouteCliError::Write {
         path: path.to_path_buf(),
         message: e.to_string(),
-    })
+    }
+}
+
+/// Removes a temporary folder when dropped (on every error path, a panic
+/// included), unless it was moved into place.
+struct TempFolder(Option<PathBuf>);
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            let _ = std::fs::remove_dir_all(p);
+        }
+    }
+}
+
+/// Runs `write` on a new temporary folder beside `out`, then puts that
+/// folder in place of `out` (an old report is replaced only now). On any
+/// error the temporary folder is removed and `out` is left as it was.
+fn publish(
+    out: &Path,
+    write: impl FnOnce(&Path) -> Result<(), RouteCliError>,
+) -> Result<(), RouteCliError> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = out
+        .file_name()
+        .ok_or_else(|| argument("out", format!("`{}` does not name a folder", out.display())))?
+        .to_string_lossy()
+        .into_owned();
+    let cannot_create = |e: std::io::Error| RouteCliError::Write {
+        path: out.to_path_buf(),
+        message: format!("the report folder cannot be created there: {e}"),
+    };
+    std::fs::create_dir_all(parent).map_err(cannot_create)?;
+    let pid = std::process::id();
+    let tmp = parent.join(format!(".{name}.route-{pid}.tmp"));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).map_err(cannot_create)?;
+    let mut guard = TempFolder(Some(tmp.clone()));
+    write(&tmp)?;
+    // On disk before the swap.
+    for entry in std::fs::read_dir(&tmp).map_err(|e| write_error(out, e))? {
+        let p = entry.map_err(|e| write_error(out, e))?.path();
+        std::fs::File::open(&p)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| write_error(&out.join(p.file_name().unwrap_or_default()), e))?;
+    }
+    let old = parent.join(format!(".{name}.route-{pid}.old"));
+    let had_old = std::fs::symlink_metadata(out).is_ok();
+    if had_old {
+        std::fs::rename(out, &old).map_err(|e| write_error(out, e))?;
+    }
+    if let Err(e) = std::fs::rename(&tmp, out) {
+        if had_old {
+            let _ = std::fs::rename(&old, out);
+        }
+        return Err(write_error(out, e));
+    }
+    guard.0 = None;
+    if had_old {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(())
+}
+
+/// Writes `bytes` as `dir/name`; an error names `out/name`, the file the
+/// user asked for.
+fn write_file(dir: &Path, out: &Path, name: &str, bytes: &[u8]) -> Result<(), RouteCliError> {
+    write_atomic(&dir.join(name), bytes).map_err(|e| write_error(&out.join(name), e))
 }
 
 fn route_text(route: &Route) -> String {
@@ -399,24 +551,42 @@ fn write_report(
     flights: &[(Flight, f64)],
     threads: usize,
 ) -> Result<(), RouteCliError> {
-    std::fs::create_dir_all(out).map_err(|e| RouteCliError::Write {
-        path: out.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    publish(out, |dir| write_files(dir, out, inputs, flights, threads))?;
+    println!(
+        "wrote {}, {}, {}",
+        out.join("README.md").display(),
+        out.join("result.json").display(),
+        out.join("route.png").display()
+    );
+    Ok(())
+}
+
+/// Writes the report's files into `dir`, which will become `out`.
+fn write_files(
+    dir: &Path,
+    out: &Path,
+    inputs: &Inputs,
+    flights: &[(Flight, f64)],
+    threads: usize,
+) -> Result<(), RouteCliError> {
     let stamp = Stamp::new(threads);
     let (om, tm) = (&inputs.object.mesh, &inputs.terrain.mesh);
     if let Some(sc) = &inputs.scenario {
-        write_file(&out.join("terrain.grid"), sc.grid.to_text().as_bytes())?;
-        let obj = out.join("aircraft.obj");
-        write_obj(&obj, &sc.object.positions, sc.object.mesh.faces()).map_err(|e| {
-            RouteCliError::Write {
-                path: obj.clone(),
-                message: e.to_string(),
-            }
+        write_file(dir, out, "terrain.grid", sc.grid.to_text().as_bytes())?;
+        write_obj(
+            &dir.join("aircraft.obj"),
+            &sc.object.positions,
+            sc.object.mesh.faces(),
+        )
+        .map_err(|e| RouteCliError::Write {
+            path: out.join("aircraft.obj"),
+            message: e.to_string(),
         })?;
         for (name, route) in &sc.routes {
             write_file(
-                &out.join(format!("{name}.route")),
+                dir,
+                out,
+                &format!("{name}.route"),
                 route_text(route).as_bytes(),
             )?;
         }
@@ -467,9 +637,8 @@ fn write_report(
         path: out.join("result.json"),
         message: e.to_string(),
     })?;
-    write_file(&out.join("result.json"), json.as_bytes())?;
+    write_file(dir, out, "result.json", json.as_bytes())?;
 
-    let png = out.join("route.png");
     let text = plot::register_font();
     let panels: Vec<plot::RoutePanel<'_>> = inputs
         .routes
@@ -482,28 +651,20 @@ fn write_report(
             object: &inputs.object,
         })
         .collect();
-    plot::figure(&png, &inputs.terrain, &panels, text).map_err(|e| RouteCliError::Write {
-        path: png.clone(),
-        message: e.to_string(),
+    plot::figure(&dir.join("route.png"), &inputs.terrain, &panels, text).map_err(|e| {
+        RouteCliError::Write {
+            path: out.join("route.png"),
+            message: e.to_string(),
+        }
     })?;
     let md = markdown(inputs, flights, &stamp, out);
-    write_file(&out.join("README.md"), md.as_bytes())?;
-    println!(
-        "wrote {}, {}, {}",
-        out.join("README.md").display(),
-        out.join("result.json").display(),
-        png.display()
-    );
-    Ok(())
+    write_file(dir, out, "README.md", md.as_bytes())
 }
 
 fn markdown(inputs: &Inputs, flights: &[(Flight, f64)], stamp: &Stamp, out: &Path) -> String {
     let (om, tm) = (&inputs.object.mesh, &inputs.terrain.mesh);
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "# TIN object along a planned route: first contact with TIN terrain\n"
-    );
+    let _ = writeln!(s, "{TITLE}\n");
     let _ = writeln!(
         s,
         "The application of Yu, Shen & Chang (2000), §3 and Fig. 2: an aircraft flown along a planned route \
@@ -650,4 +811,152 @@ fn markdown(inputs: &Inputs, flights: &[(Flight, f64)], stamp: &Stamp, out: &Pat
          `tests/route.rs` (first contact where expected; clear routes; bad input).\n"
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh temporary folder, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(tag: &str) -> Scratch {
+            let d =
+                std::env::temp_dir().join(format!("ccdlab-route-bin-{tag}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&d);
+            std::fs::create_dir_all(&d).unwrap();
+            Scratch(d)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn demo_into(out: &Path) -> Args {
+        Args {
+            scenario: Some("demo".into()),
+            terrain: None,
+            grid: None,
+            object: None,
+            route: None,
+            heading: "0".into(),
+            turn_step: 5.0,
+            speed: 1.0,
+            out: Some(out.to_path_buf()),
+        }
+    }
+
+    #[test]
+    fn a_folder_that_is_not_a_route_report_is_refused_and_left_alone() {
+        let d = Scratch::new("not-ours");
+        let proj = d.0.join("userproj");
+        std::fs::create_dir(&proj).unwrap();
+        let precious = "# My precious project README\n";
+        std::fs::write(proj.join("README.md"), precious).unwrap();
+        let e = run(demo_into(&proj)).unwrap_err();
+        assert!(
+            matches!(&e, RouteCliError::NotARouteReport { path, .. } if *path == proj),
+            "{e}"
+        );
+        assert!(e.to_string().contains("refusing to replace it"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(proj.join("README.md")).unwrap(),
+            precious
+        );
+        assert_eq!(names(&proj), ["README.md"]);
+        assert_eq!(names(&d.0), ["userproj"]);
+        // A file, and a non-empty folder without a README: refused too.
+        let file = d.0.join("notes.txt");
+        std::fs::write(&file, "x").unwrap();
+        assert!(matches!(
+            check_out(&file),
+            Err(RouteCliError::NotARouteReport { .. })
+        ));
+        std::fs::remove_file(proj.join("README.md")).unwrap();
+        std::fs::write(proj.join("data.csv"), "1,2\n").unwrap();
+        assert!(check_out(&proj).is_err());
+        // Absent, empty, or a report of this command: accepted.
+        assert!(check_out(&d.0.join("absent")).is_ok());
+        let empty = d.0.join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        assert!(check_out(&empty).is_ok());
+        std::fs::write(empty.join("README.md"), format!("{TITLE}\n\nold\n")).unwrap();
+        assert!(check_out(&empty).is_ok());
+    }
+
+    #[test]
+    fn the_report_folder_is_written_all_or_nothing() {
+        let d = Scratch::new("publish");
+        let out = d.0.join("report");
+        // A failure after the first file: no folder, no temporary left.
+        let e = publish(&out, |dir| {
+            std::fs::write(dir.join("result.json"), "{}").unwrap();
+            Err(argument("out", "figure failed"))
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("figure failed"), "{e}");
+        assert!(names(&d.0).is_empty(), "{:?}", names(&d.0));
+        // A success replaces an old report as a whole.
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("README.md"), format!("{TITLE}\n")).unwrap();
+        std::fs::write(out.join("stale.route"), "0 0 0\n").unwrap();
+        publish(&out, |dir| {
+            std::fs::write(dir.join("README.md"), "new").unwrap();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(names(&out), ["README.md"]);
+        assert_eq!(names(&d.0), ["report"]);
+        // A failure leaves the old report as it was.
+        publish(&out, |dir| {
+            std::fs::write(dir.join("README.md"), "newer").unwrap();
+            Err(argument("out", "failed"))
+        })
+        .unwrap_err();
+        assert_eq!(
+            std::fs::read_to_string(out.join("README.md")).unwrap(),
+            "new"
+        );
+        assert_eq!(names(&d.0), ["report"]);
+        // A folder that cannot be created is named as given.
+        let blocked = d.0.join("report/README.md/sub");
+        let e = publish(&blocked, |_| Ok(())).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains(&*blocked.to_string_lossy()) && msg.contains("cannot be created there"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn an_out_folder_holding_an_input_is_refused() {
+        let d = Scratch::new("inputs");
+        let out = d.0.join("report");
+        std::fs::create_dir(&out).unwrap();
+        let inside = out.join("terrain.grid");
+        let outside = d.0.join("terrain.grid");
+        std::fs::write(&inside, "grid").unwrap();
+        std::fs::write(&outside, "grid").unwrap();
+        let e = check_inputs_outside(&out, [outside.as_path(), inside.as_path()]).unwrap_err();
+        assert!(
+            matches!(e, RouteCliError::Argument { name: "out", .. })
+                && e.to_string().contains("holds the input"),
+            "{e}"
+        );
+        assert!(check_inputs_outside(&out, [outside.as_path()]).is_ok());
+        assert!(check_inputs_outside(&d.0.join("absent"), [inside.as_path()]).is_ok());
+    }
 }
