@@ -322,3 +322,68 @@ fn criterion_estimates_are_read_for_the_pipeline_ids_only() {
     assert!(err.to_string().contains("nowhere"), "{err}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// `file` of the fixture copied into `from`, changed by `edit` (as JSON).
+fn edit_json(from: &Path, file: &str, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = from.join(file);
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut json);
+    std::fs::write(&path, serde_json::to_string(&json).unwrap()).unwrap();
+}
+
+/// Recorded numbers out of range (times beyond MAX_TIME_MS: a sum of two
+/// `1e308` made a figure's axis infinite and the report never finished;
+/// rates beyond 100 %) are errors naming the file and the field; nothing
+/// is written, no temporary folder is left.
+#[test]
+fn out_of_range_numbers_are_named_with_file_and_field() {
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, Edit, &str); 5] = [
+        (
+            "counts_funnel.json",
+            |j| j["kdops"][0]["times_ms"]["build"] = 1e10.into(),
+            "kdops[k=6].times_ms.build = 10000000000.0: not a time",
+        ),
+        (
+            "counts_funnel.json",
+            |j| j["parry"]["times_ms"]["traverse"] = 1e308.into(),
+            "parry.times_ms.traverse = 1e308: not a time",
+        ),
+        (
+            "counts_funnel.json",
+            |j| j["motion"]["mean_displacement"] = (-1.0).into(),
+            "motion.mean_displacement = -1.0: must be finite and ≥ 0",
+        ),
+        (
+            "step_funnel_t2.json",
+            |j| j["vf"]["culling_rate_percent"] = 1e300.into(),
+            "vf.culling_rate_percent = 1e300: not a percentage",
+        ),
+        (
+            "bench_timings.json",
+            |j| j["benchmarks"][0]["mean_ns"] = 1e300.into(),
+            "broad_phase/kdop26/funnel: mean_ns = 1e300: not a time",
+        ),
+    ];
+    for (file, edit, expect) in cases {
+        let root = tmp("range");
+        let from = root.join("data");
+        copy_dir(&fixture(), &from);
+        edit_json(&from, file, edit);
+        let err = generate(&ReportOptions {
+            from: from.clone(),
+            criterion: None,
+            out: root.join("pipeline"),
+        })
+        .unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            matches!(err, ReportError::Invalid { .. }),
+            "{file}: {err:?}"
+        );
+        assert!(msg.contains(file) && msg.contains(expect), "{file}: {msg}");
+        assert_eq!(names(&root), ["data"], "{file}: something was written");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

@@ -25,6 +25,17 @@ fn e<E: std::fmt::Display>(err: E) -> String {
     err.to_string()
 }
 
+/// `0..max` as a value axis; an error when `max` is not a finite positive
+/// number (plotters' tick placement never ends on an infinite range). The
+/// checked inputs keep every axis finite; this guards the drawing itself.
+fn value_axis(max: f64) -> Result<std::ops::Range<f64>, String> {
+    if max.is_finite() && max > 0.0 {
+        Ok(0.0..max)
+    } else {
+        Err(format!("the value axis 0 to {max} has no finite span"))
+    }
+}
+
 const PAPER: RGBColor = RGBColor(160, 160, 160);
 const OURS: RGBColor = RGBColor(30, 90, 220);
 const VF: RGBColor = RGBColor(30, 90, 220);
@@ -137,7 +148,7 @@ fn draw_bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, b: &Bars<'_>, te
             .y_label_area_size(78);
     }
     let mut chart = builder
-        .build_cartesian_2d(0.0..n as f64, 0.0..b.y_max)
+        .build_cartesian_2d(0.0..n as f64, value_axis(b.y_max)?)
         .map_err(e)?;
     if text {
         let names: Vec<String> = b.groups.iter().map(|g| g.0.clone()).collect();
@@ -627,7 +638,7 @@ fn draw_stage_panel<DB: DrawingBackend>(
             .y_label_area_size(330);
     }
     let mut chart = builder
-        .build_cartesian_2d(0.0..max * 1.3, 0.0..n as f64)
+        .build_cartesian_2d(value_axis(max * 1.3)?, 0.0..n as f64)
         .map_err(e)?;
     if text {
         let names: Vec<String> = p.bars.iter().map(|b| b.0.clone()).collect();

@@ -114,6 +114,12 @@ pub struct ReportInputs {
     pub ignored: Vec<String>,
 }
 
+/// The longest time a record may hold, in milliseconds: 10⁹ ms, about 11.6
+/// days — longer than any run of these benches, and small enough that sums
+/// and plot axes of any number of recorded times stay finite (a recorded
+/// `1e308` made a figure's axis infinite, and its drawing never ended).
+pub const MAX_TIME_MS: f64 = 1e9;
+
 fn invalid(path: &Path, message: impl Into<String>) -> ReportError {
     ReportError::Invalid {
         path: path.to_path_buf(),
@@ -126,12 +132,42 @@ fn parse<T: serde::de::DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T,
 }
 
 fn finite_ms(path: &Path, what: &str, v: f64) -> Result<(), ReportError> {
+    if (0.0..=MAX_TIME_MS).contains(&v) {
+        Ok(())
+    } else {
+        Err(invalid(
+            path,
+            format!("{what} = {v:?}: not a time (0 to {MAX_TIME_MS:e} ms)"),
+        ))
+    }
+}
+
+fn percent(path: &Path, what: &str, v: f64) -> Result<(), ReportError> {
+    if (0.0..=100.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(invalid(
+            path,
+            format!("{what} = {v:?}: not a percentage (0 to 100)"),
+        ))
+    }
+}
+
+/// A length or count of the record's [`super::record::Motion`]: finite,
+/// not negative.
+fn measure(path: &Path, what: &str, v: f64) -> Result<(), ReportError> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
-        Err(invalid(path, format!("{what} = {v}: not a time")))
+        Err(invalid(
+            path,
+            format!("{what} = {v:?}: must be finite and ≥ 0"),
+        ))
     }
 }
+
+/// The largest peak memory a record may hold, MiB (a petabyte).
+const MAX_MIB: f64 = 1e9;
 
 fn check_step(path: &Path, what: &str, r: &StepReport) -> Result<(), ReportError> {
     if KdopAxes::from_k(r.k).is_none() {
@@ -147,9 +183,15 @@ fn check_step(path: &Path, what: &str, r: &StepReport) -> Result<(), ReportError
         ));
     }
     for (kind, c) in [("vf", &r.vf), ("ee", &r.ee)] {
+        percent(
+            path,
+            &format!("{what}: {kind}.culling_rate_percent"),
+            c.culling_rate_percent,
+        )?;
         if c.after_filter > c.candidates
             || c.colliding > c.after_filter
-            || c.culled_slpf + c.culled_dnf + c.after_filter != c.candidates
+            || u128::from(c.culled_slpf) + u128::from(c.culled_dnf) + u128::from(c.after_filter)
+                != u128::from(c.candidates)
         {
             return Err(invalid(
                 path,
@@ -169,6 +211,15 @@ fn check_step(path: &Path, what: &str, r: &StepReport) -> Result<(), ReportError
         ("total", t.total),
     ] {
         finite_ms(path, &format!("{what}: time_ms.{name}"), v)?;
+    }
+    if !(0.0..=MAX_MIB).contains(&r.peak_rss_mb) {
+        return Err(invalid(
+            path,
+            format!(
+                "{what}: peak_rss_mb = {:?}: not a memory size (0 to {MAX_MIB:e} MiB)",
+                r.peak_rss_mb
+            ),
+        ));
     }
     if r.toi.is_some_and(|t| !(0.0..=1.0).contains(&t)) {
         return Err(invalid(
@@ -191,6 +242,15 @@ fn check_scene(path: &Path, r: &SceneRecord) -> Result<(), ReportError> {
     }
     if r.kdops.is_empty() {
         return Err(invalid(path, "no k-DOP entries (kdops is empty)"));
+    }
+    if let Some(m) = &r.motion {
+        for (name, v) in [
+            ("mean_edge_length", m.mean_edge_length),
+            ("mean_displacement", m.mean_displacement),
+            ("max_displacement", m.max_displacement),
+        ] {
+            measure(path, &format!("motion.{name}"), v)?;
+        }
     }
     let mut seen = Vec::new();
     for e in &r.kdops {
@@ -311,13 +371,7 @@ impl ReportInputs {
             } else if name == "bench_timings.json" {
                 let bytes = read()?;
                 out.timings = parse(&path, &bytes)?;
-                for b in &out.timings.benchmarks {
-                    for v in [b.mean_ns, b.mean_lower_ns, b.mean_upper_ns, b.median_ns] {
-                        if !(v.is_finite() && v >= 0.0) {
-                            return Err(invalid(&path, format!("{}: {v} is not a time", b.id)));
-                        }
-                    }
-                }
+                check_timings(&path, &out.timings)?;
             } else if let Some((scene, threads)) = step_name(&name) {
                 let bytes = read()?;
                 let report: StepReport = parse(&path, &bytes)?;
@@ -415,6 +469,34 @@ impl ReportInputs {
     }
 }
 
+/// Criterion estimates: times from 0 to [`MAX_TIME_MS`] (in ns).
+fn check_timings(path: &Path, t: &BenchTimings) -> Result<(), ReportError> {
+    t.benchmarks
+        .iter()
+        .try_for_each(|b| check_estimate(path, b))
+}
+
+fn check_estimate(path: &Path, b: &BenchEstimate) -> Result<(), ReportError> {
+    for (name, v) in [
+        ("mean_ns", b.mean_ns),
+        ("mean_lower_ns", b.mean_lower_ns),
+        ("mean_upper_ns", b.mean_upper_ns),
+        ("median_ns", b.median_ns),
+    ] {
+        if !(0.0..=MAX_TIME_MS * 1e6).contains(&v) {
+            return Err(invalid(
+                path,
+                format!(
+                    "{}: {name} = {v:?}: not a time (0 to {:e} ns)",
+                    b.id,
+                    MAX_TIME_MS * 1e6
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Every bench ID of `benches/pipeline.rs` for the recorded scenes.
 pub fn expected_ids(scenes: &[SceneRecord]) -> Vec<String> {
     let mut ids = Vec::new();
@@ -500,13 +582,15 @@ pub fn read_criterion(dir: &Path, ids: &[String]) -> Result<BenchTimings, Report
             source,
         })?;
         let e: CriterionEstimates = parse(&est_path, &bytes)?;
-        benchmarks.push(BenchEstimate {
+        let estimate = BenchEstimate {
             id: b.full_id,
             mean_ns: e.mean.point_estimate,
             mean_lower_ns: e.mean.confidence_interval.lower_bound,
             mean_upper_ns: e.mean.confidence_interval.upper_bound,
             median_ns: e.median.point_estimate,
-        });
+        };
+        check_estimate(&est_path, &estimate)?;
+        benchmarks.push(estimate);
     }
     benchmarks.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(BenchTimings { benchmarks })

@@ -11,7 +11,9 @@ mod record;
 mod report;
 mod scenes;
 
-pub use inputs::{BenchEstimate, BenchTimings, ReplayRun, ReportInputs, StepRun, read_criterion};
+pub use inputs::{
+    BenchEstimate, BenchTimings, MAX_TIME_MS, ReplayRun, ReportInputs, StepRun, read_criterion,
+};
 pub use record::{
     BroadPhaseTimes, FilterCounts, KdopRecord, Motion, ParryRecord, PeerKind, PeerRecord,
     PeerTimes, RECORD_FORMAT, SceneRecord,
