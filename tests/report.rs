@@ -334,12 +334,12 @@ fn edit_json(from: &Path, file: &str, edit: impl FnOnce(&mut serde_json::Value))
 
 /// Recorded numbers out of range (times beyond MAX_TIME_MS: a sum of two
 /// `1e308` made a figure's axis infinite and the report never finished;
-/// rates beyond 100 %) are errors naming the file and the field; nothing
-/// is written, no temporary folder is left.
+/// rates beyond 100 %; a frames array of another length) are errors naming
+/// the file and the field; nothing is written, no temporary folder is left.
 #[test]
 fn out_of_range_numbers_are_named_with_file_and_field() {
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, Edit, &str); 5] = [
+    let cases: [(&str, Edit, &str); 7] = [
         (
             "counts_funnel.json",
             |j| j["kdops"][0]["times_ms"]["build"] = 1e10.into(),
@@ -364,6 +364,16 @@ fn out_of_range_numbers_are_named_with_file_and_field() {
             "bench_timings.json",
             |j| j["benchmarks"][0]["mean_ns"] = 1e300.into(),
             "broad_phase/kdop26/funnel: mean_ns = 1e300: not a time",
+        ),
+        (
+            "counts_funnel.json",
+            |j| j["frames"] = serde_json::json!(["a", "b", "c", "d", "e"]),
+            "frames: expected 2 items (the step's two frames), found 5",
+        ),
+        (
+            "peer_ipctk_funnel.json",
+            |j| j["frames"] = serde_json::json!(["a"]),
+            "frames: expected 2 items (the step's two frames), found 1",
         ),
     ];
     for (file, edit, expect) in cases {

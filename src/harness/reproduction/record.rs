@@ -2,13 +2,26 @@
 //! `ccdlab report`. Counts are exact and deterministic; times are single
 //! measurements unless they come from criterion.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::harness::stamp::Stamp;
 use crate::pipeline::StepReport;
 
 /// Version of the [`SceneRecord`] layout; the report refuses other versions.
 pub const RECORD_FORMAT: u32 = 1;
+
+/// The two frame labels of a record, from a JSON array; another number of
+/// items is an error that says so (a fixed-size array's own error is
+/// "trailing characters" or "invalid length").
+fn two_frames<'de, D: Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error> {
+    let v = Vec::<String>::deserialize(d)?;
+    let n = v.len();
+    <[String; 2]>::try_from(v).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "frames: expected 2 items (the step's two frames), found {n}"
+        ))
+    })
+}
 
 /// Wall times of one broad phase, milliseconds: the fastest of a few runs
 /// (three in `benches/pipeline.rs`).
@@ -142,6 +155,7 @@ pub struct SceneRecord {
     /// The sequence it was opened from.
     pub sequence: String,
     /// Labels of the step's two frames.
+    #[serde(deserialize_with = "two_frames")]
     pub frames: [String; 2],
     /// `#V`.
     pub vertices: usize,
@@ -209,6 +223,7 @@ pub struct PeerRecord {
     /// Threads it ran on.
     pub threads: usize,
     /// The two frame files.
+    #[serde(deserialize_with = "two_frames")]
     pub frames: [String; 2],
     /// `#V`.
     pub vertices: usize,
@@ -229,4 +244,35 @@ pub struct PeerRecord {
     /// Its provenance stamp, as it wrote it.
     #[serde(default)]
     pub stamp: serde_json::Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    struct Frames {
+        #[serde(deserialize_with = "two_frames")]
+        frames: [String; 2],
+    }
+
+    #[test]
+    fn frames_of_another_length_say_how_many_were_expected() {
+        let ok: Frames = serde_json::from_str(r#"{"frames": ["a", "b"]}"#).unwrap();
+        assert_eq!(ok.frames, ["a", "b"]);
+        for (json, found) in [
+            (r#"{"frames": ["a", "b", "c", "d", "e"]}"#, 5),
+            (r#"{"frames": ["a"]}"#, 1),
+        ] {
+            let e = serde_json::from_str::<Frames>(json)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!(
+                    "frames: expected 2 items (the step's two frames), found {found}"
+                )),
+                "{e}"
+            );
+        }
+    }
 }
