@@ -397,3 +397,43 @@ fn out_of_range_numbers_are_named_with_file_and_field() {
         std::fs::remove_dir_all(&root).unwrap();
     }
 }
+
+/// Zero times (criterion estimates of 0 ns, a whole step of 0 ms, a zero
+/// mean edge length) make no NaN or inf on the page: the ratios they would
+/// divide by zero are shown as "–".
+#[test]
+fn zero_times_give_dashes_not_nan_or_inf() {
+    let root = tmp("zeros");
+    let from = root.join("data");
+    copy_dir(&fixture(), &from);
+    edit_json(&from, "bench_timings.json", |j| {
+        for b in j["benchmarks"].as_array_mut().unwrap() {
+            for f in ["mean_ns", "mean_lower_ns", "mean_upper_ns", "median_ns"] {
+                b[f] = 0.0.into();
+            }
+        }
+    });
+    edit_json(&from, "step_funnel_t2.json", |j| {
+        for f in ["refit", "traverse", "filter", "solve", "total"] {
+            j["time_ms"][f] = 0.0.into();
+        }
+    });
+    edit_json(&from, "counts_funnel.json", |j| {
+        j["motion"]["mean_edge_length"] = 0.0.into();
+    });
+    let out = root.join("pipeline");
+    generate(&ReportOptions {
+        from,
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap();
+    let md = std::fs::read_to_string(out.join("README.md")).unwrap();
+    for bad in ["NaN", "inf"] {
+        assert!(!md.contains(bad), "{bad} in:\n{md}");
+    }
+    assert!(md.contains("(–×)"), "{md}");
+    assert!(md.contains("ours –× faster"), "{md}");
+    assert!(md.contains("(– mean edge lengths"), "{md}");
+    std::fs::remove_dir_all(&root).unwrap();
+}

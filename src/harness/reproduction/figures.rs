@@ -97,9 +97,13 @@ pub(super) fn write_figure(
     Ok([png, svg])
 }
 
-/// Three significant digits, no exponent for the usual ranges.
+/// Three significant digits, no exponent for the usual ranges; "–" for a
+/// value that is not a finite number.
 pub(super) fn sig3(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
+    if !v.is_finite() {
+        return "–".to_string();
+    }
+    if v == 0.0 {
         return format!("{v}");
     }
     let digits = (2 - v.abs().log10().floor() as i32).max(0) as usize;

@@ -29,6 +29,13 @@ pub(super) fn thousands(v: u64) -> String {
     out
 }
 
+/// `a / b`, or `None` where that is no number to print (`b` zero, or the
+/// quotient not finite): the page shows "–" instead of NaN or inf.
+fn ratio(a: f64, b: f64) -> Option<f64> {
+    let r = a / b;
+    (b > 0.0 && r.is_finite()).then_some(r)
+}
+
 fn opt_ms(v: Option<f64>) -> String {
     v.map_or_else(|| "–".to_string(), sig3)
 }
@@ -440,8 +447,11 @@ fn fig6(w: &mut String, inputs: &ReportInputs) {
                     if let Some(tk) = t(k) {
                         let _ = write!(
                             line,
-                            "; k = 26 vs k = {k}: {:+.1} %",
-                            100.0 * (t26 / tk - 1.0)
+                            "; k = 26 vs k = {k}: {}",
+                            ratio(t26, tk).map_or("–".to_string(), |r| format!(
+                                "{:+.1} %",
+                                100.0 * (r - 1.0)
+                            ))
                         );
                     }
                 }
@@ -545,7 +555,7 @@ fn broad_phase(w: &mut String, inputs: &ReportInputs) {
             }
         );
         if let Some(k26) = s.kdop(26) {
-            let total = |a: u64, b: u64| (a + b) as f64;
+            let total = |a: u64, b: u64| a as f64 + b as f64;
             let _ = write!(
                 line,
                 "; the 26-DOP BVH leaves {:.1} % of the AABB pairs",
@@ -562,10 +572,10 @@ fn broad_phase(w: &mut String, inputs: &ReportInputs) {
         if let (Some(o), Some(t)) = (ours, theirs) {
             let _ = write!(
                 line,
-                "; build + traversal: parry {} ms vs ours (26-DOP) {} ms ({:.2}×)",
+                "; build + traversal: parry {} ms vs ours (26-DOP) {} ms ({}×)",
                 sig3(t),
                 sig3(o),
-                t / o
+                ratio(t, o).map_or("–".to_string(), |r| format!("{r:.2}"))
             );
         }
         let _ = writeln!(w, "{line}.");
@@ -697,11 +707,12 @@ fn whole_step(w: &mut String, inputs: &ReportInputs) {
                 };
                 let _ = write!(
                     line,
-                    " On {} ({machine}): ipctk {} ms vs ours {} ms, ours {:.1}× faster.",
+                    " On {} ({machine}): ipctk {} ms vs ours {} ms, ours {}× faster.",
                     plural(p.threads, "thread"),
                     sig3(p.time_ms.total),
                     sig3(r.report.time_ms.total),
-                    p.time_ms.total / r.report.time_ms.total.max(1e-9),
+                    ratio(p.time_ms.total, r.report.time_ms.total)
+                        .map_or("–".to_string(), |r| format!("{r:.1}")),
                 );
                 if let (Some(vf), Some(ee)) = (p.vf.colliding, p.ee.colliding) {
                     let _ = write!(
@@ -825,14 +836,13 @@ fn sequence_level(w: &mut String, inputs: &ReportInputs) {
     for r in &inputs.replays {
         let n = r.steps.len();
         let sum = |f: fn(&crate::harness::replay::StepRecord) -> (u64, u64)| {
-            r.steps
-                .iter()
-                .map(f)
-                .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            r.steps.iter().map(f).fold((0u128, 0u128), |a, b| {
+                (a.0 + u128::from(b.0), a.1 + u128::from(b.1))
+            })
         };
         let (vf_c, vf_a) = sum(|s| (s.report.vf.candidates, s.report.vf.after_filter));
         let (ee_c, ee_a) = sum(|s| (s.report.ee.candidates, s.report.ee.after_filter));
-        let total_rate = |c: u64, a: u64| {
+        let total_rate = |c: u128, a: u128| {
             if c == 0 {
                 0.0
             } else {
@@ -878,9 +888,12 @@ fn sequence_level(w: &mut String, inputs: &ReportInputs) {
                 .replays
                 .iter()
                 .find(|r| r.scene == scene && r.filters == f)?;
-            let (c, a) = r.steps.iter().fold((0u64, 0u64), |acc, s| {
+            let (c, a) = r.steps.iter().fold((0u128, 0u128), |acc, s| {
                 let k = if vf { &s.report.vf } else { &s.report.ee };
-                (acc.0 + k.candidates, acc.1 + k.after_filter)
+                (
+                    acc.0 + u128::from(k.candidates),
+                    acc.1 + u128::from(k.after_filter),
+                )
             });
             Some(if c == 0 {
                 0.0
@@ -937,12 +950,13 @@ fn differences(w: &mut String, inputs: &ReportInputs) {
     let motion_line = |s: &SceneRecord| {
         s.motion.map(|m| {
             format!(
-                "on {}, {} of {} vertices move, on average {} ({:.3} mean edge lengths; largest {})",
+                "on {}, {} of {} vertices move, on average {} ({} mean edge lengths; largest {})",
                 s.scene,
                 thousands(m.moving_vertices as u64),
                 thousands(s.vertices as u64),
                 sig3(m.mean_displacement),
-                m.mean_displacement / m.mean_edge_length.max(f64::MIN_POSITIVE),
+                ratio(m.mean_displacement, m.mean_edge_length)
+                    .map_or("–".to_string(), |r| format!("{r:.3}")),
                 sig3(m.max_displacement)
             )
         })
