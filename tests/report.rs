@@ -437,3 +437,44 @@ fn zero_times_give_dashes_not_nan_or_inf() {
     assert!(md.contains("(– mean edge lengths"), "{md}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A folder where an input file is expected is an error naming it; a scene
+/// without its bench record is listed (summary and page), not silently
+/// dropped.
+#[test]
+fn a_folder_for_an_input_is_an_error_and_a_missing_scene_is_said() {
+    let root = tmp("missing");
+    let from = root.join("data");
+    copy_dir(&fixture(), &from);
+    let out = root.join("pipeline");
+    let summary = generate(&ReportOptions {
+        from: from.clone(),
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap();
+    // The fixture records funnel only.
+    assert_eq!(summary.missing, ["cloth_ball", "generated"]);
+    let md = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(
+        md.contains("**Not in this report:** cloth_ball (no `counts_cloth_ball.json`), generated (no `counts_generated.json`)"),
+        "{md}"
+    );
+
+    std::fs::rename(from.join("step_funnel_t2.json"), root.join("step.json")).unwrap();
+    std::fs::create_dir(from.join("step_funnel_t2.json")).unwrap();
+    let err = generate(&ReportOptions {
+        from: from.clone(),
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, ReportError::Invalid { .. }), "{err:?}");
+    assert!(
+        msg.contains("step_funnel_t2.json")
+            && msg.contains("a folder where a report input file is expected"),
+        "{msg}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

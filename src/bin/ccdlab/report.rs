@@ -53,12 +53,18 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         return Ok(());
     }
     let summary = generate(&ReportOptions {
-        from: args.from,
+        from: args.from.clone(),
         criterion: args.criterion,
         out: args.out,
     })?;
     for name in &summary.ignored {
         eprintln!("note: ignored {name} (not a report input)");
+    }
+    for scene in &summary.missing {
+        eprintln!(
+            "note: scene {scene} left out of the report: no {}",
+            args.from.join(format!("counts_{scene}.json")).display()
+        );
     }
     if summary.font.is_none() {
         eprintln!("note: no font found (set CCDLAB_FONT): figures drawn without text");

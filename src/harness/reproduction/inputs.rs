@@ -11,7 +11,11 @@
 //! plus, optionally, criterion's output folder (`target/criterion`), whose
 //! `*/new/benchmark.json` + `estimates.json` pairs are read for the bench IDs
 //! of the recorded scenes. Every file is parsed and checked before anything
-//! is written; an error names the file (and the line of a JSON-lines file).
+//! is written; an error names the file (and the line of a JSON-lines file)
+//! and the field. Times must lie between 0 and [`MAX_TIME_MS`], culling
+//! rates between 0 and 100 %. A folder (or anything but a file) named like an input is
+//! an error; a scene of [`super::SCENES`] without its `counts_<scene>.json`
+//! is left out of the report and listed in [`ReportInputs::missing`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::record::{PeerRecord, RECORD_FORMAT, SceneRecord};
 use super::report::ReportError;
-use super::scenes::scene_order;
+use super::scenes::{SCENES, scene_order};
 use crate::bounding_volume::KdopAxes;
 use crate::filter::FilterSet;
 use crate::harness::replay::StepRecord;
@@ -112,6 +116,9 @@ pub struct ReportInputs {
     pub files: Vec<(String, Vec<u8>)>,
     /// Files in the folder that are not report inputs (left out).
     pub ignored: Vec<String>,
+    /// Scenes of [`SCENES`] without a `counts_<scene>.json` here: not in
+    /// the report.
+    pub missing: Vec<String>,
 }
 
 /// The longest time a record may hold, in milliseconds: 10⁹ ms, about 11.6
@@ -308,6 +315,16 @@ fn check_scene(path: &Path, r: &SceneRecord) -> Result<(), ReportError> {
     Ok(())
 }
 
+/// Whether `name` is the name of a report input (module doc).
+fn is_input_name(name: &str) -> bool {
+    let json = |prefix: &str| name.starts_with(prefix) && name.ends_with(".json");
+    json("counts_")
+        || name == "bench_timings.json"
+        || step_name(name).is_some()
+        || json("peer_ipctk_")
+        || replay_name(name).is_some()
+}
+
 /// `step_<scene>_t<N>.json` → (scene, N).
 fn step_name(name: &str) -> Option<(String, usize)> {
     let stem = name.strip_prefix("step_")?.strip_suffix(".json")?;
@@ -336,8 +353,21 @@ impl ReportInputs {
         let mut names: Vec<String> = Vec::new();
         for entry in std::fs::read_dir(from).map_err(|e| io(from, e))? {
             let entry = entry.map_err(|e| io(from, e))?;
-            if entry.file_type().map_err(|e| io(from, e))?.is_file() {
-                names.push(entry.file_name().to_string_lossy().into_owned());
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // Through a link, to what it names.
+            let path = entry.path();
+            let meta = std::fs::metadata(&path).map_err(|e| io(&path, e))?;
+            if meta.is_file() {
+                names.push(name);
+            } else if is_input_name(&name) {
+                return Err(invalid(
+                    &path,
+                    if meta.is_dir() {
+                        "a folder where a report input file is expected; remove or rename it"
+                    } else {
+                        "not a regular file, where a report input file is expected; remove or rename it"
+                    },
+                ));
             }
         }
         names.sort();
@@ -349,6 +379,7 @@ impl ReportInputs {
             replays: Vec::new(),
             files: Vec::new(),
             ignored: Vec::new(),
+            missing: Vec::new(),
         };
         for name in names {
             let path = from.join(&name);
@@ -446,6 +477,11 @@ impl ReportInputs {
         if out.scenes.is_empty() {
             return Err(ReportError::NoRecords(from.to_path_buf()));
         }
+        out.missing = SCENES
+            .iter()
+            .filter(|spec| !out.scenes.iter().any(|s| s.scene == spec.name))
+            .map(|spec| spec.name.to_string())
+            .collect();
         if let Some(dir) = criterion {
             let found = read_criterion(dir, &expected_ids(&out.scenes))?;
             let mut all: BTreeMap<String, BenchEstimate> = out

@@ -174,6 +174,19 @@ fn what_was_measured(w: &mut String, inputs: &ReportInputs) {
             s.stamp.date
         );
     }
+    if !inputs.missing.is_empty() {
+        let names: Vec<String> = inputs
+            .missing
+            .iter()
+            .map(|s| format!("{s} (no `counts_{s}.json`)"))
+            .collect();
+        let _ = writeln!(
+            w,
+            "\n**Not in this report:** {}: its data folder has no bench record for {}.",
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        );
+    }
     let _ = writeln!(
         w,
         "\nOnly two frames of each UNC scene (cloth_ball, funnel; `datasets/scalable-ccd`) are available here, so each is \

@@ -83,6 +83,9 @@ pub struct ReportSummary {
     pub font: Option<&'static str>,
     /// Files in the data folder that are not report inputs.
     pub ignored: Vec<String>,
+    /// Scenes without a bench record in the data folder, left out of the
+    /// report (the page says so too).
+    pub missing: Vec<String>,
     /// Number of criterion estimates used.
     pub estimates: usize,
 }
@@ -165,6 +168,7 @@ pub fn generate(opts: &ReportOptions) -> Result<ReportSummary, ReportError> {
         files,
         font: load_font(),
         ignored: inputs.ignored.clone(),
+        missing: inputs.missing.clone(),
         estimates: inputs.timings.benchmarks.len(),
     })
 }
