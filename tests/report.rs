@@ -478,3 +478,30 @@ fn a_folder_for_an_input_is_an_error_and_a_missing_scene_is_said() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// An output folder that cannot be created is named as given (not the
+/// temporary folder beside it), and nothing is left behind.
+#[test]
+fn an_out_folder_that_cannot_be_created_is_named_as_given() {
+    let root = tmp("cannot");
+    let blocker = root.join("file");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    let out = blocker.join("report");
+    let err = generate(&ReportOptions {
+        from: fixture(),
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, ReportError::CannotCreate { .. }), "{err:?}");
+    assert!(
+        msg.starts_with(&format!(
+            "{}: the report folder cannot be created there",
+            out.display()
+        )),
+        "{msg}"
+    );
+    assert_eq!(names(&root), ["file"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -4,7 +4,8 @@
 //! Every input is read and checked first; the page, the figures and a copy of
 //! the inputs (`data/`) are then written to a temporary sibling folder, which
 //! replaces the output folder only when everything is written. On any error
-//! the temporary folder is removed and the old report stays as it was. A
+//! (or panic) the temporary folder is removed and the old report stays as it
+//! was; errors name the files as they will be in the output folder. A
 //! non-empty output folder that is not such a report is never replaced.
 
 use std::path::{Path, PathBuf};
@@ -50,6 +51,15 @@ pub enum ReportError {
         .0.display()
     )]
     NotAReport(PathBuf),
+    /// The output folder cannot be made where it was asked for (its parent
+    /// is not writable, or not a folder).
+    #[error("{}: the report folder cannot be created there: {source}", path.display())]
+    CannotCreate {
+        /// The output folder, as given.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// A figure could not be drawn.
     #[error("figure {name}: {message}")]
     Figure {
@@ -97,6 +107,18 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
     }
 }
 
+/// Removes a temporary folder when dropped (every error path, a panic
+/// included), unless it was moved into place.
+struct TempFolder(Option<PathBuf>);
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            let _ = std::fs::remove_dir_all(p);
+        }
+    }
+}
+
 /// Whether `out` may be replaced: absent, empty, or a previous report.
 fn replaceable(out: &Path) -> Result<bool, ReportError> {
     if !out.exists() {
@@ -127,7 +149,11 @@ pub fn generate(opts: &ReportOptions) -> Result<ReportSummary, ReportError> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent).map_err(io_err(&parent))?;
+    let cannot_create = |source| ReportError::CannotCreate {
+        path: opts.out.clone(),
+        source,
+    };
+    std::fs::create_dir_all(&parent).map_err(cannot_create)?;
     let name = opts
         .out
         .file_name()
@@ -138,28 +164,31 @@ pub fn generate(opts: &ReportOptions) -> Result<ReportSummary, ReportError> {
         })?;
     let tmp = parent.join(format!(".{name}.tmp.{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let written = write_all(&tmp, &inputs);
-    let files = match written {
-        Ok(files) => files,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
-        }
-    };
+    std::fs::create_dir(&tmp).map_err(cannot_create)?;
+    let mut guard = TempFolder(Some(tmp.clone()));
+    // Errors name the files as they would be in the output folder.
+    let files = write_all(&tmp, &inputs).map_err(|e| match e {
+        ReportError::Io { path, source } => ReportError::Io {
+            path: path
+                .strip_prefix(&tmp)
+                .map_or(path.clone(), |rel| opts.out.join(rel)),
+            source,
+        },
+        e => e,
+    })?;
     // Swap: old report aside, new one in, old one removed.
     let old = parent.join(format!(".{name}.old.{}", std::process::id()));
     let had_old = opts.out.exists();
-    if had_old && let Err(e) = std::fs::rename(&opts.out, &old) {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(io_err(&opts.out)(e));
+    if had_old {
+        std::fs::rename(&opts.out, &old).map_err(io_err(&opts.out))?;
     }
     if let Err(e) = std::fs::rename(&tmp, &opts.out) {
         if had_old {
             let _ = std::fs::rename(&old, &opts.out);
         }
-        let _ = std::fs::remove_dir_all(&tmp);
         return Err(io_err(&opts.out)(e));
     }
+    guard.0 = None;
     if had_old {
         let _ = std::fs::remove_dir_all(&old);
     }
