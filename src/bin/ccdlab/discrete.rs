@@ -31,30 +31,125 @@ const TOUCH: f64 = 1e-9;
 /// Decisions may differ from parry only this close to touching.
 const PARRY_TOUCH: f64 = 1e-6;
 
+/// Largest `--pairs`. Both pair families keep their pairs, parry's copies
+/// and the per-pair differences: about 0.7 kB per pair, so this is about
+/// 0.7 GB and a few seconds (50 times the default).
+pub const MAX_PAIRS: usize = 1_000_000;
+/// Largest `--terrains` (about 30 kB each with parry's height field).
+pub const MAX_TERRAINS: usize = 1_000;
+/// Largest `--terrains` × `--cylinders`: every such query also runs the
+/// slow oracle (about 5 ms each), so this is about 10 minutes (25 times the
+/// default).
+pub const MAX_TERRAIN_QUERIES: usize = 100_000;
+/// Largest `--frames`: about 12 ms each (resting height, three detectors),
+/// so about 2 minutes; 0.5 mm apart along the 4.8 m path, finer than any
+/// feature of the hill.
+pub const MAX_FRAMES: usize = 10_000;
+/// Largest `--time-per-sample`, in seconds: the run takes 5 samples of each
+/// of 10 measurements and of 12 at a quarter of it (the scenes), so this is
+/// about 11 minutes of timing (50 times the default).
+pub const MAX_TIME_PER_SAMPLE: f64 = 10.0;
+
 /// Arguments of `ccdlab discrete`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Output folder (created if missing).
+    /// Output folder (created if missing; written only when every file is
+    /// ready, so a failed run leaves none behind).
     #[arg(long, default_value = "reports/discrete")]
     pub out: PathBuf,
     /// Seed of every random configuration.
     #[arg(long, default_value_t = 2020)]
     pub seed: u64,
-    /// Random terrains (33×33 samples, 0.25 m step).
+    /// Random terrains (33×33 samples, 0.25 m step), 1 to 1000.
     #[arg(long, default_value_t = 20)]
     pub terrains: usize,
-    /// Random cylinders per terrain.
+    /// Random cylinders per terrain, at least 1; at most 100 000 queries in
+    /// all (terrains × cylinders).
     #[arg(long, default_value_t = 200)]
     pub cylinders: usize,
-    /// Random sphere–sphere and sphere–box pairs (each).
+    /// Random sphere–sphere and sphere–box pairs (each), 1 to 1 000 000.
     #[arg(long, default_value_t = 20000)]
     pub pairs: usize,
-    /// Frames of the wheel-over-hill path.
+    /// Frames of the wheel-over-hill path, 1 to 10 000.
     #[arg(long, default_value_t = 121)]
     pub frames: usize,
-    /// Seconds of timing per sample (5 samples per measurement).
+    /// Seconds of timing per sample (5 samples per measurement), in
+    /// (0, 10].
     #[arg(long, default_value_t = 0.2)]
     pub time_per_sample: f64,
+}
+
+/// Errors of `ccdlab discrete` that it detects itself.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscreteCliError {
+    /// A bad command-line value.
+    #[error("invalid --{name}: {message}")]
+    Argument {
+        /// The option.
+        name: &'static str,
+        /// What is wrong (with the value given).
+        message: String,
+    },
+}
+
+fn argument(name: &'static str, message: impl Into<String>) -> DiscreteCliError {
+    DiscreteCliError::Argument {
+        name,
+        message: message.into(),
+    }
+}
+
+/// `value` of `--name` in `1..=max`. Zero is refused rather than read as
+/// "skip": every count is timed, and timing nothing never ends.
+fn check_count(name: &'static str, value: usize, max: usize) -> Result<(), DiscreteCliError> {
+    if value == 0 {
+        return Err(argument(
+            name,
+            "0: must be at least 1 (there would be nothing to compare or time)",
+        ));
+    }
+    if value > max {
+        return Err(argument(
+            name,
+            format!("{value} exceeds the limit of {max}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses counts and times that would never finish, panic or exhaust
+/// memory (see [`MAX_PAIRS`] and the other limits).
+fn check_args(a: &Args) -> Result<(), DiscreteCliError> {
+    check_count("pairs", a.pairs, MAX_PAIRS)?;
+    check_count("terrains", a.terrains, MAX_TERRAINS)?;
+    check_count("cylinders", a.cylinders, MAX_TERRAIN_QUERIES)?;
+    // Both factors are bounded above, so the product does not overflow.
+    let queries = a.terrains * a.cylinders;
+    if queries > MAX_TERRAIN_QUERIES {
+        return Err(argument(
+            "cylinders",
+            format!(
+                "{} per terrain × {} terrains = {queries} queries exceeds the limit of \
+                 {MAX_TERRAIN_QUERIES} (each also runs the slow oracle)",
+                a.cylinders, a.terrains
+            ),
+        ));
+    }
+    check_count("frames", a.frames, MAX_FRAMES)?;
+    let t = a.time_per_sample;
+    if !(t.is_finite() && t > 0.0) {
+        return Err(argument(
+            "time-per-sample",
+            format!("{t:?}: must be a positive number of seconds"),
+        ));
+    }
+    if t > MAX_TIME_PER_SAMPLE {
+        return Err(argument(
+            "time-per-sample",
+            format!("{t:?} s exceeds the limit of {MAX_TIME_PER_SAMPLE:?} s"),
+        ));
+    }
+    Ok(())
 }
 
 /// A distribution summary.
@@ -431,6 +526,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     if cfg!(debug_assertions) {
         eprintln!("warning: debug build; timings are meaningless (use --release)");
     }
+    check_args(&args)?;
     std::fs::create_dir_all(&args.out)?;
     let secs = args.time_per_sample;
     let mut timing = Vec::new();
@@ -1064,4 +1160,97 @@ fn summary(r: &Results, args: &Args) -> String {
           0.15 m long; the push-out direction for the cylinder); red crosses are parry's \
           manifold points (on the cylinder).\n";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arguments of a small valid run writing to `out`.
+    fn small(out: PathBuf) -> Args {
+        Args {
+            out,
+            seed: 2020,
+            terrains: 1,
+            cylinders: 2,
+            pairs: 10,
+            frames: 3,
+            time_per_sample: 1e-4,
+        }
+    }
+
+    fn refused(args: &Args) -> String {
+        match check_args(args) {
+            Err(e @ DiscreteCliError::Argument { .. }) => e.to_string(),
+            other => panic!("expected an argument error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn zero_counts_are_refused_by_name() {
+        // Each of these made the timing loop spin for ever.
+        let out = PathBuf::from("unused");
+        for (name, set) in [
+            ("pairs", (|a: &mut Args| a.pairs = 0) as fn(&mut Args)),
+            ("frames", |a| a.frames = 0),
+            ("terrains", |a| a.terrains = 0),
+            ("cylinders", |a| a.cylinders = 0),
+        ] {
+            let mut a = small(out.clone());
+            set(&mut a);
+            let m = refused(&a);
+            assert!(m.starts_with(&format!("invalid --{name}: 0:")), "{m}");
+        }
+        assert!(check_args(&small(out)).is_ok());
+    }
+
+    #[test]
+    fn counts_above_the_limits_are_refused() {
+        // usize::MAX pairs panicked ("capacity overflow"); 4e9 frames aborted
+        // on a 256 GB allocation.
+        let out = PathBuf::from("unused");
+        let mut a = small(out.clone());
+        a.pairs = usize::MAX;
+        assert!(refused(&a).contains(&format!("{} exceeds the limit of {MAX_PAIRS}", usize::MAX)));
+        a.pairs = MAX_PAIRS;
+        assert!(check_args(&a).is_ok());
+        let mut a = small(out.clone());
+        a.frames = 4_000_000_000;
+        assert!(refused(&a).starts_with("invalid --frames: 4000000000 exceeds"));
+        a.frames = MAX_FRAMES;
+        assert!(check_args(&a).is_ok());
+        let mut a = small(out.clone());
+        a.terrains = MAX_TERRAINS + 1;
+        assert!(refused(&a).starts_with("invalid --terrains:"));
+        // Each factor within its limit, the product not.
+        let mut a = small(out);
+        a.terrains = 2;
+        a.cylinders = MAX_TERRAIN_QUERIES;
+        let m = refused(&a);
+        assert!(
+            m.starts_with("invalid --cylinders:") && m.contains("200000 queries"),
+            "{m}"
+        );
+        a.terrains = 1;
+        assert!(check_args(&a).is_ok());
+    }
+
+    #[test]
+    fn time_per_sample_must_be_finite_positive_and_bounded() {
+        // inf and 1e300 timed for ever; 0, -1 and NaN were accepted.
+        for t in [0.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0] {
+            let mut a = small(PathBuf::from("unused"));
+            a.time_per_sample = t;
+            let m = refused(&a);
+            assert!(m.starts_with("invalid --time-per-sample:"), "{t}: {m}");
+            assert!(m.contains("positive"), "{t}: {m}");
+        }
+        let mut a = small(PathBuf::from("unused"));
+        a.time_per_sample = 1e300;
+        assert!(refused(&a).contains("1e300 s exceeds the limit of 10.0 s"));
+        a.time_per_sample = MAX_TIME_PER_SAMPLE;
+        assert!(check_args(&a).is_ok());
+        a.time_per_sample = f64::MIN_POSITIVE;
+        assert!(check_args(&a).is_ok());
+    }
 }
