@@ -7,7 +7,7 @@ mod plot;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use ccdlab::discrete::cylinder_heightfield::{
@@ -90,6 +90,22 @@ pub enum DiscreteCliError {
         /// What is wrong (with the value given).
         message: String,
     },
+    /// `--out` cannot be used as the output folder.
+    #[error("invalid --out {path}: {message}", path = path.display())]
+    Out {
+        /// The folder given.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// An output file could not be written or moved into place.
+    #[error("cannot write {path}: {message}", path = path.display())]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        message: String,
+    },
 }
 
 fn argument(name: &'static str, message: impl Into<String>) -> DiscreteCliError {
@@ -150,6 +166,149 @@ fn check_args(a: &Args) -> Result<(), DiscreteCliError> {
         ));
     }
     Ok(())
+}
+
+/// The output of one run, gathered in a hidden staging folder and moved into
+/// `--out` by [`Staging::commit`] once every file is written. Dropped
+/// without a commit (an error, a panic), it removes the staging folder and
+/// every folder it created on the way to `--out`, so a failed run leaves
+/// neither a partial nor an empty `--out` behind.
+///
+/// When `--out` is an existing folder, the staging folder is inside it and
+/// the files are moved in one by one (replacing older ones of the same
+/// names); otherwise it is a sibling of `--out`, renamed into place.
+struct Staging {
+    /// `--out`.
+    out: PathBuf,
+    /// The staging folder, once created.
+    dir: Option<PathBuf>,
+    /// Whether `--out` was an existing folder.
+    into_existing: bool,
+    /// Folders created on the way to `--out`, outermost first.
+    created: Vec<PathBuf>,
+}
+
+impl Staging {
+    /// Checks `out` and creates the staging folder (and any missing
+    /// folders above `out`).
+    fn begin(out: &Path) -> Result<Staging, DiscreteCliError> {
+        let bad = |message: String| DiscreteCliError::Out {
+            path: out.to_path_buf(),
+            message,
+        };
+        let mut stage = Staging {
+            out: out.to_path_buf(),
+            dir: None,
+            into_existing: false,
+            created: Vec::new(),
+        };
+        match std::fs::metadata(out) {
+            Ok(m) if m.is_dir() => {
+                stage.into_existing = true;
+                let dir = out.join(format!(".discrete-{}.tmp", std::process::id()));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir(&dir)
+                    .map_err(|e| bad(format!("cannot create a folder in it: {e}")))?;
+                stage.dir = Some(dir);
+                return Ok(stage);
+            }
+            Ok(_) => return Err(bad("exists and is not a folder".into())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if std::fs::symlink_metadata(out).is_ok() {
+                    return Err(bad("is a symbolic link to nothing".into()));
+                }
+            }
+            Err(e) => return Err(bad(format!("cannot be inspected: {e}"))),
+        }
+        let name = out
+            .file_name()
+            .ok_or_else(|| bad("does not end in a folder name".into()))?;
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        // The missing folders above `out`, innermost first.
+        let mut missing = Vec::new();
+        let mut p = parent;
+        loop {
+            match std::fs::metadata(p) {
+                Ok(m) if m.is_dir() => break,
+                Ok(_) => return Err(bad(format!("{} is not a folder", p.display()))),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    missing.push(p.to_path_buf());
+                    match p.parent() {
+                        Some(q) if !q.as_os_str().is_empty() => p = q,
+                        _ => break,
+                    }
+                }
+                Err(e) => return Err(bad(format!("cannot inspect {}: {e}", p.display()))),
+            }
+        }
+        for d in missing.into_iter().rev() {
+            std::fs::create_dir(&d)
+                .map_err(|e| bad(format!("cannot create {}: {e}", d.display())))?;
+            stage.created.push(d);
+        }
+        let dir = parent.join(format!(
+            ".{}.discrete-{}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).map_err(|e| {
+            bad(format!(
+                "cannot create a folder in {}: {e}",
+                parent.display()
+            ))
+        })?;
+        stage.dir = Some(dir);
+        Ok(stage)
+    }
+
+    /// Where the output file `name` is written before the commit.
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.as_deref().unwrap_or(&self.out).join(name)
+    }
+
+    /// Moves the staged files into `--out`.
+    fn commit(mut self) -> Result<(), DiscreteCliError> {
+        let Some(dir) = self.dir.clone() else {
+            return Ok(());
+        };
+        let write = |path: &Path, e: std::io::Error| DiscreteCliError::Write {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        if self.into_existing {
+            let entries = std::fs::read_dir(&dir).map_err(|e| write(&dir, e))?;
+            for entry in entries {
+                let from = entry.map_err(|e| write(&dir, e))?.path();
+                if let Some(name) = from.file_name() {
+                    let to = self.out.join(name);
+                    std::fs::rename(&from, &to).map_err(|e| write(&to, e))?;
+                }
+            }
+            std::fs::remove_dir(&dir).map_err(|e| write(&dir, e))?;
+        } else {
+            std::fs::rename(&dir, &self.out).map_err(|e| write(&self.out, e))?;
+        }
+        self.dir = None;
+        self.created.clear();
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if let Some(dir) = self.dir.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        // Innermost first; `remove_dir` leaves a folder that someone else
+        // has meanwhile put something in.
+        for d in self.created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
 }
 
 /// A distribution summary.
@@ -527,7 +686,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("warning: debug build; timings are meaningless (use --release)");
     }
     check_args(&args)?;
-    std::fs::create_dir_all(&args.out)?;
+    // Fail now, not after the measurements, on an unusable --out; nothing is
+    // left on disk until the results are ready.
+    drop(Staging::begin(&args.out)?);
     let secs = args.time_per_sample;
     let mut timing = Vec::new();
 
@@ -797,17 +958,18 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
 
     // Figures.
     eprintln!("figures");
+    let stage = Staging::begin(&args.out)?;
     let fonts = plot::register_font();
     let mut figures = Vec::new();
     let mut notes = Vec::new();
     let panels_asphalt = scene_panels;
-    let scenes_png = args.out.join("scenes.png");
+    let scenes_png = stage.path("scenes.png");
     match plot::scenes_figure(&scenes_png, &asphalt, &panels_asphalt, fonts) {
         Ok(()) => figures.push("scenes.png".to_string()),
         Err(e) => notes.push(format!("scenes.png not written: {e}")),
     }
     if let Some(p) = crest_panel {
-        let wheel_png = args.out.join("wheel_hill.png");
+        let wheel_png = stage.path("wheel_hill.png");
         match plot::wheel_figure(
             &wheel_png,
             &hill_grid,
@@ -820,7 +982,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             Err(e) => notes.push(format!("wheel_hill.png not written: {e}")),
         }
     }
-    let timing_png = args.out.join("timing.png");
+    let timing_png = stage.path("timing.png");
     let bars: Vec<(String, f64)> = timing
         .iter()
         .map(|t| (t.id.clone(), t.us_per_query))
@@ -848,14 +1010,17 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         figures,
         figure_note: notes.join("; "),
     };
-    write_atomic(
-        &args.out.join("results.json"),
-        serde_json::to_string_pretty(&results)?.as_bytes(),
-    )?;
-    write_atomic(
-        &args.out.join("summary.md"),
-        summary(&results, &args).as_bytes(),
-    )?;
+    for (name, text) in [
+        ("results.json", serde_json::to_string_pretty(&results)?),
+        ("summary.md", summary(&results, &args)),
+    ] {
+        let path = stage.path(name);
+        write_atomic(&path, text.as_bytes()).map_err(|e| DiscreteCliError::Write {
+            path: args.out.join(name),
+            message: e.to_string(),
+        })?;
+    }
+    stage.commit()?;
     let unexplained = results
         .sphere_sphere
         .disagreements
@@ -1184,6 +1349,104 @@ mod tests {
             Err(e @ DiscreteCliError::Argument { .. }) => e.to_string(),
             other => panic!("expected an argument error, got {other:?}"),
         }
+    }
+
+    /// A fresh empty folder for one test.
+    fn scratch(test: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ccdlab-discrete-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn an_unusable_out_is_refused_by_name() {
+        // Were "File exists (os error 17)" and "Not a directory (os error
+        // 20)", without the path.
+        let dir = scratch("unusable-out");
+        let file = dir.join("a0.ply");
+        std::fs::write(&file, "ply\n").unwrap();
+        let e = run(small(file.clone())).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "invalid --out {}: exists and is not a folder",
+                file.display()
+            )
+        );
+        let below = file.join("sub");
+        let e = run(small(below.clone())).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("invalid --out {}: ", below.display())),
+            "{e}"
+        );
+        let deeper = file.join("sub").join("deeper");
+        let e = run(small(deeper.clone())).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("invalid --out {}: ", deeper.display())),
+            "{e}"
+        );
+        assert_eq!(names(&dir), ["a0.ply"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_uncommitted_stage_leaves_nothing_behind() {
+        // A failed or panicking run left an empty --out (and the folders
+        // above it) behind.
+        let dir = scratch("uncommitted");
+        let out = dir.join("new").join("deeper").join("out");
+        let stage = Staging::begin(&out).unwrap();
+        write_atomic(&stage.path("results.json"), b"{}").unwrap();
+        assert!(dir.join("new").join("deeper").is_dir());
+        drop(stage);
+        assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+        // An existing --out keeps what it had, and gets nothing.
+        std::fs::write(dir.join("old.txt"), "old").unwrap();
+        let stage = Staging::begin(&dir).unwrap();
+        write_atomic(&stage.path("summary.md"), b"new").unwrap();
+        drop(stage);
+        assert_eq!(names(&dir), ["old.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_small_run_writes_its_files_and_nothing_else() {
+        let dir = scratch("small-run");
+        let out = dir.join("new").join("out");
+        run(small(out.clone())).unwrap();
+        assert_eq!(names(&dir.join("new")), ["out"]);
+        let files = names(&out);
+        for f in ["results.json", "summary.md", "timing.png"] {
+            assert!(files.iter().any(|n| n == f), "{files:?}");
+        }
+        assert!(files.iter().all(|n| !n.starts_with('.')), "{files:?}");
+        // Into an existing folder: same names replaced, others kept.
+        std::fs::write(out.join("summary.md"), "old").unwrap();
+        std::fs::write(out.join("mine.txt"), "mine").unwrap();
+        run(small(out.clone())).unwrap();
+        let again = names(&out);
+        assert_eq!(again.len(), files.len() + 1, "{again:?}");
+        assert!(
+            std::fs::read_to_string(out.join("summary.md"))
+                .unwrap()
+                .starts_with("# ")
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("mine.txt")).unwrap(),
+            "mine"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
