@@ -156,7 +156,7 @@ fn check_args(a: &Args) -> Result<(), DiscreteCliError> {
     if !(t.is_finite() && t > 0.0) {
         return Err(argument(
             "time-per-sample",
-            format!("{t:?}: must be a positive number of seconds"),
+            format!("{t:?}: must be a finite positive number of seconds"),
         ));
     }
     if t > MAX_TIME_PER_SAMPLE {
