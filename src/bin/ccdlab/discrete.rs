@@ -1110,13 +1110,32 @@ fn pair_section(name: &str, f: &PairFamily) -> String {
         f.point_diff.p90,
         f.point_diff.max,
     );
-    let classes: Vec<String> = f.classes.iter().map(|(k, v)| format!("{k} {v}")).collect();
     s += &format!(
         "Position classes of our contacts: {}.\n\n",
-        classes.join(", ")
+        counts_list(&f.classes)
     );
     s += &disagreement_list(&f.disagreements);
     s
+}
+
+/// `"a 3, b 1"` for a map of counts, `"none"` for an empty one.
+fn counts_list(m: &BTreeMap<String, usize>) -> String {
+    if m.is_empty() {
+        return "none".into();
+    }
+    m.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `"0"`, or the total with the counts by reason: `"3 (a 2, b 1)"`.
+fn total_with_counts(m: &BTreeMap<String, usize>) -> String {
+    if m.is_empty() {
+        return "0".into();
+    }
+    let total: usize = m.values().sum();
+    format!("{total} ({})", counts_list(m))
 }
 
 fn disagreement_list(d: &[Disagreement]) -> String {
@@ -1187,7 +1206,7 @@ fn summary(r: &Results, args: &Args) -> String {
          (r ∈ [0.1, 0.6] m, h ∈ [0.2, 1.5] m; a quarter near-vertical, a quarter near-horizontal).\n\n\
          | | ours | parry | slow oracle |\n|---|---|---|---|\n\
          | contact with the surface | {} | {} | {} |\n| agree with ours | — | {} | {} |\n\n\
-         Ours, otherwise: buried {}, separated {:?}. The flat-patch path (cylinder–plane) was \
+         Ours, otherwise: buried {}, separated {}. The flat-patch path (cylinder–plane) was \
          taken {} times.\n\n",
         c.terrains,
         c.queries,
@@ -1197,7 +1216,7 @@ fn summary(r: &Results, args: &Args) -> String {
         c.agree_parry,
         c.agree_oracle,
         c.ours_buried,
-        c.separated,
+        total_with_counts(&c.separated),
         c.flat_patch_queries,
     );
     s += "Against parry:\n\n";
@@ -1446,7 +1465,30 @@ mod tests {
             std::fs::read_to_string(out.join("mine.txt")).unwrap(),
             "mine"
         );
+        // Empty tallies read as such, not as Rust's `{}` or an empty list
+        // (this run has no separated cylinder and, for sphere–box, no
+        // contact).
+        let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+        assert!(
+            !summary.contains("{}") && !summary.contains(": ."),
+            "{summary}"
+        );
+        assert!(summary.contains("separated 0."), "{summary}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn count_maps_read_as_text() {
+        let mut m = BTreeMap::new();
+        assert_eq!(counts_list(&m), "none");
+        assert_eq!(total_with_counts(&m), "0");
+        m.insert("NoElementMet".to_string(), 969);
+        m.insert("AboveHeights".to_string(), 357);
+        assert_eq!(counts_list(&m), "AboveHeights 357, NoElementMet 969");
+        assert_eq!(
+            total_with_counts(&m),
+            "1326 (AboveHeights 357, NoElementMet 969)"
+        );
     }
 
     #[test]
