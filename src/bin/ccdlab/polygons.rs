@@ -42,8 +42,19 @@ enum PolygonsCommand {
     Query {
         /// The JSON file.
         file: PathBuf,
+        /// Run the (slow) minimum-translation oracle only when neither
+        /// polygon has more vertices than this; above it the output says
+        /// that the oracle was skipped.
+        #[arg(long, default_value_t = ORACLE_MAX_VERTICES)]
+        oracle_max_vertices: usize,
     },
 }
+
+/// Default of `--oracle-max-vertices` (`report` and `query`). The
+/// minimum-translation oracle's cost grows steeply with the vertex count: a
+/// pair of 64-vertex star polygons takes about 0.5 s, of 128 about 20 s, and
+/// 4096 did not finish and held 3.6 GB.
+const ORACLE_MAX_VERTICES: usize = 32;
 
 #[derive(Debug, Clone, Args)]
 struct ReportArgs {
@@ -60,7 +71,7 @@ struct ReportArgs {
     #[arg(long, default_value_t = 400)]
     accuracy_pairs: usize,
     /// Run the (slow) minimum-translation oracle up to this vertex count.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = ORACLE_MAX_VERTICES)]
     oracle_max_vertices: usize,
     /// Overlapping pairs per scenario and size for the timing.
     #[arg(long, default_value_t = 64)]
@@ -147,7 +158,13 @@ pub enum PolygonsCliError {
 pub fn run(args: PolygonsArgs) -> Result<(), PolygonsCliError> {
     match args.command {
         PolygonsCommand::Report(r) => report(r),
-        PolygonsCommand::Query { file } => query(&file),
+        PolygonsCommand::Query {
+            file,
+            oracle_max_vertices,
+        } => {
+            print!("{}", query(&file, oracle_max_vertices)?);
+            Ok(())
+        }
     }
 }
 
@@ -186,38 +203,52 @@ fn read_pair(path: &Path) -> Result<PreparedPair, PolygonsCliError> {
     })
 }
 
-fn query(path: &Path) -> Result<(), PolygonsCliError> {
+/// The report of `ccdlab polygons query` on the pair in `path`; the
+/// minimum-translation oracle runs only when neither polygon has more than
+/// `oracle_max_vertices` vertices.
+fn query(path: &Path, oracle_max_vertices: usize) -> Result<String, PolygonsCliError> {
     let pair = read_pair(path)?;
-    let e = evaluate_pair(&pair, true);
-    println!(
+    let most = pair.a().len().max(pair.b().len());
+    let oracle = most <= oracle_max_vertices;
+    let e = evaluate_pair(&pair, oracle);
+    let mut s = String::new();
+    let shape = |p: &Polygon| {
+        if p.is_convex() {
+            "convex"
+        } else {
+            "non-convex"
+        }
+    };
+    let _ = writeln!(
+        s,
         "A: {} vertices ({}), {} convex pieces; B: {} vertices ({}), {} convex pieces",
         pair.a().len(),
-        if pair.a().is_convex() {
-            "convex"
-        } else {
-            "non-convex"
-        },
+        shape(pair.a()),
         pair.a_pieces().len(),
         pair.b().len(),
-        if pair.b().is_convex() {
-            "convex"
-        } else {
-            "non-convex"
-        },
+        shape(pair.b()),
         pair.b_pieces().len(),
     );
-    println!("exact reference: {:?}", e.truth);
+    let _ = writeln!(s, "exact reference: {:?}", e.truth);
     if let Some(t) = e.minimal_translation {
-        println!(
+        let _ = writeln!(
+            s,
             "minimum translation of A (oracle): ({:.12}, {:.12}), |t*| = {:.12}",
             t.x,
             t.y,
             t.norm()
         );
+    } else if !oracle && e.truth.intersects() {
+        let _ = writeln!(
+            s,
+            "minimum translation of A (oracle): skipped, {most} vertices > \
+             --oracle-max-vertices {oracle_max_vertices} (the oracle is slow; raise the limit to run it)"
+        );
     }
     for r in &e.results {
         let t = r.resolution.translation;
-        print!(
+        let _ = write!(
+            s,
             "{:24} intersects: {:5}  translation: ({:.12}, {:.12})  verdict: {}",
             r.method.name(),
             r.resolution.intersects,
@@ -226,16 +257,17 @@ fn query(path: &Path) -> Result<(), PolygonsCliError> {
             r.class.name()
         );
         if let Some(c) = r.translation {
-            print!(
+            let _ = write!(
+                s,
                 "  separates: {}  minimal: {}  |t|/|t*| = {:.4}",
                 c.separates,
                 c.minimal,
                 c.length / c.minimal_length
             );
         }
-        println!();
+        s.push('\n');
     }
-    Ok(())
+    Ok(s)
 }
 
 // ---------------------------------------------------------------- report
@@ -1414,6 +1446,49 @@ mod tests {
         );
         let pair = read_pair(&p).unwrap();
         assert_eq!(pair.relation(), Relation::BoundariesMeet);
+    }
+
+    /// Star polygons as in the fuzzing that found the uncapped oracle: `n`
+    /// vertices at angles 2πi/n and radii in [3, 10], centred at `c`.
+    fn star_json(n: usize, seed: u64) -> String {
+        let mut rng = Rng::new(seed);
+        let star = |c: [f64; 2], rng: &mut Rng| {
+            (0..n)
+                .map(|i| {
+                    let a = std::f64::consts::TAU * i as f64 / n as f64;
+                    let r = 10.0 * (1.0 - 0.7 * rng.unit());
+                    format!("[{:?}, {:?}]", c[0] + r * a.cos(), c[1] + r * a.sin())
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let a = star([0.0, 0.0], &mut rng);
+        let b = star([3.0, 1.0], &mut rng);
+        format!("{{\"a\": [{a}], \"b\": [{b}]}}")
+    }
+
+    #[test]
+    fn query_skips_the_oracle_above_the_vertex_limit() {
+        // The oracle ran uncapped: 128 vertices took 21 s, 4096 held 3.6 GB.
+        let p = write_tmp("star64.json", &star_json(64, 1));
+        let out = query(&p, ORACLE_MAX_VERTICES).unwrap();
+        assert!(
+            out.contains(
+                "minimum translation of A (oracle): skipped, 64 vertices > \
+                 --oracle-max-vertices 32"
+            ),
+            "{out}"
+        );
+        assert!(!out.contains("|t|/|t*|"), "{out}");
+        assert_eq!(out.lines().count(), 3 + Method::ALL.len(), "{out}");
+        // At or under the limit the oracle runs.
+        let p = write_tmp("star16.json", &star_json(16, 1));
+        let out = query(&p, 16).unwrap();
+        assert!(
+            out.contains("minimum translation of A (oracle): (") && out.contains("|t|/|t*|"),
+            "{out}"
+        );
+        assert!(!out.contains("skipped"), "{out}");
     }
 
     #[test]
