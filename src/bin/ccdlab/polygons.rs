@@ -40,7 +40,7 @@ enum PolygonsCommand {
     /// Resolve one pair from a JSON file {"a": [[x, y], ...], "b": [[x, y], ...]}
     /// with every method and the oracles.
     Query {
-        /// The JSON file.
+        /// The JSON file (at most 4096 vertices per polygon).
         file: PathBuf,
         /// Run the (slow) minimum-translation oracle only when neither
         /// polygon has more vertices than this; above it the output says
@@ -55,6 +55,11 @@ enum PolygonsCommand {
 /// pair of 64-vertex star polygons takes about 0.5 s, of 128 about 20 s, and
 /// 4096 did not finish and held 3.6 GB.
 const ORACLE_MAX_VERTICES: usize = 32;
+
+/// Most vertices of a polygon (`report --sizes`, `query` files). The paper's
+/// method costs about n³ operations per pair: 2048 vertices take about 6 s,
+/// 4096 about 50 s; far beyond, a query would not end.
+const MAX_VERTICES: usize = 4096;
 
 #[derive(Debug, Clone, Args)]
 struct ReportArgs {
@@ -128,6 +133,21 @@ pub enum PolygonsCliError {
         /// The cause (names the vertex or edge).
         source: PolygonError,
     },
+    /// A polygon in the input has more than [`MAX_VERTICES`] vertices.
+    #[error(
+        "{path}: polygon \"{which}\" has {count} vertices; at most {max} are accepted \
+         (the paper's method costs about n³ operations)"
+    )]
+    TooManyVertices {
+        /// The file.
+        path: PathBuf,
+        /// "a" or "b".
+        which: &'static str,
+        /// Its vertex count.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A pair could not be prepared.
     #[error("{path}: {source}")]
     Prepare {
@@ -189,6 +209,14 @@ fn read_pair(path: &Path) -> Result<PreparedPair, PolygonsCliError> {
         message: e.to_string(),
     })?;
     let poly = |pts: &[[f64; 2]], which| {
+        if pts.len() > MAX_VERTICES {
+            return Err(PolygonsCliError::TooManyVertices {
+                path: path.to_path_buf(),
+                which,
+                count: pts.len(),
+                max: MAX_VERTICES,
+            });
+        }
         Polygon::from_xy(pts).map_err(|source| PolygonsCliError::Polygon {
             path: path.to_path_buf(),
             which,
@@ -359,8 +387,11 @@ fn check_args(a: &ReportArgs) -> Result<(), PolygonsCliError> {
     if a.sizes.is_empty() {
         return Err(argument("sizes", "give at least one vertex count"));
     }
-    if let Some(&n) = a.sizes.iter().find(|&&n| !(3..=4096).contains(&n)) {
-        return Err(argument("sizes", format!("{n} is outside 3..=4096")));
+    if let Some(&n) = a.sizes.iter().find(|&&n| !(3..=MAX_VERTICES).contains(&n)) {
+        return Err(argument(
+            "sizes",
+            format!("{n} is outside 3..={MAX_VERTICES}"),
+        ));
     }
     if a.accuracy_pairs == 0 {
         return Err(argument("accuracy-pairs", "must be at least 1"));
@@ -1489,6 +1520,33 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("skipped"), "{out}");
+    }
+
+    #[test]
+    fn query_files_with_too_many_vertices_are_refused() {
+        // The paper's method is cubic: 4096 vertices take about 50 s, and
+        // nothing stopped a file of a million.
+        let p = write_tmp("star4097.json", &star_json(MAX_VERTICES + 1, 1));
+        let e = read_pair(&p).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                PolygonsCliError::TooManyVertices {
+                    which: "a",
+                    count: 4097,
+                    max: 4096,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let m = e.to_string();
+        assert!(
+            m.contains("star4097.json") && m.contains("polygon \"a\" has 4097 vertices"),
+            "{m}"
+        );
+        let p = write_tmp("star4096.json", &star_json(MAX_VERTICES, 1));
+        assert_eq!(read_pair(&p).unwrap().a().len(), MAX_VERTICES);
     }
 
     #[test]
