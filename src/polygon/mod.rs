@@ -28,7 +28,7 @@ pub mod sat_nonconvex;
 
 pub use decompose::{ConvexDecomposition, DecomposeError, DecompositionKind};
 pub use evaluate::{Method, PreparedPair};
-pub use gjk_epa_decomposed::{ParryPieceError, ParryPieces};
+pub use gjk_epa_decomposed::{BadEdge, ParryPieceError, ParryPieces};
 pub use polygon::{Polygon, PolygonError, Vec2};
 pub use reference::{Containment, Relation};
 pub use resolution::{Resolution, ResolutionStats};

@@ -1550,6 +1550,30 @@ mod tests {
     }
 
     #[test]
+    fn coordinates_parry_cannot_handle_are_refused_with_the_edge() {
+        // Was "polygon A: parry2d rejected convex piece 0 (3 vertices)".
+        let p = write_tmp(
+            "far.json",
+            r#"{"a": [[-1e308, -1e308], [1e308, -1e308], [0, 1e308]], "b": [[0, 0], [1, 0], [0, 1]]}"#,
+        );
+        let m = read_pair(&p).unwrap_err().to_string();
+        assert!(
+            m.contains("far.json: polygon A: ")
+                && m.contains("the edge from (-1e308, -1e308) to (1e308, -1e308) is too long"),
+            "{m}"
+        );
+        let p = write_tmp(
+            "tiny.json",
+            r#"{"a": [[0, 0], [1, 0], [0, 1]], "b": [[0, 0], [5e-324, 0], [0, 5e-324]]}"#,
+        );
+        let m = read_pair(&p).unwrap_err().to_string();
+        assert!(
+            m.contains("tiny.json: polygon B: ") && m.contains("is too short"),
+            "{m}"
+        );
+    }
+
+    #[test]
     fn report_arguments_are_checked() {
         let ok = ReportArgs {
             out: PathBuf::from("x"),
