@@ -692,7 +692,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let secs = args.time_per_sample;
     let mut timing = Vec::new();
 
-    // Sphere–sphere.
+    // Sphere–sphere. The other families' seeds are offsets that wrap, so
+    // that any --seed works (as a release build's unchecked sums did).
     eprintln!("sphere–sphere: {} pairs", args.pairs);
     let pairs = random_sphere_pairs(args.seed, args.pairs);
     let sphere_sphere_fam = sphere_family(pairs.len(), |k| {
@@ -736,7 +737,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
 
     // Sphere–box.
     eprintln!("sphere–box: {} pairs", args.pairs);
-    let boxes = random_sphere_boxes(args.seed + 1, args.pairs);
+    let boxes = random_sphere_boxes(args.seed.wrapping_add(1), args.pairs);
     let sphere_box_fam = sphere_family(boxes.len(), |k| {
         let (s, b) = &boxes[k];
         let (_, sd) = ccdlab::discrete::sphere_cuboid::closest_surface_point_oracle(b, &s.centre());
@@ -782,14 +783,14 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         args.terrains, args.cylinders
     );
     let grids: Vec<HeightGrid> = (0..args.terrains)
-        .map(|t| random_terrain(args.seed + 10 + t as u64, 33, 0.25))
+        .map(|t| random_terrain(args.seed.wrapping_add(10 + t as u64), 33, 0.25))
         .collect();
     let mut terrains: Vec<ParryTerrain> = grids.iter().map(ParryTerrain::new).collect();
     let cases: Vec<TerrainCase> = grids
         .iter()
         .enumerate()
         .flat_map(|(t, g)| {
-            random_cylinders(args.seed + 1000 + t as u64, g, args.cylinders)
+            random_cylinders(args.seed.wrapping_add(1000 + t as u64), g, args.cylinders)
                 .into_iter()
                 .map(move |cyl| TerrainCase { grid: t, cyl })
         })
@@ -1474,6 +1475,19 @@ mod tests {
             "{summary}"
         );
         assert!(summary.contains("separated 0."), "{summary}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_largest_seed_runs() {
+        // The derived seeds (seed + 1, + 10 + t, + 1000 + t) overflowed:
+        // a panic wherever overflow checks are on (debug builds, tests).
+        let dir = scratch("largest-seed");
+        let mut a = small(dir.join("out"));
+        a.seed = u64::MAX;
+        run(a).unwrap();
+        let results = std::fs::read_to_string(dir.join("out").join("results.json")).unwrap();
+        assert!(results.contains(&format!("\"seed\": {}", u64::MAX)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
