@@ -57,6 +57,68 @@ pub fn write_atomic_with(
     replace(&path, permissions, fill)
 }
 
+/// Why [`replace_folder`] failed; `out` is as it was in every case.
+#[derive(Debug)]
+pub enum FolderError<E> {
+    /// The temporary folder could not be made beside `out` (a parent that
+    /// cannot be created or written, or `out` without a folder name).
+    Create(std::io::Error),
+    /// `write` failed.
+    Write(E),
+    /// The old folder could not be moved aside, or the new one into place.
+    Swap(std::io::Error),
+}
+
+/// Writes the folder `out` all or nothing: `write` fills a new temporary
+/// folder beside it (`.NAME.TAG-PID.tmp`), which then takes the place of
+/// `out`. An old `out` is moved aside first, put back if the new folder
+/// cannot be moved in, and removed last. On any error, or a panic in
+/// `write`, the temporary folder is removed and `out` is left as it was.
+/// Whether an old `out` may be replaced is the caller's to decide.
+pub fn replace_folder<T, E>(
+    out: &Path,
+    tag: &str,
+    write: impl FnOnce(&Path) -> Result<T, E>,
+) -> Result<T, FolderError<E>> {
+    /// Removes the temporary folder when dropped, unless moved into place.
+    struct Guard(Option<PathBuf>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            if let Some(p) = self.0.take() {
+                let _ = std::fs::remove_dir_all(p);
+            }
+        }
+    }
+    let parent = parent_or_dot(out);
+    let name = out.file_name().ok_or_else(|| {
+        FolderError::Create(Error::new(ErrorKind::InvalidInput, "no folder name"))
+    })?;
+    let name = name.to_string_lossy();
+    std::fs::create_dir_all(parent).map_err(FolderError::Create)?;
+    let pid = std::process::id();
+    let tmp = parent.join(format!(".{name}.{tag}-{pid}.tmp"));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).map_err(FolderError::Create)?;
+    let mut guard = Guard(Some(tmp.clone()));
+    let value = write(&tmp).map_err(FolderError::Write)?;
+    let old = parent.join(format!(".{name}.{tag}-{pid}.old"));
+    let had_old = std::fs::symlink_metadata(out).is_ok();
+    if had_old {
+        std::fs::rename(out, &old).map_err(FolderError::Swap)?;
+    }
+    if let Err(e) = std::fs::rename(&tmp, out) {
+        if had_old {
+            let _ = std::fs::rename(&old, out);
+        }
+        return Err(FolderError::Swap(e));
+    }
+    guard.0 = None;
+    if had_old {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(value)
+}
+
 /// Checks, before any work, that an output file can go to `path`: its
 /// folder exists, it is no folder itself, no read-only file, and none of
 /// `inputs` (a run would otherwise write its results over what it read).
@@ -292,6 +354,33 @@ mod tests {
         assert!(err.to_string().contains("does not exist"), "{err}");
         assert_eq!(std::fs::read(&input).unwrap(), b"frame");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn replace_folder_is_all_or_nothing() {
+        let dir = scratch("folder-swap");
+        let out = dir.join("report");
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("old.md"), b"old").unwrap();
+        // A failed write leaves the old folder and no temporary.
+        let err = replace_folder(&out, "t", |tmp| {
+            std::fs::write(tmp.join("half.md"), b"half")?;
+            Err::<(), _>(Error::other("boom"))
+        })
+        .unwrap_err();
+        assert!(matches!(err, FolderError::Write(_)), "{err:?}");
+        assert_eq!(std::fs::read(out.join("old.md")).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        // A successful one replaces it whole.
+        let n = replace_folder(&out, "t", |tmp| {
+            std::fs::write(tmp.join("new.md"), b"new").map(|()| 1)
+        })
+        .unwrap();
+        assert_eq!(n, 1);
+        assert!(!out.join("old.md").exists());
+        assert_eq!(std::fs::read(out.join("new.md")).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -23,7 +23,7 @@ use ccdlab::contact::route::{
     Flight, FlightOptions, Heading, HeightGridSpec, MIN_TURN_STEP_DEG, Route, RouteError, Tin, fly,
 };
 use ccdlab::contact::{MeshContact, Region};
-use ccdlab::harness::output::write_atomic;
+use ccdlab::harness::output::{FolderError, replace_folder, write_atomic};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, TriMesh, write_obj};
@@ -467,18 +467,6 @@ fn write_error(path: &Path, e: std::io::Error) -> RouteCliError {
     }
 }
 
-/// Removes a temporary folder when dropped (on every error path, a panic
-/// included), unless it was moved into place.
-struct TempFolder(Option<PathBuf>);
-
-impl Drop for TempFolder {
-    fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = std::fs::remove_dir_all(p);
-        }
-    }
-}
-
 /// Runs `write` on a new temporary folder beside `out`, then puts that
 /// folder in place of `out` (an old report is replaced only now). On any
 /// error the temporary folder is removed and `out` is left as it was.
@@ -486,49 +474,31 @@ fn publish(
     out: &Path,
     write: impl FnOnce(&Path) -> Result<(), RouteCliError>,
 ) -> Result<(), RouteCliError> {
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = out
-        .file_name()
-        .ok_or_else(|| argument("out", format!("`{}` does not name a folder", out.display())))?
-        .to_string_lossy()
-        .into_owned();
-    let cannot_create = |e: std::io::Error| RouteCliError::Write {
-        path: out.to_path_buf(),
-        message: format!("the report folder cannot be created there: {e}"),
-    };
-    std::fs::create_dir_all(parent).map_err(cannot_create)?;
-    let pid = std::process::id();
-    let tmp = parent.join(format!(".{name}.route-{pid}.tmp"));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).map_err(cannot_create)?;
-    let mut guard = TempFolder(Some(tmp.clone()));
-    write(&tmp)?;
-    // On disk before the swap.
-    for entry in std::fs::read_dir(&tmp).map_err(|e| write_error(out, e))? {
-        let p = entry.map_err(|e| write_error(out, e))?.path();
-        std::fs::File::open(&p)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| write_error(&out.join(p.file_name().unwrap_or_default()), e))?;
+    if out.file_name().is_none() {
+        return Err(argument(
+            "out",
+            format!("`{}` does not name a folder", out.display()),
+        ));
     }
-    let old = parent.join(format!(".{name}.route-{pid}.old"));
-    let had_old = std::fs::symlink_metadata(out).is_ok();
-    if had_old {
-        std::fs::rename(out, &old).map_err(|e| write_error(out, e))?;
-    }
-    if let Err(e) = std::fs::rename(&tmp, out) {
-        if had_old {
-            let _ = std::fs::rename(&old, out);
+    replace_folder(out, "route", |tmp| {
+        write(tmp)?;
+        // On disk before the swap.
+        for entry in std::fs::read_dir(tmp).map_err(|e| write_error(out, e))? {
+            let p = entry.map_err(|e| write_error(out, e))?.path();
+            std::fs::File::open(&p)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| write_error(&out.join(p.file_name().unwrap_or_default()), e))?;
         }
-        return Err(write_error(out, e));
-    }
-    guard.0 = None;
-    if had_old {
-        let _ = std::fs::remove_dir_all(&old);
-    }
-    Ok(())
+        Ok(())
+    })
+    .map_err(|e| match e {
+        FolderError::Create(e) => RouteCliError::Write {
+            path: out.to_path_buf(),
+            message: format!("the report folder cannot be created there: {e}"),
+        },
+        FolderError::Write(e) => e,
+        FolderError::Swap(e) => write_error(out, e),
+    })
 }
 
 /// Writes `bytes` as `dir/name`; an error names `out/name`, the file the

@@ -16,6 +16,7 @@ use super::figures::{
 use super::inputs::ReportInputs;
 use super::markdown::{TITLE, render};
 use crate::harness::figure::load_font;
+use crate::io::{FolderError, replace_folder};
 
 /// Why a report could not be made. Nothing was written.
 #[derive(Debug, thiserror::Error)]
@@ -107,18 +108,6 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
     }
 }
 
-/// Removes a temporary folder when dropped (every error path, a panic
-/// included), unless it was moved into place.
-struct TempFolder(Option<PathBuf>);
-
-impl Drop for TempFolder {
-    fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = std::fs::remove_dir_all(p);
-        }
-    }
-}
-
 /// Whether `out` may be replaced: absent, empty, or a previous report.
 fn replaceable(out: &Path) -> Result<bool, ReportError> {
     if !out.exists() {
@@ -145,53 +134,32 @@ pub fn generate(opts: &ReportOptions) -> Result<ReportSummary, ReportError> {
     if !replaceable(&opts.out)? {
         return Err(ReportError::NotAReport(opts.out.clone()));
     }
-    let parent = match opts.out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let cannot_create = |source| ReportError::CannotCreate {
-        path: opts.out.clone(),
-        source,
-    };
-    std::fs::create_dir_all(&parent).map_err(cannot_create)?;
-    let name = opts
-        .out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| ReportError::Io {
+    if opts.out.file_name().is_none() {
+        return Err(ReportError::Io {
             path: opts.out.clone(),
             source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "no folder name"),
-        })?;
-    let tmp = parent.join(format!(".{name}.tmp.{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).map_err(cannot_create)?;
-    let mut guard = TempFolder(Some(tmp.clone()));
-    // Errors name the files as they would be in the output folder.
-    let files = write_all(&tmp, &inputs).map_err(|e| match e {
-        ReportError::Io { path, source } => ReportError::Io {
-            path: path
-                .strip_prefix(&tmp)
-                .map_or(path.clone(), |rel| opts.out.join(rel)),
+        });
+    }
+    let files = replace_folder(&opts.out, "report", |tmp| {
+        // Errors name the files as they would be in the output folder.
+        write_all(tmp, &inputs).map_err(|e| match e {
+            ReportError::Io { path, source } => ReportError::Io {
+                path: path
+                    .strip_prefix(tmp)
+                    .map_or(path.clone(), |rel| opts.out.join(rel)),
+                source,
+            },
+            e => e,
+        })
+    })
+    .map_err(|e| match e {
+        FolderError::Create(source) => ReportError::CannotCreate {
+            path: opts.out.clone(),
             source,
         },
-        e => e,
+        FolderError::Write(e) => e,
+        FolderError::Swap(e) => io_err(&opts.out)(e),
     })?;
-    // Swap: old report aside, new one in, old one removed.
-    let old = parent.join(format!(".{name}.old.{}", std::process::id()));
-    let had_old = opts.out.exists();
-    if had_old {
-        std::fs::rename(&opts.out, &old).map_err(io_err(&opts.out))?;
-    }
-    if let Err(e) = std::fs::rename(&tmp, &opts.out) {
-        if had_old {
-            let _ = std::fs::rename(&old, &opts.out);
-        }
-        return Err(io_err(&opts.out)(e));
-    }
-    guard.0 = None;
-    if had_old {
-        let _ = std::fs::remove_dir_all(&old);
-    }
     Ok(ReportSummary {
         out: opts.out.clone(),
         files,
