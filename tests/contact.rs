@@ -285,6 +285,49 @@ fn zero_area_triangle_is_flagged_degenerate() {
     assert_eq!((c.a, c.b), (o.a, o.b));
 }
 
+/// The contact of `(a0, a1, b0, b1)` and of the same scene scaled by `2^k`
+/// (an exact scaling): the same classification and time, and the region's
+/// points scaled by exactly `2^k`. With `k = ∓340` (coordinates near 10⁻¹⁰²
+/// or 10¹⁰²) the degree-4 products of the crossing points and normals
+/// underflow or overflow unless the floating-point geometry is rescaled.
+fn assert_scale_invariant(a0: [Vec3; 3], a1: [Vec3; 3], b0: [Vec3; 3], b1: [Vec3; 3]) {
+    let c = triangle_pair(&a0, &a1, &b0, &b1).expect("contact");
+    for k in [-340, -60, 60, 340] {
+        let s = 2f64.powi(k);
+        let sc = |t: [Vec3; 3]| t.map(|p| p * s);
+        let d = triangle_pair(&sc(a0), &sc(a1), &sc(b0), &sc(b1)).expect("scaled contact");
+        let mut t = c.time.clone();
+        assert_eq!(t.compare(&mut d.time.clone()), Ordering::Equal, "2^{k}");
+        assert_eq!(
+            (c.a, c.b, c.form, c.penetrating, c.degenerate),
+            (d.a, d.b, d.form, d.penetrating, d.degenerate),
+            "2^{k}"
+        );
+        assert_eq!(c.touching, d.touching, "2^{k}");
+        assert_eq!(c.region.dimension(), d.region.dimension(), "2^{k}");
+        let want: Vec<Vec3> = c.region.points().iter().map(|p| p * s).collect();
+        assert_eq!(d.region.points(), &want[..], "2^{k}");
+    }
+}
+
+#[test]
+fn contacts_of_tiny_and_huge_scenes_are_the_scaled_contacts() {
+    // Each form that computes points: an edge–edge crossing, an edge–face
+    // segment, the face–face hexagon (crossings and a hull), edges
+    // piercing a face at the start.
+    let b = floor();
+    let fall = |a: [Vec3; 3]| (a, shifted(&a, v(0.0, 0.0, -4.0)));
+    let (a0, a1) = fall([v(2.0, -1.0, 1.0), v(2.0, 1.0, 3.0), v(2.0, -1.0, 4.0)]);
+    assert_scale_invariant(a0, a1, b, b);
+    let (a0, a1) = fall([v(1.0, 1.0, 2.0), v(2.0, 1.0, 2.0), v(1.5, 1.0, 4.0)]);
+    assert_scale_invariant(a0, a1, b, b);
+    let star = [v(0.0, 4.0, 0.0), v(-4.0, -2.0, 0.0), v(4.0, -2.0, 0.0)];
+    let (a0, a1) = fall([v(0.0, -4.0, 2.0), v(4.0, 2.0, 2.0), v(-4.0, 2.0, 2.0)]);
+    assert_scale_invariant(a0, a1, star, star);
+    let a = [v(1.0, 1.0, -1.0), v(1.0, 1.0, 1.0), v(1.0, -3.0, 0.0)];
+    assert_scale_invariant(a, a, b, b);
+}
+
 // ------------------------------------------------------------ meshes
 
 fn grid_mesh(n: usize, h: impl Fn(usize, usize) -> f64) -> (TriMesh, Vec<Vec3>) {

@@ -74,6 +74,15 @@ impl Region {
         }
     }
 
+    /// The region with every point multiplied by `factor`.
+    pub(crate) fn scaled(self, factor: Real) -> Region {
+        match self {
+            Region::Point(p) => Region::Point(p * factor),
+            Region::Segment(s) => Region::Segment(s.map(|p| p * factor)),
+            Region::Polygon(c) => Region::Polygon(c.into_iter().map(|p| p * factor).collect()),
+        }
+    }
+
     /// A floating-point estimate of the dimension of the convex hull of
     /// `points`, used only where the exact rule does not apply (a triangle of
     /// zero area at the time of impact): points within [`merge_tolerance`]

@@ -24,6 +24,12 @@
 //! The elementary pairs touching at `t*` are recorded: they are the lower
 //! forms this contact contains, which the paper marks (§1 and §3, the sets
 //! `Ω_{f−e}`, `Ω_{f−d}`, … ) so as not to report them again.
+//!
+//! The region's points (crossings, the hull) are computed in floating point
+//! on the scene scaled by a power of two, `2^p`, that brings its largest
+//! coordinate into `[1, 2)`, and scaled back: the scaling is exact, and the
+//! degree-4 products of a crossing point neither underflow (coordinates
+//! near 10⁻¹⁰⁰ gave `NaN` points) nor overflow.
 
 use super::feature::{Corners, Elementary, ElementarySet, FeatureKind, Form};
 use super::first_time::{FirstTime, first_time};
@@ -89,20 +95,54 @@ fn lerp(x0: &Vec3, x1: &Vec3, t: Real) -> Vec3 {
     x0 + (x1 - x0) * t
 }
 
+/// The power of two `2^p` that brings the largest absolute coordinate `m` of
+/// `points` into `[1, 2)`; 1 when all are 0. `p` is limited to the normal
+/// exponents `−1022..=1023`, so that `2^p` and `2^−p` are doubles: `m ≥ 2¹⁰²³`
+/// comes to `[2, 4)`, a subnormal `m` stays below 1.
+fn unit_scale<'a>(points: impl IntoIterator<Item = &'a Vec3>) -> Real {
+    let m = points
+        .into_iter()
+        .flat_map(|x| x.iter())
+        .fold(0.0, |m: Real, c| m.max(c.abs()));
+    if m == 0.0 {
+        return 1.0;
+    }
+    // ⌊log₂ m⌋ from the bits: the biased exponent, or for a subnormal the
+    // position of its leading one.
+    let bits = m.to_bits();
+    let biased = (bits >> 52) as i32;
+    let e = if biased == 0 {
+        -1011 - bits.leading_zeros() as i32
+    } else {
+        biased - 1023
+    };
+    let p = (-e).clamp(-1022, 1023);
+    Real::from_bits(((p + 1023) as u64) << 52)
+}
+
+/// The fraction `num / den` clamped to `[0, 1]`; ½ when `den` is zero (the
+/// lines are parallel in floating point although not exactly).
+fn fraction(num: Real, den: Real) -> Real {
+    if den != 0.0 {
+        (num / den).clamp(0.0, 1.0)
+    } else {
+        0.5
+    }
+}
+
 /// The crossing point of two non-parallel coplanar segments, in floating
 /// point: `p₀ + s(p₁ − p₀)` with `s = ((q₀ − p₀) × (q₁ − q₀))·m / |m|²`.
 fn crossing_point(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> Vec3 {
     let (e1, e2) = (p1 - p0, q1 - q0);
     let m = e1.cross(&e2);
-    let s = ((q0 - p0).cross(&e2).dot(&m) / m.norm_squared()).clamp(0.0, 1.0);
-    p0 + e1 * s
+    p0 + e1 * fraction((q0 - p0).cross(&e2).dot(&m), m.norm_squared())
 }
 
 /// Where segment `p q` crosses the plane of `x`, in floating point.
 fn plane_crossing(p: &Vec3, q: &Vec3, x: &[Vec3; 3]) -> Vec3 {
     let n = (x[1] - x[0]).cross(&(x[2] - x[0]));
     let (dp, dq) = (n.dot(&(p - x[0])), n.dot(&(q - x[0])));
-    p + (q - p) * (dp / (dp - dq)).clamp(0.0, 1.0)
+    p + (q - p) * fraction(dp, dp - dq)
 }
 
 /// Classifies the contact at the first time of impact `first`. `None` only
@@ -126,8 +166,13 @@ pub(crate) fn classify(
 
     let traj = PairTrajectories::new(a_t0, a_t1, b_t0, b_t1);
     let (ta, tb) = (traj.a_refs(), traj.b_refs());
-    let pa: [Vec3; 3] = std::array::from_fn(|i| lerp(&a_t0[i], &a_t1[i], tt));
-    let pb: [Vec3; 3] = std::array::from_fn(|j| lerp(&b_t0[j], &b_t1[j], tt));
+    // The floating-point geometry runs on the scene scaled by `g` (module
+    // doc); the exact tests on the original.
+    let g = unit_scale(a_t0.iter().chain(a_t1).chain(b_t0).chain(b_t1));
+    let scaled = |x: &[Vec3; 3]| x.map(|p| p * g);
+    let (ga_t0, gb_t0) = (scaled(a_t0), scaled(b_t0));
+    let pa: [Vec3; 3] = std::array::from_fn(|i| lerp(&ga_t0[i], &(a_t1[i] * g), tt));
+    let pb: [Vec3; 3] = std::array::from_fn(|j| lerp(&gb_t0[j], &(b_t1[j] * g), tt));
 
     let mut touching = ElementarySet::default();
     let mut gens: Vec<Generator> = Vec::new();
@@ -187,7 +232,7 @@ pub(crate) fn classify(
                 gens.push(Generator {
                     a: Corners::edge(k),
                     b: Corners::FACE,
-                    point: plane_crossing(&a_t0[k], &a_t0[k1], b_t0),
+                    point: plane_crossing(&ga_t0[k], &ga_t0[k1], &gb_t0),
                 });
             }
             if segment_pierces_triangle(&b_t0[k], &b_t0[k1], [&a_t0[0], &a_t0[1], &a_t0[2]]) {
@@ -195,7 +240,7 @@ pub(crate) fn classify(
                 gens.push(Generator {
                     a: Corners::FACE,
                     b: Corners::edge(k),
-                    point: plane_crossing(&b_t0[k], &b_t0[k1], a_t0),
+                    point: plane_crossing(&gb_t0[k], &gb_t0[k1], &ga_t0),
                 });
             }
         }
@@ -252,9 +297,45 @@ pub(crate) fn classify(
         a,
         b,
         form,
-        region: Region::from_points(dim, &points, normal),
+        region: Region::from_points(dim, &points, normal).scaled(1.0 / g),
         touching,
         penetrating,
         degenerate: is_degenerate,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_scale_brings_the_largest_coordinate_into_one_to_two() {
+        let v = |x: Real| Vec3::new(0.25 * x, -x, 0.0);
+        for m in [1.0, 1.5, 3.0, 1e-100, 7e-300, 1e300, Real::MIN_POSITIVE] {
+            let g = unit_scale([&v(m), &v(0.5 * m)]);
+            assert!((1.0..2.0).contains(&(m * g)), "{m:e}: {g:e}");
+            assert_eq!(g.to_bits() & ((1 << 52) - 1), 0, "{m:e}: a power of two");
+        }
+        assert_eq!(unit_scale([&Vec3::zeros()]), 1.0);
+        assert_eq!(
+            Real::MAX * unit_scale([&v(Real::MAX)]),
+            Real::MAX / 2f64.powi(1022)
+        );
+        // Subnormal: 2^1023 is the largest factor, and leaves it below 1.
+        let tiny = Real::from_bits(3);
+        let g = unit_scale([&v(tiny)]);
+        assert_eq!(g, 2f64.powi(1023));
+        assert_eq!(tiny * g, 3.0 * 2f64.powi(-51));
+    }
+
+    #[test]
+    fn parallel_lines_in_floating_point_cross_halfway() {
+        let p = |x: Real| Vec3::new(x, 0.0, 0.0);
+        assert_eq!(crossing_point(p(0.0), p(2.0), p(1.0), p(3.0)), p(1.0));
+        let x = [Vec3::zeros(), Vec3::x(), Vec3::y()];
+        assert_eq!(
+            plane_crossing(&Vec3::new(0.0, 0.0, 1.0), &Vec3::new(2.0, 0.0, 1.0), &x),
+            Vec3::new(1.0, 0.0, 1.0)
+        );
+    }
 }
