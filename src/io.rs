@@ -119,6 +119,183 @@ pub fn replace_folder<T, E>(
     Ok(value)
 }
 
+/// Why a [`StagedFolder`] could not begin or commit: the path concerned
+/// and the cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", path.display())]
+pub struct StageError {
+    /// The folder or file concerned.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl StageError {
+    fn new(path: &Path, message: impl Into<String>) -> StageError {
+        StageError {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The output files of one run into a folder `out` that may already hold
+/// other files (a report folder, a folder of frames): written into a hidden
+/// staging folder ([`StagedFolder::path`]) and moved into `out` by
+/// [`StagedFolder::commit`] once all are written. Dropped without a commit
+/// (an error, a panic), it removes the staging folder and every folder it
+/// created on the way to `out`, so a failed run leaves neither a partial
+/// nor an empty `out` behind, and an existing `out` as it was.
+///
+/// When `out` is an existing folder, the staging folder is inside it
+/// (`.TAG-PID.tmp`) and the files are moved in one by one, each replacing
+/// an older file of its name, other files left alone; otherwise the staging
+/// folder is a sibling of `out` (`.NAME.TAG-PID.tmp`), renamed into place.
+/// Unlike [`replace_folder`], nothing of an old `out` is removed.
+#[derive(Debug)]
+pub struct StagedFolder {
+    out: PathBuf,
+    /// The staging folder, until committed.
+    dir: Option<PathBuf>,
+    /// Whether `out` was an existing folder.
+    into_existing: bool,
+    /// Folders created on the way to `out`, outermost first.
+    created: Vec<PathBuf>,
+}
+
+impl StagedFolder {
+    /// Checks `out` (a folder, or nothing yet: not a file, not a dangling
+    /// symbolic link) and creates the staging folder, and any missing
+    /// folders above `out`. `tag` names the command in the staging
+    /// folder's name.
+    pub fn begin(out: &Path, tag: &str) -> Result<StagedFolder, StageError> {
+        let bad = |message: String| StageError::new(out, message);
+        let pid = std::process::id();
+        let mut stage = StagedFolder {
+            out: out.to_path_buf(),
+            dir: None,
+            into_existing: false,
+            created: Vec::new(),
+        };
+        match std::fs::metadata(out) {
+            Ok(m) if m.is_dir() => {
+                stage.into_existing = true;
+                let dir = out.join(format!(".{tag}-{pid}.tmp"));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir(&dir)
+                    .map_err(|e| bad(format!("cannot create a folder in it: {e}")))?;
+                stage.dir = Some(dir);
+                return Ok(stage);
+            }
+            Ok(_) => return Err(bad("exists and is not a folder".into())),
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                if std::fs::symlink_metadata(out).is_ok() {
+                    return Err(bad("is a symbolic link to nothing".into()));
+                }
+            }
+            Err(e) => return Err(bad(format!("cannot be inspected: {e}"))),
+        }
+        let name = out
+            .file_name()
+            .ok_or_else(|| bad("does not end in a folder name".into()))?;
+        let parent = parent_or_dot(out);
+        // The missing folders above `out`, innermost first.
+        let mut missing = Vec::new();
+        let mut p = parent;
+        loop {
+            match std::fs::metadata(p) {
+                Ok(m) if m.is_dir() => break,
+                Ok(_) => return Err(bad(format!("{} is not a folder", p.display()))),
+                Err(e) if e.kind() == ErrorKind::NotFound => {
+                    missing.push(p.to_path_buf());
+                    match p.parent() {
+                        Some(q) if !q.as_os_str().is_empty() => p = q,
+                        _ => break,
+                    }
+                }
+                Err(e) => return Err(bad(format!("cannot inspect {}: {e}", p.display()))),
+            }
+        }
+        for d in missing.into_iter().rev() {
+            std::fs::create_dir(&d)
+                .map_err(|e| bad(format!("cannot create {}: {e}", d.display())))?;
+            stage.created.push(d);
+        }
+        let dir = parent.join(format!(".{}.{tag}-{pid}.tmp", name.to_string_lossy()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).map_err(|e| {
+            bad(format!(
+                "cannot create a folder in {}: {e}",
+                parent.display()
+            ))
+        })?;
+        stage.dir = Some(dir);
+        Ok(stage)
+    }
+
+    /// `out`.
+    pub fn out(&self) -> &Path {
+        &self.out
+    }
+
+    /// Where the output file `name` is written before the commit.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.as_deref().unwrap_or(&self.out).join(name)
+    }
+
+    /// Moves the staged files into `out`; returns their paths there, sorted.
+    /// Into an existing `out`, every destination is checked first: a name
+    /// taken by something that is no plain file (a folder) fails the commit
+    /// before anything moves.
+    pub fn commit(mut self) -> Result<Vec<PathBuf>, StageError> {
+        let Some(dir) = self.dir.clone() else {
+            return Ok(Vec::new());
+        };
+        fn at(p: &Path) -> impl FnOnce(Error) -> StageError + '_ {
+            move |e| StageError::new(p, e.to_string())
+        }
+        let mut staged: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .and_then(|d| d.map(|e| e.map(|e| e.path())).collect())
+            .map_err(at(&dir))?;
+        staged.sort();
+        let names: Vec<_> = staged.iter().filter_map(|p| p.file_name()).collect();
+        let placed: Vec<PathBuf> = names.iter().map(|n| self.out.join(n)).collect();
+        if self.into_existing {
+            if let Some(p) = placed
+                .iter()
+                .find(|p| p.symlink_metadata().is_ok_and(|m| !m.is_file()))
+            {
+                return Err(StageError::new(
+                    p,
+                    "is in the way of an output file (not a plain file); move it away",
+                ));
+            }
+            for (from, to) in staged.iter().zip(&placed) {
+                std::fs::rename(from, to).map_err(at(to))?;
+            }
+            std::fs::remove_dir(&dir).map_err(at(&dir))?;
+        } else {
+            std::fs::rename(&dir, &self.out).map_err(at(&self.out))?;
+        }
+        self.dir = None;
+        self.created.clear();
+        Ok(placed)
+    }
+}
+
+impl Drop for StagedFolder {
+    fn drop(&mut self) {
+        if let Some(dir) = self.dir.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        // Innermost first; `remove_dir` leaves a folder that someone else
+        // has meanwhile put something in.
+        for d in self.created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
 /// Checks, before any work, that an output file can go to `path`: its
 /// folder exists, it is no folder itself, no read-only file, and none of
 /// `inputs` (a run would otherwise write its results over what it read).
@@ -354,6 +531,69 @@ mod tests {
         assert!(err.to_string().contains("does not exist"), "{err}");
         assert_eq!(std::fs::read(&input).unwrap(), b"frame");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn an_uncommitted_stage_leaves_nothing_behind() {
+        let dir = scratch("uncommitted");
+        let out = dir.join("new").join("deeper").join("out");
+        let stage = StagedFolder::begin(&out, "t").unwrap();
+        write_atomic(&stage.path("results.json"), b"{}").unwrap();
+        assert!(dir.join("new").join("deeper").is_dir());
+        drop(stage);
+        assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+        // An existing folder keeps what it had, and gets nothing.
+        std::fs::write(dir.join("old.txt"), "old").unwrap();
+        let stage = StagedFolder::begin(&dir, "t").unwrap();
+        write_atomic(&stage.path("summary.md"), b"new").unwrap();
+        drop(stage);
+        assert_eq!(names(&dir), ["old.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_commit_moves_in_the_files_and_keeps_the_others() {
+        let dir = scratch("commit");
+        // A new folder (and the one above it) appears whole.
+        let out = dir.join("new").join("out");
+        let stage = StagedFolder::begin(&out, "t").unwrap();
+        std::fs::write(stage.path("b.md"), b"b").unwrap();
+        std::fs::write(stage.path("a.md"), b"a").unwrap();
+        assert_eq!(
+            stage.commit().unwrap(),
+            [out.join("a.md"), out.join("b.md")]
+        );
+        assert_eq!(names(&dir), ["new"]);
+        assert_eq!(names(&out), ["a.md", "b.md"]);
+        // Into it again: a.md replaced, b.md and mine.txt kept.
+        std::fs::write(out.join("mine.txt"), b"mine").unwrap();
+        let stage = StagedFolder::begin(&out, "t").unwrap();
+        std::fs::write(stage.path("a.md"), b"A").unwrap();
+        assert_eq!(stage.commit().unwrap(), [out.join("a.md")]);
+        assert_eq!(names(&out), ["a.md", "b.md", "mine.txt"]);
+        assert_eq!(std::fs::read(out.join("a.md")).unwrap(), b"A");
+        // A folder in the way of one file: nothing moves.
+        std::fs::create_dir(out.join("c.md")).unwrap();
+        let stage = StagedFolder::begin(&out, "t").unwrap();
+        std::fs::write(stage.path("a.md"), b"never").unwrap();
+        std::fs::write(stage.path("c.md"), b"never").unwrap();
+        let err = stage.commit().unwrap_err();
+        assert_eq!(err.path, out.join("c.md"));
+        assert_eq!(names(&out), ["a.md", "b.md", "c.md", "mine.txt"]);
+        assert_eq!(std::fs::read(out.join("a.md")).unwrap(), b"A");
+        // A file where the folder belongs is refused at the start.
+        let err = StagedFolder::begin(&out.join("b.md"), "t").unwrap_err();
+        assert!(err.message.contains("not a folder"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

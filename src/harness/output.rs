@@ -2,4 +2,7 @@
 //! [`crate::io`] so that every stage (the mesh writers included) can use it;
 //! it is re-exported here for the harness.
 
-pub use crate::io::{FolderError, check_output, replace_folder, write_atomic, write_atomic_with};
+pub use crate::io::{
+    FolderError, StageError, StagedFolder, check_output, replace_folder, write_atomic,
+    write_atomic_with,
+};

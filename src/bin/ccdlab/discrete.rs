@@ -22,7 +22,7 @@ use ccdlab::discrete::scenes::{
     random_sphere_pairs, random_terrain, wheel_path,
 };
 use ccdlab::discrete::{Cylinder, HeightGrid, sphere_cuboid, sphere_sphere};
-use ccdlab::harness::output::write_atomic;
+use ccdlab::harness::output::{StagedFolder, write_atomic};
 use ccdlab::harness::stamp::Stamp;
 use serde::Serialize;
 
@@ -168,147 +168,12 @@ fn check_args(a: &Args) -> Result<(), DiscreteCliError> {
     Ok(())
 }
 
-/// The output of one run, gathered in a hidden staging folder and moved into
-/// `--out` by [`Staging::commit`] once every file is written. Dropped
-/// without a commit (an error, a panic), it removes the staging folder and
-/// every folder it created on the way to `--out`, so a failed run leaves
-/// neither a partial nor an empty `--out` behind.
-///
-/// When `--out` is an existing folder, the staging folder is inside it and
-/// the files are moved in one by one (replacing older ones of the same
-/// names); otherwise it is a sibling of `--out`, renamed into place.
-struct Staging {
-    /// `--out`.
-    out: PathBuf,
-    /// The staging folder, once created.
-    dir: Option<PathBuf>,
-    /// Whether `--out` was an existing folder.
-    into_existing: bool,
-    /// Folders created on the way to `--out`, outermost first.
-    created: Vec<PathBuf>,
-}
-
-impl Staging {
-    /// Checks `out` and creates the staging folder (and any missing
-    /// folders above `out`).
-    fn begin(out: &Path) -> Result<Staging, DiscreteCliError> {
-        let bad = |message: String| DiscreteCliError::Out {
-            path: out.to_path_buf(),
-            message,
-        };
-        let mut stage = Staging {
-            out: out.to_path_buf(),
-            dir: None,
-            into_existing: false,
-            created: Vec::new(),
-        };
-        match std::fs::metadata(out) {
-            Ok(m) if m.is_dir() => {
-                stage.into_existing = true;
-                let dir = out.join(format!(".discrete-{}.tmp", std::process::id()));
-                let _ = std::fs::remove_dir_all(&dir);
-                std::fs::create_dir(&dir)
-                    .map_err(|e| bad(format!("cannot create a folder in it: {e}")))?;
-                stage.dir = Some(dir);
-                return Ok(stage);
-            }
-            Ok(_) => return Err(bad("exists and is not a folder".into())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if std::fs::symlink_metadata(out).is_ok() {
-                    return Err(bad("is a symbolic link to nothing".into()));
-                }
-            }
-            Err(e) => return Err(bad(format!("cannot be inspected: {e}"))),
-        }
-        let name = out
-            .file_name()
-            .ok_or_else(|| bad("does not end in a folder name".into()))?;
-        let parent = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        // The missing folders above `out`, innermost first.
-        let mut missing = Vec::new();
-        let mut p = parent;
-        loop {
-            match std::fs::metadata(p) {
-                Ok(m) if m.is_dir() => break,
-                Ok(_) => return Err(bad(format!("{} is not a folder", p.display()))),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    missing.push(p.to_path_buf());
-                    match p.parent() {
-                        Some(q) if !q.as_os_str().is_empty() => p = q,
-                        _ => break,
-                    }
-                }
-                Err(e) => return Err(bad(format!("cannot inspect {}: {e}", p.display()))),
-            }
-        }
-        for d in missing.into_iter().rev() {
-            std::fs::create_dir(&d)
-                .map_err(|e| bad(format!("cannot create {}: {e}", d.display())))?;
-            stage.created.push(d);
-        }
-        let dir = parent.join(format!(
-            ".{}.discrete-{}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir(&dir).map_err(|e| {
-            bad(format!(
-                "cannot create a folder in {}: {e}",
-                parent.display()
-            ))
-        })?;
-        stage.dir = Some(dir);
-        Ok(stage)
-    }
-
-    /// Where the output file `name` is written before the commit.
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.as_deref().unwrap_or(&self.out).join(name)
-    }
-
-    /// Moves the staged files into `--out`.
-    fn commit(mut self) -> Result<(), DiscreteCliError> {
-        let Some(dir) = self.dir.clone() else {
-            return Ok(());
-        };
-        let write = |path: &Path, e: std::io::Error| DiscreteCliError::Write {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
-        if self.into_existing {
-            let entries = std::fs::read_dir(&dir).map_err(|e| write(&dir, e))?;
-            for entry in entries {
-                let from = entry.map_err(|e| write(&dir, e))?.path();
-                if let Some(name) = from.file_name() {
-                    let to = self.out.join(name);
-                    std::fs::rename(&from, &to).map_err(|e| write(&to, e))?;
-                }
-            }
-            std::fs::remove_dir(&dir).map_err(|e| write(&dir, e))?;
-        } else {
-            std::fs::rename(&dir, &self.out).map_err(|e| write(&self.out, e))?;
-        }
-        self.dir = None;
-        self.created.clear();
-        Ok(())
-    }
-}
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        if let Some(dir) = self.dir.take() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-        // Innermost first; `remove_dir` leaves a folder that someone else
-        // has meanwhile put something in.
-        for d in self.created.iter().rev() {
-            let _ = std::fs::remove_dir(d);
-        }
-    }
+/// The staging of `--out` ([`StagedFolder`]); its errors name `--out`.
+fn stage(out: &Path) -> Result<StagedFolder, DiscreteCliError> {
+    StagedFolder::begin(out, "discrete").map_err(|e| DiscreteCliError::Out {
+        path: e.path,
+        message: e.message,
+    })
 }
 
 /// A distribution summary.
@@ -688,7 +553,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     check_args(&args)?;
     // Fail now, not after the measurements, on an unusable --out; nothing is
     // left on disk until the results are ready.
-    drop(Staging::begin(&args.out)?);
+    drop(stage(&args.out)?);
     let secs = args.time_per_sample;
     let mut timing = Vec::new();
 
@@ -959,7 +824,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
 
     // Figures.
     eprintln!("figures");
-    let stage = Staging::begin(&args.out)?;
+    let stage = stage(&args.out)?;
     let fonts = plot::register_font();
     let mut figures = Vec::new();
     let mut notes = Vec::new();
@@ -1021,7 +886,10 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             message: e.to_string(),
         })?;
     }
-    stage.commit()?;
+    stage.commit().map_err(|e| DiscreteCliError::Write {
+        path: e.path,
+        message: e.message,
+    })?;
     let unexplained = results
         .sphere_sphere
         .disagreements
@@ -1417,26 +1285,6 @@ mod tests {
             "{e}"
         );
         assert_eq!(names(&dir), ["a0.ply"]);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn an_uncommitted_stage_leaves_nothing_behind() {
-        // A failed or panicking run left an empty --out (and the folders
-        // above it) behind.
-        let dir = scratch("uncommitted");
-        let out = dir.join("new").join("deeper").join("out");
-        let stage = Staging::begin(&out).unwrap();
-        write_atomic(&stage.path("results.json"), b"{}").unwrap();
-        assert!(dir.join("new").join("deeper").is_dir());
-        drop(stage);
-        assert!(names(&dir).is_empty(), "{:?}", names(&dir));
-        // An existing --out keeps what it had, and gets nothing.
-        std::fs::write(dir.join("old.txt"), "old").unwrap();
-        let stage = Staging::begin(&dir).unwrap();
-        write_atomic(&stage.path("summary.md"), b"new").unwrap();
-        drop(stage);
-        assert_eq!(names(&dir), ["old.txt"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

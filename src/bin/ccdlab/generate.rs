@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use ccdlab::harness::generate::{ClothSphere, SceneParams};
+use ccdlab::harness::output::StagedFolder;
 use ccdlab::mesh::{write_obj, write_ply};
 
 /// Frame file format.
@@ -65,20 +66,16 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let old_frames = check_out(&args.out, args.force)?;
     check_names(&args.out, &frame_names(&params, args.format))?;
     let start = Instant::now();
-    // Frames go to a temporary sibling folder, moved into place only when
-    // all are written: an error leaves no partial sequence behind.
-    let tmp = tmp_sibling(&args.out)?;
-    let written = write_frames(&params, args.format, &tmp);
-    let scene = match written {
-        Ok(scene) => scene,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
-        }
-    };
-    if let Err(e) = move_into_place(&tmp, &args.out, &old_frames) {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e.into());
+    // Frames go to a staging folder, moved into place only when all are
+    // written: an error leaves no partial sequence behind.
+    let stage = StagedFolder::begin(&args.out, "generate")?;
+    let scene = write_frames(&params, args.format, &stage)?;
+    // The new frames first (each replaces an old frame of its name), then
+    // the old frames no new one replaced: an error while moving deletes no
+    // old frame that has no new one in its place.
+    let placed = stage.commit()?;
+    for p in old_frames.iter().filter(|p| !placed.contains(p)) {
+        std::fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
     }
     let mesh = scene.mesh();
     println!(
@@ -127,42 +124,16 @@ fn check_out(out: &Path, force: bool) -> Result<Vec<PathBuf>, Box<dyn Error>> {
     Ok(entries)
 }
 
-/// A new empty folder beside `out`.
-fn tmp_sibling(out: &Path) -> Result<PathBuf, Box<dyn Error>> {
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    let name = out
-        .file_name()
-        .ok_or_else(|| format!("{}: not a folder name", out.display()))?;
-    let tmp = parent.join(format!(
-        ".{}.generate-{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).map_err(|e| {
-        format!(
-            "{}: cannot write beside it in {}: {e}",
-            out.display(),
-            parent.display()
-        )
-    })?;
-    Ok(tmp)
-}
-
 fn write_frames(
     params: &SceneParams,
     format: Format,
-    dir: &Path,
+    stage: &StagedFolder,
 ) -> Result<ClothSphere, Box<dyn Error>> {
     let mut scene = ClothSphere::new(params)?;
     let faces = scene.mesh().faces().to_vec();
     let mut names = frame_names(params, format).into_iter();
     while let Some(x) = scene.next_frame()? {
-        let path = dir.join(names.next().expect("one name per frame"));
+        let path = stage.path(&names.next().expect("one name per frame"));
         match format {
             Format::Ply => write_ply(&path, x, &faces)?,
             Format::Obj => write_obj(&path, x, &faces)?,
@@ -193,35 +164,4 @@ fn check_names(out: &Path, names: &[String]) -> Result<(), Box<dyn Error>> {
         }
     }
     Ok(())
-}
-
-/// Moves the frames of `tmp` into `out` and removes `tmp`: the new frames
-/// first (each rename replaces an old frame of the same name), then the
-/// `old` frame files no new one replaced, so that an error while moving
-/// deletes no old frame that has no new one in its place.
-fn move_into_place(tmp: &Path, out: &Path, old: &[PathBuf]) -> Result<(), String> {
-    if !out.exists() {
-        return std::fs::rename(tmp, out).map_err(at(out));
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(tmp)
-        .and_then(|d| d.map(|e| e.map(|e| e.path())).collect())
-        .map_err(at(tmp))?;
-    files.sort();
-    let mut moved = Vec::with_capacity(files.len());
-    for f in files {
-        if let Some(name) = f.file_name() {
-            let dest = out.join(name);
-            std::fs::rename(&f, &dest).map_err(at(&dest))?;
-            moved.push(dest);
-        }
-    }
-    for p in old.iter().filter(|p| !moved.contains(p)) {
-        std::fs::remove_file(p).map_err(at(p))?;
-    }
-    std::fs::remove_dir(tmp).map_err(at(tmp))
-}
-
-/// An I/O error, as a message naming `p`.
-fn at(p: &Path) -> impl FnOnce(std::io::Error) -> String + '_ {
-    move |e| format!("{}: {e}", p.display())
 }
