@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ccdlab::harness::output::write_atomic;
+use ccdlab::harness::output::{StageError, StagedFolder, write_atomic};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::polygon::evaluate::{
     MethodTally, PrepareError, VerdictClass, evaluate_pair, translation_tolerance,
@@ -60,6 +60,21 @@ const ORACLE_MAX_VERTICES: usize = 32;
 /// method costs about n³ operations per pair: 2048 vertices take about 6 s,
 /// 4096 about 50 s; far beyond, a query would not end.
 const MAX_VERTICES: usize = 4096;
+
+/// Most `report --accuracy-pairs`: each pair is generated and resolved by
+/// every method (and, up to `--oracle-max-vertices`, the oracles) in turn.
+const MAX_ACCURACY_PAIRS: usize = 1_000_000;
+
+/// Most vertices of the timing pairs of one size, `--timing-pairs` times
+/// the largest of `--sizes`: the timing keeps its pairs, decomposed, in
+/// memory (a few hundred bytes per vertex).
+const MAX_TIMING_VERTICES: usize = 1_000_000;
+
+/// Most `report --samples`.
+const MAX_SAMPLES: usize = 1_000;
+
+/// Most `report --sample-seconds` (per method, scenario, size and sample).
+const MAX_SAMPLE_SECONDS: f64 = 10.0;
 
 #[derive(Debug, Clone, Args)]
 struct ReportArgs {
@@ -156,6 +171,9 @@ pub enum PolygonsCliError {
         /// The cause.
         source: PrepareError,
     },
+    /// `--out` cannot be used, or the report could not be moved into it.
+    #[error("cannot write {0}")]
+    Out(StageError),
     /// An output file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -393,17 +411,39 @@ fn check_args(a: &ReportArgs) -> Result<(), PolygonsCliError> {
             format!("{n} is outside 3..={MAX_VERTICES}"),
         ));
     }
-    if a.accuracy_pairs == 0 {
-        return Err(argument("accuracy-pairs", "must be at least 1"));
-    }
-    if a.timing_pairs == 0 {
-        return Err(argument("timing-pairs", "must be at least 1"));
-    }
-    if a.samples == 0 {
-        return Err(argument("samples", "must be at least 1"));
+    let count = |name: &'static str, value: usize, max: usize| {
+        if (1..=max).contains(&value) {
+            Ok(())
+        } else {
+            Err(argument(name, format!("{value} is outside 1..={max}")))
+        }
+    };
+    count("accuracy-pairs", a.accuracy_pairs, MAX_ACCURACY_PAIRS)?;
+    count("timing-pairs", a.timing_pairs, MAX_TIMING_VERTICES)?;
+    count("samples", a.samples, MAX_SAMPLES)?;
+    // Both factors are bounded above (sizes by `MAX_VERTICES`): no overflow.
+    let largest = a.sizes.iter().copied().max().unwrap_or(0);
+    if a.timing_pairs * largest > MAX_TIMING_VERTICES {
+        return Err(argument(
+            "timing-pairs",
+            format!(
+                "{} pairs of {largest}-vertex polygons exceed the limit of {MAX_TIMING_VERTICES} \
+                 vertices per size (the timing keeps its pairs in memory)",
+                a.timing_pairs
+            ),
+        ));
     }
     if !(a.sample_seconds.is_finite() && a.sample_seconds > 0.0) {
         return Err(argument("sample-seconds", "must be a positive number"));
+    }
+    if a.sample_seconds > MAX_SAMPLE_SECONDS {
+        return Err(argument(
+            "sample-seconds",
+            format!(
+                "{:?} s exceeds the limit of {MAX_SAMPLE_SECONDS:?} s",
+                a.sample_seconds
+            ),
+        ));
     }
     if !(0.0..1.0).contains(&a.spikiness) {
         return Err(argument("spikiness", "must be in [0, 1)"));
@@ -417,10 +457,9 @@ fn seed_for(base: u64, scenario: Scenario, n: usize, purpose: u64) -> u64 {
 
 fn report(args: ReportArgs) -> Result<(), PolygonsCliError> {
     check_args(&args)?;
-    std::fs::create_dir_all(&args.out).map_err(|source| PolygonsCliError::Write {
-        path: args.out.clone(),
-        source,
-    })?;
+    // The files go to a staging folder, moved into --out only once all are
+    // written: a failed run leaves --out as it was.
+    let stage = StagedFolder::begin(&args.out, "polygons").map_err(PolygonsCliError::Out)?;
     let stamp = Stamp::new(1);
 
     // Accuracy.
@@ -509,18 +548,29 @@ fn report(args: ReportArgs) -> Result<(), PolygonsCliError> {
     }
 
     let timing_csv = args.out.join("timing.csv");
-    write_file(&timing_csv, timing_to_csv(&timing, &stamp).as_bytes())?;
+    write_file(
+        &stage,
+        "timing.csv",
+        timing_to_csv(&timing, &stamp).as_bytes(),
+    )?;
     let accuracy_csv = args.out.join("accuracy.csv");
-    write_file(&accuracy_csv, accuracy_to_csv(&accuracy, &stamp).as_bytes())?;
+    write_file(
+        &stage,
+        "accuracy.csv",
+        accuracy_to_csv(&accuracy, &stamp).as_bytes(),
+    )?;
     let png = args.out.join("fig3_resolution_time.png");
     let font = plot::load_font();
-    plot::figure(&png, &timing, font).map_err(|message| PolygonsCliError::Plot {
-        path: png.clone(),
-        message,
+    plot::figure(&stage.path("fig3_resolution_time.png"), &timing, font).map_err(|message| {
+        PolygonsCliError::Plot {
+            path: png.clone(),
+            message,
+        }
     })?;
     let md = markdown(&args, &stamp, timer, &timing, &accuracy, font);
     let readme = args.out.join("README.md");
-    write_file(&readme, md.as_bytes())?;
+    write_file(&stage, "README.md", md.as_bytes())?;
+    stage.commit().map_err(PolygonsCliError::Out)?;
     println!(
         "wrote {}, {}, {}, {}",
         readme.display(),
@@ -531,9 +581,10 @@ fn report(args: ReportArgs) -> Result<(), PolygonsCliError> {
     Ok(())
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PolygonsCliError> {
-    write_atomic(path, bytes).map_err(|source| PolygonsCliError::Write {
-        path: path.to_path_buf(),
+/// Writes `bytes` as the staged file `name`; an error names it in `--out`.
+fn write_file(stage: &StagedFolder, name: &str, bytes: &[u8]) -> Result<(), PolygonsCliError> {
+    write_atomic(&stage.path(name), bytes).map_err(|source| PolygonsCliError::Write {
+        path: stage.out().join(name),
         source,
     })
 }
@@ -1576,6 +1627,82 @@ mod tests {
         );
     }
 
+    /// The smallest report: one size, one pair, one short sample.
+    fn tiny_report(out: PathBuf) -> ReportArgs {
+        ReportArgs {
+            out,
+            seed: 1,
+            sizes: vec![8],
+            accuracy_pairs: 1,
+            oracle_max_vertices: 8,
+            timing_pairs: 1,
+            sample_seconds: 0.001,
+            samples: 1,
+            spikiness: 0.5,
+        }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_report_is_written_all_or_nothing() {
+        let dir = std::env::temp_dir().join(format!("ccdlab-polyrep-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // A new --out (and the folder above it) appears with the files.
+        let out = dir.join("new").join("out");
+        report(tiny_report(out.clone())).unwrap();
+        let files = [
+            "README.md",
+            "accuracy.csv",
+            "fig3_resolution_time.png",
+            "timing.csv",
+        ];
+        assert_eq!(names(&out), files);
+        // Into an existing folder: the files are replaced, others kept.
+        std::fs::write(out.join("mine.txt"), "mine").unwrap();
+        std::fs::write(out.join("timing.csv"), "old").unwrap();
+        report(tiny_report(out.clone())).unwrap();
+        assert_eq!(names(&out).len(), files.len() + 1);
+        assert_ne!(
+            std::fs::read_to_string(out.join("timing.csv")).unwrap(),
+            "old"
+        );
+        // A folder in the way of README.md: the run fails naming it and
+        // changes nothing (the CSVs were written into --out before it).
+        std::fs::remove_file(out.join("README.md")).unwrap();
+        std::fs::create_dir(out.join("README.md")).unwrap();
+        std::fs::write(out.join("timing.csv"), "old").unwrap();
+        let e = report(tiny_report(out.clone())).unwrap_err().to_string();
+        assert!(e.contains("README.md"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(out.join("timing.csv")).unwrap(),
+            "old"
+        );
+        assert_eq!(
+            names(&out),
+            [
+                "README.md",
+                "accuracy.csv",
+                "fig3_resolution_time.png",
+                "mine.txt",
+                "timing.csv"
+            ]
+        );
+        // A failed run into a new folder leaves none (it used to leave an
+        // empty one): a file where its parent folder belongs.
+        std::fs::write(dir.join("file"), "").unwrap();
+        assert!(report(tiny_report(dir.join("file").join("out"))).is_err());
+        assert_eq!(names(&dir), ["file", "new"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn report_arguments_are_checked() {
         let ok = ReportArgs {
@@ -1618,5 +1745,64 @@ mod tests {
             })
             .is_err()
         );
+        // Upper limits: counts and times that would never finish or
+        // exhaust memory.
+        let refused = |a: ReportArgs| check_args(&a).unwrap_err().to_string();
+        for (name, a) in [
+            (
+                "accuracy-pairs",
+                ReportArgs {
+                    accuracy_pairs: MAX_ACCURACY_PAIRS + 1,
+                    ..ok.clone()
+                },
+            ),
+            (
+                "samples",
+                ReportArgs {
+                    samples: usize::MAX,
+                    ..ok.clone()
+                },
+            ),
+            (
+                "sample-seconds",
+                ReportArgs {
+                    sample_seconds: 1e300,
+                    ..ok.clone()
+                },
+            ),
+            (
+                "timing-pairs",
+                ReportArgs {
+                    timing_pairs: usize::MAX,
+                    ..ok.clone()
+                },
+            ),
+            (
+                "timing-pairs",
+                ReportArgs {
+                    sizes: vec![8, MAX_VERTICES],
+                    timing_pairs: MAX_TIMING_VERTICES / MAX_VERTICES + 1,
+                    ..ok.clone()
+                },
+            ),
+        ] {
+            let e = refused(a);
+            assert!(e.starts_with(&format!("invalid --{name}: ")), "{e}");
+        }
+        for a in [
+            ReportArgs {
+                accuracy_pairs: MAX_ACCURACY_PAIRS,
+                samples: MAX_SAMPLES,
+                sample_seconds: MAX_SAMPLE_SECONDS,
+                ..ok.clone()
+            },
+            ReportArgs {
+                sizes: vec![MAX_VERTICES],
+                timing_pairs: MAX_TIMING_VERTICES / MAX_VERTICES,
+                ..ok.clone()
+            },
+        ] {
+            assert!(check_args(&a).is_ok());
+        }
     }
 }
