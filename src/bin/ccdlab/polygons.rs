@@ -87,19 +87,21 @@ struct ReportArgs {
     /// Vertex counts of both polygons (comma separated, each ≥ 3).
     #[arg(long, value_delimiter = ',', default_value = "8,16,32,64,128")]
     sizes: Vec<usize>,
-    /// Random pairs per scenario and size for the accuracy tables.
+    /// Random pairs per scenario and size for the accuracy tables (at most
+    /// 1,000,000).
     #[arg(long, default_value_t = 400)]
     accuracy_pairs: usize,
     /// Run the (slow) minimum-translation oracle up to this vertex count.
     #[arg(long, default_value_t = ORACLE_MAX_VERTICES)]
     oracle_max_vertices: usize,
-    /// Overlapping pairs per scenario and size for the timing.
+    /// Overlapping pairs per scenario and size for the timing (times the
+    /// largest size, at most 1,000,000 vertices).
     #[arg(long, default_value_t = 64)]
     timing_pairs: usize,
-    /// Seconds per timing sample (per method, scenario and size).
+    /// Seconds per timing sample (per method, scenario and size; at most 10).
     #[arg(long, default_value_t = 0.05)]
     sample_seconds: f64,
-    /// Timing samples (the median is reported).
+    /// Timing samples (the median is reported; at most 1000).
     #[arg(long, default_value_t = 7)]
     samples: usize,
     /// Spikiness of the star polygons, in [0, 1).
