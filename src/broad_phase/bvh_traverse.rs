@@ -32,7 +32,10 @@
 //! own k-DOP reaches exactly those leaves (a node's k-DOP contains its
 //! children's), so the partner lists, and everything after, are unchanged;
 //! only the descents, which cost more than the leaf tests that replace
-//! them, are shared.
+//! them, are shared. Where the node tests go (counted, one traversal):
+//! funnel 227→228 makes 952 K for 119 K leaf pairs, 344 K in the descents
+//! and 608 K in the leaves' filtering of their clusters' partners;
+//! cloth-ball 92→93 makes 12.0 M for 2.7 M leaf pairs, 3.6 M and 8.3 M.
 //!
 //! **Pruning leaf pairs by SLPF's test** (measured, not adopted). SLPF's
 //! test holds for whole leaves: if along one of its directions every corner
