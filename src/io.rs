@@ -406,18 +406,11 @@ fn replace(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A new empty folder for one test.
-    fn scratch(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ccdlab-out-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use crate::test_util::{Scratch, names};
 
     #[test]
     fn a_failed_fill_leaves_no_file() {
-        let dir = scratch("failed");
+        let dir = Scratch::new("io-failed");
         let path = dir.join("x.json");
         let err = write_atomic_with(&path, |w| {
             w.write_all(b"{\"half\":")?;
@@ -428,23 +421,21 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         write_atomic(&path, b"ok").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"ok");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_folder_is_refused() {
-        let dir = scratch("folder");
+        let dir = Scratch::new("io-folder");
         let err = write_atomic(&dir, b"x").unwrap_err();
         assert_eq!(err.kind(), ErrorKind::IsADirectory);
         assert!(dir.is_dir());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn a_symbolic_link_is_followed_and_kept() {
         use std::os::unix::fs::symlink;
-        let dir = scratch("link");
+        let dir = Scratch::new("io-link");
         let (target, link) = (dir.join("target.txt"), dir.join("link.csv"));
         std::fs::write(&target, b"keep").unwrap();
         symlink("target.txt", &link).unwrap();
@@ -464,14 +455,13 @@ mod tests {
         );
         assert_eq!(std::fs::read(&missing).unwrap(), b"made");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn a_fifo_is_written_through_not_replaced() {
         use std::os::unix::fs::FileTypeExt;
-        let dir = scratch("fifo");
+        let dir = Scratch::new("io-fifo");
         let fifo = dir.join("pipe");
         let made = std::process::Command::new("mkfifo")
             .arg(&fifo)
@@ -488,14 +478,13 @@ mod tests {
         assert!(fifo.metadata().unwrap().file_type().is_fifo());
         assert_eq!(reader.join().unwrap(), b"through");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn a_replaced_file_keeps_its_mode_and_a_read_only_one_is_refused() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = scratch("mode");
+        let dir = Scratch::new("io-mode");
         let path = dir.join("x.csv");
         std::fs::write(&path, b"old").unwrap();
         std::fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
@@ -507,12 +496,11 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::PermissionDenied);
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn check_output_refuses_inputs_folders_and_missing_folders() {
-        let dir = scratch("check");
+        let dir = Scratch::new("io-check");
         let (input, out) = (dir.join("in.ply"), dir.join("out.csv"));
         std::fs::write(&input, b"frame").unwrap();
         check_output(&out, &[&input]).unwrap();
@@ -531,21 +519,11 @@ mod tests {
         assert!(err.to_string().contains("does not exist"), "{err}");
         assert_eq!(std::fs::read(&input).unwrap(), b"frame");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
     }
 
     #[test]
     fn an_uncommitted_stage_leaves_nothing_behind() {
-        let dir = scratch("uncommitted");
+        let dir = Scratch::new("io-uncommitted");
         let out = dir.join("new").join("deeper").join("out");
         let stage = StagedFolder::begin(&out, "t").unwrap();
         write_atomic(&stage.path("results.json"), b"{}").unwrap();
@@ -558,12 +536,11 @@ mod tests {
         write_atomic(&stage.path("summary.md"), b"new").unwrap();
         drop(stage);
         assert_eq!(names(&dir), ["old.txt"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_commit_moves_in_the_files_and_keeps_the_others() {
-        let dir = scratch("commit");
+        let dir = Scratch::new("io-commit");
         // A new folder (and the one above it) appears whole.
         let out = dir.join("new").join("out");
         let stage = StagedFolder::begin(&out, "t").unwrap();
@@ -594,12 +571,11 @@ mod tests {
         // A file where the folder belongs is refused at the start.
         let err = StagedFolder::begin(&out.join("b.md"), "t").unwrap_err();
         assert!(err.message.contains("not a folder"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn replace_folder_is_all_or_nothing() {
-        let dir = scratch("folder-swap");
+        let dir = Scratch::new("io-folder-swap");
         let out = dir.join("report");
         std::fs::create_dir(&out).unwrap();
         std::fs::write(out.join("old.md"), b"old").unwrap();
@@ -621,6 +597,5 @@ mod tests {
         assert!(!out.join("old.md").exists());
         assert_eq!(std::fs::read(out.join("new.md")).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

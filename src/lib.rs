@@ -88,3 +88,5 @@ pub mod narrow_phase;
 pub mod pipeline;
 pub mod polygon;
 pub mod primitive;
+#[cfg(test)]
+pub(crate) mod test_util;

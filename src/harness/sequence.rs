@@ -280,13 +280,7 @@ fn first_difference(a: &[[u32; 3]], b: &[[u32; 3]]) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::mesh::write_ply;
-
-    fn tmp(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ccdlab-seq-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use crate::test_util::Scratch;
 
     fn tri(z: f64) -> Vec<Vec3> {
         vec![
@@ -298,7 +292,7 @@ mod tests {
 
     #[test]
     fn frames_sort_naturally_and_gaps_are_reported() {
-        let d = tmp("order");
+        let d = Scratch::new("seq-order");
         for n in [10, 9, 12, 1] {
             write_ply(
                 &d.join(format!("cloth_ball{n}.ply")),
@@ -332,12 +326,11 @@ mod tests {
         );
         assert_eq!(seq.frame(2).unwrap()[0].z, 10.0);
         assert_eq!(seq.frame_path(1), Some(d.join("cloth_ball9.ply").as_path()));
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn bad_folders_name_the_file() {
-        let d = tmp("bad");
+        let d = Scratch::new("seq-bad");
         assert!(matches!(
             FrameSequence::from_dir(&d),
             Err(SequenceError::NoFrames(_))
@@ -357,7 +350,6 @@ mod tests {
         write_ply(&d.join("b.ply"), &tri(0.0), &[[0, 1, 2]]).unwrap();
         let err = FrameSequence::from_dir(&d).unwrap_err().to_string();
         assert!(err.contains("b.ply"), "{err}");
-        std::fs::remove_dir_all(&d).unwrap();
         assert!(matches!(
             FrameSequence::open("no-such-scene"),
             Err(SequenceError::Unknown(_))

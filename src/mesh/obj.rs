@@ -286,6 +286,7 @@ pub fn write_obj(path: &Path, positions: &[Vec3], faces: &[[u32; 3]]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::Scratch;
     use proptest::prelude::*;
 
     fn parse(text: &str) -> Result<MeshData, MeshError> {
@@ -363,8 +364,7 @@ mod tests {
 
     #[test]
     fn write_then_read_is_bit_exact() {
-        let dir = std::env::temp_dir().join(format!("ccdlab-obj-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new("obj-round-trip");
         let path = dir.join("m.obj");
         let positions = vec![
             Vec3::new(0.1, -0.0, f64::MAX),
@@ -381,7 +381,6 @@ mod tests {
         let bad = dir.join("bad.obj");
         assert!(write_obj(&bad, &positions, &[[0, 1, 5]]).is_err());
         assert!(!bad.exists());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// An OBJ of `v` lines with small dyadic coordinates (exact in f32, so

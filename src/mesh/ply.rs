@@ -814,6 +814,7 @@ fn read_binary_body(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::Scratch;
     use proptest::prelude::*;
 
     const FORMATS: [&str; 3] = ["ascii", "binary_little_endian", "binary_big_endian"];
@@ -960,8 +961,7 @@ mod tests {
 
     #[test]
     fn write_then_read_is_bit_exact() {
-        let dir = std::env::temp_dir().join(format!("ccdlab-ply-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new("ply-round-trip");
         let path = dir.join("m.ply");
         let positions = vec![
             Vec3::new(0.1, -0.0, f64::MAX),
@@ -982,7 +982,6 @@ mod tests {
             MeshError::FaceIndexOutOfRange { index: 3, .. }
         ));
         assert!(!bad.exists());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn parse_err(bytes: &[u8]) -> MeshError {
