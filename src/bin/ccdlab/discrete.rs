@@ -1218,6 +1218,7 @@ fn summary(r: &Results, args: &Args) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::{Scratch, names};
 
     /// The arguments of a small valid run writing to `out`.
     fn small(out: PathBuf) -> Args {
@@ -1239,29 +1240,11 @@ mod tests {
         }
     }
 
-    /// A fresh empty folder for one test.
-    fn scratch(test: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("ccdlab-discrete-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-
     #[test]
     fn an_unusable_out_is_refused_by_name() {
         // Were "File exists (os error 17)" and "Not a directory (os error
         // 20)", without the path.
-        let dir = scratch("unusable-out");
+        let dir = Scratch::new("discrete-unusable-out");
         let file = dir.join("a0.ply");
         std::fs::write(&file, "ply\n").unwrap();
         let e = run(small(file.clone())).unwrap_err().to_string();
@@ -1285,12 +1268,11 @@ mod tests {
             "{e}"
         );
         assert_eq!(names(&dir), ["a0.ply"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_small_run_writes_its_files_and_nothing_else() {
-        let dir = scratch("small-run");
+        let dir = Scratch::new("discrete-small-run");
         let out = dir.join("new").join("out");
         run(small(out.clone())).unwrap();
         assert_eq!(names(&dir.join("new")), ["out"]);
@@ -1323,20 +1305,18 @@ mod tests {
             "{summary}"
         );
         assert!(summary.contains("separated 0."), "{summary}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn the_largest_seed_runs() {
         // The derived seeds (seed + 1, + 10 + t, + 1000 + t) overflowed:
         // a panic wherever overflow checks are on (debug builds, tests).
-        let dir = scratch("largest-seed");
+        let dir = Scratch::new("discrete-largest-seed");
         let mut a = small(dir.join("out"));
         a.seed = u64::MAX;
         run(a).unwrap();
         let results = std::fs::read_to_string(dir.join("out").join("results.json")).unwrap();
         assert!(results.contains(&format!("\"seed\": {}", u64::MAX)));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -13,6 +13,8 @@ mod replay;
 mod report;
 mod route;
 mod step;
+#[cfg(test)]
+mod test_util;
 
 /// Continuous collision detection for deforming triangle meshes.
 #[derive(Debug, Parser)]

@@ -1439,6 +1439,7 @@ mod plot {
     mod tests {
         use super::*;
         use crate::polygons::TimingRow;
+        use crate::test_util::Scratch;
 
         fn rows() -> Vec<TimingRow> {
             let mut v = Vec::new();
@@ -1469,12 +1470,10 @@ mod plot {
         /// Without any font the figure is still drawn (no text), no panic.
         #[test]
         fn figure_without_font_draws_without_text() {
-            let dir = std::env::temp_dir().join(format!("ccdlab-polyplot-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
+            let dir = Scratch::new("polygons-figure-without-font");
             let path = dir.join("fig.png");
             figure(&path, &rows(), None).unwrap();
             assert!(std::fs::metadata(&path).unwrap().len() > 1000);
-            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 }
@@ -1482,24 +1481,18 @@ mod plot {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn write_tmp(name: &str, content: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ccdlab-polyq-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(name);
-        std::fs::write(&p, content).unwrap();
-        p
-    }
+    use crate::test_util::{Scratch, names};
 
     #[test]
     fn query_file_errors_name_file_line_and_element() {
-        let p = write_tmp(
+        let dir = Scratch::new("polygons-query-errors");
+        let p = dir.file(
             "bad_json.json",
             "{\"a\": [[0, 0], [1, 0],\n [1, 1]], \"b\": [[0, 0]",
         );
         let e = read_pair(&p).unwrap_err();
         assert!(matches!(e, PolygonsCliError::Json { line: 2, .. }), "{e}");
-        let p = write_tmp(
+        let p = dir.file(
             "bowtie.json",
             r#"{"a": [[0, 0], [1, 1], [1, 0], [0, 1]], "b": [[0, 0], [1, 0], [0, 1]]}"#,
         );
@@ -1508,13 +1501,13 @@ mod tests {
             msg.contains("bowtie.json") && msg.contains("\"a\"") && msg.contains("edges 0 and 2"),
             "{msg}"
         );
-        let p = write_tmp(
+        let p = dir.file(
             "short.json",
             r#"{"a": [[0, 0], [1, 0], [0, 1]], "b": [[0, 0], [1, 0]]}"#,
         );
         let msg = read_pair(&p).unwrap_err().to_string();
         assert!(msg.contains("\"b\"") && msg.contains("2 vertices"), "{msg}");
-        let p = write_tmp(
+        let p = dir.file(
             "huge.json",
             r#"{"a": [[0, 0], [1e999, 0], [0, 1]], "b": [[0, 0], [1, 0], [0, 1]]}"#,
         );
@@ -1524,7 +1517,7 @@ mod tests {
         ));
         let missing = read_pair(Path::new("/nonexistent/pair.json")).unwrap_err();
         assert!(matches!(missing, PolygonsCliError::Read { .. }));
-        let p = write_tmp(
+        let p = dir.file(
             "ok.json",
             r#"{"a": [[0, 0], [2, 0], [2, 2], [0, 2]], "b": [[1, 1], [3, 1], [3, 3], [1, 3]]}"#,
         );
@@ -1553,8 +1546,9 @@ mod tests {
 
     #[test]
     fn query_skips_the_oracle_above_the_vertex_limit() {
+        let dir = Scratch::new("polygons-oracle-limit");
         // The oracle ran uncapped: 128 vertices took 21 s, 4096 held 3.6 GB.
-        let p = write_tmp("star64.json", &star_json(64, 1));
+        let p = dir.file("star64.json", star_json(64, 1));
         let out = query(&p, ORACLE_MAX_VERTICES).unwrap();
         assert!(
             out.contains(
@@ -1566,7 +1560,7 @@ mod tests {
         assert!(!out.contains("|t|/|t*|"), "{out}");
         assert_eq!(out.lines().count(), 3 + Method::ALL.len(), "{out}");
         // At or under the limit the oracle runs.
-        let p = write_tmp("star16.json", &star_json(16, 1));
+        let p = dir.file("star16.json", star_json(16, 1));
         let out = query(&p, 16).unwrap();
         assert!(
             out.contains("minimum translation of A (oracle): (") && out.contains("|t|/|t*|"),
@@ -1577,9 +1571,10 @@ mod tests {
 
     #[test]
     fn query_files_with_too_many_vertices_are_refused() {
+        let dir = Scratch::new("polygons-too-many-vertices");
         // The paper's method is cubic: 4096 vertices take about 50 s, and
         // nothing stopped a file of a million.
-        let p = write_tmp("star4097.json", &star_json(MAX_VERTICES + 1, 1));
+        let p = dir.file("star4097.json", star_json(MAX_VERTICES + 1, 1));
         let e = read_pair(&p).unwrap_err();
         std::fs::remove_file(&p).unwrap();
         assert!(
@@ -1599,7 +1594,7 @@ mod tests {
             m.contains("star4097.json") && m.contains("polygon \"a\" has 4097 vertices"),
             "{m}"
         );
-        let p = write_tmp("star4096.json", &star_json(MAX_VERTICES, 1));
+        let p = dir.file("star4096.json", star_json(MAX_VERTICES, 1));
         let pair = read_pair(&p);
         std::fs::remove_file(&p).unwrap();
         assert_eq!(pair.unwrap().a().len(), MAX_VERTICES);
@@ -1607,8 +1602,9 @@ mod tests {
 
     #[test]
     fn coordinates_parry_cannot_handle_are_refused_with_the_edge() {
+        let dir = Scratch::new("polygons-far-and-tiny");
         // Was "polygon A: parry2d rejected convex piece 0 (3 vertices)".
-        let p = write_tmp(
+        let p = dir.file(
             "far.json",
             r#"{"a": [[-1e308, -1e308], [1e308, -1e308], [0, 1e308]], "b": [[0, 0], [1, 0], [0, 1]]}"#,
         );
@@ -1618,7 +1614,7 @@ mod tests {
                 && m.contains("the edge from (-1e308, -1e308) to (1e308, -1e308) is too long"),
             "{m}"
         );
-        let p = write_tmp(
+        let p = dir.file(
             "tiny.json",
             r#"{"a": [[0, 0], [1, 0], [0, 1]], "b": [[0, 0], [5e-324, 0], [0, 5e-324]]}"#,
         );
@@ -1644,19 +1640,9 @@ mod tests {
         }
     }
 
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-
     #[test]
     fn a_report_is_written_all_or_nothing() {
-        let dir = std::env::temp_dir().join(format!("ccdlab-polyrep-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = Scratch::new("polygons-report");
         // A new --out (and the folder above it) appears with the files.
         let out = dir.join("new").join("out");
         report(tiny_report(out.clone())).unwrap();
@@ -1702,7 +1688,6 @@ mod tests {
         std::fs::write(dir.join("file"), "").unwrap();
         assert!(report(tiny_report(dir.join("file").join("out"))).is_err());
         assert_eq!(names(&dir), ["file", "new"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

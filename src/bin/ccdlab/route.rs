@@ -786,34 +786,7 @@ fn markdown(inputs: &Inputs, flights: &[(Flight, f64)], stamp: &Stamp, out: &Pat
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A fresh temporary folder, removed when dropped.
-    struct Scratch(PathBuf);
-
-    impl Scratch {
-        fn new(tag: &str) -> Scratch {
-            let d =
-                std::env::temp_dir().join(format!("ccdlab-route-bin-{tag}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&d);
-            std::fs::create_dir_all(&d).unwrap();
-            Scratch(d)
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
+    use crate::test_util::{Scratch, names};
 
     fn demo_into(out: &Path) -> Args {
         Args {
@@ -831,8 +804,8 @@ mod tests {
 
     #[test]
     fn a_folder_that_is_not_a_route_report_is_refused_and_left_alone() {
-        let d = Scratch::new("not-ours");
-        let proj = d.0.join("userproj");
+        let d = Scratch::new("route-not-ours");
+        let proj = d.join("userproj");
         std::fs::create_dir(&proj).unwrap();
         let precious = "# My precious project README\n";
         std::fs::write(proj.join("README.md"), precious).unwrap();
@@ -847,9 +820,9 @@ mod tests {
             precious
         );
         assert_eq!(names(&proj), ["README.md"]);
-        assert_eq!(names(&d.0), ["userproj"]);
+        assert_eq!(names(&d), ["userproj"]);
         // A file, and a non-empty folder without a README: refused too.
-        let file = d.0.join("notes.txt");
+        let file = d.join("notes.txt");
         std::fs::write(&file, "x").unwrap();
         assert!(matches!(
             check_out(&file),
@@ -859,8 +832,8 @@ mod tests {
         std::fs::write(proj.join("data.csv"), "1,2\n").unwrap();
         assert!(check_out(&proj).is_err());
         // Absent, empty, or a report of this command: accepted.
-        assert!(check_out(&d.0.join("absent")).is_ok());
-        let empty = d.0.join("empty");
+        assert!(check_out(&d.join("absent")).is_ok());
+        let empty = d.join("empty");
         std::fs::create_dir(&empty).unwrap();
         assert!(check_out(&empty).is_ok());
         std::fs::write(empty.join("README.md"), format!("{TITLE}\n\nold\n")).unwrap();
@@ -869,8 +842,8 @@ mod tests {
 
     #[test]
     fn the_report_folder_is_written_all_or_nothing() {
-        let d = Scratch::new("publish");
-        let out = d.0.join("report");
+        let d = Scratch::new("route-publish");
+        let out = d.join("report");
         // A failure after the first file: no folder, no temporary left.
         let e = publish(&out, |dir| {
             std::fs::write(dir.join("result.json"), "{}").unwrap();
@@ -878,7 +851,7 @@ mod tests {
         })
         .unwrap_err();
         assert!(e.to_string().contains("figure failed"), "{e}");
-        assert!(names(&d.0).is_empty(), "{:?}", names(&d.0));
+        assert!(names(&d).is_empty(), "{:?}", names(&d));
         // A success replaces an old report as a whole.
         std::fs::create_dir(&out).unwrap();
         std::fs::write(out.join("README.md"), format!("{TITLE}\n")).unwrap();
@@ -889,7 +862,7 @@ mod tests {
         })
         .unwrap();
         assert_eq!(names(&out), ["README.md"]);
-        assert_eq!(names(&d.0), ["report"]);
+        assert_eq!(names(&d), ["report"]);
         // A failure leaves the old report as it was.
         publish(&out, |dir| {
             std::fs::write(dir.join("README.md"), "newer").unwrap();
@@ -900,9 +873,9 @@ mod tests {
             std::fs::read_to_string(out.join("README.md")).unwrap(),
             "new"
         );
-        assert_eq!(names(&d.0), ["report"]);
+        assert_eq!(names(&d), ["report"]);
         // A folder that cannot be created is named as given.
-        let blocked = d.0.join("report/README.md/sub");
+        let blocked = d.join("report/README.md/sub");
         let e = publish(&blocked, |_| Ok(())).unwrap_err();
         let msg = e.to_string();
         assert!(
@@ -913,11 +886,11 @@ mod tests {
 
     #[test]
     fn an_out_folder_holding_an_input_is_refused() {
-        let d = Scratch::new("inputs");
-        let out = d.0.join("report");
+        let d = Scratch::new("route-inputs");
+        let out = d.join("report");
         std::fs::create_dir(&out).unwrap();
         let inside = out.join("terrain.grid");
-        let outside = d.0.join("terrain.grid");
+        let outside = d.join("terrain.grid");
         std::fs::write(&inside, "grid").unwrap();
         std::fs::write(&outside, "grid").unwrap();
         let e = check_inputs_outside(&out, [outside.as_path(), inside.as_path()]).unwrap_err();
@@ -927,6 +900,6 @@ mod tests {
             "{e}"
         );
         assert!(check_inputs_outside(&out, [outside.as_path()]).is_ok());
-        assert!(check_inputs_outside(&d.0.join("absent"), [inside.as_path()]).is_ok());
+        assert!(check_inputs_outside(&d.join("absent"), [inside.as_path()]).is_ok());
     }
 }

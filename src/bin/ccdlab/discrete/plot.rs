@@ -459,6 +459,7 @@ pub fn timing_figure(path: &Path, bars: &[(String, f64)], fonts: bool) -> Res {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::{Scratch, names};
     use ccdlab::discrete::cylinder_heightfield::contact_manifold;
     use ccdlab::discrete::scenes::{asphalt_with_curb, barrel_scenes};
 
@@ -466,8 +467,7 @@ mod tests {
     /// left behind but the PNGs.
     #[test]
     fn figures_without_a_font() {
-        let dir = std::env::temp_dir().join(format!("ccdlab-plot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new("discrete-figures-without-a-font");
         let grid = asphalt_with_curb();
         let panels: Vec<Panel> = barrel_scenes()
             .into_iter()
@@ -486,13 +486,7 @@ mod tests {
             false,
         )
         .unwrap();
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["s.png", "t.png"]);
+        assert_eq!(names(&dir), ["s.png", "t.png"]);
         assert!(std::fs::metadata(dir.join("s.png")).unwrap().len() > 1000);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
