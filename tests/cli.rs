@@ -3,13 +3,16 @@
 //! clear error (naming the parameter or file) and a non-zero exit, never a
 //! panic.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use ccdlab::harness::generate::{SceneParams, generate};
 use ccdlab::harness::sequence::FrameSequence;
 use ccdlab::pipeline::StepReport;
 use serde_json::Value;
+
+mod common;
+use common::{Scratch, names};
 
 fn ccdlab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ccdlab"))
@@ -42,37 +45,6 @@ fn succeeds(args: &[&str]) -> (String, String) {
     t
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let d = std::env::temp_dir().join(format!("ccdlab-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        TempDir(d)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn s(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn frame_names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn replay_of_a_small_generated_scene_prints_its_summary() {
     let (out, _) = succeeds(&["replay", "generated:16:6", "--threads", "2"]);
@@ -88,10 +60,9 @@ fn replay_of_a_small_generated_scene_prints_its_summary() {
 /// filter's own count: the paper's counts and the collisions stay the same.
 #[test]
 fn replay_window_off_changes_only_the_window_count() {
-    let d = TempDir::new("window");
-    std::fs::create_dir_all(&d.0).unwrap();
+    let d = Scratch::new("cli-window");
     let run = |window: &str| -> Vec<Value> {
-        let log = d.path(&format!("replay_{window}.jsonl"));
+        let log = d.join(format!("replay_{window}.jsonl"));
         succeeds(&[
             "replay",
             "generated:16:4",
@@ -137,8 +108,8 @@ fn replay_window_off_changes_only_the_window_count() {
 /// frames read back equal the generator's in memory, bit for bit.
 #[test]
 fn generate_replay_and_step_agree_on_every_step() {
-    let d = TempDir::new("e2e");
-    let frames = d.path("frames");
+    let d = Scratch::unmade("cli-e2e");
+    let frames = d.join("frames");
     let (out, _) = succeeds(&[
         "generate",
         "--resolution",
@@ -152,9 +123,9 @@ fn generate_replay_and_step_agree_on_every_step() {
         out.contains("5 frames, 898 V (256 cloth + 642 sphere)"),
         "{out}"
     );
-    let names = frame_names(&frames);
+    let frame_files = names(&frames);
     assert_eq!(
-        names,
+        frame_files,
         [
             "frame_0000.ply",
             "frame_0001.ply",
@@ -164,7 +135,7 @@ fn generate_replay_and_step_agree_on_every_step() {
         ]
     );
     // Nothing left beside the folder.
-    assert_eq!(frame_names(&d.0), ["frames"]);
+    assert_eq!(names(&d), ["frames"]);
 
     let read = FrameSequence::from_dir(&frames).unwrap();
     let mem = generate(&SceneParams::with_size(16, 5)).unwrap();
@@ -173,7 +144,7 @@ fn generate_replay_and_step_agree_on_every_step() {
         assert_eq!(read.frame(i).unwrap(), mem.frame(i).unwrap(), "frame {i}");
     }
 
-    let log = d.path("replay.jsonl");
+    let log = d.join("replay.jsonl");
     succeeds(&[
         "replay",
         frames.to_str().unwrap(),
@@ -187,9 +158,9 @@ fn generate_replay_and_step_agree_on_every_step() {
         .collect();
     assert_eq!(lines.len(), 4);
     for (i, line) in lines.iter().enumerate() {
-        assert_eq!(line["frame_t0"], names[i]);
-        let f0 = frames.join(&names[i]);
-        let f1 = frames.join(&names[i + 1]);
+        assert_eq!(line["frame_t0"], frame_files[i]);
+        let f0 = frames.join(&frame_files[i]);
+        let f1 = frames.join(&frame_files[i + 1]);
         let (json, _) = succeeds(&["step", f0.to_str().unwrap(), f1.to_str().unwrap(), "--json"]);
         let step: StepReport = serde_json::from_str(&json).unwrap();
         for key in ["vf", "ee", "toi", "toi_upper"] {
@@ -207,8 +178,8 @@ fn generate_replay_and_step_agree_on_every_step() {
 /// BVH unless `--rebuild`.
 #[test]
 fn step_repeat_reports_the_same_outcome_and_says_how_the_bvh_was_made() {
-    let d = TempDir::new("repeat");
-    let frames = d.path("frames");
+    let d = Scratch::unmade("cli-repeat");
+    let frames = d.join("frames");
     let dir = frames.to_str().unwrap();
     succeeds(&[
         "generate",
@@ -259,8 +230,8 @@ fn step_repeat_reports_the_same_outcome_and_says_how_the_bvh_was_made() {
 
 #[test]
 fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
-    let d = TempDir::new("force");
-    let dir = d.s().to_string();
+    let d = Scratch::unmade("cli-force");
+    let dir = d.to_str().unwrap().to_string();
     succeeds(&[
         "generate",
         "--resolution",
@@ -272,8 +243,8 @@ fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
         "--out",
         &dir,
     ]);
-    assert_eq!(frame_names(&d.0).len(), 4);
-    let read = FrameSequence::from_dir(&d.0).unwrap();
+    assert_eq!(names(&d).len(), 4);
+    let read = FrameSequence::from_dir(&d).unwrap();
     let mem = generate(&SceneParams::with_size(6, 4)).unwrap();
     assert_eq!(
         read.frame(3).unwrap(),
@@ -293,9 +264,9 @@ fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
         ],
         "not empty",
     );
-    assert_eq!(frame_names(&d.0).len(), 4, "a refusal touches nothing");
+    assert_eq!(names(&d).len(), 4, "a refusal touches nothing");
 
-    std::fs::write(d.path("notes.txt"), "kept").unwrap();
+    std::fs::write(d.join("notes.txt"), "kept").unwrap();
     succeeds(&[
         "generate",
         "--resolution",
@@ -307,14 +278,14 @@ fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
         "--force",
     ]);
     assert_eq!(
-        frame_names(&d.0),
+        names(&d),
         ["frame_0000.ply", "frame_0001.ply", "notes.txt"],
         "old frames replaced, other files kept"
     );
 
     // A folder in the way of a new frame: refused before anything is
     // written or removed.
-    std::fs::create_dir(d.path("frame_0002.ply")).unwrap();
+    std::fs::create_dir(d.join("frame_0002.ply")).unwrap();
     let err = fails_with(
         &[
             "generate",
@@ -330,7 +301,7 @@ fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
     );
     assert!(err.contains("in the way"), "{err}");
     assert_eq!(
-        frame_names(&d.0),
+        names(&d),
         [
             "frame_0000.ply",
             "frame_0001.ply",
@@ -338,9 +309,9 @@ fn generate_writes_obj_refuses_a_full_folder_and_replaces_with_force() {
             "notes.txt"
         ]
     );
-    assert!(d.path("frame_0002.ply").is_dir());
-    let tmp = format!(".{}.generate-", d.0.file_name().unwrap().to_string_lossy());
-    let tmp_left = std::fs::read_dir(d.0.parent().unwrap())
+    assert!(d.join("frame_0002.ply").is_dir());
+    let tmp = format!(".{}.generate-", d.file_name().unwrap().to_string_lossy());
+    let tmp_left = std::fs::read_dir(d.parent().unwrap())
         .unwrap()
         .filter_map(|e| e.ok())
         .any(|e| e.file_name().to_string_lossy().starts_with(&tmp));
@@ -378,8 +349,8 @@ fn wrong_arguments_fail_cleanly() {
     fails_with(&["replay", "generated:8:0"], "frames 0");
     fails_with(&["replay", "no/such/folder"], "no/such/folder");
     fails_with(&["replay", "generated:8:3", "--threads", "0"], "--threads");
-    let d = TempDir::new("args");
-    let out = d.path("g");
+    let d = Scratch::unmade("cli-args");
+    let out = d.join("g");
     let out = out.to_str().unwrap();
     fails_with(
         &["generate", "--resolution", "1", "--out", out],
@@ -388,15 +359,15 @@ fn wrong_arguments_fail_cleanly() {
     fails_with(&["generate", "--frames", "1", "--out", out], "frames 1");
     fails_with(&["generate", "--format", "stl", "--out", out], "stl");
     fails_with(&["generate"], "--out");
-    assert!(!d.0.exists(), "failed runs write nothing");
+    assert!(!d.exists(), "failed runs write nothing");
 }
 
 /// An output path that cannot take the results is refused before any work,
 /// and never written over an input frame; `--threads` is bounded.
 #[test]
 fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
-    let d = TempDir::new("outputs");
-    let frames = d.path("frames");
+    let d = Scratch::unmade("cli-outputs");
+    let frames = d.join("frames");
     let dir = frames.to_str().unwrap();
     succeeds(&[
         "generate",
@@ -420,7 +391,7 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
         before
     );
 
-    let missing = d.path("no/such/folder/pairs.csv");
+    let missing = d.join("no/such/folder/pairs.csv");
     let err = fails_with(
         &["step", f0, f1, "--pairs", missing.to_str().unwrap()],
         "no/such/folder",
@@ -429,15 +400,15 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
     fails_with(&["step", f0, f1, "--pairs", dir], "is a folder");
     fails_with(&["step", f0, f1, "--threads", "100000"], "--threads 100000");
     fails_with(&["replay", dir, "--threads", "1025"], "--threads 1025");
-    assert_eq!(frame_names(&frames), ["frame_0000.ply", "frame_0001.ply"]);
+    assert_eq!(names(&frames), ["frame_0000.ply", "frame_0001.ply"]);
 }
 
 /// `queries` scores against ground truth: a set without any is an error,
 /// not a perfect score of zeros.
 #[test]
 fn queries_refuse_a_set_without_ground_truth() {
-    let d = TempDir::new("truth");
-    let vf = d.path("vertex-face");
+    let d = Scratch::unmade("cli-truth");
+    let vf = d.join("vertex-face");
     std::fs::create_dir_all(&vf).unwrap();
     // A vertex through the middle of a still triangle: v_t0, f0_t0, f1_t0,
     // f2_t0, then the same at t = 1.
@@ -453,15 +424,21 @@ fn queries_refuse_a_set_without_ground_truth() {
     ];
     let csv = vf.join("q.csv");
     std::fs::write(&csv, rows.map(|r| format!("{r},1\n")).concat()).unwrap();
-    let (out, _) = succeeds(&["queries", "--min-time-ms", "0", "--json", d.s()]);
+    let (out, _) = succeeds(&[
+        "queries",
+        "--min-time-ms",
+        "0",
+        "--json",
+        d.to_str().unwrap(),
+    ]);
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["total"]["positives"], 1);
     assert_eq!(report["total"]["false_negatives"], 0);
     std::fs::write(&csv, rows.map(|r| format!("{r}\n")).concat()).unwrap();
-    let err = fails_with(&["queries", d.s()], "no ground truth");
+    let err = fails_with(&["queries", d.to_str().unwrap()], "no ground truth");
     assert!(err.contains("q.csv"), "{err}");
     fails_with(
-        &["queries", "--min-time-ms", "60001", d.s()],
+        &["queries", "--min-time-ms", "60001", d.to_str().unwrap()],
         "--min-time-ms",
     );
 }
@@ -488,10 +465,9 @@ fn a_wrong_data_variable_is_reported_as_the_only_place_looked_in() {
 /// A cause already quoted by the error message is not printed again.
 #[test]
 fn errors_do_not_repeat_their_cause() {
-    let d = TempDir::new("cause");
-    std::fs::create_dir_all(&d.0).unwrap();
+    let d = Scratch::new("cli-cause");
     // A vertex index out of range: the reader's error quotes its cause.
-    let bad = d.path("bad.ply");
+    let bad = d.join("bad.ply");
     let ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n\
                property float z\nelement face 1\nproperty list uchar int vertex_indices\n\
                end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n";
@@ -502,7 +478,7 @@ fn errors_do_not_repeat_their_cause() {
         "refers to vertex 7 (both numbered from 0)",
     );
     assert_eq!(err.matches("refers to vertex 7").count(), 1, "{err}");
-    let missing = d.path("missing.ply");
+    let missing = d.join("missing.ply");
     let missing = missing.to_str().unwrap();
     let err = fails_with(&["step", missing, missing], "missing.ply");
     assert!(!err.contains("caused by"), "{err}");
@@ -510,10 +486,9 @@ fn errors_do_not_repeat_their_cause() {
 
 #[test]
 fn bad_sequences_name_the_folder_or_file() {
-    let d = TempDir::new("bad");
-    let dir = d.s().to_string();
-    std::fs::create_dir_all(&d.0).unwrap();
-    std::fs::write(d.path("readme.txt"), "no frames here").unwrap();
+    let d = Scratch::new("cli-bad");
+    let dir = d.to_str().unwrap().to_string();
+    std::fs::write(d.join("readme.txt"), "no frames here").unwrap();
     fails_with(&["replay", &dir], "no frames");
 
     // Frames 0, 1, 3: a gap, warned about by file name; the replay runs.
@@ -527,7 +502,7 @@ fn bad_sequences_name_the_folder_or_file() {
         &dir,
         "--force",
     ]);
-    std::fs::remove_file(d.path("frame_0002.ply")).unwrap();
+    std::fs::remove_file(d.join("frame_0002.ply")).unwrap();
     let (_, err) = succeeds(&["replay", &dir]);
     assert!(
         err.contains("warning") && err.contains("frame_0001.ply") && err.contains("frame_0003.ply"),
@@ -536,17 +511,17 @@ fn bad_sequences_name_the_folder_or_file() {
 
     // An unreadable frame, and one of another topology: errors name them,
     // and --out is not written.
-    let log = d.path("log.jsonl");
+    let log = d.join("log.jsonl");
     let log = log.to_str().unwrap();
     std::fs::write(
-        d.path("frame_0004.ply"),
+        d.join("frame_0004.ply"),
         "ply\nformat ascii 1.0\nelement vertex 3\n",
     )
     .unwrap();
     fails_with(&["replay", &dir, "--out", log], "frame_0004.ply");
     let other = generate(&SceneParams::with_size(5, 2)).unwrap();
     let x = other.frame(0).unwrap();
-    ccdlab::mesh::write_ply(&d.path("frame_0004.ply"), &x, other.mesh().faces()).unwrap();
+    ccdlab::mesh::write_ply(&d.join("frame_0004.ply"), &x, other.mesh().faces()).unwrap();
     fails_with(&["replay", &dir, "--out", log], "frame_0004.ply");
     assert!(!Path::new(log).exists());
 }

@@ -13,6 +13,9 @@ use ccdlab::harness::ground_truth::{
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, read_mesh, read_step};
 
+mod common;
+use common::Scratch;
+
 fn root() -> PathBuf {
     require_root().expect("the data sets are needed for this test")
 }
@@ -247,34 +250,6 @@ fn discovery_of_a_scene_a_folder_and_a_file() {
 
 // ---------------------------------------------------------------- bad input
 
-/// A fresh folder for one test's files.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("ccdlab-readers-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn file(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
-        let p = self.0.join(name);
-        if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent).unwrap();
-        }
-        std::fs::write(&p, content).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// One valid VF query (eight rows), with the truth column when `truth` is
 /// given.
 fn query_rows(truth: Option<u8>) -> String {
@@ -288,7 +263,7 @@ fn query_rows(truth: Option<u8>) -> String {
 
 /// Reads `content` as a VF query CSV named `name`; returns the error text,
 /// which must name the file.
-fn csv_error(dir: &TempDir, name: &str, content: &str) -> (DataError, String) {
+fn csv_error(dir: &Scratch, name: &str, content: &str) -> (DataError, String) {
     let path = dir.file(name, content);
     let e = read_query_csv(&path, QueryKind::VertexFace).expect_err(name);
     let text = e.to_string();
@@ -307,7 +282,7 @@ fn assert_line(e: &DataError, line: usize, column: Option<usize>) {
 
 #[test]
 fn csv_value_errors_name_line_and_field() {
-    let dir = TempDir::new("csv-values");
+    let dir = Scratch::new("readers-csv-values");
     let good = query_rows(Some(1));
     let with_row3 = |row: &str| {
         let mut lines: Vec<&str> = good.lines().collect();
@@ -347,7 +322,7 @@ fn csv_value_errors_name_line_and_field() {
 
 #[test]
 fn csv_shape_errors() {
-    let dir = TempDir::new("csv-shape");
+    let dir = Scratch::new("readers-csv-shape");
     // Wrong column count.
     let (e, _) = csv_error(&dir, "five.csv", "1,1,0,1,1\n");
     assert_line(&e, 1, None);
@@ -389,13 +364,13 @@ fn csv_shape_errors() {
     let (e, _) = csv_error(&dir, "empty.csv", "\n  \n");
     assert!(matches!(e, DataError::Empty { .. }), "{e}");
     // Missing file.
-    let e = read_query_csv(&dir.0.join("absent.csv"), QueryKind::EdgeEdge).unwrap_err();
+    let e = read_query_csv(&dir.join("absent.csv"), QueryKind::EdgeEdge).unwrap_err();
     assert!(matches!(e, DataError::Io { .. }) && e.to_string().contains("absent.csv"));
 }
 
 #[test]
 fn json_errors_carry_file_line_and_column() {
-    let dir = TempDir::new("json");
+    let dir = Scratch::new("readers-json");
     let p = dir.file("t_mma_bool.json", "[true,\nfalse,\n1]");
     let e = read_mma_bool(&p).unwrap_err();
     let text = e.to_string();
@@ -413,7 +388,7 @@ fn json_errors_carry_file_line_and_column() {
 
 #[test]
 fn truth_must_match_the_query_count_and_the_file_truth() {
-    let dir = TempDir::new("truth");
+    let dir = Scratch::new("readers-truth");
     let csv = dir.file("q.csv", format!("{}{}", query_rows(None), query_rows(None)));
     let three = dir.file("three.json", "[true, false, true]");
     let set = read_query_csv(&csv, QueryKind::VertexFace).unwrap();
@@ -471,18 +446,18 @@ fn pairs_of_the_wrong_kind_or_out_of_range_name_the_pair() {
 
 #[test]
 fn discovery_errors_name_the_path() {
-    let dir = TempDir::new("discover");
-    std::fs::create_dir_all(dir.0.join("nothing/here")).unwrap();
-    let e = discover_query_sets(&dir.0.join("nothing")).unwrap_err();
+    let dir = Scratch::new("readers-discover");
+    std::fs::create_dir_all(dir.join("nothing/here")).unwrap();
+    let e = discover_query_sets(&dir.join("nothing")).unwrap_err();
     assert!(e.to_string().contains("nothing"), "{e}");
     let odd = dir.file("odd.csv", query_rows(None));
     let e = discover_query_sets(&odd).unwrap_err();
     assert!(e.to_string().contains("odd.csv"), "{e}");
-    let e = discover_query_sets(&dir.0.join("missing")).unwrap_err();
+    let e = discover_query_sets(&dir.join("missing")).unwrap_err();
     assert!(matches!(e, DataError::Io { .. }), "{e}");
     // A boxes file without its frames.
     dir.file("scene/boxes/5vf.json", "[]");
-    let e = discover_query_sets(&dir.0.join("scene")).unwrap_err();
+    let e = discover_query_sets(&dir.join("scene")).unwrap_err();
     assert!(
         e.to_string().contains("5vf.json") && e.to_string().contains("frame 5"),
         "{e}"
@@ -493,12 +468,12 @@ fn discovery_errors_name_the_path() {
                end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
     dir.file("scene/frames/f5.ply", tri);
     dir.file("scene/frames/f6.ply", tri);
-    let sources = discover_query_sets(&dir.0.join("scene")).unwrap();
+    let sources = discover_query_sets(&dir.join("scene")).unwrap();
     assert_eq!(sources.len(), 1);
     assert!(load(&sources[0]).unwrap().is_empty());
     // A truth file of the wrong length names both files.
     dir.file("scene/mma_bool/5vf_mma_bool.json", "[true]");
-    let sources = discover_query_sets(&dir.0.join("scene")).unwrap();
+    let sources = discover_query_sets(&dir.join("scene")).unwrap();
     let text = load(&sources[0]).unwrap_err().to_string();
     assert!(
         text.contains("5vf.json") && text.contains("5vf_mma_bool.json"),
@@ -506,10 +481,10 @@ fn discovery_errors_name_the_path() {
     );
     // A folder where the truth file belongs is an error naming it, not a
     // set without truth.
-    let truth = dir.0.join("scene/mma_bool/5vf_mma_bool.json");
+    let truth = dir.join("scene/mma_bool/5vf_mma_bool.json");
     std::fs::remove_file(&truth).unwrap();
     std::fs::create_dir(&truth).unwrap();
-    let sources = discover_query_sets(&dir.0.join("scene")).unwrap();
+    let sources = discover_query_sets(&dir.join("scene")).unwrap();
     let text = load(&sources[0]).unwrap_err().to_string();
     assert!(text.contains("5vf_mma_bool.json"), "{text}");
 }
@@ -526,14 +501,14 @@ fn mesh_error_text(e: &MeshError, name: &str) -> String {
 
 #[test]
 fn mesh_file_errors_name_file_and_line() {
-    let dir = TempDir::new("mesh");
+    let dir = Scratch::new("readers-mesh");
     // Unknown extension.
     let p = dir.file("m.stl", "solid");
     let e = read_mesh(&p).unwrap_err();
     assert!(matches!(e, MeshError::UnsupportedFormat { .. }));
     mesh_error_text(&e, "m.stl");
     // Missing file.
-    let e = read_mesh(&dir.0.join("none.ply")).unwrap_err();
+    let e = read_mesh(&dir.join("none.ply")).unwrap_err();
     assert!(matches!(e, MeshError::Io { .. }));
     mesh_error_text(&e, "none.ply");
     // ASCII PLY: a non-numeric token, a quad, an index out of range.
@@ -570,7 +545,7 @@ fn mesh_file_errors_name_file_and_line() {
 
 #[test]
 fn step_errors_name_the_file() {
-    let dir = TempDir::new("step");
+    let dir = Scratch::new("readers-step");
     let a = dir.file(
         "a.ply",
         format!("{TRI_HEADER}0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
@@ -620,11 +595,11 @@ fn step_errors_name_the_file() {
 
 #[test]
 fn data_files_round_trip_through_the_writers() {
-    let dir = TempDir::new("roundtrip");
+    let dir = Scratch::new("readers-roundtrip");
     let frames = funnel().join("frames");
     let m = read_mesh(&frames.join("227.ply")).unwrap();
     for name in ["f.ply", "f.obj"] {
-        let p = dir.0.join(name);
+        let p = dir.join(name);
         if name.ends_with("ply") {
             ccdlab::mesh::write_ply(&p, &m.positions, &m.faces).unwrap();
         } else {
@@ -641,6 +616,5 @@ fn data_files_round_trip_through_the_writers() {
         );
     }
     // Only the two files: no temporaries left behind.
-    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 2);
-    let _: &Path = &dir.0;
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
 }

@@ -8,16 +8,11 @@ use std::path::{Path, PathBuf};
 
 use ccdlab::harness::reproduction::{ReportError, ReportOptions, generate, read_criterion};
 
+mod common;
+use common::{Scratch, names};
+
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report")
-}
-
-/// A fresh, empty temporary folder.
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ccdlab-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -28,18 +23,9 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
-    let root = tmp("good");
+    let root = Scratch::new("report-good");
     let out = root.join("pipeline");
     let summary = generate(&ReportOptions {
         from: fixture(),
@@ -121,14 +107,13 @@ fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
     })
     .unwrap();
     assert_eq!(names(&root), ["again", "pipeline"]);
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// The whole-step table says how our step was timed: single runs, or the
 /// fastest of the runs `ccdlab step --repeat N --rebuild` recorded.
 #[test]
 fn the_step_table_says_how_many_runs_were_timed() {
-    let root = tmp("runs");
+    let root = Scratch::new("report-runs");
     let md_of = |from: &Path, name: &str| {
         let out = root.join(name);
         generate(&ReportOptions {
@@ -158,12 +143,11 @@ fn the_step_table_says_how_many_runs_were_timed() {
         ),
         "{repeated}"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
 fn a_bad_record_is_named_and_nothing_is_written() {
-    let root = tmp("bad");
+    let root = Scratch::new("report-bad");
     let from = root.join("data");
     copy_dir(&fixture(), &from);
     let out = root.join("pipeline");
@@ -239,17 +223,16 @@ fn a_bad_record_is_named_and_nothing_is_written() {
     let err = generate(&ReportOptions {
         from: from.clone(),
         criterion: None,
-        out: root.clone(),
+        out: root.to_path_buf(),
     })
     .unwrap_err();
     assert!(matches!(err, ReportError::NotAReport(_)), "{err:?}");
     assert!(from.join("counts_funnel.json").exists());
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
 fn criterion_estimates_are_read_for_the_pipeline_ids_only() {
-    let root = tmp("criterion");
+    let root = Scratch::new("report-criterion");
     let write = |dir: &str, id: &str, mean: f64| {
         let d = root.join(dir).join("new");
         std::fs::create_dir_all(&d).unwrap();
@@ -304,7 +287,7 @@ fn criterion_estimates_are_read_for_the_pipeline_ids_only() {
     let out = root.join("report-out");
     generate(&ReportOptions {
         from: fixture(),
-        criterion: Some(root.clone()),
+        criterion: Some(root.to_path_buf()),
         out: out.clone(),
     })
     .unwrap();
@@ -320,7 +303,6 @@ fn criterion_estimates_are_read_for_the_pipeline_ids_only() {
     })
     .unwrap_err();
     assert!(err.to_string().contains("nowhere"), "{err}");
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// `file` of the fixture copied into `from`, changed by `edit` (as JSON).
@@ -377,7 +359,7 @@ fn out_of_range_numbers_are_named_with_file_and_field() {
         ),
     ];
     for (file, edit, expect) in cases {
-        let root = tmp("range");
+        let root = Scratch::new("report-range");
         let from = root.join("data");
         copy_dir(&fixture(), &from);
         edit_json(&from, file, edit);
@@ -394,7 +376,6 @@ fn out_of_range_numbers_are_named_with_file_and_field() {
         );
         assert!(msg.contains(file) && msg.contains(expect), "{file}: {msg}");
         assert_eq!(names(&root), ["data"], "{file}: something was written");
-        std::fs::remove_dir_all(&root).unwrap();
     }
 }
 
@@ -403,7 +384,7 @@ fn out_of_range_numbers_are_named_with_file_and_field() {
 /// divide by zero are shown as "–".
 #[test]
 fn zero_times_give_dashes_not_nan_or_inf() {
-    let root = tmp("zeros");
+    let root = Scratch::new("report-zeros");
     let from = root.join("data");
     copy_dir(&fixture(), &from);
     edit_json(&from, "bench_timings.json", |j| {
@@ -435,7 +416,6 @@ fn zero_times_give_dashes_not_nan_or_inf() {
     assert!(md.contains("(–×)"), "{md}");
     assert!(md.contains("ours –× faster"), "{md}");
     assert!(md.contains("(– mean edge lengths"), "{md}");
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// A folder where an input file is expected is an error naming it; a scene
@@ -443,7 +423,7 @@ fn zero_times_give_dashes_not_nan_or_inf() {
 /// dropped.
 #[test]
 fn a_folder_for_an_input_is_an_error_and_a_missing_scene_is_said() {
-    let root = tmp("missing");
+    let root = Scratch::new("report-missing");
     let from = root.join("data");
     copy_dir(&fixture(), &from);
     let out = root.join("pipeline");
@@ -476,14 +456,13 @@ fn a_folder_for_an_input_is_an_error_and_a_missing_scene_is_said() {
             && msg.contains("a folder where a report input file is expected"),
         "{msg}"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// An output folder that cannot be created is named as given (not the
 /// temporary folder beside it), and nothing is left behind.
 #[test]
 fn an_out_folder_that_cannot_be_created_is_named_as_given() {
-    let root = tmp("cannot");
+    let root = Scratch::new("report-cannot");
     let blocker = root.join("file");
     std::fs::write(&blocker, "not a folder").unwrap();
     let out = blocker.join("report");
@@ -503,5 +482,4 @@ fn an_out_folder_that_cannot_be_created_is_named_as_given() {
         "{msg}"
     );
     assert_eq!(names(&root), ["file"]);
-    std::fs::remove_dir_all(&root).unwrap();
 }

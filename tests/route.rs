@@ -5,7 +5,7 @@
 //! nothing written.
 
 use std::cmp::Ordering;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use ccdlab::contact::Form;
@@ -14,6 +14,9 @@ use ccdlab::contact::route::{FlightOptions, Heading, HeightGridSpec, Route, Tin,
 use ccdlab::exact::{Algebraic, Dyadic};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::Feature;
+
+mod common;
+use common::Scratch;
 
 fn v(x: f64, y: f64, z: f64) -> Vec3 {
     Vec3::new(x, y, z)
@@ -231,27 +234,9 @@ fn ccdlab(args: &[&str]) -> (bool, String) {
     )
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let d = std::env::temp_dir().join(format!("ccdlab-route-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        TempDir(d)
-    }
-
-    fn file(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Writes `text` to the file `name` in `d`; its path as an argument.
+fn file(d: &Scratch, name: &str, text: &str) -> String {
+    d.file(name, text).to_string_lossy().into_owned()
 }
 
 const TETRA: &str =
@@ -260,10 +245,10 @@ const GRID: &str = "grid 3 3 0 0 5 5\n0 0 0\n0 0 0\n0 0 0\n";
 
 #[test]
 fn cli_flies_files_and_writes_the_report() {
-    let d = TempDir::new("ok");
-    let (grid, obj) = (d.file("t.grid", GRID), d.file("o.obj", TETRA));
-    let route = d.file("r.route", "# x y z\n2 2 3\n8 8 -1\n");
-    let out = d.0.join("report");
+    let d = Scratch::new("route-ok");
+    let (grid, obj) = (file(&d, "t.grid", GRID), file(&d, "o.obj", TETRA));
+    let route = file(&d, "r.route", "# x y z\n2 2 3\n8 8 -1\n");
+    let out = d.join("report");
     let (ok, text) = ccdlab(&[
         "route",
         "--grid",
@@ -284,7 +269,8 @@ fn cli_flies_files_and_writes_the_report() {
     let md = std::fs::read_to_string(out.join("README.md")).unwrap();
     assert!(md.contains("commit:") && md.contains("threads:"), "{md}");
     // Inline route, terrain as a mesh file: the same first contact.
-    let terrain_obj = d.file(
+    let terrain_obj = file(
+        &d,
         "t.obj",
         "v 0 0 0\nv 10 0 0\nv 0 10 0\nv 10 10 0\nf 1 2 3\nf 4 3 2\n",
     );
@@ -304,10 +290,10 @@ fn cli_flies_files_and_writes_the_report() {
 
 #[test]
 fn cli_bad_input_names_file_and_element_and_writes_nothing() {
-    let d = TempDir::new("bad");
-    let grid = d.file("t.grid", GRID);
-    let obj = d.file("o.obj", TETRA);
-    let out = d.0.join("report");
+    let d = Scratch::new("route-bad");
+    let grid = file(&d, "t.grid", GRID);
+    let obj = file(&d, "o.obj", TETRA);
+    let out = d.join("report");
     let out_s = out.to_string_lossy().into_owned();
     let cases: Vec<(Vec<String>, &str)> = vec![
         // Out-of-range face index in the object.
@@ -316,7 +302,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
                 "--grid".into(),
                 grid.clone(),
                 "--object".into(),
-                d.file("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n"),
+                file(&d, "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n"),
                 "--route".into(),
                 "1,1,1;2,2,2".into(),
             ],
@@ -328,7 +314,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
                 "--grid".into(),
                 grid.clone(),
                 "--object".into(),
-                d.file("empty.obj", "v 0 0 0\n"),
+                file(&d, "empty.obj", "v 0 0 0\n"),
                 "--route".into(),
                 "1,1,1;2,2,2".into(),
             ],
@@ -338,7 +324,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
         (
             vec![
                 "--terrain".into(),
-                d.file("t.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"),
+                file(&d, "t.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"),
                 "--object".into(),
                 obj.clone(),
                 "--route".into(),
@@ -352,7 +338,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
                 "--grid".into(),
                 grid.clone(),
                 "--object".into(),
-                d.file("nan.obj", "v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
+                file(&d, "nan.obj", "v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
                 "--route".into(),
                 "1,1,1;2,2,2".into(),
             ],
@@ -366,7 +352,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
                 "--object".into(),
                 obj.clone(),
                 "--route".into(),
-                d.file("empty.route", "# nothing\n"),
+                file(&d, "empty.route", "# nothing\n"),
             ],
             "empty.route: the route has 0 waypoint",
         ),
@@ -377,7 +363,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
                 "--object".into(),
                 obj.clone(),
                 "--route".into(),
-                d.file("one.route", "1 2 3\n"),
+                file(&d, "one.route", "1 2 3\n"),
             ],
             "one.route: the route has 1 waypoint",
         ),
@@ -388,7 +374,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
                 "--object".into(),
                 obj.clone(),
                 "--route".into(),
-                d.file("nan.route", "1 2 3\n4 NaN 6\n"),
+                file(&d, "nan.route", "1 2 3\n4 NaN 6\n"),
             ],
             "nan.route: waypoint 1 (line 2)",
         ),
@@ -407,7 +393,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
         (
             vec![
                 "--grid".into(),
-                d.file("nan.grid", "grid 2 2 0 0 1 1\n0 0\n0 nan\n"),
+                file(&d, "nan.grid", "grid 2 2 0 0 1 1\n0 0\n0 nan\n"),
                 "--object".into(),
                 obj.clone(),
                 "--route".into(),
@@ -437,7 +423,8 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
         (
             vec![
                 "--terrain".into(),
-                d.file(
+                file(
+                    &d,
                     "far.obj",
                     "v 1e61 0 0\nv 2e61 0 0\nv 1e61 1e61 0\nf 1 2 3\n",
                 ),
@@ -455,7 +442,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
                 "--object".into(),
                 obj.clone(),
                 "--route".into(),
-                d.file("far.route", "-1e308 -1e308 400\n1e308 1e308 390\n"),
+                file(&d, "far.route", "-1e308 -1e308 400\n1e308 1e308 390\n"),
             ],
             "far.route: waypoint 0 (line 1): coordinate -1e308 is beyond ±1e60",
         ),
@@ -463,7 +450,7 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
         (
             vec![
                 "--grid".into(),
-                d.file("long.grid", "grid 2 2 0 0 1 1\n0 0\n0 0\n0\n"),
+                file(&d, "long.grid", "grid 2 2 0 0 1 1\n0 0\n0 0\n0\n"),
                 "--object".into(),
                 obj.clone(),
                 "--route".into(),

@@ -1,0 +1,72 @@
+//! Helpers shared by the integration tests: a scratch folder per test and
+//! the sorted names in a folder.
+
+// Each file in tests/ is its own crate and uses only some of these.
+#![allow(dead_code)]
+
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+
+/// A folder for one test, `ccdlab-<tag>-<process id>` under the system's
+/// temporary folder: what an earlier run left there is removed first, and
+/// the folder with everything in it goes when this is dropped. The tests of
+/// one file run as threads of one process, so each test needs its own tag.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// Makes the empty folder.
+    pub fn new(tag: &str) -> Scratch {
+        let s = Scratch::unmade(tag);
+        std::fs::create_dir_all(&s.0).unwrap();
+        s
+    }
+
+    /// The folder not made yet, for a command that must make it (or, on
+    /// failure, not).
+    pub fn unmade(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("ccdlab-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Scratch(dir)
+    }
+
+    /// Writes `content` to the file `name` in the folder (making the folders
+    /// on its way) and returns its path.
+    pub fn file(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The names of the entries in `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
