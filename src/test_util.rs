@@ -1,23 +1,45 @@
-//! Helpers for the library's unit tests: a scratch folder per test and the
-//! sorted names in a folder.
+//! Test helpers: a scratch folder per test and the sorted names in a
+//! folder. One file for the library's unit tests (`mod test_util`), the
+//! binary's (included by path from `src/bin/ccdlab/main.rs`) and the
+//! integration tests (`mod common`, by path): each of those is its own
+//! crate and uses only some of these.
+
+#![allow(dead_code)]
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
-/// An empty folder for one test, `ccdlab-<tag>-<process id>` under the
-/// system's temporary folder: what an earlier run left there is removed
-/// first, and the folder with everything in it goes when this is dropped.
-/// The tests of one binary run as threads of one process, so each test
-/// needs its own tag.
+/// A folder for one test, `ccdlab-<tag>-<process id>` under the system's
+/// temporary folder: what an earlier run left there is removed first, and
+/// the folder with everything in it goes when this is dropped. The tests of
+/// one file run as threads of one process, so each test needs its own tag.
 pub struct Scratch(PathBuf);
 
 impl Scratch {
     /// Makes the empty folder.
     pub fn new(tag: &str) -> Scratch {
+        let s = Scratch::unmade(tag);
+        std::fs::create_dir_all(&s.0).unwrap();
+        s
+    }
+
+    /// The folder not made yet, for a command that must make it (or, on
+    /// failure, not).
+    pub fn unmade(tag: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("ccdlab-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
+    }
+
+    /// Writes `content` to the file `name` in the folder (making the folders
+    /// on its way) and returns its path.
+    pub fn file(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, content).unwrap();
+        path
     }
 }
 

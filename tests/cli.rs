@@ -11,6 +11,7 @@ use ccdlab::harness::sequence::FrameSequence;
 use ccdlab::pipeline::StepReport;
 use serde_json::Value;
 
+#[path = "../src/test_util.rs"]
 mod common;
 use common::{Scratch, names};
 

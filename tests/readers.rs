@@ -13,6 +13,7 @@ use ccdlab::harness::ground_truth::{
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, read_mesh, read_step};
 
+#[path = "../src/test_util.rs"]
 mod common;
 use common::Scratch;
 

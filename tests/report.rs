@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use ccdlab::harness::reproduction::{ReportError, ReportOptions, generate, read_criterion};
 
+#[path = "../src/test_util.rs"]
 mod common;
 use common::{Scratch, names};
 

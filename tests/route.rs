@@ -15,6 +15,7 @@ use ccdlab::exact::{Algebraic, Dyadic};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::Feature;
 
+#[path = "../src/test_util.rs"]
 mod common;
 use common::Scratch;
 

@@ -14,6 +14,7 @@ mod report;
 mod route;
 mod step;
 #[cfg(test)]
+#[path = "../../test_util.rs"]
 mod test_util;
 
 /// Continuous collision detection for deforming triangle meshes.
