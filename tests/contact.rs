@@ -485,6 +485,35 @@ fn small_triangle() -> impl Strategy<Value = [Vec3; 3]> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
+    /// Scaling a scene by a power of two (exact) changes nothing but the
+    /// region's coordinates, which scale exactly: the classification is
+    /// exact, and the floating-point geometry runs on the scene brought to
+    /// unit size either way.
+    #[test]
+    fn triangle_pair_is_invariant_under_power_of_two_scaling(
+        a0 in small_triangle(), a1 in small_triangle(),
+        b0 in small_triangle(), b1 in small_triangle(),
+        k in -800i32..=800,
+    ) {
+        let s = 2f64.powi(k);
+        let sc = |t: [Vec3; 3]| t.map(|p| p * s);
+        let c = triangle_pair(&a0, &a1, &b0, &b1);
+        let d = triangle_pair(&sc(a0), &sc(a1), &sc(b0), &sc(b1));
+        prop_assert_eq!(c.is_some(), d.is_some());
+        if let (Some(c), Some(d)) = (c, d) {
+            let mut t = c.time.clone();
+            prop_assert_eq!(t.compare(&mut d.time.clone()), Ordering::Equal);
+            prop_assert_eq!(
+                (c.a, c.b, c.form, c.penetrating, c.degenerate),
+                (d.a, d.b, d.form, d.penetrating, d.degenerate)
+            );
+            prop_assert_eq!(c.touching, d.touching);
+            let want: Vec<Vec3> = c.region.points().iter().map(|p| p * s).collect();
+            prop_assert_eq!(d.region.points(), &want[..]);
+            prop_assert!(d.region.points().iter().all(|p| p.iter().all(|x| x.is_finite())));
+        }
+    }
+
     /// The fast classification of a triangle pair equals the oracle's: time,
     /// carriers, touching elementary pairs, penetration.
     #[test]
