@@ -73,7 +73,8 @@ pub enum FolderError<E> {
 /// folder beside it (`.NAME.TAG-PID.tmp`), which then takes the place of
 /// `out`. An old `out` is moved aside first, put back if the new folder
 /// cannot be moved in, and removed last. On any error, or a panic in
-/// `write`, the temporary folder is removed and `out` is left as it was.
+/// `write`, the temporary folder is removed and `out` is left as it was
+/// (one that a killed run left goes on the next run: `temp_folder`).
 /// Whether an old `out` may be replaced is the caller's to decide.
 pub fn replace_folder<T, E>(
     out: &Path,
@@ -96,9 +97,7 @@ pub fn replace_folder<T, E>(
     let name = name.to_string_lossy();
     std::fs::create_dir_all(parent).map_err(FolderError::Create)?;
     let pid = std::process::id();
-    let tmp = parent.join(format!(".{name}.{tag}-{pid}.tmp"));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).map_err(FolderError::Create)?;
+    let tmp = temp_folder(parent, &format!(".{name}.{tag}-")).map_err(FolderError::Create)?;
     let mut guard = Guard(Some(tmp.clone()));
     let value = write(&tmp).map_err(FolderError::Write)?;
     let old = parent.join(format!(".{name}.{tag}-{pid}.old"));
@@ -145,7 +144,8 @@ impl StageError {
 /// [`StagedFolder::commit`] once all are written. Dropped without a commit
 /// (an error, a panic), it removes the staging folder and every folder it
 /// created on the way to `out`, so a failed run leaves neither a partial
-/// nor an empty `out` behind, and an existing `out` as it was.
+/// nor an empty `out` behind, and an existing `out` as it was; a staging
+/// folder that a run killed by a signal left goes on the next run.
 ///
 /// When `out` is an existing folder, the staging folder is inside it
 /// (`.TAG-PID.tmp`) and the files are moved in one by one, each replacing
@@ -170,7 +170,6 @@ impl StagedFolder {
     /// folder's name.
     pub fn begin(out: &Path, tag: &str) -> Result<StagedFolder, StageError> {
         let bad = |message: String| StageError::new(out, message);
-        let pid = std::process::id();
         let mut stage = StagedFolder {
             out: out.to_path_buf(),
             dir: None,
@@ -180,9 +179,7 @@ impl StagedFolder {
         match std::fs::metadata(out) {
             Ok(m) if m.is_dir() => {
                 stage.into_existing = true;
-                let dir = out.join(format!(".{tag}-{pid}.tmp"));
-                let _ = std::fs::remove_dir_all(&dir);
-                std::fs::create_dir(&dir)
+                let dir = temp_folder(out, &format!(".{tag}-"))
                     .map_err(|e| bad(format!("cannot create a folder in it: {e}")))?;
                 stage.dir = Some(dir);
                 return Ok(stage);
@@ -221,9 +218,8 @@ impl StagedFolder {
                 .map_err(|e| bad(format!("cannot create {}: {e}", d.display())))?;
             stage.created.push(d);
         }
-        let dir = parent.join(format!(".{}.{tag}-{pid}.tmp", name.to_string_lossy()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir(&dir).map_err(|e| {
+        let prefix = format!(".{}.{tag}-", name.to_string_lossy());
+        let dir = temp_folder(parent, &prefix).map_err(|e| {
             bad(format!(
                 "cannot create a folder in {}: {e}",
                 parent.display()
@@ -294,6 +290,51 @@ impl Drop for StagedFolder {
             let _ = std::fs::remove_dir(d);
         }
     }
+}
+
+/// A new empty folder `dir/PREFIX<pid>.tmp` for this process. Folders
+/// `PREFIX<n>.tmp` that a run killed by a signal left there (a run that
+/// ends by an error or a panic removes its own) are removed first, when no
+/// process `n` exists any more; a folder of a live process is left alone.
+fn temp_folder(dir: &Path, prefix: &str) -> std::io::Result<PathBuf> {
+    let own = std::process::id();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let pid = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(prefix))
+                .and_then(|n| n.strip_suffix(".tmp"))
+                .and_then(|n| n.parse::<u32>().ok());
+            if pid.is_some_and(|p| p == own || !process_exists(p)) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    let tmp = dir.join(format!("{prefix}{own}.tmp"));
+    std::fs::create_dir(&tmp)?;
+    Ok(tmp)
+}
+
+/// Whether a process `pid` exists (signal 0 checks without sending
+/// anything; `EPERM`: it exists but belongs to another user). Where that
+/// cannot be asked, every process is taken to exist.
+#[cfg(unix)]
+fn process_exists(pid: u32) -> bool {
+    let Ok(p) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    if p <= 0 {
+        return true;
+    }
+    // SAFETY: `kill` with signal 0 only checks that `p` could be signalled.
+    let rc = unsafe { libc::kill(p, 0) };
+    rc == 0 || Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn process_exists(_pid: u32) -> bool {
+    true
 }
 
 /// Checks, before any work, that an output file can go to `path`: its
@@ -571,6 +612,46 @@ mod tests {
         // A file where the folder belongs is refused at the start.
         let err = StagedFolder::begin(&out.join("b.md"), "t").unwrap_err();
         assert!(err.message.contains("not a folder"), "{err}");
+    }
+
+    /// The pid of a process that has ended (and been reaped).
+    #[cfg(unix)]
+    fn ended_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn staging_folders_of_killed_runs_go_and_of_live_ones_stay() {
+        let dir = Scratch::new("io-stale");
+        let (dead, live) = (ended_pid(), std::os::unix::process::parent_id());
+        assert!(!process_exists(dead) && process_exists(live));
+        let out = dir.join("out");
+        std::fs::create_dir(&out).unwrap();
+        for d in [
+            format!(".t-{dead}.tmp"),
+            format!(".t-{live}.tmp"),
+            format!(".u-{dead}.tmp"),
+        ] {
+            std::fs::create_dir(out.join(&d)).unwrap();
+            std::fs::write(out.join(d).join("half.md"), b"half").unwrap();
+        }
+        for d in [format!(".out.t-{dead}.tmp"), format!(".out.t-{live}.tmp")] {
+            std::fs::create_dir(dir.join(d)).unwrap();
+        }
+        // Into the existing folder: its own tag's dead staging goes.
+        let stage = StagedFolder::begin(&out, "t").unwrap();
+        drop(stage);
+        assert_eq!(
+            names(&out),
+            [format!(".t-{live}.tmp"), format!(".u-{dead}.tmp")]
+        );
+        // Beside it, for replace_folder: likewise.
+        replace_folder(&out, "t", |_| Ok::<(), Error>(())).unwrap();
+        assert_eq!(names(&dir), [format!(".out.t-{live}.tmp"), "out".into()]);
     }
 
     #[test]
