@@ -296,181 +296,144 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
     let obj = file(&d, "o.obj", TETRA);
     let out = d.join("report");
     let out_s = out.to_string_lossy().into_owned();
+    // `--grid GRID` (or `--terrain FILE`), `--object`, `--route`, extras.
+    let flight = |terrain: [&str; 2], object: &str, route: &str, extra: &[&str]| -> Vec<String> {
+        terrain
+            .iter()
+            .chain(&["--object", object, "--route", route])
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let on_grid = ["--grid", grid.as_str()];
+    let line = "1,1,1;2,2,2";
     let cases: Vec<(Vec<String>, &str)> = vec![
         // Out-of-range face index in the object.
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                file(&d, "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n"),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-            ],
+            flight(
+                on_grid,
+                &file(&d, "bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n"),
+                line,
+                &[],
+            ),
             "bad.obj:4",
         ),
         // Empty object mesh (no faces).
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                file(&d, "empty.obj", "v 0 0 0\n"),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-            ],
+            flight(on_grid, &file(&d, "empty.obj", "v 0 0 0\n"), line, &[]),
             "no faces",
         ),
         // Terrain mesh with an out-of-range index.
         (
-            vec![
-                "--terrain".into(),
-                file(&d, "t.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-            ],
+            flight(
+                [
+                    "--terrain",
+                    &file(&d, "t.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"),
+                ],
+                &obj,
+                line,
+                &[],
+            ),
             "t.obj:4",
         ),
         // NaN coordinate in the object.
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                file(&d, "nan.obj", "v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-            ],
+            flight(
+                on_grid,
+                &file(&d, "nan.obj", "v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
+                line,
+                &[],
+            ),
             "nan.obj",
         ),
         // Empty route file, one-point route, NaN waypoint.
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                file(&d, "empty.route", "# nothing\n"),
-            ],
+            flight(on_grid, &obj, &file(&d, "empty.route", "# nothing\n"), &[]),
             "empty.route: the route has 0 waypoint",
         ),
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                file(&d, "one.route", "1 2 3\n"),
-            ],
+            flight(on_grid, &obj, &file(&d, "one.route", "1 2 3\n"), &[]),
             "one.route: the route has 1 waypoint",
         ),
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                file(&d, "nan.route", "1 2 3\n4 NaN 6\n"),
-            ],
+            flight(
+                on_grid,
+                &obj,
+                &file(&d, "nan.route", "1 2 3\n4 NaN 6\n"),
+                &[],
+            ),
             "nan.route: waypoint 1 (line 2)",
         ),
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                "1,2,3".into(),
-            ],
+            flight(on_grid, &obj, "1,2,3", &[]),
             "<inline>: the route has 1 waypoint",
         ),
         // NaN height in the grid.
         (
-            vec![
-                "--grid".into(),
-                file(&d, "nan.grid", "grid 2 2 0 0 1 1\n0 0\n0 nan\n"),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-            ],
+            flight(
+                [
+                    "--grid",
+                    &file(&d, "nan.grid", "grid 2 2 0 0 1 1\n0 0\n0 nan\n"),
+                ],
+                &obj,
+                line,
+                &[],
+            ),
             "row 1, column 1",
         ),
         // A turn step below 0.01° (10⁻³⁰⁰° grew memory without bound).
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-                "--heading".into(),
-                "follow".into(),
-                "--turn-step".into(),
-                "0.001".into(),
-            ],
+            flight(
+                on_grid,
+                &obj,
+                line,
+                &["--heading", "follow", "--turn-step", "0.001"],
+            ),
             "invalid --turn-step: 0.001 is not in [0.01, 180]",
         ),
         // Coordinates beyond ±1e60 (near f64::MAX the plot never finished
         // and contact regions were NaN); in a route file, named with its
         // line (was "invalid route: its length overflows").
         (
-            vec![
-                "--terrain".into(),
-                file(
-                    &d,
-                    "far.obj",
-                    "v 1e61 0 0\nv 2e61 0 0\nv 1e61 1e61 0\nf 1 2 3\n",
-                ),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-            ],
+            flight(
+                [
+                    "--terrain",
+                    &file(
+                        &d,
+                        "far.obj",
+                        "v 1e61 0 0\nv 2e61 0 0\nv 1e61 1e61 0\nf 1 2 3\n",
+                    ),
+                ],
+                &obj,
+                line,
+                &[],
+            ),
             "far.obj: terrain vertex 0: coordinate 1e61 is beyond ±1e60",
         ),
         (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                file(&d, "far.route", "-1e308 -1e308 400\n1e308 1e308 390\n"),
-            ],
+            flight(
+                on_grid,
+                &obj,
+                &file(&d, "far.route", "-1e308 -1e308 400\n1e308 1e308 390\n"),
+                &[],
+            ),
             "far.route: waypoint 0 (line 1): coordinate -1e308 is beyond ±1e60",
         ),
         // One height too many in a grid: its line.
         (
-            vec![
-                "--grid".into(),
-                file(&d, "long.grid", "grid 2 2 0 0 1 1\n0 0\n0 0\n0\n"),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                "1,1,1;2,2,2".into(),
-            ],
+            flight(
+                [
+                    "--grid",
+                    &file(&d, "long.grid", "grid 2 2 0 0 1 1\n0 0\n0 0\n0\n"),
+                ],
+                &obj,
+                line,
+                &[],
+            ),
             "long.grid:4: height `0` is one too many",
         ),
         // Neither a file nor an inline route.
-        (
-            vec![
-                "--grid".into(),
-                grid.clone(),
-                "--object".into(),
-                obj.clone(),
-                "--route".into(),
-                "nowhere.route".into(),
-            ],
-            "nowhere.route",
-        ),
+        (flight(on_grid, &obj, "nowhere.route", &[]), "nowhere.route"),
     ];
     for (args, needle) in cases {
         let mut all = vec!["route".to_string()];
