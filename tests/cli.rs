@@ -3,7 +3,7 @@
 //! clear error (naming the parameter or file) and a non-zero exit, never a
 //! panic.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use ccdlab::harness::generate::{SceneParams, generate};
@@ -44,6 +44,21 @@ fn succeeds(args: &[&str]) -> (String, String) {
     let t = text(&out);
     assert!(out.status.success(), "{args:?} failed: {}", t.1);
     t
+}
+
+/// Generates a scene of two frames at `resolution` into the new folder
+/// `dir`; their paths.
+fn two_frames(dir: &str, resolution: &str) -> [PathBuf; 2] {
+    succeeds(&[
+        "generate",
+        "--resolution",
+        resolution,
+        "--frames",
+        "2",
+        "--out",
+        dir,
+    ]);
+    ["frame_0000.ply", "frame_0001.ply"].map(|f| Path::new(dir).join(f))
 }
 
 #[test]
@@ -182,17 +197,7 @@ fn step_repeat_reports_the_same_outcome_and_says_how_the_bvh_was_made() {
     let d = Scratch::unmade("cli-repeat");
     let frames = d.join("frames");
     let dir = frames.to_str().unwrap();
-    succeeds(&[
-        "generate",
-        "--resolution",
-        "12",
-        "--frames",
-        "2",
-        "--out",
-        dir,
-    ]);
-    let f0 = frames.join("frame_0000.ply");
-    let f1 = frames.join("frame_0001.ply");
+    let [f0, f1] = two_frames(dir, "12");
     let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
     let run = |extra: &[&str]| -> Value {
         let mut args = vec!["step", f0, f1, "--json"];
@@ -370,17 +375,7 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
     let d = Scratch::unmade("cli-outputs");
     let frames = d.join("frames");
     let dir = frames.to_str().unwrap();
-    succeeds(&[
-        "generate",
-        "--resolution",
-        "6",
-        "--frames",
-        "2",
-        "--out",
-        dir,
-    ]);
-    let f0 = frames.join("frame_0000.ply");
-    let f1 = frames.join("frame_0001.ply");
+    let [f0, f1] = two_frames(dir, "6");
     let before = std::fs::read(&f1).unwrap();
     let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
     let err = fails_with(&["step", f0, f1, "--pairs", f1], "--pairs");
