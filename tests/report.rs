@@ -24,6 +24,23 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Asserts that a report from `from` into `out` is refused as invalid
+/// data, with a message naming `file` and containing `expect`.
+fn refused_as_invalid(from: &Path, out: &Path, file: &str, expect: &str) {
+    let err = generate(&ReportOptions {
+        from: from.to_path_buf(),
+        criterion: None,
+        out: out.to_path_buf(),
+    })
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        matches!(err, ReportError::Invalid { .. }),
+        "{file}: {err:?}"
+    );
+    assert!(msg.contains(file) && msg.contains(expect), "{file}: {msg}");
+}
+
 #[test]
 fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
     let root = Scratch::new("report-good");
@@ -186,18 +203,7 @@ fn a_bad_record_is_named_and_nothing_is_written() {
         };
         assert_ne!(bad, good, "{file}: the fixture changed, update the test");
         std::fs::write(from.join(file), &bad).unwrap();
-        let err = generate(&ReportOptions {
-            from: from.clone(),
-            criterion: None,
-            out: out.clone(),
-        })
-        .unwrap_err();
-        let msg = err.to_string();
-        assert!(
-            matches!(err, ReportError::Invalid { .. }),
-            "{file}: {err:?}"
-        );
-        assert!(msg.contains(file) && msg.contains(expect), "{file}: {msg}");
+        refused_as_invalid(&from, &out, file, expect);
         std::fs::write(from.join(file), good).unwrap();
         assert_eq!(
             std::fs::read_to_string(out.join("README.md")).unwrap(),
@@ -364,18 +370,7 @@ fn out_of_range_numbers_are_named_with_file_and_field() {
         let from = root.join("data");
         copy_dir(&fixture(), &from);
         edit_json(&from, file, edit);
-        let err = generate(&ReportOptions {
-            from: from.clone(),
-            criterion: None,
-            out: root.join("pipeline"),
-        })
-        .unwrap_err();
-        let msg = err.to_string();
-        assert!(
-            matches!(err, ReportError::Invalid { .. }),
-            "{file}: {err:?}"
-        );
-        assert!(msg.contains(file) && msg.contains(expect), "{file}: {msg}");
+        refused_as_invalid(&from, &root.join("pipeline"), file, expect);
         assert_eq!(names(&root), ["data"], "{file}: something was written");
     }
 }
