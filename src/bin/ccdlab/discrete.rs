@@ -23,6 +23,8 @@ use ccdlab::discrete::scenes::{
 };
 use ccdlab::discrete::{Cylinder, HeightGrid, sphere_cuboid, sphere_sphere};
 use ccdlab::harness::output::{StagedFolder, write_atomic};
+
+use crate::limits;
 use ccdlab::harness::stamp::Stamp;
 use serde::Serialize;
 
@@ -115,22 +117,9 @@ fn argument(name: &'static str, message: impl Into<String>) -> DiscreteCliError 
     }
 }
 
-/// `value` of `--name` in `1..=max`. Zero is refused rather than read as
-/// "skip": every count is timed, and timing nothing never ends.
+/// `value` of `--name` in `1..=max` ([`limits::count`]).
 fn check_count(name: &'static str, value: usize, max: usize) -> Result<(), DiscreteCliError> {
-    if value == 0 {
-        return Err(argument(
-            name,
-            "0: must be at least 1 (there would be nothing to compare or time)",
-        ));
-    }
-    if value > max {
-        return Err(argument(
-            name,
-            format!("{value} exceeds the limit of {max}"),
-        ));
-    }
-    Ok(())
+    limits::count(value, max).map_err(|m| argument(name, m))
 }
 
 /// Refuses counts and times that would never finish, panic or exhaust
@@ -152,20 +141,8 @@ fn check_args(a: &Args) -> Result<(), DiscreteCliError> {
         ));
     }
     check_count("frames", a.frames, MAX_FRAMES)?;
-    let t = a.time_per_sample;
-    if !(t.is_finite() && t > 0.0) {
-        return Err(argument(
-            "time-per-sample",
-            format!("{t:?}: must be a finite positive number of seconds"),
-        ));
-    }
-    if t > MAX_TIME_PER_SAMPLE {
-        return Err(argument(
-            "time-per-sample",
-            format!("{t:?} s exceeds the limit of {MAX_TIME_PER_SAMPLE:?} s"),
-        ));
-    }
-    Ok(())
+    limits::seconds(a.time_per_sample, MAX_TIME_PER_SAMPLE)
+        .map_err(|m| argument("time-per-sample", m))
 }
 
 /// The staging of `--out` ([`StagedFolder`]); its errors name `--out`.

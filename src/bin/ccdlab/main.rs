@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod discrete;
 mod generate;
+mod limits;
 mod pipeline_args;
 mod polygons;
 mod queries;

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use ccdlab::harness::output::{StageError, StagedFolder, write_atomic};
+
+use crate::limits;
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::polygon::evaluate::{
     MethodTally, PrepareError, VerdictClass, evaluate_pair, translation_tolerance,
@@ -414,11 +416,7 @@ fn check_args(a: &ReportArgs) -> Result<(), PolygonsCliError> {
         ));
     }
     let count = |name: &'static str, value: usize, max: usize| {
-        if (1..=max).contains(&value) {
-            Ok(())
-        } else {
-            Err(argument(name, format!("{value} is outside 1..={max}")))
-        }
+        limits::count(value, max).map_err(|m| argument(name, m))
     };
     count("accuracy-pairs", a.accuracy_pairs, MAX_ACCURACY_PAIRS)?;
     count("timing-pairs", a.timing_pairs, MAX_TIMING_VERTICES)?;
@@ -435,18 +433,8 @@ fn check_args(a: &ReportArgs) -> Result<(), PolygonsCliError> {
             ),
         ));
     }
-    if !(a.sample_seconds.is_finite() && a.sample_seconds > 0.0) {
-        return Err(argument("sample-seconds", "must be a positive number"));
-    }
-    if a.sample_seconds > MAX_SAMPLE_SECONDS {
-        return Err(argument(
-            "sample-seconds",
-            format!(
-                "{:?} s exceeds the limit of {MAX_SAMPLE_SECONDS:?} s",
-                a.sample_seconds
-            ),
-        ));
-    }
+    limits::seconds(a.sample_seconds, MAX_SAMPLE_SECONDS)
+        .map_err(|m| argument("sample-seconds", m))?;
     if !(0.0..1.0).contains(&a.spikiness) {
         return Err(argument("spikiness", "must be in [0, 1)"));
     }
