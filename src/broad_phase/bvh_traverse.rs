@@ -47,6 +47,13 @@
 //! 3.09 G, callgrind, one thread): the pairs SLPF culls are the cheap ones.
 //! It would also change the BVH's candidate counts, which are the paper's.
 //!
+//! **Prefetching the right child** (measured, not adopted). `gather`
+//! visits a node's right child after the left child's subtree; a software
+//! prefetch of its node when the parent is visited took 1–2 % off the
+//! traversal (one thread, three interleaved rounds: cloth-ball 92→93
+//! 148.7–150.1 ms against 150.7–152.8, funnel 227→228 7.16–7.37 against
+//! 7.31–7.48), within this machine's noise: not worth an `unsafe` block.
+//!
 //! **Why queries, not a simultaneous descent of two subtrees.** Measured on
 //! cloth-ball 92→93 (1 thread; 6-DOP traversal 365 → 217 ms, 26-DOP
 //! 330 → 251 ms when this replaced it): the classic recursion

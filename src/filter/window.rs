@@ -52,6 +52,17 @@
 //! `2⁻¹⁰⁷⁵` each). A pair whose differences exceed `2²⁰⁰` passes (no
 //! projection can then overflow).
 //!
+//! **Cost** (measured on cloth-ball 92→93, one thread). The filter sees the
+//! 530,609 pairs DNF passes and culls 400,249; it takes about 80 ms of the
+//! filter stage and saves about 95 ms of exact tests. Of its instructions
+//! (callgrind), about 180 M are the subdivision and 400 M the projection
+//! tests. A level-by-level subdivision without branches (every window of
+//! every depth halved, windows kept left halves first so that a level is
+//! an elementwise pass, the free ones masked out) gave the same runs with
+//! 2.5 M fewer mispredicted branches but 250 M more instructions, and the
+//! same filter-stage time (148.9–154.5 ms against 149.2–154.1, four
+//! interleaved rounds): not adopted.
+//!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`. Tested against
 //! the exact oracle on random and near-degenerate pairs, and on every
 //! candidate of the real steps (`tests/pipeline.rs`).
