@@ -163,6 +163,23 @@ impl<const N: usize> Kdop<N> {
         !apart
     }
 
+    /// Whether `self` overlaps the merge of `parts` (`self.overlaps(&m)`,
+    /// `m` their merge), computed in registers: merging into memory and
+    /// testing the result stalls on store-to-load forwarding (the odd
+    /// slab's overlapping store).
+    #[inline(always)]
+    pub fn overlaps_merge<const M: usize>(&self, parts: [&Kdop<N>; M]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if N >= 2 && M > 0 {
+            return simd::overlaps_merge(self, parts);
+        }
+        let mut m = Kdop::<N>::EMPTY;
+        for p in parts {
+            m.merge_in(p);
+        }
+        self.overlaps(&m)
+    }
+
     /// Whether `other` lies inside `self` (every slab of `other` within the
     /// slab of `self`). The empty k-DOP is inside everything.
     pub fn contains(&self, other: &Kdop<N>) -> bool {
@@ -221,6 +238,31 @@ mod simd {
                 let ah = _mm_loadu_pd(a_hi.as_ptr().add(i));
                 let bl = _mm_loadu_pd(b_lo.as_ptr().add(i));
                 let bh = _mm_loadu_pd(b_hi.as_ptr().add(i));
+                apart = _mm_or_pd(apart, _mm_or_pd(_mm_cmpgt_pd(al, bh), _mm_cmpgt_pd(bl, ah)));
+            }
+            _mm_movemask_pd(apart) == 0
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn overlaps_merge<const N: usize, const M: usize>(
+        a: &Kdop<N>,
+        parts: [&Kdop<N>; M],
+    ) -> bool {
+        debug_assert!(N >= 2 && M > 0);
+        // SAFETY: as in `overlaps`.
+        unsafe {
+            let mut apart = _mm_setzero_pd();
+            for k in 0..N.div_ceil(2) {
+                let i = pair::<N>(k);
+                let mut bl = _mm_loadu_pd(parts[0].lo.as_ptr().add(i));
+                let mut bh = _mm_loadu_pd(parts[0].hi.as_ptr().add(i));
+                for p in &parts[1..] {
+                    bl = _mm_min_pd(_mm_loadu_pd(p.lo.as_ptr().add(i)), bl);
+                    bh = _mm_max_pd(_mm_loadu_pd(p.hi.as_ptr().add(i)), bh);
+                }
+                let al = _mm_loadu_pd(a.lo.as_ptr().add(i));
+                let ah = _mm_loadu_pd(a.hi.as_ptr().add(i));
                 apart = _mm_or_pd(apart, _mm_or_pd(_mm_cmpgt_pd(al, bh), _mm_cmpgt_pd(bl, ah)));
             }
             _mm_movemask_pd(apart) == 0
@@ -394,6 +436,21 @@ pub(crate) mod tests {
             let mut m_in = *x;
             m_in.merge_in(y);
             assert_eq!(m_in, want, "N = {N}");
+        }
+        // The test against a merge done in registers, for one to three
+        // parts, against the scalar loops on the merged k-DOP.
+        let kc = scalar_merge(&ka, &Kdop::<N>::from_point(&b[0]));
+        for q in [&ka, &kb, &kc, &Kdop::EMPTY] {
+            let m2 = scalar_merge(&kb, &kc);
+            assert_eq!(q.overlaps_merge([&kb]), scalar_overlaps(q, &kb), "N = {N}");
+            assert_eq!(
+                q.overlaps_merge([&kb, &kc]),
+                scalar_overlaps(q, &m2),
+                "N = {N}"
+            );
+            let m3 = scalar_merge(&m2, &ka);
+            let got = q.overlaps_merge([&kb, &kc, &ka]);
+            assert_eq!(got, scalar_overlaps(q, &m3), "N = {N}");
         }
     }
 

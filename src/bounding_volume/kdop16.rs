@@ -85,6 +85,24 @@ impl<const N: usize> QKdop<N> {
         !apart
     }
 
+    /// Whether `self` overlaps the merge of `parts`: `self.overlaps(&m)`
+    /// for `m` the merge of `parts` (its vertices', for an edge or a face),
+    /// computed in registers. (Merging into memory and testing the result
+    /// costs a failed store-to-load forwarding: the merge stores 26 bytes in
+    /// pieces that the test's overlapping 16-byte loads straddle.)
+    #[inline(always)]
+    pub fn overlaps_merge<const M: usize>(&self, parts: [&QKdop<N>; M]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if (8..=16).contains(&N) && M > 0 {
+            return simd::overlaps_merge(self, parts);
+        }
+        let mut m = QKdop::<N>::EMPTY;
+        for p in parts {
+            m = m.merge(p);
+        }
+        self.overlaps(&m)
+    }
+
     /// The smallest quantized k-DOP containing both.
     #[inline(always)]
     pub fn merge(&self, other: &QKdop<N>) -> QKdop<N> {
@@ -117,6 +135,32 @@ mod simd {
             for at in [0, N - 8] {
                 let (al, ah) = (load(&a.lo, at), load(&a.hi, at));
                 let (bl, bh) = (load(&b.lo, at), load(&b.hi, at));
+                apart = _mm_or_si128(
+                    apart,
+                    _mm_or_si128(_mm_cmpgt_epi16(al, bh), _mm_cmpgt_epi16(bl, ah)),
+                );
+            }
+            _mm_movemask_epi8(apart) == 0
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn overlaps_merge<const N: usize, const M: usize>(
+        a: &QKdop<N>,
+        parts: [&QKdop<N>; M],
+    ) -> bool {
+        debug_assert!((8..=16).contains(&N) && M > 0);
+        // SAFETY: as in `overlaps`.
+        unsafe {
+            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
+            let mut apart = _mm_setzero_si128();
+            for at in [0, N - 8] {
+                let (mut bl, mut bh) = (load(&parts[0].lo, at), load(&parts[0].hi, at));
+                for p in &parts[1..] {
+                    bl = _mm_min_epi16(bl, load(&p.lo, at));
+                    bh = _mm_max_epi16(bh, load(&p.hi, at));
+                }
+                let (al, ah) = (load(&a.lo, at), load(&a.hi, at));
                 apart = _mm_or_si128(
                     apart,
                     _mm_or_si128(_mm_cmpgt_epi16(al, bh), _mm_cmpgt_epi16(bl, ah)),
@@ -255,9 +299,19 @@ mod tests {
             for i in 0..13 {
                 prop_assert!(m.lo[i] <= qm.lo[i] && qm.hi[i] <= m.hi[i]);
             }
-            // The vector test agrees with the scalar one.
-            let scalar = (0..13).all(|i| qa.lo[i] <= qb.hi[i] && qb.lo[i] <= qa.hi[i]);
-            prop_assert_eq!(qa.overlaps(&qb), scalar);
+            // The vector test agrees with the scalar one, also on a merge
+            // done in registers.
+            let scalar = |x: &QKdop<13>, y: &QKdop<13>| {
+                (0..13).all(|i| x.lo[i] <= y.hi[i] && y.lo[i] <= x.hi[i])
+            };
+            prop_assert_eq!(qa.overlaps(&qb), scalar(&qa, &qb));
+            let qr = g.quantize(&kdop(&r));
+            for q in [&qa, &qb, &qr] {
+                prop_assert_eq!(q.overlaps_merge([&qb]), scalar(q, &qb));
+                prop_assert_eq!(q.overlaps_merge([&qb, &qr]), scalar(q, &qb.merge(&qr)));
+                let m3 = qb.merge(&qr).merge(&qa);
+                prop_assert_eq!(q.overlaps_merge([&qb, &qr, &qa]), scalar(q, &m3));
+            }
         }
 
         /// Inner images overlap only when the exact k-DOPs do, on any

@@ -227,6 +227,34 @@ impl<const N: usize> KdopBvh<N> {
         self.leaf_start[l0][1] as usize..self.leaf_start[l1][1] as usize
     }
 
+    /// Whether `bv` overlaps the exact k-DOP of a leaf's face
+    /// (`bv.overlaps(&self.face_kdop(leaf))`, merged in registers).
+    #[inline(always)]
+    pub(crate) fn face_kdop_overlaps(&self, leaf: &Leaf, bv: &Kdop<N>) -> bool {
+        bv.overlaps_merge(leaf.corner_slots.map(|s| &self.vertex_bv[s as usize]))
+    }
+
+    /// Whether `bv` overlaps the exact k-DOP of an edge slot
+    /// (`bv.overlaps(&self.edge_kdop(slot))`, merged in registers).
+    #[inline(always)]
+    pub(crate) fn edge_kdop_overlaps(&self, slot: usize, bv: &Kdop<N>) -> bool {
+        bv.overlaps_merge(self.edge_end_slots[slot].map(|s| &self.vertex_bv[s as usize]))
+    }
+
+    /// Whether `q` overlaps the inner image of a leaf's face
+    /// (`q.overlaps(&self.face_qi(leaf))`, merged in registers).
+    #[inline(always)]
+    pub(crate) fn face_qi_overlaps(&self, leaf: &Leaf, q: &QKdop<N>) -> bool {
+        q.overlaps_merge(leaf.corner_slots.map(|s| &self.vertex_qi[s as usize]))
+    }
+
+    /// Whether `q` overlaps the inner image of an edge slot
+    /// (`q.overlaps(&self.edge_qi(slot))`, merged in registers).
+    #[inline(always)]
+    pub(crate) fn edge_qi_overlaps(&self, slot: usize, q: &QKdop<N>) -> bool {
+        q.overlaps_merge(self.edge_end_slots[slot].map(|s| &self.vertex_qi[s as usize]))
+    }
+
     /// The exact k-DOP of an edge slot: the merge of its endpoints'.
     #[inline(always)]
     pub(crate) fn edge_kdop(&self, slot: usize) -> Kdop<N> {

@@ -108,6 +108,9 @@ struct Scratch {
     cluster: Vec<u32>,
     /// Runs `[l0, l1)` of consecutive partner leaves.
     runs: Vec<(u32, u32)>,
+    /// Feature pairs of the current query that pass the outer test (see
+    /// `features`).
+    hits: Vec<u64>,
     vf: Vec<VfPair>,
     vf_len: usize,
     ee: Vec<EePair>,
@@ -120,6 +123,7 @@ impl Scratch {
             partners: vec![0; 256],
             cluster: vec![0; 256],
             runs: Vec::new(),
+            hits: Vec::new(),
             // The candidate buffers grow as a task needs them: a task that
             // finds few candidates (most, on sparse scenes) zeroes little.
             vf: Vec::new(),
@@ -437,9 +441,14 @@ fn features<const N: usize>(
     }
     sc.reserve_vf(nva * np + n_vslots);
     sc.reserve_ee(nea * n_eslots);
+    let most = (nva * np).max(n_vslots).max(nea * n_eslots);
+    if sc.hits.len() < most {
+        sc.hits.resize(most, 0);
+    }
     let Scratch {
         partners,
         runs,
+        hits,
         vf,
         vf_len,
         ee,
@@ -457,11 +466,23 @@ fn features<const N: usize>(
     // the exact k-DOPs, and the pair is a candidate without the `f64` test.
     // On cloth-ball 92→93, 97% of the pairs that pass the outer test are
     // candidates and 93% are proven here (cachegrind, one traversal: 7%
-    // fewer instructions, 20% fewer loads, 16% fewer L1 misses). The inner
-    // images of faces and edges are merged from their vertices' only when
-    // a pair needs them (where few pairs pass, as on funnel 227→228, eager
-    // merges cost more than they save). Across two trees the query's
-    // features have no inner image on `b`'s grid: `EMPTY` proves nothing.
+    // fewer instructions, 20% fewer loads, 16% fewer L1 misses). Across two
+    // trees the query's features have no inner image on `b`'s grid: `EMPTY`
+    // proves nothing.
+    //
+    // Each kind of pair runs in two passes. The outer tests (which read
+    // only feature IDs and outer images) list the pairs that pass in
+    // `hits`, without a branch on their verdict (it passes about a third of
+    // the pairs); the inner and exact tests then run on the list, where
+    // they almost always succeed, on faces' and edges' images merged in
+    // registers (`overlaps_merge`: a merge stored to memory and read back
+    // by the test stalls on store-to-load forwarding). The order of the
+    // pairs is that of a single pass. Measured on cloth-ball 92→93 against
+    // one pass branching on the outer verdict (one thread, five
+    // interleaved rounds): traversal 121–126 ms against 154–162 (callgrind:
+    // 1.33 G → 1.25 G instructions, 7.3 M → 4.6 M mispredicted branches);
+    // funnel 227→228 8.1–8.3 ms against 8.4–8.7. Two passes with the
+    // merges through memory were slower than one pass.
     let same_tree = std::ptr::eq(a, b);
     let query = Query {
         a,
@@ -470,54 +491,51 @@ fn features<const N: usize>(
         start: a.leaf_start[la].map(|s| s as usize),
         same_tree,
     };
-    let mut face_qi = None;
-    let mut query_face_qi = || -> QKdop<N> {
-        *face_qi.get_or_insert_with(|| {
-            if same_tree {
-                a.face_qi(leaf)
-            } else {
-                QKdop::<N>::EMPTY
-            }
-        })
-    };
 
-    // The query's owned vertices against the partners' faces. This loop
+    // The query's owned vertices against the partners' faces. This pass
     // and the edges' are unrolled for the query's number of owned features
-    // (const generics), and their outer tests read only feature IDs and
-    // outer images; the rest is read for the pairs that pass. Measured on
-    // cloth-ball 92→93 (callgrind, one traversal, 1 thread) with the local
-    // copies in `cluster` and buffers that grow on demand: 1.54 G → 1.31 G
-    // instructions; funnel 227→228 −21 %.
+    // (const generics).
     let (mut nvf, mut vf_same) = (*vf_len, 0u64);
     if nva > 0 {
-        let (n, same) = match nva {
-            1 => vertices_faces::<N, 1>(&query, partners, vf, nvf),
-            2 => vertices_faces::<N, 2>(&query, partners, vf, nvf),
-            _ => vertices_faces::<N, 3>(&query, partners, vf, nvf),
+        let nh = match nva {
+            1 => vertex_face_hits::<N, 1>(&query, partners, hits),
+            2 => vertex_face_hits::<N, 2>(&query, partners, hits),
+            _ => vertex_face_hits::<N, 3>(&query, partners, hits),
         };
-        nvf = n;
-        vf_same += same;
+        (nvf, vf_same) = vertices_faces(&query, &hits[..nh], vf, nvf);
     }
 
     // The partners' owned vertices against the query's face.
     if leaf.face != NO_FACE {
         let c = leaf.corners;
-        let mut face_bv = None;
+        let mut nh = 0;
         for &(l0, l1) in runs.iter() {
             let r = b.vertex_slots(l0 as usize, l1 as usize);
             let vs = &b.slot_vertex[r.clone()];
             let vqs = &b.vertex_q[r.clone()][..vs.len()];
             for (j, (&v, vq)) in vs.iter().zip(vqs).enumerate() {
-                if (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q) {
-                    let s = r.start + j;
-                    if b.vertex_qi[s].overlaps(&query_face_qi())
-                        || b.vertex_bv[s].overlaps(face_bv.get_or_insert_with(|| a.face_kdop(leaf)))
-                    {
-                        vf[nvf] = VfPair { v, f: leaf.face };
-                        nvf += 1;
-                        vf_same += u64::from(b.slot_vertex_comp[s] == comp);
-                    }
-                }
+                let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q);
+                hits[nh] = (r.start + j) as u64;
+                nh += usize::from(hit);
+            }
+        }
+        if nh > 0 {
+            let face_qi = if same_tree {
+                a.face_qi(leaf)
+            } else {
+                QKdop::<N>::EMPTY
+            };
+            let mut face_bv = None;
+            for &h in &hits[..nh] {
+                let s = h as usize;
+                let ok = b.vertex_qi[s].overlaps(&face_qi)
+                    || b.vertex_bv[s].overlaps(face_bv.get_or_insert_with(|| a.face_kdop(leaf)));
+                vf[nvf] = VfPair {
+                    v: b.slot_vertex[s],
+                    f: leaf.face,
+                };
+                nvf += usize::from(ok);
+                vf_same += u64::from(ok & (b.slot_vertex_comp[s] == comp));
             }
         }
     }
@@ -529,11 +547,12 @@ fn features<const N: usize>(
     // The query's owned edges against the partners' owned edges.
     if nea > 0 {
         stats.feature_tests += (nea * n_eslots) as u64;
-        let (nee, ee_same) = match nea {
-            1 => edges_edges::<N, 1>(&query, runs, ee, *ee_len),
-            2 => edges_edges::<N, 2>(&query, runs, ee, *ee_len),
-            _ => edges_edges::<N, 3>(&query, runs, ee, *ee_len),
+        let nh = match nea {
+            1 => edge_edge_hits::<N, 1>(&query, runs, hits),
+            2 => edge_edge_hits::<N, 2>(&query, runs, hits),
+            _ => edge_edge_hits::<N, 3>(&query, runs, hits),
         };
+        let (nee, ee_same) = edges_edges(&query, nea, &hits[..nh], ee, *ee_len);
         stats.ee_candidates += (nee - *ee_len) as u64;
         stats.ee_same_component += ee_same;
         *ee_len = nee;
@@ -552,126 +571,144 @@ struct Query<'t, const N: usize> {
     same_tree: bool,
 }
 
-/// The `NEA` edges owned by the query against the edges owned by the leaves
-/// of `runs`: writes the candidates into `ee` from `ee_len` on; returns the
-/// new length and how many are within one component. Each pair is tested
-/// as in [`features`]: no shared endpoint and overlapping outer images, then
-/// overlapping inner images or exact k-DOPs.
+/// The outer tests of the `NEA` edges owned by the query against the edges
+/// owned by the leaves of `runs`: no shared endpoint and overlapping outer
+/// images. Lists the pairs that pass in `hits` as `4 × slot + k` (the
+/// partner's edge slot in `b`, the query's edge `k`), in partner order;
+/// returns their number.
 #[inline(always)]
-fn edges_edges<const N: usize, const NEA: usize>(
+fn edge_edge_hits<const N: usize, const NEA: usize>(
     query: &Query<'_, N>,
     runs: &[(u32, u32)],
-    ee: &mut [EePair],
-    ee_len: usize,
-) -> (usize, u64) {
-    let (a, b, same_tree) = (query.a, query.b, query.same_tree);
-    let (es, comp) = (query.start[1], query.leaf.component);
-    // The query's edges: endpoints, IDs and quantized k-DOPs, once; inner
-    // images and exact k-DOPs when first needed.
+    hits: &mut [u64],
+) -> usize {
+    let (a, b, es) = (query.a, query.b, query.start[1]);
     let qends: [[u32; 2]; NEA] = std::array::from_fn(|k| a.slot_edge_ends[es + k]);
-    let qids: [u32; NEA] = std::array::from_fn(|k| a.slot_edge[es + k]);
     let qq: [QKdop<N>; NEA] = std::array::from_fn(|k| {
-        if same_tree {
+        if query.same_tree {
             a.edge_q[es + k]
         } else {
             b.grid.quantize(&a.edge_kdop(es + k))
         }
     });
-    let mut qi: [Option<QKdop<N>>; NEA] = [None; NEA];
-    let mut qe: [Option<Kdop<N>>; NEA] = [None; NEA];
-    let (mut nee, mut ee_same) = (ee_len, 0u64);
+    let mut nh = 0;
     for &(l0, l1) in runs {
         let r = b.edge_slots(l0 as usize, l1 as usize);
         let ends = &b.slot_edge_ends[r.clone()];
         let tqs = &b.edge_q[r.clone()][..ends.len()];
         for (j, (&[r0, u0], tq)) in ends.iter().zip(tqs).enumerate() {
-            let mut pass = 0u32;
+            let s = ((r.start + j) as u64) << 2;
             for k in 0..NEA {
                 let [p, q] = qends[k];
                 let hit = (p != r0) & (p != u0) & (q != r0) & (q != u0) & qq[k].overlaps(tq);
-                pass |= u32::from(hit) << k;
-            }
-            if pass == 0 {
-                continue;
-            }
-            let s = r.start + j;
-            let (et, ec) = (b.slot_edge[s], b.slot_edge_comp[s]);
-            let (mut ti, mut bt) = (None, None);
-            for k in 0..NEA {
-                if pass & (1 << k) != 0
-                    && (qi[k]
-                        .get_or_insert_with(|| {
-                            if same_tree {
-                                a.edge_qi(es + k)
-                            } else {
-                                QKdop::<N>::EMPTY
-                            }
-                        })
-                        .overlaps(ti.get_or_insert_with(|| b.edge_qi(s)))
-                        || qe[k]
-                            .get_or_insert_with(|| a.edge_kdop(es + k))
-                            .overlaps(bt.get_or_insert_with(|| b.edge_kdop(s))))
-                {
-                    ee[nee] = EePair::new(qids[k], et);
-                    nee += 1;
-                    ee_same += u64::from(ec == comp);
-                }
+                hits[nh] = s | k as u64;
+                nh += usize::from(hit);
             }
         }
+    }
+    nh
+}
+
+/// The edge–edge pairs of `hits` ([`edge_edge_hits`]; the query owns `nea`
+/// edges) whose inner images or exact k-DOPs overlap: writes them into `ee`
+/// from `ee_len` on; returns the new length and how many are within one
+/// component.
+#[inline(always)]
+fn edges_edges<const N: usize>(
+    query: &Query<'_, N>,
+    nea: usize,
+    hits: &[u64],
+    ee: &mut [EePair],
+    ee_len: usize,
+) -> (usize, u64) {
+    let (a, b, es) = (query.a, query.b, query.start[1]);
+    let comp = query.leaf.component;
+    if hits.is_empty() {
+        return (ee_len, 0);
+    }
+    // The query's edges: IDs and inner images once; exact k-DOPs when
+    // first needed.
+    let qids: [u32; 3] = std::array::from_fn(|k| if k < nea { a.slot_edge[es + k] } else { 0 });
+    let qi: [QKdop<N>; 3] = std::array::from_fn(|k| {
+        if query.same_tree && k < nea {
+            a.edge_qi(es + k)
+        } else {
+            QKdop::<N>::EMPTY
+        }
+    });
+    let mut qe: [Option<Kdop<N>>; 3] = [None; 3];
+    let (mut nee, mut ee_same) = (ee_len, 0u64);
+    for &h in hits {
+        let (s, k) = ((h >> 2) as usize, (h & 3) as usize);
+        let ok = b.edge_qi_overlaps(s, &qi[k])
+            || b.edge_kdop_overlaps(s, qe[k].get_or_insert_with(|| a.edge_kdop(es + k)));
+        ee[nee] = EePair::new(qids[k], b.slot_edge[s]);
+        nee += usize::from(ok);
+        ee_same += u64::from(ok & (b.slot_edge_comp[s] == comp));
     }
     (nee, ee_same)
 }
 
-/// The `NVA` vertices owned by the query against the faces of its
-/// `partners`: writes the candidates into `vf` from `vf_len` on; returns the
-/// new length and how many are within one component. Each pair is tested as
-/// in [`features`]: the vertex not a corner and overlapping outer images,
-/// then overlapping inner images or exact k-DOPs.
+/// The outer tests of the `NVA` vertices owned by the query against the
+/// faces of its `partners`: the partner has a face, the vertex is not one
+/// of its corners, and their outer images overlap. Lists the pairs that
+/// pass in `hits` as `4 × partner + i` (the partner leaf, the query's
+/// vertex `i`), in partner order; returns their number.
 #[inline(always)]
-fn vertices_faces<const N: usize, const NVA: usize>(
+fn vertex_face_hits<const N: usize, const NVA: usize>(
     query: &Query<'_, N>,
     partners: &[u32],
-    vf: &mut [VfPair],
-    vf_len: usize,
-) -> (usize, u64) {
-    let (a, b, same_tree) = (query.a, query.b, query.same_tree);
-    let (vs, comp) = (query.start[0], query.leaf.component);
+    hits: &mut [u64],
+) -> usize {
+    let (a, b, vs) = (query.a, query.b, query.start[0]);
     let qv: [u32; NVA] = std::array::from_fn(|i| a.slot_vertex[vs + i]);
     let qq: [QKdop<N>; NVA] = std::array::from_fn(|i| {
-        if same_tree {
+        if query.same_tree {
             a.vertex_q[vs + i]
         } else {
             b.grid.quantize(&a.vertex_bv[vs + i])
         }
     });
-    let (mut nvf, mut vf_same) = (vf_len, 0u64);
+    let mut nh = 0;
     for &p in partners {
         let lp = &b.leaves[p as usize];
-        if lp.face == NO_FACE {
-            continue;
-        }
-        let c = lp.corners;
+        let (face, c) = (lp.face != NO_FACE, lp.corners);
         let fq = &b.leaf_q[p as usize];
-        let mut pass = 0u32;
-        for (i, (&v, vq)) in qv.iter().zip(&qq).enumerate() {
-            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(fq);
-            pass |= u32::from(hit) << i;
+        for i in 0..NVA {
+            let v = qv[i];
+            let hit = face & (v != c[0]) & (v != c[1]) & (v != c[2]) & qq[i].overlaps(fq);
+            hits[nh] = u64::from(p) << 2 | i as u64;
+            nh += usize::from(hit);
         }
-        if pass == 0 {
-            continue;
-        }
-        let (mut fi, mut fb) = (None, None);
-        for (i, &v) in qv.iter().enumerate() {
-            if pass & (1 << i) != 0
-                && ((same_tree
-                    && a.vertex_qi[vs + i].overlaps(fi.get_or_insert_with(|| b.face_qi(lp))))
-                    || a.vertex_bv[vs + i].overlaps(fb.get_or_insert_with(|| b.face_kdop(lp))))
-            {
-                vf[nvf] = VfPair { v, f: lp.face };
-                nvf += 1;
-                vf_same += u64::from(lp.component == comp);
-            }
-        }
+    }
+    nh
+}
+
+/// The vertex–face pairs of `hits` ([`vertex_face_hits`]) whose inner
+/// images or exact k-DOPs overlap: writes them into `vf` from `vf_len` on;
+/// returns the new length and how many are within one component.
+#[inline(always)]
+fn vertices_faces<const N: usize>(
+    query: &Query<'_, N>,
+    hits: &[u64],
+    vf: &mut [VfPair],
+    vf_len: usize,
+) -> (usize, u64) {
+    let (a, b, vs) = (query.a, query.b, query.start[0]);
+    let comp = query.leaf.component;
+    let (mut nvf, mut vf_same) = (vf_len, 0u64);
+    for &h in hits {
+        let (p, i) = ((h >> 2) as usize, (h & 3) as usize);
+        let lp = &b.leaves[p];
+        let s = vs + i;
+        let ok = (query.same_tree && b.face_qi_overlaps(lp, &a.vertex_qi[s]))
+            || b.face_kdop_overlaps(lp, &a.vertex_bv[s]);
+        vf[nvf] = VfPair {
+            v: a.slot_vertex[s],
+            f: lp.face,
+        };
+        nvf += usize::from(ok);
+        vf_same += u64::from(ok & (lp.component == comp));
     }
     (nvf, vf_same)
 }
