@@ -91,6 +91,9 @@ pub const LEAVES_PER_TASK: usize = 256;
 /// descent for all of them; see `cluster`).
 const CLUSTER: usize = 8;
 
+/// Most vertices, and most edges, a leaf owns (those of one face).
+const MAX_OWNED: usize = 3;
+
 /// A buffer of candidates goes to the sink once it holds this many.
 const FLUSH: usize = 4096;
 
@@ -106,8 +109,9 @@ struct Scratch {
     partners: Vec<u32>,
     /// Partner leaves of the current cluster of queries, ascending.
     cluster: Vec<u32>,
-    /// Runs `[l0, l1)` of consecutive partner leaves.
-    runs: Vec<(u32, u32)>,
+    /// The partners' owned vertex slots and edge slots (see `features`).
+    vslots: Vec<u32>,
+    eslots: Vec<u32>,
     /// Feature pairs of the current query that pass the outer test (see
     /// `features`).
     hits: Vec<u64>,
@@ -122,7 +126,8 @@ impl Scratch {
         Scratch {
             partners: vec![0; 256],
             cluster: vec![0; 256],
-            runs: Vec::new(),
+            vslots: Vec::new(),
+            eslots: Vec::new(),
             hits: Vec::new(),
             // The candidate buffers grow as a task needs them: a task that
             // finds few candidates (most, on sparse scenes) zeroes little.
@@ -422,22 +427,30 @@ fn features<const N: usize>(
     let (nva, nea) = (leaf.num_vertices(), leaf.num_edges());
     let partners = &sc.partners[..np];
 
-    // Runs of consecutive partners: their vertex and edge slots are
-    // consecutive too.
-    sc.runs.clear();
-    let (mut l0, mut l1) = (partners[0], partners[0] + 1);
-    for &p in &partners[1..] {
-        if p != l1 {
-            sc.runs.push((l0, l1));
-            l0 = p;
+    // The partners' owned vertex and edge slots, listed without a branch:
+    // each partner writes the [`MAX_OWNED`] slots from its first and
+    // advances by the number it owns. The loops over them then run once
+    // per query. Measured on cloth-ball 92→93 against loops over runs of
+    // consecutive partners (one loop per run, with short and irregular
+    // trip counts): 1.25 G → 1.35 G instructions but 4.6 M → 1.6 M
+    // mispredicted branches per traversal (callgrind); traversal 114–117
+    // ms against 122–133, funnel 227→228 7.5–7.8 against 8.4–8.7 (one
+    // thread, six interleaved rounds, best four).
+    let room = MAX_OWNED * np;
+    for buf in [&mut sc.vslots, &mut sc.eslots] {
+        if buf.len() < room {
+            buf.resize(room, 0);
         }
-        l1 = p + 1;
     }
-    sc.runs.push((l0, l1));
     let (mut n_vslots, mut n_eslots) = (0, 0);
-    for &(l0, l1) in &sc.runs {
-        n_vslots += b.vertex_slots(l0 as usize, l1 as usize).len();
-        n_eslots += b.edge_slots(l0 as usize, l1 as usize).len();
+    for &p in partners {
+        let (s0, s1) = (b.leaf_start[p as usize], b.leaf_start[p as usize + 1]);
+        for k in 0..MAX_OWNED as u32 {
+            sc.vslots[n_vslots + k as usize] = s0[0] + k;
+            sc.eslots[n_eslots + k as usize] = s0[1] + k;
+        }
+        n_vslots += (s1[0] - s0[0]) as usize;
+        n_eslots += (s1[1] - s0[1]) as usize;
     }
     sc.reserve_vf(nva * np + n_vslots);
     sc.reserve_ee(nea * n_eslots);
@@ -447,7 +460,8 @@ fn features<const N: usize>(
     }
     let Scratch {
         partners,
-        runs,
+        vslots,
+        eslots,
         hits,
         vf,
         vf_len,
@@ -455,7 +469,7 @@ fn features<const N: usize>(
         ee_len,
         ..
     } = sc;
-    let partners = &partners[..np];
+    let (partners, vslots, eslots) = (&partners[..np], &vslots[..n_vslots], &eslots[..n_eslots]);
 
     // Every feature pair is first tested on 16-bit k-DOPs (on `b`'s grid:
     // a superset of the exact overlaps); only pairs that pass, share no
@@ -509,15 +523,11 @@ fn features<const N: usize>(
     if leaf.face != NO_FACE {
         let c = leaf.corners;
         let mut nh = 0;
-        for &(l0, l1) in runs.iter() {
-            let r = b.vertex_slots(l0 as usize, l1 as usize);
-            let vs = &b.slot_vertex[r.clone()];
-            let vqs = &b.vertex_q[r.clone()][..vs.len()];
-            for (j, (&v, vq)) in vs.iter().zip(vqs).enumerate() {
-                let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q);
-                hits[nh] = (r.start + j) as u64;
-                nh += usize::from(hit);
-            }
+        for &s in vslots {
+            let (v, vq) = (b.slot_vertex[s as usize], &b.vertex_q[s as usize]);
+            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q);
+            hits[nh] = u64::from(s);
+            nh += usize::from(hit);
         }
         if nh > 0 {
             let face_qi = if same_tree {
@@ -548,9 +558,9 @@ fn features<const N: usize>(
     if nea > 0 {
         stats.feature_tests += (nea * n_eslots) as u64;
         let nh = match nea {
-            1 => edge_edge_hits::<N, 1>(&query, runs, hits),
-            2 => edge_edge_hits::<N, 2>(&query, runs, hits),
-            _ => edge_edge_hits::<N, 3>(&query, runs, hits),
+            1 => edge_edge_hits::<N, 1>(&query, eslots, hits),
+            2 => edge_edge_hits::<N, 2>(&query, eslots, hits),
+            _ => edge_edge_hits::<N, 3>(&query, eslots, hits),
         };
         let (nee, ee_same) = edges_edges(&query, nea, &hits[..nh], ee, *ee_len);
         stats.ee_candidates += (nee - *ee_len) as u64;
@@ -572,14 +582,14 @@ struct Query<'t, const N: usize> {
 }
 
 /// The outer tests of the `NEA` edges owned by the query against the edges
-/// owned by the leaves of `runs`: no shared endpoint and overlapping outer
+/// in the slots `eslots` of `b`: no shared endpoint and overlapping outer
 /// images. Lists the pairs that pass in `hits` as `4 × slot + k` (the
-/// partner's edge slot in `b`, the query's edge `k`), in partner order;
+/// partner's edge slot, the query's edge `k`), in the order of `eslots`;
 /// returns their number.
 #[inline(always)]
 fn edge_edge_hits<const N: usize, const NEA: usize>(
     query: &Query<'_, N>,
-    runs: &[(u32, u32)],
+    eslots: &[u32],
     hits: &mut [u64],
 ) -> usize {
     let (a, b, es) = (query.a, query.b, query.start[1]);
@@ -592,18 +602,13 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
         }
     });
     let mut nh = 0;
-    for &(l0, l1) in runs {
-        let r = b.edge_slots(l0 as usize, l1 as usize);
-        let ends = &b.slot_edge_ends[r.clone()];
-        let tqs = &b.edge_q[r.clone()][..ends.len()];
-        for (j, (&[r0, u0], tq)) in ends.iter().zip(tqs).enumerate() {
-            let s = ((r.start + j) as u64) << 2;
-            for k in 0..NEA {
-                let [p, q] = qends[k];
-                let hit = (p != r0) & (p != u0) & (q != r0) & (q != u0) & qq[k].overlaps(tq);
-                hits[nh] = s | k as u64;
-                nh += usize::from(hit);
-            }
+    for &s in eslots {
+        let ([r0, u0], tq) = (b.slot_edge_ends[s as usize], &b.edge_q[s as usize]);
+        for k in 0..NEA {
+            let [p, q] = qends[k];
+            let hit = (p != r0) & (p != u0) & (q != r0) & (q != u0) & qq[k].overlaps(tq);
+            hits[nh] = u64::from(s) << 2 | k as u64;
+            nh += usize::from(hit);
         }
     }
     nh
