@@ -38,9 +38,30 @@ impl<const N: usize> KdopBvh<N> {
     /// empty, as after the build's topology pass: they are then allocated
     /// and written once, in parallel).
     pub(crate) fn refit_positions(&mut self, x_t0: &[Vec3], x_t1: &[Vec3]) {
-        par_fill(&mut self.vertex_bv, &self.slot_vertex, |&v| {
-            Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize])
-        });
+        // Slot order is the tree's, so the positions are read in no useful
+        // order, and without help the vertex pass (half of the refit) spent
+        // half its time waiting for them. Each task prefetches them
+        // [`PREFETCH_AHEAD`] slots ahead. Measured, refit on one thread,
+        // five interleaved rounds on a busy machine: funnel 227→228
+        // 1.9–2.6 ms against 2.5–3.4, cloth-ball 92→93 11–17 ms against
+        // 15–25.
+        let bv_of = |v: u32| Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize]);
+        if self.vertex_bv.len() == self.slot_vertex.len() {
+            self.vertex_bv
+                .par_chunks_mut(PAR_REFIT_MIN_LEN)
+                .zip(self.slot_vertex.par_chunks(PAR_REFIT_MIN_LEN))
+                .for_each(|(dst, src)| {
+                    for (i, (d, &v)) in dst.iter_mut().zip(src).enumerate() {
+                        if let Some(&w) = src.get(i + PREFETCH_AHEAD) {
+                            prefetch(&x_t0[w as usize]);
+                            prefetch(&x_t1[w as usize]);
+                        }
+                        *d = bv_of(v);
+                    }
+                });
+        } else {
+            par_fill(&mut self.vertex_bv, &self.slot_vertex, |&v| bv_of(v));
+        }
         // The root's k-DOP: a reduction of min/max, the same for any split.
         // Merged in place per chunk: a fold passes its accumulator by value,
         // which copies the k-DOP (208 bytes at k = 26) for every vertex
@@ -86,6 +107,23 @@ impl<const N: usize> KdopBvh<N> {
 }
 
 use super::bvh::BroadPhaseError;
+
+/// How many slots ahead the vertex pass prefetches positions.
+const PREFETCH_AHEAD: usize = 8;
+
+/// A hint to load the cache line of `r`; no effect on any value.
+#[inline(always)]
+fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault;
+    // the pointer is a valid reference anyway. SSE is part of x86-64.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
+}
 
 /// `dst[i] = f(&src[i])` for every `i`, in parallel chunks of at least
 /// [`PAR_REFIT_MIN_LEN`]; `dst` is overwritten in place when it has the
