@@ -318,7 +318,10 @@ impl SlpfProjections {
 /// decides and falls back to it in between). Same counts on cloth-ball
 /// 92→93, but no faster (filter stage 186–208 ms against 179–198 ms, one
 /// thread, interleaved): the per-pair cost here is not the table's memory
-/// traffic.
+/// traffic. Nor its latency: prefetching the edges 16 pairs ahead and the
+/// four records 8 pairs ahead in the pipeline's edge–edge loop left the
+/// filter stage as it was (154–172 ms with, 152–169 without, cloth-ball
+/// 92→93, one thread, five interleaved rounds).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SlpfTable {
     directions: usize,
