@@ -88,10 +88,12 @@ const MAX_DIFFERENCE: f64 = f64::from_bits((1023 + 200) << 52);
 const MAX_RUNS: usize = 4;
 
 /// Runs `[l[i], r[i]]` of adjacent depth-[`WINDOW_DEPTH`] windows on which
-/// the cubic may vanish, in increasing order. (Ends in two arrays: the
-/// pairs `(l, r)` were stored in halves and read back whole, a failed
-/// store-to-load forwarding per run: cloth-ball 92→93, one thread, five
-/// interleaved rounds, filter stage 145–152 ms against 150–158.)
+/// the cubic may vanish, in increasing order. Written in place by
+/// `coplanar_runs`, the ends in two arrays: returned by value as pairs, the
+/// runs were copied out with wide loads of values just stored narrow (the
+/// copy was a twentieth of the subdivision's samples, a failed
+/// store-to-load forwarding). Cloth-ball 92→93, one thread, five
+/// interleaved rounds: filter stage 145–152 ms against 150–158.
 struct Runs {
     l: [f64; MAX_RUNS],
     r: [f64; MAX_RUNS],
