@@ -79,6 +79,8 @@ impl<const N: usize> KdopBvh<N> {
             .reduce(|| Kdop::EMPTY, |a, b| a.merge(&b));
         self.grid = Quantizer::new(&root);
         let grid = self.grid;
+        // (One pass for both images instead of two: no change, funnel
+        // 227→228 refit 1.91–2.30 ms against 1.95–2.07, one thread.)
         par_fill(&mut self.vertex_q, &self.vertex_bv, |bv| grid.quantize(bv));
         par_fill(&mut self.vertex_qi, &self.vertex_bv, |bv| {
             grid.quantize_inner(bv)
