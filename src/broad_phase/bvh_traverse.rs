@@ -53,6 +53,10 @@
 //! traversal (one thread, three interleaved rounds: cloth-ball 92→93
 //! 148.7–150.1 ms against 150.7–152.8, funnel 227→228 7.16–7.37 against
 //! 7.31–7.48), within this machine's noise: not worth an `unsafe` block.
+//! Tried again after the feature level's rework, prefetching both cache
+//! lines of the right child's node: cloth-ball 114–159 ms against
+//! 115–137, funnel 7.7–10.6 against 7.4–8.8 (five interleaved rounds), no
+//! gain.
 //!
 //! **Why queries, not a simultaneous descent of two subtrees.** Measured on
 //! cloth-ball 92→93 (1 thread; 6-DOP traversal 365 → 217 ms, 26-DOP
