@@ -65,7 +65,7 @@
 //! interleaved rounds): not adopted. Nor the depth-first order with the
 //! halves pushed without a branch on their verdicts (a proptest found the
 //! same runs as the four-way match): 2.2 M → 0.8 M mispredictions in the
-//! subdivision but 179 M → 241 M instructions, and a filter stage of
+//! subdivision but about 180 M → 241 M instructions, and a filter stage of
 //! 149–170 ms against 146–167 (six interleaved rounds).
 //!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`. Tested against
