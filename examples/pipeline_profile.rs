@@ -7,10 +7,11 @@
 //! disturb at all (run it with `--runs 1` and `--runs 3` and take half the
 //! difference to cancel reading the frames).
 //!
-//! Usage: `pipeline_profile build|traverse|step FRAME0 FRAME1 [--runs N]`
+//! Usage: `pipeline_profile build|refit|traverse|step FRAME0 FRAME1 [--runs N]`
 //!
 //! - `build`: a new BVH (k = 26) of the step, built over the last run's
 //!   tree (as `ccdlab step --rebuild` does; the first run's is fresh);
+//! - `refit`: a BVH built once, refitted to the step;
 //! - `traverse`: the self traversal of a BVH built once, candidates
 //!   discarded (no filters); prints the broad-phase counters;
 //! - `step`: a whole step with the default configuration, the BVH built
@@ -37,9 +38,9 @@ impl CandidateSink for Discard {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: pipeline_profile build|traverse|step FRAME0 FRAME1 [--runs N]";
+    let usage = "usage: pipeline_profile build|refit|traverse|step FRAME0 FRAME1 [--runs N]";
     let (what, f0, f1) = match &args[..] {
-        [w, a, b, ..] if ["build", "traverse", "step"].contains(&w.as_str()) => (w, a, b),
+        [w, a, b, ..] if ["build", "refit", "traverse", "step"].contains(&w.as_str()) => (w, a, b),
         _ => {
             eprintln!("{usage}");
             return ExitCode::FAILURE;
@@ -88,7 +89,9 @@ fn main() -> ExitCode {
 /// The timed runs (module doc).
 fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
     let config = PipelineConfig::default();
-    let mut bvh = (what == "traverse").then(|| Bvh::build(step, config.axes));
+    let mut bvh = ["refit", "traverse"]
+        .contains(&what)
+        .then(|| Bvh::build(step, config.axes));
     let mut pipeline = Pipeline::new(config.clone());
     let mut best = f64::INFINITY;
     let mut stats: Option<BroadPhaseStats> = None;
@@ -99,6 +102,12 @@ fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
         match (what, &mut bvh) {
             ("build", Some(bvh)) => std::hint::black_box(bvh).rebuild(step),
             ("build", None) => bvh = Some(std::hint::black_box(Bvh::build(step, config.axes))),
+            ("refit", Some(bvh)) => {
+                if let Err(e) = std::hint::black_box(bvh).refit(step) {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            }
             ("traverse", Some(bvh)) => stats = Some(bvh.self_candidates_par(|| Discard).1),
             _ => match pipeline.step(step) {
                 Ok(o) => {
