@@ -139,6 +139,71 @@ impl<const N: usize> QKdop<N> {
     }
 }
 
+/// A quantized k-DOP held in registers, to test many k-DOPs against it
+/// ([`QKdopQuery::overlaps`] equals [`QKdop::overlaps`]).
+///
+/// A `QKdop` copied into a local for that purpose is stored to the stack,
+/// and the test's first loads straddle those stores: a failed
+/// store-to-load forwarding per query (the traversal's leaf filter and
+/// descents run one per leaf and per cluster).
+#[derive(Clone, Copy, Debug)]
+pub struct QKdopQuery<const N: usize> {
+    /// Slabs `0..8` and `N − 8..N` of the lower bounds, then of the upper
+    /// ones (8 to 16 slabs, on x86-64).
+    #[cfg(target_arch = "x86_64")]
+    v: [std::arch::x86_64::__m128i; 4],
+    /// The k-DOP itself (the other cases).
+    q: QKdop<N>,
+}
+
+impl<const N: usize> QKdopQuery<N> {
+    /// `q`, loaded.
+    #[inline(always)]
+    pub fn new(q: &QKdop<N>) -> QKdopQuery<N> {
+        QKdopQuery::merge_of(std::slice::from_ref(q))
+    }
+
+    /// The merge of `parts` (empty: [`QKdop::EMPTY`]), merged in registers.
+    #[inline(always)]
+    pub fn merge_of(parts: &[QKdop<N>]) -> QKdopQuery<N> {
+        #[cfg(target_arch = "x86_64")]
+        if (8..=16).contains(&N) {
+            return QKdopQuery {
+                v: simd::merge_regs(parts),
+                q: QKdop::EMPTY,
+            };
+        }
+        QKdopQuery {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a register operation; SSE2 is part of x86-64.
+            v: [unsafe { std::arch::x86_64::_mm_setzero_si128() }; 4],
+            q: parts.iter().fold(QKdop::EMPTY, |m, p| m.merge(p)),
+        }
+    }
+
+    /// Whether the k-DOP overlaps `other`.
+    #[inline(always)]
+    pub fn overlaps(&self, other: &QKdop<N>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if (8..=16).contains(&N) {
+            return simd::overlaps_regs(&self.v, other);
+        }
+        self.q.overlaps(other)
+    }
+
+    /// The k-DOP, stored.
+    #[inline(always)]
+    pub fn get(&self) -> QKdop<N> {
+        #[cfg(target_arch = "x86_64")]
+        if (8..=16).contains(&N) {
+            let mut out = QKdop::EMPTY;
+            simd::store_regs(&self.v, &mut out);
+            return out;
+        }
+        self.q
+    }
+}
+
 impl<const N: usize> Default for QKdop<N> {
     /// [`QKdop::EMPTY`].
     fn default() -> QKdop<N> {
@@ -229,6 +294,62 @@ mod simd {
                 );
             }
             _mm_movemask_epi8(apart) == 0
+        }
+    }
+
+    /// `[lo@0, lo@N−8, hi@0, hi@N−8]` of the merge of `parts`.
+    #[inline(always)]
+    pub(super) fn merge_regs<const N: usize>(parts: &[QKdop<N>]) -> [__m128i; 4] {
+        debug_assert!((8..=16).contains(&N));
+        // SAFETY: as in `overlaps`.
+        unsafe {
+            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
+            let mut v = [
+                _mm_set1_epi16(i16::MAX),
+                _mm_set1_epi16(i16::MAX),
+                _mm_set1_epi16(i16::MIN),
+                _mm_set1_epi16(i16::MIN),
+            ];
+            for p in parts {
+                v[0] = _mm_min_epi16(v[0], load(&p.lo, 0));
+                v[1] = _mm_min_epi16(v[1], load(&p.lo, N - 8));
+                v[2] = _mm_max_epi16(v[2], load(&p.hi, 0));
+                v[3] = _mm_max_epi16(v[3], load(&p.hi, N - 8));
+            }
+            v
+        }
+    }
+
+    /// [`QKdop::overlaps`] of the k-DOP in `v` ([`merge_regs`]) and `b`.
+    #[inline(always)]
+    pub(super) fn overlaps_regs<const N: usize>(v: &[__m128i; 4], b: &QKdop<N>) -> bool {
+        debug_assert!((8..=16).contains(&N));
+        // SAFETY: as in `overlaps`.
+        unsafe {
+            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
+            let a0 = _mm_or_si128(
+                _mm_cmpgt_epi16(v[0], load(&b.hi, 0)),
+                _mm_cmpgt_epi16(load(&b.lo, 0), v[2]),
+            );
+            let a1 = _mm_or_si128(
+                _mm_cmpgt_epi16(v[1], load(&b.hi, N - 8)),
+                _mm_cmpgt_epi16(load(&b.lo, N - 8), v[3]),
+            );
+            _mm_movemask_epi8(_mm_or_si128(a0, a1)) == 0
+        }
+    }
+
+    /// Stores the k-DOP in `v` ([`merge_regs`]) into `out`.
+    #[inline(always)]
+    pub(super) fn store_regs<const N: usize>(v: &[__m128i; 4], out: &mut QKdop<N>) {
+        // SAFETY: as in `set_merge`.
+        unsafe {
+            let store =
+                |x: &mut [i16; N], at: usize, v| _mm_storeu_si128(x.as_mut_ptr().add(at).cast(), v);
+            store(&mut out.lo, 0, v[0]);
+            store(&mut out.lo, N - 8, v[1]);
+            store(&mut out.hi, 0, v[2]);
+            store(&mut out.hi, N - 8, v[3]);
         }
     }
 
@@ -538,6 +659,24 @@ mod tests {
             out = qc;
             out.set_merge([&qb, &out.clone(), &qe]);
             prop_assert_eq!(out, qb.merge(&qc).merge(&qe));
+            check_query(&[qb, qc, qe])?;
+        }
+        Ok(())
+    }
+
+    /// A [`QKdopQuery`] of any part of `parts` tests like the merged
+    /// `QKdop` and stores it back.
+    fn check_query<const N: usize>(parts: &[QKdop<N>]) -> Result<(), TestCaseError> {
+        for k in 0..=parts.len() {
+            let m = parts[..k].iter().fold(QKdop::EMPTY, |m, p| m.merge(p));
+            let q = QKdopQuery::merge_of(&parts[..k]);
+            prop_assert_eq!(q.get(), m);
+            for p in parts.iter().chain([&m, &QKdop::EMPTY]) {
+                prop_assert_eq!(q.overlaps(p), m.overlaps(p));
+            }
+            if k == 1 {
+                prop_assert_eq!(QKdopQuery::new(&parts[0]).get(), parts[0]);
+            }
         }
         Ok(())
     }
@@ -563,6 +702,14 @@ mod tests {
                 hi: std::array::from_fn(|i| r.hi[i]),
             };
             check_vector_paths(&b9, &c9, &r9)?;
+            // Fewer than 8 slabs: the scalar paths.
+            let four = |k: &Kdop<13>| Kdop::<4> {
+                lo: std::array::from_fn(|i| k.lo[i]),
+                hi: std::array::from_fn(|i| k.hi[i]),
+            };
+            let g = Quantizer::new(&four(&kdop(&pts)));
+            let [x, y] = [&b, &c].map(|k| g.quantize(&four(k)));
+            check_query(&[x, y])?;
         }
     }
 

@@ -16,5 +16,5 @@ mod swept;
 
 pub use axes::{DIRECTIONS, KdopAxes, ParseKdopAxesError, slab_directions};
 pub use kdop::Kdop;
-pub use kdop16::{QKdop, Quantizer};
+pub use kdop16::{QKdop, QKdopQuery, Quantizer};
 pub use swept::{swept_edge_kdops, swept_face_kdops, swept_vertex_kdops};

@@ -58,6 +58,21 @@
 //! 115–137, funnel 7.7–10.6 against 7.4–8.8 (five interleaved rounds), no
 //! gain.
 //!
+//! **Queries in registers.** Every k-DOP tested against many others (a
+//! cluster's merge, a leaf in its cluster's partner filter, a query's
+//! features in their outer tests) is a [`QKdopQuery`]: loaded once into
+//! registers, not copied into a local whose stores the tests' loads then
+//! straddle (a failed store-to-load forwarding per copy). One thread, four
+//! interleaved rounds: funnel 227→228 5.5–5.8 ms against 6.0–6.1 (one
+//! outlier at 7.3), cloth-ball 92→93 104–107 against 107–110.
+//!
+//! **Breadth first** (measured, not adopted). A descent whose nodes wait
+//! in a queue instead of a stack (so that the next nodes' loads do not
+//! depend on the current node's test), its leaves sorted at the end: funnel
+//! 227→228 7.2–7.7 ms against 6.0–6.7, cloth-ball 92→93 115–117 against
+//! 108–111 (one thread, three interleaved rounds); without the sort (wrong
+//! order, timing only) no faster than the stack.
+//!
 //! **Why queries, not a simultaneous descent of two subtrees.** Measured on
 //! cloth-ball 92→93 (1 thread; 6-DOP traversal 365 → 217 ms, 26-DOP
 //! 330 → 251 ms when this replaced it): the classic recursion
@@ -86,7 +101,7 @@ use rayon::prelude::*;
 
 use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, MAX_DEPTH, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
-use crate::bounding_volume::{Kdop, QKdop};
+use crate::bounding_volume::{Kdop, QKdop, QKdopQuery};
 
 /// Leaves (queries) per parallel task.
 pub const LEAVES_PER_TASK: usize = 256;
@@ -300,7 +315,7 @@ fn self_range<const N: usize>(
 /// SAH split, see `bvh_build`).
 #[inline(always)]
 fn gather<const N: usize>(
-    q: &QKdop<N>,
+    q: &QKdopQuery<N>,
     t: &KdopBvh<N>,
     bound: u32,
     out: &mut Vec<u32>,
@@ -358,7 +373,7 @@ fn query<const N: usize>(
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
 ) {
-    let q = b.grid.quantize(&a.face_kdop(&a.leaves[la]));
+    let q = QKdopQuery::new(&b.grid.quantize(&a.face_kdop(&a.leaves[la])));
     let np = gather(&q, b, bound, &mut sc.partners, &mut stats.node_tests);
     features(a, la, b, &q, np, sc, stats);
 }
@@ -379,9 +394,7 @@ fn cluster<const N: usize>(
     stats: &mut BroadPhaseStats,
     sink: &mut impl CandidateSink,
 ) {
-    let q = t.leaf_q[c0..c1]
-        .iter()
-        .fold(QKdop::<N>::EMPTY, |m, x| m.merge(x));
+    let q = QKdopQuery::merge_of(&t.leaf_q[c0..c1]);
     let nc = gather(&q, t, c0 as u32 + 1, &mut sc.cluster, &mut stats.node_tests);
     if sc.partners.len() < nc {
         sc.partners.resize(nc, 0);
@@ -394,9 +407,10 @@ fn cluster<const N: usize>(
         while first < nc && sc.cluster[first] <= la as u32 {
             first += 1;
         }
-        // Local copies: the stores into `partners` do not make the compiler
-        // reload the query or the buffers' headers.
-        let ql = t.leaf_q[la];
+        // In registers, and local copies of the buffers: the stores into
+        // `partners` do not make the compiler reload the query or the
+        // buffers' headers.
+        let ql = QKdopQuery::new(&t.leaf_q[la]);
         let (cluster, partners) = (&sc.cluster[first..nc], &mut sc.partners[..nc]);
         let mut np = 0;
         for &p in cluster {
@@ -417,7 +431,7 @@ fn features<const N: usize>(
     a: &KdopBvh<N>,
     la: usize,
     b: &KdopBvh<N>,
-    q: &QKdop<N>,
+    q: &QKdopQuery<N>,
     np: usize,
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
@@ -529,7 +543,7 @@ fn features<const N: usize>(
         let mut nh = 0;
         for &s in vslots {
             let (v, vq) = (b.slot_vertex[s as usize], &b.vertex_q[s as usize]);
-            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & vq.overlaps(q);
+            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & q.overlaps(vq);
             hits[nh] = u64::from(s);
             nh += usize::from(hit);
         }
@@ -598,11 +612,11 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
 ) -> usize {
     let (a, b, es) = (query.a, query.b, query.start[1]);
     let qends: [[u32; 2]; NEA] = std::array::from_fn(|k| a.slot_edge_ends[es + k]);
-    let qq: [QKdop<N>; NEA] = std::array::from_fn(|k| {
+    let qq: [QKdopQuery<N>; NEA] = std::array::from_fn(|k| {
         if query.same_tree {
-            a.edge_q[es + k]
+            QKdopQuery::new(&a.edge_q[es + k])
         } else {
-            b.grid.quantize(&a.edge_kdop(es + k))
+            QKdopQuery::new(&b.grid.quantize(&a.edge_kdop(es + k)))
         }
     });
     let mut nh = 0;
@@ -671,11 +685,11 @@ fn vertex_face_hits<const N: usize, const NVA: usize>(
 ) -> usize {
     let (a, b, vs) = (query.a, query.b, query.start[0]);
     let qv: [u32; NVA] = std::array::from_fn(|i| a.slot_vertex[vs + i]);
-    let qq: [QKdop<N>; NVA] = std::array::from_fn(|i| {
+    let qq: [QKdopQuery<N>; NVA] = std::array::from_fn(|i| {
         if query.same_tree {
-            a.vertex_q[vs + i]
+            QKdopQuery::new(&a.vertex_q[vs + i])
         } else {
-            b.grid.quantize(&a.vertex_bv[vs + i])
+            QKdopQuery::new(&b.grid.quantize(&a.vertex_bv[vs + i]))
         }
     });
     let mut nh = 0;
