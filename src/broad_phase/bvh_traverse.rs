@@ -72,11 +72,15 @@
 //! 5,765 edge–edge candidates; on cloth-ball 92→93, 563,793 of 2,708,361.
 //! Their feature pairs could come from a list made once per topology
 //! instead of from the traversal. Dropping them in the leaf filter
-//! outright (a corner test per cluster partner; wrong output, timing only)
-//! took the funnel traversal only from 6.7–6.8 ms to 6.0–6.3 (one thread,
-//! three rounds on a busy machine), an upper bound on what such a list
-//! could save before its own cost: the descents and the leaf filter, not
-//! the feature level, hold most of the time there.
+//! outright (wrong output, timing only), with a corner test per cluster
+//! partner that reads its leaf record: funnel traversal 6.0–6.3 ms against
+//! 6.7–6.8 (one thread, three rounds on a busy machine), 62.8 M
+//! instructions against 70.5 M (callgrind). The corner tests themselves
+//! cost about 9 M of those, so the feature level spends about a quarter of
+//! the funnel traversal's instructions on adjacent pairs; an exclusion
+//! cheaper than that test (say, a merge of the sorted partner list with a
+//! sorted list of the leaf's neighbours) and the list's own cost decide
+//! what is left to gain. Not pursued yet.
 //!
 //! **Breadth first** (measured, not adopted). A descent whose nodes wait
 //! in a queue instead of a stack (so that the next nodes' loads do not
