@@ -21,6 +21,7 @@
 //! Threads: `RAYON_NUM_THREADS` (a pool of that size; the runs execute on one
 //! of its workers, as `ccdlab step` does).
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -124,19 +125,21 @@ fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e3);
     }
-    println!(
-        "{what}: fastest of {runs} runs {best:.3} ms ({} threads)",
+    let mut text = format!(
+        "{what}: fastest of {runs} runs {best:.3} ms ({} threads)\n",
         rayon::current_num_threads()
     );
     if let Some(s) = stats {
-        println!("{s:?}");
+        text += &format!("{s:?}\n");
     }
     if let Some(r) = report {
         let t = &r.time_ms;
-        println!(
-            "stages ms: {} {:.2}, traverse {:.2}, filter {:.2}, solve {:.2}, total {:.2}",
+        text += &format!(
+            "stages ms: {} {:.2}, traverse {:.2}, filter {:.2}, solve {:.2}, total {:.2}\n",
             r.bvh, t.refit, t.traverse, t.filter, t.solve, t.total
         );
     }
+    // A reader that stops early (`| head -1`) is not an error.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
     ExitCode::SUCCESS
 }
