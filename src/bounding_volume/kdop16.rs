@@ -299,7 +299,9 @@ mod simd {
 
     /// `[lo@0, lo@N−8, hi@0, hi@N−8]` of the merge of `parts`.
     #[inline(always)]
-    pub(super) fn merge_regs<const N: usize>(parts: &[QKdop<N>]) -> [__m128i; 4] {
+    pub(super) fn merge_regs<'a, const N: usize>(
+        parts: impl IntoIterator<Item = &'a QKdop<N>>,
+    ) -> [__m128i; 4] {
         debug_assert!((8..=16).contains(&N));
         // SAFETY: as in `overlaps`.
         unsafe {
@@ -342,7 +344,9 @@ mod simd {
     /// Stores the k-DOP in `v` ([`merge_regs`]) into `out`.
     #[inline(always)]
     pub(super) fn store_regs<const N: usize>(v: &[__m128i; 4], out: &mut QKdop<N>) {
-        // SAFETY: as in `set_merge`.
+        // SAFETY: each store covers 8 `i16` at offset 0 or `N − 8` of an
+        // `[i16; N]` with `8 ≤ N`, i.e. within the array; the two stores
+        // overlap when `N < 16` and write equal values there.
         unsafe {
             let store =
                 |x: &mut [i16; N], at: usize, v| _mm_storeu_si128(x.as_mut_ptr().add(at).cast(), v);
@@ -358,28 +362,8 @@ mod simd {
         out: &mut QKdop<N>,
         parts: [&QKdop<N>; M],
     ) {
-        debug_assert!((8..=16).contains(&N) && M > 0);
-        // SAFETY: each load and store covers 8 `i16` at offset 0 or `N − 8`
-        // of an `[i16; N]` with `8 ≤ N`, i.e. within the array. All loads
-        // come before the stores (`out` may be one of `parts`); the two
-        // stores overlap when `N < 16` and write equal values there.
-        unsafe {
-            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
-            let [(l0, h0), (l1, h1)] = [0, N - 8].map(|at| {
-                let (mut lo, mut hi) = (load(&parts[0].lo, at), load(&parts[0].hi, at));
-                for p in &parts[1..] {
-                    lo = _mm_min_epi16(lo, load(&p.lo, at));
-                    hi = _mm_max_epi16(hi, load(&p.hi, at));
-                }
-                (lo, hi)
-            });
-            let store =
-                |x: &mut [i16; N], at: usize, v| _mm_storeu_si128(x.as_mut_ptr().add(at).cast(), v);
-            store(&mut out.lo, 0, l0);
-            store(&mut out.lo, N - 8, l1);
-            store(&mut out.hi, 0, h0);
-            store(&mut out.hi, N - 8, h1);
-        }
+        // Every part is loaded before `out` is written.
+        store_regs(&merge_regs(parts), out);
     }
 
     #[inline(always)]
@@ -387,25 +371,8 @@ mod simd {
         a: &QKdop<N>,
         parts: [&QKdop<N>; M],
     ) -> bool {
-        debug_assert!((8..=16).contains(&N) && M > 0);
-        // SAFETY: as in `overlaps`.
-        unsafe {
-            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
-            let mut apart = _mm_setzero_si128();
-            for at in [0, N - 8] {
-                let (mut bl, mut bh) = (load(&parts[0].lo, at), load(&parts[0].hi, at));
-                for p in &parts[1..] {
-                    bl = _mm_min_epi16(bl, load(&p.lo, at));
-                    bh = _mm_max_epi16(bh, load(&p.hi, at));
-                }
-                let (al, ah) = (load(&a.lo, at), load(&a.hi, at));
-                apart = _mm_or_si128(
-                    apart,
-                    _mm_or_si128(_mm_cmpgt_epi16(al, bh), _mm_cmpgt_epi16(bl, ah)),
-                );
-            }
-            _mm_movemask_epi8(apart) == 0
-        }
+        debug_assert!(M > 0);
+        overlaps_regs(&merge_regs(parts), a)
     }
 }
 
