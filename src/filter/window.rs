@@ -68,6 +68,16 @@
 //! subdivision but about 180 M → 241 M instructions, and a filter stage of
 //! 149–170 ms against 146–167 (six interleaved rounds).
 //!
+//! The usual case, a cubic whose Bernstein coefficients change sign once
+//! with certainty (394,572 of the 530,609 pairs), has exactly one root,
+//! which [`bisect_single_root`] tracks down to its window by the sign of
+//! the middle value alone, picking halves with masks instead of branches.
+//! The subdivision went from 185 M to 148 M instructions and from 1.65 M to
+//! 0.88 M mispredicted branches (callgrind's model), with the same runs
+//! tested and the same counts; filter stage 136–139 ms against 143–146,
+//! whole step 287–294 against 296–300 (one thread, five interleaved
+//! rounds).
+//!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`. Tested against
 //! the exact oracle on random and near-degenerate pairs, and on every
 //! candidate of the real steps (`tests/pipeline.rs`).
@@ -203,6 +213,92 @@ fn subdivide(b: [f64; 4], e: f64, runs: &mut Runs) -> bool {
     }
 }
 
+/// Whether all four values are beyond `±e` (a NaN is not) and their signs
+/// change exactly once along them.
+#[inline(always)]
+fn one_sign_change(b: &[f64; 4], e: f64) -> bool {
+    let certain = (b[0].abs() > e) & (b[1].abs() > e) & (b[2].abs() > e) & (b[3].abs() > e);
+    let p = b.map(|x| x > 0.0);
+    let changes = u32::from(p[0] != p[1]) + u32::from(p[1] != p[2]) + u32::from(p[2] != p[3]);
+    certain & (changes == 1)
+}
+
+/// Pushes onto `runs` (empty) the window of depth [`WINDOW_DEPTH`] that
+/// holds the only root of a cubic whose Bernstein coefficients `b` on
+/// `[0, 1]`, each within `e` of the exact one, pass [`one_sign_change`];
+/// `false`, with `runs` left empty, where the value at a window's middle
+/// has no certain sign (a root there or close to it: [`subdivide`] then
+/// decides).
+///
+/// The exact coefficients have the signs of `b` (each is beyond its error),
+/// so they change sign once, and by the variation-diminishing property of
+/// the Bernstein basis (Descartes' rule of signs for `[0, 1]`) the cubic has
+/// exactly one root in `(0, 1)`, a simple one; none at the ends. Halving a
+/// window that contains it, the middle value `m` (de Casteljau, as in
+/// [`subdivide`], within the same `e`) has a certain sign when `|m| > e`;
+/// then the root lies in the half whose ends' values differ in sign (the
+/// left end's sign is known: `b₀`'s, then that of each `m` moved past), and
+/// the other half has none. The windows [`subdivide`] keeps always include
+/// the one found here (a window with a root is never free), so this
+/// decides the same pairs or more.
+#[inline]
+fn bisect_single_root(b: [f64; 4], e: f64, runs: &mut Runs) -> bool {
+    // The window is `[k·w, (k + 1)·w]`. The cubic keeps the sign of `b₀`
+    // at its left end: the right half is taken only when `m` has that sign.
+    let positive = b[0] > 0.0;
+    let (mut b, mut k, mut w) = (b, 0u32, 1.0);
+    for _ in 0..WINDOW_DEPTH {
+        let b01 = 0.5 * (b[0] + b[1]);
+        let b12 = 0.5 * (b[1] + b[2]);
+        let b23 = 0.5 * (b[2] + b[3]);
+        let b012 = 0.5 * (b01 + b12);
+        let b123 = 0.5 * (b12 + b23);
+        let m = 0.5 * (b012 + b123);
+        // Finite: averages of the finite `b` (`one_sign_change`).
+        if m.abs() <= e {
+            return false;
+        }
+        let right;
+        (b, right) = halve(positive, [b[0], b01, b012, m], [m, b123, b23, b[3]]);
+        k = 2 * k + u32::from(right);
+        w *= 0.5;
+    }
+    let l = f64::from(k) * w;
+    runs.push(l, l + w)
+}
+
+/// `right` when the middle value `right[0]` has the sign `positive`, else
+/// `left`; and whether it is `right`. Without a branch: which half holds
+/// the root is a coin toss for the predictor, and a select on a scalar
+/// condition is compiled into one (a vector compare's mask is not).
+#[inline(always)]
+fn halve(positive: bool, left: [f64; 4], right: [f64; 4]) -> ([f64; 4], bool) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86_64.
+        unsafe {
+            let m = _mm_set1_pd(right[0]);
+            let flip = _mm_castsi128_pd(_mm_set1_epi64x(if positive { 0 } else { -1 }));
+            // All ones where `m > 0` equals `positive`.
+            let mask = _mm_xor_pd(_mm_cmpgt_pd(m, _mm_setzero_pd()), flip);
+            let pick =
+                |l: __m128d, r: __m128d| _mm_or_pd(_mm_and_pd(mask, r), _mm_andnot_pd(mask, l));
+            let lo = pick(_mm_set_pd(left[1], left[0]), _mm_set_pd(right[1], right[0]));
+            let hi = pick(_mm_set_pd(left[3], left[2]), _mm_set_pd(right[3], right[2]));
+            let mut b = [0.0; 4];
+            _mm_storeu_pd(b.as_mut_ptr(), lo);
+            _mm_storeu_pd(b.as_mut_ptr().add(2), hi);
+            (b, _mm_movemask_pd(mask) & 1 != 0)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let r = positive == (right[0] > 0.0);
+        (if r { right } else { left }, r)
+    }
+}
+
 /// Writes into `runs` (empty) the runs of windows on which the coplanarity
 /// cubic may vanish; `false` when there are too many.
 ///
@@ -224,7 +320,7 @@ fn coplanar_runs(cubic: &Cubic, runs: &mut Runs) -> bool {
     let big = v.iter().fold(0.0f64, |m, x| max(x.abs(), m));
     let err = cubic.err + gamma(1) * big_c;
     let e = err * (1.0 + gamma(2)) + gamma(3 * WINDOW_DEPTH + 3) * big;
-    subdivide(v, e, runs)
+    (one_sign_change(&v, e) && bisect_single_root(v, e, runs)) || subdivide(v, e, runs)
 }
 
 /// Covers `[0, 1]` by windows (module doc): `true` when every run of
@@ -496,6 +592,115 @@ mod tests {
 
     fn point() -> impl Strategy<Value = Vec3> {
         (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    /// `4096·f(k/16)` exactly, for the cubic with Bernstein coefficients
+    /// `b` (integers) on `[0, 1]`.
+    fn value_at_sixteenths(b: &[f64; 4], k: i128) -> i128 {
+        let (t, s) = (k, 16 - k);
+        let b = b.map(|x| x as i128);
+        b[0] * s * s * s + 3 * b[1] * t * s * s + 3 * b[2] * t * t * s + b[3] * t * t * t
+    }
+
+    /// Four coefficients of random magnitudes whose sign changes once,
+    /// before a random index (all negated half of the time); and a bound
+    /// below half of the smallest magnitude.
+    fn one_change<T: std::ops::Neg<Output = T> + Copy + std::fmt::Debug + Into<f64>>(
+        magnitude: impl Strategy<Value = T> + Clone,
+    ) -> impl Strategy<Value = ([T; 4], f64)> {
+        let signs = (1usize..4, any::<bool>());
+        (proptest::array::uniform4(magnitude), signs, 0.0f64..0.5).prop_map(|(m, (j, neg), f)| {
+            let b: [T; 4] = std::array::from_fn(|i| if (i < j) != neg { m[i] } else { -m[i] });
+            let least = m.iter().fold(f64::INFINITY, |a, &x| a.min(x.into().abs()));
+            (b, f * least)
+        })
+    }
+
+    fn runs(b: [f64; 4], e: f64, single: bool) -> Option<Vec<(f64, f64)>> {
+        let mut runs = Runs {
+            l: [0.0; MAX_RUNS],
+            r: [0.0; MAX_RUNS],
+            n: 0,
+        };
+        let done = if single {
+            bisect_single_root(b, e, &mut runs)
+        } else {
+            subdivide(b, e, &mut runs)
+        };
+        if !done {
+            return None;
+        }
+        Some((0..runs.n).map(|i| (runs.l[i], runs.r[i])).collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        /// Integer coefficients (their subdivision to depth 4 is exact, so
+        /// `e = 0` is a valid bound): the single-root window has the root
+        /// inside (the exact values at its ends differ in sign), and lies
+        /// within a run that the general subdivision keeps.
+        #[test]
+        fn single_root_window_holds_the_root(
+            (b, _) in one_change(1i32..=40),
+        ) {
+            let b = b.map(f64::from);
+            prop_assert!(one_sign_change(&b, 0.0));
+            let Some(single) = runs(b, 0.0, true) else {
+                // A root at a window's end: `subdivide` decides.
+                let k = (1..16).find(|&k| value_at_sixteenths(&b, k) == 0);
+                prop_assert!(k.is_some(), "{b:?}");
+                return Ok(());
+            };
+            prop_assert_eq!(single.len(), 1);
+            let (l, r) = single[0];
+            let (kl, kr) = ((l * 16.0) as i128, (r * 16.0) as i128);
+            prop_assert_eq!((kl as f64 / 16.0, kr - kl), (l, 1));
+            let (fl, fr) = (value_at_sixteenths(&b, kl), value_at_sixteenths(&b, kr));
+            prop_assert!(fl.signum() * fr.signum() < 0, "{b:?}: [{l}, {r}]");
+            if let Some(general) = runs(b, 0.0, false) {
+                prop_assert!(general.iter().any(|&(gl, gr)| gl <= l && r <= gr), "{b:?}: {general:?}");
+            }
+        }
+
+        /// Arbitrary coefficients and bounds: where the single-root path
+        /// applies, its window lies within a run of the general subdivision
+        /// (so it decides at least the pairs that one decides).
+        #[test]
+        fn single_root_window_is_within_the_general_runs(
+            (b, e) in one_change(0.0f64..1.0),
+        ) {
+            prop_assume!(one_sign_change(&b, e));
+            let Some(single) = runs(b, e, true) else {
+                return Ok(());
+            };
+            let (l, r) = single[0];
+            if let Some(general) = runs(b, e, false) {
+                prop_assert!(general.iter().any(|&(gl, gr)| gl <= l && r <= gr), "{b:?} {e}: [{l}, {r}] {general:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn halve_takes_the_right_half_where_the_middle_keeps_the_sign() {
+        let (l, r) = ([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]);
+        assert_eq!(halve(true, l, r), (r, true));
+        assert_eq!(halve(false, l, r), (l, false));
+        let r = [-5.0, 6.0, 7.0, 8.0];
+        assert_eq!(halve(true, l, r), (l, false));
+        assert_eq!(halve(false, l, r), (r, true));
+    }
+
+    #[test]
+    fn one_sign_change_needs_certain_signs() {
+        assert!(one_sign_change(&[1.0, 1.0, -1.0, -1.0], 0.5));
+        assert!(one_sign_change(&[-1.0, 2.0, 2.0, 3.0], 0.5));
+        // Two changes, or none.
+        assert!(!one_sign_change(&[1.0, -1.0, 1.0, 1.0], 0.5));
+        assert!(!one_sign_change(&[1.0, 2.0, 3.0, 4.0], 0.5));
+        // A coefficient within the bound, or NaN.
+        assert!(!one_sign_change(&[1.0, 0.25, -1.0, -1.0], 0.5));
+        assert!(!one_sign_change(&[1.0, f64::NAN, -1.0, -1.0], 0.5));
     }
 
     /// A seeded sample of lattice pairs (many touching, coplanar and
