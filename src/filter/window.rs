@@ -72,11 +72,11 @@
 //! with certainty (394,572 of the 530,609 pairs), has exactly one root,
 //! which [`bisect_single_root`] tracks down to its window by the sign of
 //! the middle value alone, picking halves with masks instead of branches.
-//! The subdivision went from 185 M to 148 M instructions and from 1.65 M to
-//! 0.88 M mispredicted branches (callgrind's model), with the same runs
-//! tested and the same counts; filter stage 136–139 ms against 143–146,
-//! whole step 287–294 against 296–300 (one thread, five interleaved
-//! rounds).
+//! The subdivision went from 185 M to 156 M instructions and from 1.65 M to
+//! 0.84 M mispredicted branches (callgrind's model), each window within
+//! the runs the subdivision keeps and the same counts; filter stage
+//! 136–139 ms against 143–146, whole step 287–294 against 296–300 (one
+//! thread, five interleaved rounds).
 //!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`. Tested against
 //! the exact oracle on random and near-degenerate pairs, and on every
@@ -153,6 +153,20 @@ fn max(a: f64, b: f64) -> f64 {
     if a > b { a } else { b }
 }
 
+/// The Bernstein coefficients on the left and right halves of the window
+/// with coefficients `b` (de Casteljau at the middle, whose value ends the
+/// one and starts the other).
+#[inline(always)]
+fn split(b: &[f64; 4]) -> ([f64; 4], [f64; 4]) {
+    let b01 = 0.5 * (b[0] + b[1]);
+    let b12 = 0.5 * (b[1] + b[2]);
+    let b23 = 0.5 * (b[2] + b[3]);
+    let b012 = 0.5 * (b01 + b12);
+    let b123 = 0.5 * (b12 + b23);
+    let m = 0.5 * (b012 + b123);
+    ([b[0], b01, b012, m], [m, b123, b23, b[3]])
+}
+
 /// Subdivides the Bernstein coefficients `b` of the cubic on `[0, 1]` down to
 /// depth [`WINDOW_DEPTH`], depth first, pushing the windows on which the
 /// cubic may vanish, left to right: a window is free when its four
@@ -181,14 +195,7 @@ fn subdivide(b: [f64; 4], e: f64, runs: &mut Runs) -> bool {
             (b, l, depth) = stack[top];
             continue;
         }
-        let b01 = 0.5 * (b[0] + b[1]);
-        let b12 = 0.5 * (b[1] + b[2]);
-        let b23 = 0.5 * (b[2] + b[3]);
-        let b012 = 0.5 * (b01 + b12);
-        let b123 = 0.5 * (b12 + b23);
-        let m = 0.5 * (b012 + b123);
-        let left = [b[0], b01, b012, m];
-        let right = [m, b123, b23, b[3]];
+        let (left, right) = split(&b);
         depth += 1;
         let half = 1.0 / (1u32 << depth) as f64;
         match (free(&left, e), free(&right, e)) {
@@ -244,23 +251,19 @@ fn one_sign_change(b: &[f64; 4], e: f64) -> bool {
 #[inline]
 fn bisect_single_root(b: [f64; 4], e: f64, runs: &mut Runs) -> bool {
     // The window is `[k·w, (k + 1)·w]`. The cubic keeps the sign of `b₀`
-    // at its left end: the right half is taken only when `m` has that sign.
+    // at its left end: the right half is taken only when the middle value
+    // `m` (`right[0]`) has that sign.
     let positive = b[0] > 0.0;
     let (mut b, mut k, mut w) = (b, 0u32, 1.0);
     for _ in 0..WINDOW_DEPTH {
-        let b01 = 0.5 * (b[0] + b[1]);
-        let b12 = 0.5 * (b[1] + b[2]);
-        let b23 = 0.5 * (b[2] + b[3]);
-        let b012 = 0.5 * (b01 + b12);
-        let b123 = 0.5 * (b12 + b23);
-        let m = 0.5 * (b012 + b123);
+        let (left, right) = split(&b);
         // Finite: averages of the finite `b` (`one_sign_change`).
-        if m.abs() <= e {
+        if right[0].abs() <= e {
             return false;
         }
-        let right;
-        (b, right) = halve(positive, [b[0], b01, b012, m], [m, b123, b23, b[3]]);
-        k = 2 * k + u32::from(right);
+        let took_right;
+        (b, took_right) = halve(positive, left, right);
+        k = 2 * k + u32::from(took_right);
         w *= 0.5;
     }
     let l = f64::from(k) * w;
