@@ -684,6 +684,34 @@ mod tests {
         }
     }
 
+    /// Cases the proptests once found: the single-root search gives up and
+    /// the subdivision decides, where the middle value is exactly zero (a
+    /// root at `t = 1/4`) or within the bound.
+    #[test]
+    fn a_middle_value_without_a_certain_sign_falls_back_to_the_subdivision() {
+        let exact_root = [-27.0, 13.0, 40.0, 18.0];
+        assert_eq!(value_at_sixteenths(&exact_root, 4), 0);
+        let near = [
+            0.1145788271596965,
+            -0.07007493183366227,
+            -0.6298587486615277,
+            -0.21115361122430484,
+        ];
+        // `near`'s root, by bisection in plain floating point: 0.16330…
+        for (b, e, root) in [
+            (exact_root, 0.0, 0.25),
+            (near, 0.041878376116751576, 0.1633),
+        ] {
+            assert!(one_sign_change(&b, e), "{b:?}");
+            assert_eq!(runs(b, e, true), None, "{b:?}");
+            let general = runs(b, e, false).unwrap();
+            assert!(
+                general.iter().any(|&(l, r)| l <= root && root <= r),
+                "{b:?}: {general:?}"
+            );
+        }
+    }
+
     #[test]
     fn halve_takes_the_right_half_where_the_middle_keeps_the_sign() {
         let (l, r) = ([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]);
