@@ -596,12 +596,17 @@ fn features<const N: usize>(
         }
     }
     let (mut n_vslots, mut n_eslots) = (0, 0);
+    // Through slices: a store through the `Vec` itself makes the compiler
+    // reload its pointer and length for the next one. (With the local
+    // slices in the loops below: cloth-ball 92→93, one traversal, 4 %
+    // fewer instructions, 1.32 G → 1.26 G; times within this machine's
+    // noise.)
+    let (vs, es) = (&mut sc.vslots[..room], &mut sc.eslots[..room]);
+    let run = |first: u32| -> [u32; MAX_OWNED] { std::array::from_fn(|k| first + k as u32) };
     for &p in partners {
         let (s0, s1) = (b.leaf_start[p as usize], b.leaf_start[p as usize + 1]);
-        for k in 0..MAX_OWNED as u32 {
-            sc.vslots[n_vslots + k as usize] = s0[0] + k;
-            sc.eslots[n_eslots + k as usize] = s0[1] + k;
-        }
+        vs[n_vslots..n_vslots + MAX_OWNED].copy_from_slice(&run(s0[0]));
+        es[n_eslots..n_eslots + MAX_OWNED].copy_from_slice(&run(s0[1]));
         n_vslots += (s1[0] - s0[0]) as usize;
         n_eslots += (s1[1] - s0[1]) as usize;
     }
@@ -623,6 +628,7 @@ fn features<const N: usize>(
         ..
     } = sc;
     let (partners, vslots, eslots) = (&partners[..np], &vslots[..n_vslots], &eslots[..n_eslots]);
+    let (hits, vf, ee) = (&mut hits[..], &mut vf[..], &mut ee[..]);
 
     // Every feature pair is first tested on 16-bit k-DOPs (on `b`'s grid:
     // a superset of the exact overlaps); only pairs that pass, share no
@@ -675,9 +681,11 @@ fn features<const N: usize>(
     // The partners' owned vertices against the query's face.
     if leaf.face != NO_FACE {
         let c = leaf.corners;
+        // Local slices, as in `edge_edge_hits`.
+        let (slot_vertex, vertex_q) = (&b.slot_vertex[..], &b.vertex_q[..]);
         let mut nh = 0;
         for &s in vslots {
-            let (v, vq) = (b.slot_vertex[s as usize], &b.vertex_q[s as usize]);
+            let (v, vq) = (slot_vertex[s as usize], &vertex_q[s as usize]);
             let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & q.overlaps(vq);
             hits[nh] = u64::from(s);
             nh += usize::from(hit);
@@ -754,9 +762,12 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
             QKdopQuery::new(&b.grid.quantize(&a.edge_kdop(es + k)))
         }
     });
+    // Local slices: the stores into `hits` could alias the vectors' headers
+    // as far as the compiler knows, which made it reload them every pair.
+    let (ends, edge_q) = (&b.slot_edge_ends[..], &b.edge_q[..]);
     let mut nh = 0;
     for &s in eslots {
-        let ([r0, u0], tq) = (b.slot_edge_ends[s as usize], &b.edge_q[s as usize]);
+        let ([r0, u0], tq) = (ends[s as usize], &edge_q[s as usize]);
         for k in 0..NEA {
             let [p, q] = qends[k];
             let hit = (p != r0) & (p != u0) & (q != r0) & (q != u0) & qq[k].overlaps(tq);
@@ -827,11 +838,13 @@ fn vertex_face_hits<const N: usize, const NVA: usize>(
             QKdopQuery::new(&b.grid.quantize(&a.vertex_bv[vs + i]))
         }
     });
+    // Local slices, as in `edge_edge_hits`.
+    let (leaves, leaf_q) = (&b.leaves[..], &b.leaf_q[..]);
     let mut nh = 0;
     for &p in partners {
-        let lp = &b.leaves[p as usize];
+        let lp = &leaves[p as usize];
         let (face, c) = (lp.face != NO_FACE, lp.corners);
-        let fq = &b.leaf_q[p as usize];
+        let fq = &leaf_q[p as usize];
         for i in 0..NVA {
             let v = qv[i];
             let hit = face & (v != c[0]) & (v != c[1]) & (v != c[2]) & qq[i].overlaps(fq);
