@@ -191,6 +191,29 @@ impl<const N: usize> QKdopQuery<N> {
         self.q.overlaps(other)
     }
 
+    /// Whether the k-DOP overlaps `other` and no element of `mine` equals
+    /// one of `theirs` (two edges' k-DOPs and endpoints: the edges are
+    /// distinct and share no endpoint). One test: on x86-64 the four
+    /// element comparisons join the slabs' in the mask of one vector test.
+    /// (As four scalar comparisons `&`-ed to the overlap test, the
+    /// traversal of cloth-ball 92→93 made 94 M more instructions, 1.26 G
+    /// against 1.16 G; callgrind.)
+    #[inline(always)]
+    pub fn overlaps_and_disjoint(
+        &self,
+        other: &QKdop<N>,
+        mine: [u32; 2],
+        theirs: &[u32; 2],
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if (8..=16).contains(&N) {
+            return simd::overlaps_regs_disjoint(&self.v, other, mine, theirs);
+        }
+        let [r, u] = *theirs;
+        let disjoint = mine.iter().all(|&m| m != r && m != u);
+        disjoint && self.q.overlaps(other)
+    }
+
     /// The k-DOP, stored.
     #[inline(always)]
     pub fn get(&self) -> QKdop<N> {
@@ -338,6 +361,40 @@ mod simd {
                 _mm_cmpgt_epi16(load(&b.lo, N - 8), v[3]),
             );
             _mm_movemask_epi8(_mm_or_si128(a0, a1)) == 0
+        }
+    }
+
+    /// [`overlaps_regs`], and no element of `mine` equals one of `theirs`.
+    #[inline(always)]
+    pub(super) fn overlaps_regs_disjoint<const N: usize>(
+        v: &[__m128i; 4],
+        b: &QKdop<N>,
+        mine: [u32; 2],
+        theirs: &[u32; 2],
+    ) -> bool {
+        debug_assert!((8..=16).contains(&N));
+        // SAFETY: as in `overlaps`; the 8-byte load reads `theirs` exactly.
+        unsafe {
+            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
+            // Lanes `[m₀, m₀, m₁, m₁]` against `[t₀, t₁, t₀, t₁]`: all four
+            // pairs.
+            let m = _mm_set_epi32(
+                mine[1] as i32,
+                mine[1] as i32,
+                mine[0] as i32,
+                mine[0] as i32,
+            );
+            let t = _mm_shuffle_epi32(_mm_loadl_epi64(theirs.as_ptr().cast()), 0x44);
+            let a0 = _mm_or_si128(
+                _mm_cmpgt_epi16(v[0], load(&b.hi, 0)),
+                _mm_cmpgt_epi16(load(&b.lo, 0), v[2]),
+            );
+            let a1 = _mm_or_si128(
+                _mm_cmpgt_epi16(v[1], load(&b.hi, N - 8)),
+                _mm_cmpgt_epi16(load(&b.lo, N - 8), v[3]),
+            );
+            let shared = _mm_cmpeq_epi32(m, t);
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a0, a1), shared)) == 0
         }
     }
 
@@ -640,6 +697,24 @@ mod tests {
             prop_assert_eq!(q.get(), m);
             for p in parts.iter().chain([&m, &QKdop::EMPTY]) {
                 prop_assert_eq!(q.overlaps(p), m.overlaps(p));
+                // Each of the four element pairs equal, none, all; IDs
+                // with the top bit set.
+                for (mine, theirs) in [
+                    ([1, 2], [3, 4]),
+                    ([7, 3], [7, 9]),
+                    ([3, 8], [1, 3]),
+                    ([1, 2], [2, 5]),
+                    ([5, 6], [8, 6]),
+                    ([4, 4], [4, 4]),
+                    ([u32::MAX, 0], [1, u32::MAX - 1]),
+                    ([u32::MAX, 0], [0, 1]),
+                ] {
+                    let disjoint = mine.iter().all(|x| !theirs.contains(x));
+                    prop_assert_eq!(
+                        q.overlaps_and_disjoint(p, mine, &theirs),
+                        disjoint && m.overlaps(p)
+                    );
+                }
             }
             if k == 1 {
                 prop_assert_eq!(QKdopQuery::new(&parts[0]).get(), parts[0]);

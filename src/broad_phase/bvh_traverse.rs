@@ -789,10 +789,9 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
     let (ends, edge_q) = (&b.slot_edge_ends[..], &b.edge_q[..]);
     let mut nh = 0;
     for &s in eslots {
-        let ([r0, u0], tq) = (ends[s as usize], &edge_q[s as usize]);
+        let (tends, tq) = (&ends[s as usize], &edge_q[s as usize]);
         for k in 0..NEA {
-            let [p, q] = qends[k];
-            let hit = (p != r0) & (p != u0) & (q != r0) & (q != u0) & qq[k].overlaps(tq);
+            let hit = qq[k].overlaps_and_disjoint(tq, qends[k], tends);
             hits[nh] = u64::from(s) << 2 | k as u64;
             nh += usize::from(hit);
         }
