@@ -394,9 +394,14 @@ impl SlpfTable {
         }
     }
 
+    /// The projections of vertex `v` (`nd` directions, the table's):
+    /// with `nd` a constant ([`SlpfTable::nd`]), so is the record's length,
+    /// and the tests' indexing needs no bounds checks. (With the length
+    /// read from the table, cloth-ball 92→93 took 38 M more instructions
+    /// in a one-thread step, 3.09 G against 3.05 G: about 12 per pair.)
     #[inline(always)]
-    fn record(&self, v: u32) -> &[f64] {
-        let n = 2 * self.directions;
+    fn record(&self, v: u32, nd: usize) -> &[f64] {
+        let n = 2 * nd;
         &self.values[v as usize * n..(v as usize + 1) * n]
     }
 
@@ -430,13 +435,13 @@ impl SlpfTable {
     #[inline(always)]
     fn vertex_face_nd<const ND: usize>(&self, v: u32, face: [u32; 3]) -> bool {
         let nd = self.nd::<ND>();
-        let p = self.record(v);
-        let [a, b, c] = face.map(|i| self.record(i));
+        let p = self.record(v, nd);
+        let [a, b, c] = face.map(|i| self.record(i, nd));
+        let margin = &self.margin[..nd];
         // Per direction: the vertex above all corners at both times, or
         // below them.
         let mut culled = false;
-        for d in 0..nd {
-            let m = self.margin[d];
+        for (d, &m) in margin.iter().enumerate() {
             let mut above = true;
             let mut below = true;
             for i in [d, d + nd] {
@@ -453,11 +458,11 @@ impl SlpfTable {
     #[inline(always)]
     fn edge_edge_nd<const ND: usize>(&self, ea: [u32; 2], eb: [u32; 2]) -> bool {
         let nd = self.nd::<ND>();
-        let [a0, a1] = ea.map(|i| self.record(i));
-        let [b0, b1] = eb.map(|i| self.record(i));
+        let [a0, a1] = ea.map(|i| self.record(i, nd));
+        let [b0, b1] = eb.map(|i| self.record(i, nd));
+        let margin = &self.margin[..nd];
         let mut culled = false;
-        for d in 0..nd {
-            let m = self.margin[d];
+        for (d, &m) in margin.iter().enumerate() {
             let mut above = true;
             let mut below = true;
             for i in [d, d + nd] {
