@@ -345,9 +345,10 @@ mod simd {
         }
     }
 
-    /// [`QKdop::overlaps`] of the k-DOP in `v` ([`merge_regs`]) and `b`.
+    /// The lanes (16-bit slabs) in which the k-DOP in `v` ([`merge_regs`])
+    /// and `b` are apart, all ones.
     #[inline(always)]
-    pub(super) fn overlaps_regs<const N: usize>(v: &[__m128i; 4], b: &QKdop<N>) -> bool {
+    fn apart_regs<const N: usize>(v: &[__m128i; 4], b: &QKdop<N>) -> __m128i {
         debug_assert!((8..=16).contains(&N));
         // SAFETY: as in `overlaps`.
         unsafe {
@@ -360,8 +361,15 @@ mod simd {
                 _mm_cmpgt_epi16(v[1], load(&b.hi, N - 8)),
                 _mm_cmpgt_epi16(load(&b.lo, N - 8), v[3]),
             );
-            _mm_movemask_epi8(_mm_or_si128(a0, a1)) == 0
+            _mm_or_si128(a0, a1)
         }
+    }
+
+    /// [`QKdop::overlaps`] of the k-DOP in `v` ([`merge_regs`]) and `b`.
+    #[inline(always)]
+    pub(super) fn overlaps_regs<const N: usize>(v: &[__m128i; 4], b: &QKdop<N>) -> bool {
+        // SAFETY: a register operation; SSE2 is part of x86-64.
+        unsafe { _mm_movemask_epi8(apart_regs(v, b)) == 0 }
     }
 
     /// [`overlaps_regs`], and no element of `mine` equals one of `theirs`.
@@ -372,10 +380,9 @@ mod simd {
         mine: [u32; 2],
         theirs: &[u32; 2],
     ) -> bool {
-        debug_assert!((8..=16).contains(&N));
-        // SAFETY: as in `overlaps`; the 8-byte load reads `theirs` exactly.
+        // SAFETY: the 8-byte load reads `theirs` exactly; SSE2 is part of
+        // x86-64.
         unsafe {
-            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
             // Lanes `[m₀, m₀, m₁, m₁]` against `[t₀, t₁, t₀, t₁]`: all four
             // pairs.
             let m = _mm_set_epi32(
@@ -385,16 +392,8 @@ mod simd {
                 mine[0] as i32,
             );
             let t = _mm_shuffle_epi32(_mm_loadl_epi64(theirs.as_ptr().cast()), 0x44);
-            let a0 = _mm_or_si128(
-                _mm_cmpgt_epi16(v[0], load(&b.hi, 0)),
-                _mm_cmpgt_epi16(load(&b.lo, 0), v[2]),
-            );
-            let a1 = _mm_or_si128(
-                _mm_cmpgt_epi16(v[1], load(&b.hi, N - 8)),
-                _mm_cmpgt_epi16(load(&b.lo, N - 8), v[3]),
-            );
             let shared = _mm_cmpeq_epi32(m, t);
-            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a0, a1), shared)) == 0
+            _mm_movemask_epi8(_mm_or_si128(apart_regs(v, b), shared)) == 0
         }
     }
 

@@ -380,7 +380,16 @@ fn gather<const N: usize>(
     tests: &mut u64,
 ) -> usize {
     if t.inner.is_empty() {
-        return gather_tiny(q, t, bound, out, tests);
+        // Zero or one leaf.
+        if t.leaves.len() == 1 && bound == 0 {
+            *tests += 1;
+            if q.overlaps(&t.root_bv) {
+                out.resize(out.len().max(1), 0);
+                out[0] = 0;
+                return 1;
+            }
+        }
+        return 0;
     }
     let mut d = Descent::from_root();
     while d.top > 0 {
@@ -404,8 +413,8 @@ fn gather_two<const N: usize>(
 ) -> [usize; 2] {
     if t.inner.is_empty() {
         return [
-            gather_tiny(q[0], t, bound[0], out_a, tests),
-            gather_tiny(q[1], t, bound[1], out_b, tests),
+            gather(q[0], t, bound[0], out_a, tests),
+            gather(q[1], t, bound[1], out_b, tests),
         ];
     }
     let (mut a, mut b) = (Descent::from_root(), Descent::from_root());
@@ -421,27 +430,6 @@ fn gather_two<const N: usize>(
     }
     *tests += a.tests + b.tests;
     [a.n_out, b.n_out]
-}
-
-/// [`gather`] on a tree of zero or one leaf (no internal node).
-fn gather_tiny<const N: usize>(
-    q: &QKdopQuery<N>,
-    t: &KdopBvh<N>,
-    bound: u32,
-    out: &mut Vec<u32>,
-    tests: &mut u64,
-) -> usize {
-    if t.leaves.len() == 1 && bound == 0 {
-        *tests += 1;
-        if q.overlaps(&t.root_bv) {
-            if out.is_empty() {
-                out.push(0);
-            }
-            out[0] = 0;
-            return 1;
-        }
-    }
-    0
 }
 
 /// A depth-first descent in progress ([`gather`]): the nodes still to
