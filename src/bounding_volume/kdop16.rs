@@ -214,6 +214,20 @@ impl<const N: usize> QKdopQuery<N> {
         disjoint && self.q.overlaps(other)
     }
 
+    /// Whether the k-DOP overlaps `other` and `x` is none of `set` (a
+    /// vertex's k-DOP against a face's, and the face's corners), in one
+    /// vector test as [`QKdopQuery::overlaps_and_disjoint`]. (Scalar
+    /// comparisons cost a one-thread cloth-ball 92→93 step 13 M more
+    /// instructions, 3.05 G against 3.04 G; callgrind.)
+    #[inline(always)]
+    pub fn overlaps_and_not_in(&self, other: &QKdop<N>, x: u32, set: &[u32; 3]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if (8..=16).contains(&N) {
+            return simd::overlaps_regs_not_in(&self.v, other, x, set);
+        }
+        !set.contains(&x) && self.q.overlaps(other)
+    }
+
     /// The k-DOP, stored.
     #[inline(always)]
     pub fn get(&self) -> QKdop<N> {
@@ -392,6 +406,24 @@ mod simd {
                 mine[0] as i32,
             );
             let t = _mm_shuffle_epi32(_mm_loadl_epi64(theirs.as_ptr().cast()), 0x44);
+            let shared = _mm_cmpeq_epi32(m, t);
+            _mm_movemask_epi8(_mm_or_si128(apart_regs(v, b), shared)) == 0
+        }
+    }
+
+    /// [`overlaps_regs`], and `x` is none of `set`.
+    #[inline(always)]
+    pub(super) fn overlaps_regs_not_in<const N: usize>(
+        v: &[__m128i; 4],
+        b: &QKdop<N>,
+        x: u32,
+        set: &[u32; 3],
+    ) -> bool {
+        // SAFETY: register operations; SSE2 is part of x86-64.
+        unsafe {
+            // `[x; 4]` against `[s₀, s₁, s₂, s₂]`.
+            let m = _mm_set1_epi32(x as i32);
+            let t = _mm_set_epi32(set[2] as i32, set[2] as i32, set[1] as i32, set[0] as i32);
             let shared = _mm_cmpeq_epi32(m, t);
             _mm_movemask_epi8(_mm_or_si128(apart_regs(v, b), shared)) == 0
         }
@@ -712,6 +744,22 @@ mod tests {
                     prop_assert_eq!(
                         q.overlaps_and_disjoint(p, mine, &theirs),
                         disjoint && m.overlaps(p)
+                    );
+                }
+                // Each corner equal, none, a repeated corner, the top bit.
+                for (x, set) in [
+                    (5, [5, 6, 7]),
+                    (6, [5, 6, 7]),
+                    (7, [5, 6, 7]),
+                    (8, [5, 6, 7]),
+                    (0, [1, 2, 3]),
+                    (3, [3, 3, 3]),
+                    (u32::MAX, [0, 1, u32::MAX]),
+                    (u32::MAX, [0, 1, u32::MAX - 1]),
+                ] {
+                    prop_assert_eq!(
+                        q.overlaps_and_not_in(p, x, &set),
+                        !set.contains(&x) && m.overlaps(p)
                     );
                 }
             }

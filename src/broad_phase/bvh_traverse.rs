@@ -676,7 +676,7 @@ fn features<const N: usize>(
         let mut nh = 0;
         for &s in vslots {
             let (v, vq) = (slot_vertex[s as usize], &vertex_q[s as usize]);
-            let hit = (v != c[0]) & (v != c[1]) & (v != c[2]) & q.overlaps(vq);
+            let hit = q.overlaps_and_not_in(vq, v, &c);
             hits[nh] = u64::from(s);
             nh += usize::from(hit);
         }
@@ -856,7 +856,7 @@ fn vertex_face_hits<const N: usize, const NVA: usize>(
         let fq = &leaf_q[p as usize];
         for i in 0..NVA {
             let v = qv[i];
-            let hit = face & (v != c[0]) & (v != c[1]) & (v != c[2]) & qq[i].overlaps(fq);
+            let hit = face & qq[i].overlaps_and_not_in(fq, v, &c);
             hits[nh] = u64::from(p) << 2 | i as u64;
             nh += usize::from(hit);
         }
