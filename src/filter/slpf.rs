@@ -331,8 +331,9 @@ impl SlpfProjections {
 /// tested only on the pairs the five pass, it culls 245 K more edge–edge
 /// pairs, almost all of which DNF or the window filter culls anyway (their
 /// culls together fell by just as many), and the step took 3.19 G instructions
-/// against 3.21 G (callgrind, one thread; the three `(±1, ±1, ±1)` diagonals
-/// alone, or the six mixed-sign ones: no better).
+/// against 3.21 G for the same build with the second table off (callgrind,
+/// one thread). The three other body diagonals alone, or the six directions
+/// with a negative component alone, did no better.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SlpfTable {
     directions: usize,
