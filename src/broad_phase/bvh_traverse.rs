@@ -338,14 +338,19 @@ fn self_range<const N: usize>(
     let mut c0 = start;
     while c0 < end {
         let c1 = (c0 + CLUSTER).min(end);
+        let qa = QKdopQuery::merge_of(&t.leaf_q[c0..c1]);
         if c1 == end {
-            let q = QKdopQuery::merge_of(&t.leaf_q[c0..c1]);
-            let nc = gather(&q, t, c0 as u32 + 1, &mut sc.cluster, &mut stats.node_tests);
+            let nc = gather(
+                &qa,
+                t,
+                c0 as u32 + 1,
+                &mut sc.cluster,
+                &mut stats.node_tests,
+            );
             cluster(t, c0, c1, nc, sc, stats, sink);
             return;
         }
         let c2 = (c1 + CLUSTER).min(end);
-        let qa = QKdopQuery::merge_of(&t.leaf_q[c0..c1]);
         let qb = QKdopQuery::merge_of(&t.leaf_q[c1..c2]);
         let [na, nb] = gather_two(
             [&qa, &qb],
