@@ -10,7 +10,14 @@
 //! items are permuted as contiguous key records, not through an index array
 //! (one cache line holds two of them). The paper does not say how it splits. (A
 //! split at the middle of a Morton order was tried: 28% more node tests on
-//! cloth-ball 92→93.) A median split gives a balanced tree of depth
+//! cloth-ball 92→93. Tried again as a build that sorts once, Morton codes of
+//! the centroids in their bounding cube by one parallel sort, every node
+//! split at its middle, with no selection and no spreads: funnel 227→228's
+//! build took 1.40 ms against 1.75 on two threads (2.25–2.34 against
+//! 3.17–3.19 on one), but made 8 % more node tests (1,025 K against
+//! 952 K), and the whole step was no faster: two threads, three
+//! interleaved rounds, 5.05–5.08 ms against 4.63–4.67; cloth-ball 92→93
+//! 139–150 against 141–147.) A median split gives a balanced tree of depth
 //! ⌈log₂ n⌉ + 1, which bounds the traversal stack and makes parallel subtrees
 //! even, and it puts the larger half right, so that a leaf right child always
 //! has a leaf sibling: the traversal lists partner leaves in ascending order
