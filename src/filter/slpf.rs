@@ -365,8 +365,12 @@ impl SlpfTable {
 
     /// Makes this table [`SlpfTable::new`]'s for a new step, reusing its
     /// memory (the steps of a sequence: no fresh pages to fault in).
+    ///
+    /// # Panics
+    /// When `x_t0` and `x_t1` differ in length.
     pub fn update(&mut self, x_t0: &[Vec3], x_t1: &[Vec3], directions: &[[f64; 3]]) {
         use rayon::prelude::*;
+        assert_eq!(x_t0.len(), x_t1.len(), "positions at t = 0 and t = 1");
         let nd = directions.len();
         self.directions = nd;
         self.margin.clear();
@@ -375,28 +379,36 @@ impl SlpfTable {
             self.values.clear();
             return;
         }
-        let project = |x: &Vec3, s: &[f64; 3]| (x.x * s[0] + x.y * s[1]) + x.z * s[2];
         let values = &mut self.values;
         let len = x_t0.len() * 2 * nd;
         if values.len() != len {
             // Zeroed pages from the system, first touched by the tasks.
             *values = vec![0.0; len];
         }
+        // The paper's directions as constants: the compiler folds the
+        // products by 1 and unrolls the loops. The filters' setup (this
+        // table and a copy of the positions) on funnel 227→228, two
+        // threads: 0.14 ms of a 4.7 ms step with the directions read from
+        // memory, 0.08 ms with these constants (one thread 0.21 → 0.14 ms;
+        // cloth-ball 92→93 0.63 → 0.45 ms).
+        let paper = directions
+            .iter()
+            .flatten()
+            .map(|c| c.to_bits())
+            .eq(PAPER_DIRECTIONS.iter().flatten().map(|c| c.to_bits()));
         // Per chunk: the largest Σᵢ|sᵢxᵢ| per direction.
         let magnitudes: Vec<Vec<f64>> = values
-            .par_chunks_mut(2 * nd * 4096)
-            .enumerate()
-            .map(|(c, out)| {
+            .par_chunks_mut(2 * nd * TABLE_CHUNK)
+            .zip(
+                x_t0.par_chunks(TABLE_CHUNK)
+                    .zip(x_t1.par_chunks(TABLE_CHUNK)),
+            )
+            .map(|(out, (x0, x1))| {
                 let mut mag = vec![0.0f64; nd];
-                for (k, rec) in out.chunks_mut(2 * nd).enumerate() {
-                    let v = c * 4096 + k;
-                    for (t, x) in [&x_t0[v], &x_t1[v]].into_iter().enumerate() {
-                        for (d, s) in directions.iter().enumerate() {
-                            rec[t * nd + d] = project(x, s);
-                            let m = (x.x * s[0]).abs() + (x.y * s[1]).abs() + (x.z * s[2]).abs();
-                            mag[d] = max_poisoned(mag[d], m);
-                        }
-                    }
+                if paper {
+                    project(out, x0, x1, &PAPER_DIRECTIONS, &mut mag);
+                } else {
+                    project(out, x0, x1, directions, &mut mag);
                 }
                 mag
             })
@@ -500,6 +512,34 @@ impl SlpfTable {
     }
 }
 
+/// Vertices per task of [`SlpfTable::update`] (the table does not depend
+/// on it: the magnitudes are maxima).
+const TABLE_CHUNK: usize = 2048;
+
+/// Writes the records of the vertices `x_t0[i]`, `x_t1[i]` into `out`
+/// ([`SlpfTable`]'s layout) and raises `mag[d]` to the largest `Σᵢ|sᵢxᵢ|`
+/// over them for every direction `s = directions[d]`.
+#[inline(always)]
+fn project(
+    out: &mut [f64],
+    x_t0: &[Vec3],
+    x_t1: &[Vec3],
+    directions: &[[f64; 3]],
+    mag: &mut [f64],
+) {
+    let nd = directions.len();
+    let mag = &mut mag[..nd];
+    for ((rec, p0), p1) in out.chunks_exact_mut(2 * nd).zip(x_t0).zip(x_t1) {
+        for (t, x) in [p0, p1].into_iter().enumerate() {
+            for (d, s) in directions.iter().enumerate() {
+                rec[t * nd + d] = (x.x * s[0] + x.y * s[1]) + x.z * s[2];
+                let m = (x.x * s[0]).abs() + (x.y * s[1]).abs() + (x.z * s[2]).abs();
+                mag[d] = max_poisoned(mag[d], m);
+            }
+        }
+    }
+}
+
 /// The larger of `acc` and `x`, where a NaN, once met, stays: a NaN
 /// coordinate poisons its direction's margin (which then culls nothing).
 #[inline(always)]
@@ -567,6 +607,28 @@ mod projection_tests {
     }
 
     proptest! {
+        /// The paper's directions take their own path through
+        /// [`SlpfTable::update`] (constants the compiler folds): its
+        /// records and margins are those of the general path, which a sixth
+        /// direction forces.
+        #[test]
+        fn paper_directions_path_equals_the_general_one(
+            x in proptest::collection::vec(proptest::array::uniform6(-1e3f64..1e3), 1..40),
+        ) {
+            let x0: Vec<Vec3> = x.iter().map(|c| Vec3::new(c[0], c[1], c[2])).collect();
+            let x1: Vec<Vec3> = x.iter().map(|c| Vec3::new(c[3], c[4], c[5])).collect();
+            let paper = SlpfTable::new(&x0, &x1, &PAPER_DIRECTIONS);
+            let mut six = PAPER_DIRECTIONS.to_vec();
+            six.push([0.0, 0.0, 1.0]);
+            let general = SlpfTable::new(&x0, &x1, &six);
+            prop_assert_eq!(&paper.margin[..], &general.margin[..5]);
+            for v in 0..x.len() as u32 {
+                let (p, g) = (paper.record(v, 5), general.record(v, 6));
+                prop_assert_eq!(&p[..5], &g[..5]);
+                prop_assert_eq!(&p[5..], &g[6..11]);
+            }
+        }
+
         /// The interval contains the exact projection, for the paper's
         /// directions and arbitrary ones.
         #[test]
