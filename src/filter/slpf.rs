@@ -389,8 +389,8 @@ impl SlpfTable {
         // products by 1 and unrolls the loops. The filters' setup (this
         // table and a copy of the positions) on funnel 227→228, two
         // threads: 0.14 ms of a 4.7 ms step with the directions read from
-        // memory, 0.08 ms with these constants (one thread 0.21 → 0.14 ms;
-        // cloth-ball 92→93 0.63 → 0.45 ms).
+        // memory, 0.08 ms with these constants (one thread: 0.21 → 0.14 ms;
+        // cloth-ball 92→93 on two: 0.63 → 0.45 ms).
         let paper = directions
             .iter()
             .flatten()
