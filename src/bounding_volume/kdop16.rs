@@ -406,9 +406,20 @@ mod simd {
                 mine[0] as i32,
             );
             let t = _mm_shuffle_epi32(_mm_loadl_epi64(theirs.as_ptr().cast()), 0x44);
-            let shared = _mm_cmpeq_epi32(m, t);
-            _mm_movemask_epi8(_mm_or_si128(apart_regs(v, b), shared)) == 0
+            overlaps_regs_unless(v, b, _mm_cmpeq_epi32(m, t))
         }
+    }
+
+    /// [`overlaps_regs`], and no lane of `shared` is set (one mask for the
+    /// slabs and the element comparisons).
+    #[inline(always)]
+    fn overlaps_regs_unless<const N: usize>(
+        v: &[__m128i; 4],
+        b: &QKdop<N>,
+        shared: __m128i,
+    ) -> bool {
+        // SAFETY: register operations; SSE2 is part of x86-64.
+        unsafe { _mm_movemask_epi8(_mm_or_si128(apart_regs(v, b), shared)) == 0 }
     }
 
     /// [`overlaps_regs`], and `x` is none of `set`.
@@ -424,8 +435,7 @@ mod simd {
             // `[x; 4]` against `[s₀, s₁, s₂, s₂]`.
             let m = _mm_set1_epi32(x as i32);
             let t = _mm_set_epi32(set[2] as i32, set[2] as i32, set[1] as i32, set[0] as i32);
-            let shared = _mm_cmpeq_epi32(m, t);
-            _mm_movemask_epi8(_mm_or_si128(apart_regs(v, b), shared)) == 0
+            overlaps_regs_unless(v, b, _mm_cmpeq_epi32(m, t))
         }
     }
 
