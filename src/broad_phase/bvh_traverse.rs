@@ -33,9 +33,9 @@
 //! children's), so the partner lists, and everything after, are unchanged;
 //! only the descents, which cost more than the leaf tests that replace
 //! them, are shared. Where the node tests go (counted, one traversal):
-//! funnel 227→228 makes 952 K for 119 K leaf pairs, 344 K in the descents
-//! and 608 K in the leaves' filtering of their clusters' partners;
-//! cloth-ball 92→93 makes 12.0 M for 2.7 M leaf pairs, 3.6 M and 8.3 M.
+//! funnel 227→228 makes 955 K for 119 K leaf pairs, 345 K in the descents
+//! and 611 K in the leaves' filtering of their clusters' partners;
+//! cloth-ball 92→93 makes 12.0 M for 2.7 M leaf pairs, 3.6 M and 8.4 M.
 //!
 //! **Two descents at a time.** A descent is a chain of dependent loads: the
 //! next node comes off a stack whose top depends on the last node's tests,
