@@ -4,9 +4,10 @@
 #
 #   1. cargo bench --bench pipeline: criterion timings, and the counts of every scene
 #      (counts_<scene>.json: candidates per k, culls per filter setting, parry, whole steps);
-#   2. ccdlab step --json on 1 and 2 threads for every scene with frame files (fastest of 5
-#      runs, each building its BVH anew);
-#   3. the ipctk peer (scripts/peer_ipctk.py step, best of 5) on 2 threads, when it runs here;
+#   2. ccdlab step --json on 1 and 2 threads for every scene with frame files (fastest of
+#      $STEP_REPEAT runs, each building its BVH anew);
+#   3. the ipctk peer (scripts/peer_ipctk.py step, fastest of as many) on 2 threads, when it
+#      runs here;
 #   4. ccdlab replay of every scene with each filter setting (sequence-level statistics;
 #      the two-frame UNC scenes give one step each);
 #   5. ccdlab report: reports/pipeline/{README.md, *.png, *.svg, data/}, replaced only when
@@ -14,9 +15,10 @@
 #
 # Fresh records go to $CARGO_TARGET_DIR/ccdlab-bench (default target/ccdlab-bench) first;
 # reports/ is touched only by the last step. Environment: CCDLAB_DATA (data sets),
-# CCDLAB_BENCH_THREADS (bench threads, default 1), PEER_COUNTS=1 (let the peer also count
-# its colliding pairs: an untimed pass of minutes on cloth-ball).
-# Takes about 5 minutes on a quiet 2-core machine with the data sets.
+# CCDLAB_BENCH_THREADS (bench threads, default 1), STEP_REPEAT (runs of every whole step,
+# ours and the peer's, of which the fastest is reported; default 10), PEER_COUNTS=1 (let the
+# peer also count its colliding pairs: an untimed pass of minutes on cloth-ball).
+# Takes about 6 minutes on a quiet 2-core machine with the data sets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +27,7 @@ work="$target/ccdlab-bench"
 rm -rf "$work"
 mkdir -p "$work"
 export CCDLAB_BENCH_OUT="$work"
+STEP_REPEAT="${STEP_REPEAT:-10}"
 
 echo "== 1/5 cargo bench --bench pipeline (records in $work)"
 cargo bench --bench pipeline
@@ -58,9 +61,10 @@ while read -r name sequence step frame0 frame1; do
     continue
   fi
   for threads in 1 2; do
-    # Fastest of 5 runs, each building its BVH anew (the peer's is also its fastest of 5):
-    # on this shared machine single runs vary by 10-15 %.
-    "$bin" step "$frame0" "$frame1" --threads "$threads" --repeat 5 --rebuild --json \
+    # Fastest of $STEP_REPEAT runs, each building its BVH anew (the peer's is also its
+    # fastest of as many): on this shared machine single runs vary by 10-30 %, and a run of
+    # 5 was often disturbed throughout.
+    "$bin" step "$frame0" "$frame1" --threads "$threads" --repeat "$STEP_REPEAT" --rebuild --json \
       > "$work/step_${name}_t${threads}.json.tmp"
     mv "$work/step_${name}_t${threads}.json.tmp" "$work/step_${name}_t${threads}.json"
   done
@@ -73,7 +77,7 @@ counts=(--no-counts)
 if [ -f scripts/peer_ipctk.py ]; then
   while read -r name sequence step frame0 frame1; do
     [ -n "$name" ] && [ "$frame0" != "-" ] || continue
-    if python3 scripts/peer_ipctk.py step "$frame0" "$frame1" --threads 2 --repeat 5 "${counts[@]}" --json \
+    if python3 scripts/peer_ipctk.py step "$frame0" "$frame1" --threads 2 --repeat "$STEP_REPEAT" "${counts[@]}" --json \
         > "$work/peer_ipctk_${name}.json.tmp" 2> "$work/peer_ipctk_${name}.log"; then
       mv "$work/peer_ipctk_${name}.json.tmp" "$work/peer_ipctk_${name}.json"
     else
