@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Interleaved A/B timing of whole steps for two (or more) builds of ccdlab on a shared machine:
+# every round runs each binary once, `ccdlab step --rebuild --repeat N --json` (the BVH built
+# anew every run), and prints its fastest and median run and the stage times of its fastest.
+# Interleaving spreads the machine's disturbances over all binaries; compare the rounds' best
+# values, not single runs. (What the project measured this way is in the module docs; the
+# numbers for reports/ come from scripts/reproduce_pipeline.sh.)
+#
+#   scripts/ab_step.sh [--rounds R] [--threads T] cloth-ball|funnel BIN_A BIN_B [BIN...]
+#
+# Build the two binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
+# Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage="usage: scripts/ab_step.sh [--rounds R] [--threads T] cloth-ball|funnel BIN_A BIN_B [BIN...]"
+rounds=5
+threads=2
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds="${2:?$usage}"; shift 2 ;;
+    --threads) threads="${2:?$usage}"; shift 2 ;;
+    -h|--help) echo "$usage"; exit 0 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
+case "$rounds$threads" in
+  *[!0-9]*) echo "--rounds and --threads take positive integers" >&2; exit 2 ;;
+esac
+scene="$1"
+shift
+
+data="${CCDLAB_DATA:-}"
+if [ -z "$data" ]; then
+  for d in ../shared/datasets datasets; do
+    [ -d "$d/scalable-ccd" ] && { data="$d"; break; }
+  done
+fi
+[ -n "$data" ] || { echo "no data sets: set CCDLAB_DATA or run scripts/fetch_datasets.py" >&2; exit 1; }
+case "$scene" in
+  # Runs per round: enough for a few hundred milliseconds to a second per binary.
+  cloth-ball) f0="$data/scalable-ccd/cloth-ball/frames/cloth_ball92.ply"
+              f1="$data/scalable-ccd/cloth-ball/frames/cloth_ball93.ply"; runs=7 ;;
+  funnel) f0="$data/scalable-ccd/cloth-funnel/frames/227.ply"
+          f1="$data/scalable-ccd/cloth-funnel/frames/228.ply"; runs=30 ;;
+  *) echo "unknown scene '$scene' (cloth-ball or funnel)" >&2; exit 2 ;;
+esac
+for bin in "$@"; do
+  [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }
+done
+
+for r in $(seq "$rounds"); do
+  echo "round $r"
+  for bin in "$@"; do
+    "$bin" step "$f0" "$f1" --threads "$threads" --repeat "$runs" --rebuild --json |
+      python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+runs = sorted(d["runs_total_ms"])
+t = d["time_ms"]
+print("  %-24s best %8.2f  median %8.2f ms | build %.2f  traverse %.2f  filter %.2f  solve %.2f"
+      % (sys.argv[1], runs[0], runs[len(runs) // 2], t["refit"], t["traverse"], t["filter"], t["solve"]))
+' "$bin"
+  done
+done
