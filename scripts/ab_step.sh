@@ -11,7 +11,7 @@
 # Build the two binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
 # Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
 usage="usage: scripts/ab_step.sh [--rounds R] [--threads T] cloth-ball|funnel BIN_A BIN_B [BIN...]"
 rounds=5
@@ -33,7 +33,7 @@ shift
 
 data="${CCDLAB_DATA:-}"
 if [ -z "$data" ]; then
-  for d in ../shared/datasets datasets; do
+  for d in "$root/../shared/datasets" "$root/datasets"; do
     [ -d "$d/scalable-ccd" ] && { data="$d"; break; }
   done
 fi
