@@ -7,7 +7,8 @@ use ccdlab::broad_phase::{
     BroadPhaseStats, Bvh, CandidateSet, EePair, VfPair, brute_force_candidates, concat,
 };
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{Step, TriMesh};
+use ccdlab::mesh::{NO_OWNER, Step, TriMesh};
+use ccdlab::narrow_phase::{edge_edge, vertex_face};
 use proptest::prelude::*;
 
 /// A random small deforming mesh: positions on a coarse lattice (so that
@@ -245,6 +246,122 @@ proptest! {
             prop_assert_eq!(&par, &seq, "{} threads", threads);
             prop_assert_eq!(par_stats, seq_stats);
         }
+    }
+}
+
+/// Whether the `f64` k-DOPs of two sets of moving points at `t = 0` and at
+/// `t = 1` overlap in the time-aligned sense: no slab separates them at
+/// both times in the same order.
+fn aligned_f64<const N: usize>(step: &Step<'_>, a: &[u32], b: &[u32]) -> bool {
+    let at = |ids: &[u32], x: &[Vec3]| Kdop::<N>::from_points(ids.iter().map(|&i| &x[i as usize]));
+    let (a0, a1, b0, b1) = (
+        at(a, step.x_t0),
+        at(a, step.x_t1),
+        at(b, step.x_t0),
+        at(b, step.x_t1),
+    );
+    (0..N).all(|i| {
+        let below = a0.hi[i] < b0.lo[i] && a1.hi[i] < b1.lo[i];
+        let above = b0.hi[i] < a0.lo[i] && b1.hi[i] < a1.lo[i];
+        !(below || above)
+    })
+}
+
+/// The corners of the leaf that owns a feature: its owner face's, or the
+/// vertex itself for a vertex in no face.
+fn owner_corners(mesh: &TriMesh, owner: u32, v: u32) -> Vec<u32> {
+    if owner == NO_OWNER {
+        vec![v]
+    } else {
+        mesh.faces()[owner as usize].to_vec()
+    }
+}
+
+/// Time-aligned pruning against its oracles, for one k: the pruned
+/// candidates are a subset of the swept ones (the brute force's); every
+/// candidate whose leaves' exact time-aligned k-DOPs overlap is kept (the
+/// quantized images only widen them); every dropped candidate is free of
+/// contact (the exact solver); and the parallel output is the sequential
+/// one. Returns the number of candidates dropped.
+fn check_time_aligned<const N: usize>(step: &Step<'_>) -> Result<usize, TestCaseError> {
+    let axes = KdopAxes::from_k(2 * N).unwrap();
+    let swept = brute_force_candidates(step, axes).0;
+    let bvh = Bvh::build_time_aligned(step, axes, true);
+    prop_assert!(bvh.time_aligned());
+    prop_assert_eq!(bvh.validate(step), Ok(()));
+    let (kept, stats) = bvh_set(&bvh);
+    let (par, par_stats) = in_pool(2, || bvh.self_candidate_set_par());
+    prop_assert_eq!(&par, &kept);
+    prop_assert_eq!(par_stats, stats);
+    let (_, swept_stats) = bvh_set(&Bvh::build(step, axes));
+    prop_assert_eq!(
+        stats.leaf_pairs + stats.leaf_pairs_pruned,
+        swept_stats.leaf_pairs
+    );
+    let kept = kept.sorted();
+    prop_assert!(is_subset(&kept, &swept));
+    let m = step.mesh;
+    let (x0, x1) = (step.x_t0, step.x_t1);
+    let p = |i: u32| [&x0[i as usize], &x1[i as usize]];
+    for c in &swept.vertex_face {
+        let f = m.faces()[c.f as usize];
+        let is_kept = kept.vertex_face.binary_search(c).is_ok();
+        let owner = owner_corners(m, m.vertex_owner()[c.v as usize], c.v);
+        if aligned_f64::<N>(step, &owner, &f) {
+            prop_assert!(is_kept, "{:?} dropped, its leaves overlap", c);
+        }
+        if !is_kept {
+            let ([v0, v1], [a0, a1], [b0, b1], [c0, c1]) = (p(c.v), p(f[0]), p(f[1]), p(f[2]));
+            prop_assert!(
+                vertex_face(v0, a0, b0, c0, v1, a1, b1, c1).is_none(),
+                "{:?} dropped, collides",
+                c
+            );
+        }
+    }
+    for c in &swept.edge_edge {
+        let (ea, eb) = (m.edges()[c.e0 as usize], m.edges()[c.e1 as usize]);
+        let is_kept = kept.edge_edge.binary_search(c).is_ok();
+        let owners = [c.e0, c.e1].map(|e| owner_corners(m, m.edge_owner()[e as usize], u32::MAX));
+        if aligned_f64::<N>(step, &owners[0], &owners[1]) {
+            prop_assert!(is_kept, "{:?} dropped, its leaves overlap", c);
+        }
+        if !is_kept {
+            let ([a0, a1], [b0, b1], [c0, c1], [d0, d1]) = (p(ea[0]), p(ea[1]), p(eb[0]), p(eb[1]));
+            prop_assert!(
+                edge_edge(a0, b0, c0, d0, a1, b1, c1, d1).is_none(),
+                "{:?} dropped, collides",
+                c
+            );
+        }
+    }
+    Ok(swept.len() - kept.len())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Time-aligned pruning (`Bvh::build_time_aligned`) against its oracles
+    /// (`check_time_aligned`), for every k; a refit keeps the setting and
+    /// gives a fresh build's tree.
+    #[test]
+    fn time_aligned_pruning_keeps_every_collision(s in scene(), t in scene()) {
+        let step = s.step();
+        check_time_aligned::<3>(&step)?;
+        check_time_aligned::<4>(&step)?;
+        check_time_aligned::<7>(&step)?;
+        check_time_aligned::<9>(&step)?;
+        check_time_aligned::<13>(&step)?;
+        let (x_t0, x_t1) = s.positions_from(&t);
+        let step2 = Step::new(&s.mesh, &x_t0, &x_t1).unwrap();
+        let mut bvh = Bvh::build_time_aligned(&step, KdopAxes::Dop26, true);
+        bvh.refit(&step2).unwrap();
+        prop_assert!(bvh.time_aligned());
+        let fresh = Bvh::build_time_aligned(&step2, KdopAxes::Dop26, true);
+        prop_assert_eq!(bvh_set(&bvh).0.sorted(), bvh_set(&fresh).0.sorted());
+        let mut rebuilt = Bvh::build_time_aligned(&step, KdopAxes::Dop26, true);
+        rebuilt.rebuild(&step2);
+        prop_assert_eq!(&rebuilt, &fresh);
     }
 }
 

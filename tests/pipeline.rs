@@ -187,6 +187,46 @@ fn one_and_two_threads_give_identical_output() {
     }
 }
 
+/// Time-aligned pruning of leaf pairs (not the paper's) drops candidates
+/// but no collision: the same colliding pairs and time of impact as the
+/// paper's swept BVH, with or without filters, on 1 and 2 threads.
+#[test]
+fn time_aligned_pruning_changes_no_collision_on_the_real_steps() {
+    for (scene, name) in [(funnel(), "funnel"), (cloth_ball(), "cloth-ball")] {
+        let swept = run(scene, collecting(FilterSet::SlpfDnf), 2);
+        let aligned = |filters, window, threads| {
+            let config = PipelineConfig {
+                time_aligned: true,
+                window,
+                ..collecting(filters)
+            };
+            run(scene, config, threads)
+        };
+        let two = aligned(FilterSet::SlpfDnf, true, 2);
+        let one = aligned(FilterSet::SlpfDnf, true, 1);
+        let unfiltered = aligned(FilterSet::None, false, 2);
+        assert!(two.report.time_aligned && !swept.report.time_aligned);
+        for out in [&two, &one, &unfiltered] {
+            assert_eq!(keys(&out.pairs), keys(&swept.pairs), "{name}");
+            assert_eq!(out.report.toi, swept.report.toi, "{name}");
+            assert_eq!(out.report.toi_upper, swept.report.toi_upper, "{name}");
+        }
+        assert_eq!(one.pairs, two.pairs, "{name}");
+        assert_eq!(
+            (&one.report.vf, &one.report.ee),
+            (&two.report.vf, &two.report.ee)
+        );
+        for (a, s) in [
+            (&two.report.vf, &swept.report.vf),
+            (&two.report.ee, &swept.report.ee),
+        ] {
+            assert!(a.candidates < s.candidates, "{name}: nothing pruned");
+            assert!(a.after_filter <= s.after_filter, "{name}");
+            assert_eq!(a.colliding, s.colliding, "{name}");
+        }
+    }
+}
+
 #[test]
 fn refit_gives_the_same_step_as_a_fresh_build() {
     let scene = funnel();
@@ -242,8 +282,8 @@ fn random_sheet() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
-    /// On random meshes, for every k: filters change nothing but the work,
-    /// and 1 and 2 threads agree.
+    /// On random meshes, for every k: filters and time-aligned pruning
+    /// change nothing but the work, and 1 and 2 threads agree.
     #[test]
     fn random_meshes_filters_and_threads_do_not_change_collisions(
         (mesh, x0, x1) in random_sheet(),
@@ -258,6 +298,9 @@ proptest! {
                 prop_assert_eq!(keys(&out.pairs), keys(&base.pairs));
             }
         }
+        let aligned = Pipeline::new(PipelineConfig { time_aligned: true, ..cfg(FilterSet::SlpfDnf) }).step(&step).unwrap();
+        prop_assert_eq!(keys(&aligned.pairs), keys(&base.pairs));
+        prop_assert_eq!(aligned.report.toi, base.report.toi);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let two = pool.install(|| Pipeline::new(cfg(FilterSet::SlpfDnf)).step(&step)).unwrap();
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap()

@@ -8,12 +8,18 @@
 //! of the points. Slabs along non-coordinate directions are rounded outward
 //! (see [`Kdop::from_point`]), so a stored k-DOP provably contains the exact
 //! projections.
+//!
+//! A triangle's k-DOPs at `t = 0` and `t = 1` kept apart ([`AlignedQKdop`])
+//! prove more pairs apart than its swept k-DOP (SLPF's theorem; see
+//! [`aligned_overlap`]).
 
+mod aligned;
 mod axes;
 mod kdop;
 mod kdop16;
 mod swept;
 
+pub use aligned::{AlignedQKdop, aligned_overlap};
 pub use axes::{DIRECTIONS, KdopAxes, ParseKdopAxesError, slab_directions};
 pub use kdop::Kdop;
 pub use kdop16::{QKdop, QKdopQuery, Quantizer};

@@ -33,7 +33,7 @@
 //! `bvh_traverse` hold one verb each.
 
 use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};
-use crate::bounding_volume::{Kdop, KdopAxes, QKdop, Quantizer};
+use crate::bounding_volume::{AlignedQKdop, Kdop, KdopAxes, QKdop, Quantizer};
 use crate::mesh::Step;
 
 /// Leaf flag in a child reference of [`Inner`].
@@ -158,6 +158,16 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) edge_end_slots: Vec<[u32; 2]>,
     /// The connected component of each edge slot.
     pub(crate) slot_edge_comp: Vec<u32>,
+    /// Whether the self traversal prunes leaf pairs by their time-aligned
+    /// k-DOPs ([`KdopBvh::time_aligned`]).
+    pub(crate) time_aligned: bool,
+    /// With `time_aligned`, per vertex slot: its position's k-DOP at
+    /// `t = 0` and at `t = 1`, quantized on `grid`; empty otherwise.
+    pub(crate) vertex_qt: Vec<AlignedQKdop<N>>,
+    /// With `time_aligned`, per leaf: its face's k-DOP at `t = 0` and at
+    /// `t = 1`, quantized on `grid` (the merges of its corners'
+    /// `vertex_qt`); empty otherwise.
+    pub(crate) leaf_qt: Vec<AlignedQKdop<N>>,
 }
 
 impl<const N: usize> KdopBvh<N> {
@@ -166,6 +176,18 @@ impl<const N: usize> KdopBvh<N> {
         Some(a) => a,
         None => panic!("N must be 3, 4, 7, 9 or 13"),
     };
+
+    /// Whether the self traversal prunes leaf pairs by the leaves' k-DOPs
+    /// at `t = 0` and at `t = 1` ([`crate::bounding_volume::aligned_overlap`]):
+    /// a pair of leaves that one slab separates at both times, in the same
+    /// order, holds no colliding feature pair and emits none, though their
+    /// swept k-DOPs may overlap. Then the candidates are a subset of the
+    /// swept k-DOPs' (the paper's), with the same colliding pairs among
+    /// them. Set at build ([`KdopBvh::build_time_aligned`]); off by
+    /// default.
+    pub fn time_aligned(&self) -> bool {
+        self.time_aligned
+    }
 
     /// Number of tree nodes (`2·leaves − 1`, or 0).
     pub fn num_nodes(&self) -> usize {
@@ -393,6 +415,7 @@ impl<const N: usize> KdopBvh<N> {
             return Err("the grid is not the root's".into());
         }
         self.check_quantized()?;
+        self.check_time_aligned(step)?;
         let leaf_q = |l: u32| {
             self.grid
                 .quantize(&self.face_kdop(&self.leaves[l as usize]))
@@ -467,6 +490,55 @@ impl<const N: usize> KdopBvh<N> {
                 .any(|(q, e)| *q != merged(e))
         {
             return Err("stale quantized edge k-DOPs".into());
+        }
+        Ok(())
+    }
+
+    /// Checks the time-aligned images: none without `time_aligned`; else
+    /// each vertex slot's are its positions' quantized k-DOPs, each leaf's
+    /// the merges of its corners', and their merge is the leaf's swept
+    /// image (so the time-aligned test never passes what the swept one
+    /// refutes).
+    fn check_time_aligned(&self, step: &Step<'_>) -> Result<(), String> {
+        if !self.time_aligned {
+            return if self.vertex_qt.is_empty() && self.leaf_qt.is_empty() {
+                Ok(())
+            } else {
+                Err("time-aligned images without time-aligned pruning".into())
+            };
+        }
+        let point =
+            |x: &[crate::math::Vec3], v: u32| self.grid.quantize(&Kdop::from_point(&x[v as usize]));
+        if self.vertex_qt.len() != self.slot_vertex.len()
+            || self
+                .vertex_qt
+                .iter()
+                .zip(&self.slot_vertex)
+                .any(|(q, &v)| *q != [point(step.x_t0, v), point(step.x_t1, v)])
+        {
+            return Err("stale time-aligned vertex images".into());
+        }
+        let merged = |l: &Leaf, t: usize| {
+            l.corner_slots.iter().fold(QKdop::<N>::EMPTY, |m, &s| {
+                m.merge(&self.vertex_qt[s as usize][t])
+            })
+        };
+        if self.leaf_qt.len() != self.leaves.len()
+            || self
+                .leaf_qt
+                .iter()
+                .zip(&self.leaves)
+                .any(|(q, l)| *q != [merged(l, 0), merged(l, 1)])
+        {
+            return Err("stale time-aligned leaf images".into());
+        }
+        if self
+            .leaf_qt
+            .iter()
+            .zip(&self.leaf_q)
+            .any(|(a, q)| a[0].merge(&a[1]) != *q)
+        {
+            return Err("time-aligned leaf images do not merge into the swept ones".into());
         }
         Ok(())
     }
@@ -599,6 +671,24 @@ impl Bvh {
             KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_components(step, &keep)),
             KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_components(step, &keep)),
         }
+    }
+
+    /// [`Bvh::build`] with the self traversal's time-aligned pruning of leaf
+    /// pairs on or off (see [`KdopBvh::time_aligned`]).
+    pub fn build_time_aligned(step: &Step<'_>, axes: KdopAxes, time_aligned: bool) -> Bvh {
+        let all = &|_| true;
+        match axes {
+            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_time_aligned(step, all, time_aligned)),
+            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_time_aligned(step, all, time_aligned)),
+            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_time_aligned(step, all, time_aligned)),
+            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_time_aligned(step, all, time_aligned)),
+            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_time_aligned(step, all, time_aligned)),
+        }
+    }
+
+    /// See [`KdopBvh::time_aligned`].
+    pub fn time_aligned(&self) -> bool {
+        with_bvh!(self, b => b.time_aligned())
     }
 
     /// The k-DOP type.

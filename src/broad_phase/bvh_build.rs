@@ -106,7 +106,22 @@ impl<const N: usize> KdopBvh<N> {
     /// When the covered part has 2³¹ leaves or more (faces plus isolated
     /// vertices), beyond the node encoding.
     pub fn build_components(step: &Step<'_>, keep: &(impl Fn(u32) -> bool + Sync)) -> KdopBvh<N> {
+        KdopBvh::build_time_aligned(step, keep, false)
+    }
+
+    /// [`KdopBvh::build_components`], with the self traversal's pruning of
+    /// leaf pairs by their time-aligned k-DOPs on or off (see
+    /// [`KdopBvh::time_aligned`]; rebuilds and refits keep the setting).
+    ///
+    /// # Panics
+    /// As [`KdopBvh::build_components`].
+    pub fn build_time_aligned(
+        step: &Step<'_>,
+        keep: &(impl Fn(u32) -> bool + Sync),
+        time_aligned: bool,
+    ) -> KdopBvh<N> {
         let mut bvh = KdopBvh::empty();
+        bvh.time_aligned = time_aligned;
         bvh.rebuild_components(step, keep);
         bvh
     }
@@ -214,6 +229,9 @@ impl<const N: usize> KdopBvh<N> {
             slot_edge_ends: Vec::new(),
             edge_end_slots: Vec::new(),
             slot_edge_comp: Vec::new(),
+            time_aligned: false,
+            vertex_qt: Vec::new(),
+            leaf_qt: Vec::new(),
         }
     }
 }

@@ -5,6 +5,10 @@
 //! weighs "construction and update" time against culling when choosing k;
 //! refitting is that update.
 //!
+//! With time-aligned pruning on ([`KdopBvh::time_aligned`]), the
+//! vertices' and leaves' quantized k-DOPs at `t = 0` and `t = 1` are
+//! computed the same way, after the swept ones.
+//!
 //! Vertex k-DOPs and leaf k-DOPs are independent and computed with rayon in
 //! chunks of at least [`PAR_REFIT_MIN_LEN`]; node k-DOPs are merged in reverse
 //! depth-first order (children after parents), with `rayon::join` on subtrees
@@ -102,6 +106,28 @@ impl<const N: usize> KdopBvh<N> {
         par_set(&mut self.edge_q, &self.edge_end_slots, |q, e| {
             q.set_merge(e.map(|s| &vertex_q[s as usize]))
         });
+        if self.time_aligned {
+            // A point's k-DOP as the swept k-DOP of a point that stays put:
+            // the same bits as `Kdop::from_point` (`set_swept_point`'s
+            // doc), without its branches.
+            par_set(&mut self.vertex_qt, &self.slot_vertex, |q, &v| {
+                let v = v as usize;
+                let mut bv = Kdop::EMPTY;
+                for (x, qt) in [x_t0, x_t1].into_iter().zip(q) {
+                    bv.set_swept_point(&x[v], &x[v]);
+                    grid.quantize_to(&bv, qt);
+                }
+            });
+            let vertex_qt = &self.vertex_qt;
+            par_set(&mut self.leaf_qt, &self.leaves, |q, l| {
+                for (t, qt) in q.iter_mut().enumerate() {
+                    qt.set_merge(l.corner_slots.map(|s| &vertex_qt[s as usize][t]));
+                }
+            });
+        } else {
+            self.vertex_qt = Vec::new();
+            self.leaf_qt = Vec::new();
+        }
         let leaf_bv = &self.leaf_q;
         if self.inner.is_empty() {
             self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::<N>::EMPTY);

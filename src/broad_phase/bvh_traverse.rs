@@ -52,15 +52,30 @@
 //! Four and eight descents taking turns were no faster than two (the four
 //! queries alone fill the sixteen vector registers).
 //!
-//! **Pruning leaf pairs by SLPF's test** (measured, not adopted). SLPF's
-//! test holds for whole leaves: if along one of its directions every corner
-//! of `A` lies above every corner of `B` at `t = 0` and again at `t = 1`, it
-//! culls every feature pair of the two. Dropping such partners before the
-//! feature level (a plain `f64` test per partner on the five directions) left
-//! 42 % fewer candidates on cloth-ball 92→93 and the same pairs after the
-//! filters, for only 6 % fewer instructions in the whole step (3.30 G →
-//! 3.09 G, callgrind, one thread): the pairs SLPF culls are the cheap ones.
-//! It would also change the BVH's candidate counts, which are the paper's.
+//! **Pruning leaf pairs by SLPF's test** (an option, off by default:
+//! [`KdopBvh::time_aligned`]). SLPF's test holds for whole leaves: if along
+//! one slab direction every corner of `A` lies above every corner of `B` at
+//! `t = 0` and again at `t = 1`, no feature pair of the two can touch
+//! ([`crate::bounding_volume::aligned_overlap`]). With the option on, each
+//! leaf's partners that pass the swept test are filtered once more, on the
+//! leaves' quantized k-DOPs at the two times (all the k-DOP's slabs, not
+//! only SLPF's five directions), before the feature level. On cloth-ball
+//! 92→93 (26-DOP) that keeps 1,217,951 of the 2,708,361 leaf pairs (8.9 M
+//! feature tests → 4.0 M) and 1,447,206 of the 3,249,720 candidates (after
+//! the filters, 450,971 pairs instead of 530,609; the same collisions); on
+//! funnel 227→228, 115,794 of 119,334 leaf pairs (cloth lying on itself:
+//! neighbours overlap at both times). Whole step, two threads, BVH built
+//! each run, five interleaved rounds (`scripts/ab_step.sh`), the three
+//! quiet ones: cloth-ball 126.3–127.8 ms against 144.6–146.9 off (build
+//! 14.9–15.5 against 11.2–11.3: the images at the two times; traversal
+//! 43.3–44.0 against 48.4–49.7; filters 50.0–50.7 against 67.5–68.2);
+//! funnel no faster. It is off by default because the candidates are then
+//! no longer the swept k-DOPs' (the paper's counts), and SLPF culls fewer
+//! of them. Only the self traversal prunes (the cross traversal of two
+//! trees does not).
+//! (Measured earlier as a plain `f64` test per partner on SLPF's five
+//! directions, on every reached leaf pair: 42 % fewer candidates but only
+//! 6 % fewer instructions, 3.30 G → 3.09 G, callgrind, one thread.)
 //!
 //! **Prefetching the right child** (measured, not adopted). `gather`
 //! visits a node's right child after the left child's subtree; a software
@@ -141,7 +156,7 @@ use rayon::prelude::*;
 
 use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, MAX_DEPTH, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
-use crate::bounding_volume::{Kdop, QKdop, QKdopQuery};
+use crate::bounding_volume::{Kdop, QKdop, QKdopQuery, aligned_overlap};
 
 /// Leaves (queries) per parallel task.
 pub const LEAVES_PER_TASK: usize = 256;
@@ -559,6 +574,18 @@ fn cluster<const N: usize>(
             np += usize::from(ql.overlaps(&t.leaf_q[p as usize]));
         }
         stats.node_tests += cluster.len() as u64;
+        if t.time_aligned {
+            // Drop the partners whose time-aligned k-DOPs are apart (see
+            // `KdopBvh::time_aligned`), without a branch on the test.
+            let (qt, mut kept) = (&t.leaf_qt[la], 0);
+            for i in 0..np {
+                let p = partners[i];
+                partners[kept] = p;
+                kept += usize::from(aligned_overlap(qt, &t.leaf_qt[p as usize]));
+            }
+            stats.leaf_pairs_pruned += (np - kept) as u64;
+            np = kept;
+        }
         features(t, la, t, &ql, np, sc, stats);
         if sc.vf_len >= FLUSH || sc.ee_len >= FLUSH {
             sc.flush(sink);

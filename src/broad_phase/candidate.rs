@@ -135,6 +135,11 @@ pub struct BroadPhaseStats {
     /// node k-DOPs overlap. The node k-DOPs are rounded outward, so this can
     /// exceed the number of pairs whose exact k-DOPs overlap.
     pub leaf_pairs: u64,
+    /// Leaf pairs whose node k-DOPs overlap but whose time-aligned k-DOPs
+    /// do not, dropped before the feature level (only with
+    /// [`KdopBvh::time_aligned`](super::KdopBvh::time_aligned); not in
+    /// `leaf_pairs`).
+    pub leaf_pairs_pruned: u64,
     /// Feature bounding-volume tests below the leaves (vertex–face and
     /// edge–edge), adjacency excluded or not.
     pub feature_tests: u64,
@@ -164,6 +169,7 @@ impl std::ops::AddAssign for BroadPhaseStats {
     fn add_assign(&mut self, o: BroadPhaseStats) {
         self.node_tests += o.node_tests;
         self.leaf_pairs += o.leaf_pairs;
+        self.leaf_pairs_pruned += o.leaf_pairs_pruned;
         self.feature_tests += o.feature_tests;
         self.vf_candidates += o.vf_candidates;
         self.ee_candidates += o.ee_candidates;

@@ -21,6 +21,13 @@ pub struct PipelineConfig {
     /// ([`super::KindCounts::culled_window`]), so the paper's counts are the
     /// same with it on or off.
     pub window: bool,
+    /// Drop the leaf pairs of the BVH whose k-DOPs at `t = 0` and at `t = 1`
+    /// one slab separates at both times in the same order, before the
+    /// feature level ([`crate::broad_phase::KdopBvh::time_aligned`]). Not
+    /// part of the paper's pipeline: its candidates are then fewer than the
+    /// swept k-DOPs' and SLPF culls fewer of them; the colliding pairs and
+    /// the time of impact are the same.
+    pub time_aligned: bool,
     /// Keep every colliding pair (global IDs and time of impact) in the
     /// outcome, not just the counts.
     pub collect_pairs: bool,
@@ -36,6 +43,7 @@ impl Default for PipelineConfig {
             directions: PAPER_DIRECTIONS.to_vec(),
             solver: Solver::Exact,
             window: true,
+            time_aligned: false,
             collect_pairs: false,
         }
     }

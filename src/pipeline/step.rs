@@ -29,6 +29,12 @@
 //! a branch on its near coin-toss verdict, then DNF and the window filter
 //! on them, was measured on cloth-ball 92→93: no change in time.)
 //!
+//! **Time-aligned pruning** ([`PipelineConfig::time_aligned`], off by
+//! default): the BVH is built with [`Bvh::build_time_aligned`] and drops
+//! leaf pairs before the feature level; the counts are then those of the
+//! pruned candidates (SLPF culls fewer, the colliding pairs are the same).
+//! A BVH built with the other setting is built anew.
+//!
 //! **Determinism.** The traversal runs fixed chunks of leaves, the solver
 //! fixed chunks of pairs; results are concatenated in chunk order, so counts,
 //! pairs and the time of impact are identical for any number of threads.
@@ -121,16 +127,20 @@ impl Pipeline {
         // Stage 1–2a: build or refit the BVH of swept k-DOPs.
         let t = Clock::start();
         let built = match self.bvh.as_mut() {
-            Some(bvh) if bvh.axes() == cfg.axes && !self.rebuild => {
+            Some(bvh) if bvh.axes() != cfg.axes || bvh.time_aligned() != cfg.time_aligned => {
+                self.bvh = Some(Bvh::build_time_aligned(step, cfg.axes, cfg.time_aligned));
+                true
+            }
+            Some(bvh) if !self.rebuild => {
                 bvh.refit(step)?;
                 false
             }
-            Some(bvh) if bvh.axes() == cfg.axes => {
+            Some(bvh) => {
                 bvh.rebuild(step);
                 true
             }
-            _ => {
-                self.bvh = Some(Bvh::build(step, cfg.axes));
+            None => {
+                self.bvh = Some(Bvh::build_time_aligned(step, cfg.axes, cfg.time_aligned));
                 true
             }
         };
@@ -219,6 +229,7 @@ impl Pipeline {
             k: cfg.axes.k(),
             filters: cfg.filters.name().to_string(),
             window: cfg.window,
+            time_aligned: cfg.time_aligned,
             solver: cfg.solver.name().to_string(),
             threads: rayon::current_num_threads(),
             bvh: if built { "build" } else { "refit" }.to_string(),

@@ -28,6 +28,11 @@ pub struct PipelineArgs {
     /// the paper's pipeline; its culls are counted apart): on or off.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     pub window: String,
+    /// Drop the BVH's leaf pairs that their k-DOPs at t = 0 and t = 1 prove
+    /// apart (SLPF's theorem on whole triangles; not part of the paper's
+    /// pipeline: fewer candidates, the same collisions): on or off.
+    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    pub time_aligned: String,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -41,6 +46,7 @@ impl PipelineArgs {
             filters: self.filters,
             solver: self.solver,
             window: self.window == "on",
+            time_aligned: self.time_aligned == "on",
             collect_pairs,
             ..PipelineConfig::default()
         }

@@ -113,13 +113,18 @@ fn write_pairs(path: &std::path::Path, pairs: &[ContactPair]) -> Result<(), Box<
 
 fn print_summary(args: &Args, r: &StepReport) {
     println!(
-        "{} -> {}: {} V, {} E, {} F; {}-DOP, {}, {} solver, {} threads",
+        "{} -> {}: {} V, {} E, {} F; {}-DOP{}, {}, {} solver, {} threads",
         args.frame0.display(),
         args.frame1.display(),
         r.vertices,
         r.edges,
         r.faces,
         r.k,
+        if r.time_aligned {
+            " (time-aligned leaves)"
+        } else {
+            ""
+        },
         r.filters,
         r.solver,
         r.threads
