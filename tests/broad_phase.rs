@@ -7,7 +7,7 @@ use ccdlab::broad_phase::{
     BroadPhaseStats, Bvh, CandidateSet, EePair, VfPair, brute_force_candidates, concat,
 };
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{NO_OWNER, Step, TriMesh};
+use ccdlab::mesh::{Step, TriMesh};
 use ccdlab::narrow_phase::{edge_edge, vertex_face};
 use proptest::prelude::*;
 
@@ -267,22 +267,13 @@ fn aligned_f64<const N: usize>(step: &Step<'_>, a: &[u32], b: &[u32]) -> bool {
     })
 }
 
-/// The corners of the leaf that owns a feature: its owner face's, or the
-/// vertex itself for a vertex in no face.
-fn owner_corners(mesh: &TriMesh, owner: u32, v: u32) -> Vec<u32> {
-    if owner == NO_OWNER {
-        vec![v]
-    } else {
-        mesh.faces()[owner as usize].to_vec()
-    }
-}
-
 /// Time-aligned pruning against its oracles, for one k: the pruned
 /// candidates are a subset of the swept ones (the brute force's); every
-/// candidate whose leaves' exact time-aligned k-DOPs overlap is kept (the
-/// quantized images only widen them); every dropped candidate is free of
-/// contact (the exact solver); and the parallel output is the sequential
-/// one. Returns the number of candidates dropped.
+/// candidate whose two features' exact time-aligned k-DOPs overlap is kept
+/// (the quantized images of the features, and of the leaves that own them,
+/// only widen them); every dropped candidate is free of contact (the exact
+/// solver); and the parallel output is the sequential one. Returns the
+/// number of candidates dropped.
 fn check_time_aligned<const N: usize>(step: &Step<'_>) -> Result<usize, TestCaseError> {
     let axes = KdopAxes::from_k(2 * N).unwrap();
     let swept = brute_force_candidates(step, axes).0;
@@ -306,9 +297,8 @@ fn check_time_aligned<const N: usize>(step: &Step<'_>) -> Result<usize, TestCase
     for c in &swept.vertex_face {
         let f = m.faces()[c.f as usize];
         let is_kept = kept.vertex_face.binary_search(c).is_ok();
-        let owner = owner_corners(m, m.vertex_owner()[c.v as usize], c.v);
-        if aligned_f64::<N>(step, &owner, &f) {
-            prop_assert!(is_kept, "{:?} dropped, its leaves overlap", c);
+        if aligned_f64::<N>(step, &[c.v], &f) {
+            prop_assert!(is_kept, "{:?} dropped, its features overlap", c);
         }
         if !is_kept {
             let ([v0, v1], [a0, a1], [b0, b1], [c0, c1]) = (p(c.v), p(f[0]), p(f[1]), p(f[2]));
@@ -322,9 +312,8 @@ fn check_time_aligned<const N: usize>(step: &Step<'_>) -> Result<usize, TestCase
     for c in &swept.edge_edge {
         let (ea, eb) = (m.edges()[c.e0 as usize], m.edges()[c.e1 as usize]);
         let is_kept = kept.edge_edge.binary_search(c).is_ok();
-        let owners = [c.e0, c.e1].map(|e| owner_corners(m, m.edge_owner()[e as usize], u32::MAX));
-        if aligned_f64::<N>(step, &owners[0], &owners[1]) {
-            prop_assert!(is_kept, "{:?} dropped, its leaves overlap", c);
+        if aligned_f64::<N>(step, &ea, &eb) {
+            prop_assert!(is_kept, "{:?} dropped, its features overlap", c);
         }
         if !is_kept {
             let ([a0, a1], [b0, b1], [c0, c1], [d0, d1]) = (p(ea[0]), p(ea[1]), p(eb[0]), p(eb[1]));

@@ -187,7 +187,7 @@ fn one_and_two_threads_give_identical_output() {
     }
 }
 
-/// Time-aligned pruning of leaf pairs (not the paper's) drops candidates
+/// Time-aligned pruning (not the paper's) drops candidates
 /// but no collision: the same colliding pairs and time of impact as the
 /// paper's swept BVH, with or without filters, on 1 and 2 threads.
 #[test]

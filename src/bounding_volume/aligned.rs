@@ -50,6 +50,26 @@ pub fn aligned_overlap<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>)
     !apart
 }
 
+/// [`aligned_overlap`] of `a` and the merge of `parts` (at each time), the
+/// merge computed in registers (stored to memory and read back by the test,
+/// it would stall on store-to-load forwarding, as `QKdop::overlaps_merge`'s
+/// doc says).
+#[inline(always)]
+pub fn aligned_overlap_merge<const N: usize, const M: usize>(
+    a: &AlignedQKdop<N>,
+    parts: [&AlignedQKdop<N>; M],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if (8..=16).contains(&N) && M > 0 {
+        return simd::aligned_overlap_merge(a, parts);
+    }
+    let mut m = [QKdop::<N>::EMPTY; 2];
+    for p in parts {
+        m = [m[0].merge(&p[0]), m[1].merge(&p[1])];
+    }
+    aligned_overlap(a, &m)
+}
+
 /// The test on SSE2 (part of every x86-64): slabs `0..8` and `N − 8..N`,
 /// as [`QKdop::overlaps`] does.
 #[cfg(target_arch = "x86_64")]
@@ -74,6 +94,42 @@ mod simd {
                 let gt = |x: &[i16; N], y: &[i16; N]| _mm_cmpgt_epi16(load(x, at), load(y, at));
                 let below = _mm_and_si128(gt(&b[0].lo, &a[0].hi), gt(&b[1].lo, &a[1].hi));
                 let above = _mm_and_si128(gt(&a[0].lo, &b[0].hi), gt(&a[1].lo, &b[1].hi));
+                apart = _mm_or_si128(apart, _mm_or_si128(below, above));
+            }
+            _mm_movemask_epi8(apart) == 0
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn aligned_overlap_merge<const N: usize, const M: usize>(
+        a: &AlignedQKdop<N>,
+        parts: [&AlignedQKdop<N>; M],
+    ) -> bool {
+        debug_assert!((8..=16).contains(&N) && M > 0);
+        // SAFETY: as in `aligned_overlap`.
+        unsafe {
+            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
+            let mut apart = _mm_setzero_si128();
+            for at in [0, N - 8] {
+                // The merge's bounds at time `t`.
+                let lo = |t: usize| {
+                    parts[1..].iter().fold(load(&parts[0][t].lo, at), |m, p| {
+                        _mm_min_epi16(m, load(&p[t].lo, at))
+                    })
+                };
+                let hi = |t: usize| {
+                    parts[1..].iter().fold(load(&parts[0][t].hi, at), |m, p| {
+                        _mm_max_epi16(m, load(&p[t].hi, at))
+                    })
+                };
+                let below = _mm_and_si128(
+                    _mm_cmpgt_epi16(lo(0), load(&a[0].hi, at)),
+                    _mm_cmpgt_epi16(lo(1), load(&a[1].hi, at)),
+                );
+                let above = _mm_and_si128(
+                    _mm_cmpgt_epi16(load(&a[0].lo, at), hi(0)),
+                    _mm_cmpgt_epi16(load(&a[1].lo, at), hi(1)),
+                );
                 apart = _mm_or_si128(apart, _mm_or_si128(below, above));
             }
             _mm_movemask_epi8(apart) == 0
@@ -170,16 +226,22 @@ mod tests {
             prop_assert!(aligned_overlap(&qa, &qb));
         }
 
-        /// The SIMD and scalar tests agree on any images.
+        /// The SIMD and scalar tests agree on any images, and the test of a
+        /// merge is the test of the merged images.
         #[test]
         fn simd_equals_scalar(
             a in proptest::array::uniform2(proptest::array::uniform3(point())),
             b in proptest::array::uniform2(proptest::array::uniform3(point())),
+            c in proptest::array::uniform2(proptest::array::uniform3(point())),
         ) {
             let (qa, qb) = images::<13>(&a, &b);
             prop_assert_eq!(aligned_overlap(&qa, &qb), scalar(&qa, &qb));
+            let (_, qc) = images::<13>(&a, &c);
+            let merged = [qb[0].merge(&qc[0]), qb[1].merge(&qc[1])];
+            prop_assert_eq!(aligned_overlap_merge(&qa, [&qb, &qc]), scalar(&qa, &merged));
             let (qa, qb) = images::<9>(&a, &b);
             prop_assert_eq!(aligned_overlap(&qa, &qb), scalar(&qa, &qb));
+            prop_assert_eq!(aligned_overlap_merge(&qa, [&qb]), scalar(&qa, &qb));
         }
     }
 }

@@ -158,8 +158,8 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) edge_end_slots: Vec<[u32; 2]>,
     /// The connected component of each edge slot.
     pub(crate) slot_edge_comp: Vec<u32>,
-    /// Whether the self traversal prunes leaf pairs by their time-aligned
-    /// k-DOPs ([`KdopBvh::time_aligned`]).
+    /// Whether the self traversal prunes leaf pairs and feature pairs by
+    /// their time-aligned k-DOPs ([`KdopBvh::time_aligned`]).
     pub(crate) time_aligned: bool,
     /// With `time_aligned`, per vertex slot: its position's k-DOP at
     /// `t = 0` and at `t = 1`, quantized on `grid`; empty otherwise.
@@ -177,10 +177,11 @@ impl<const N: usize> KdopBvh<N> {
         None => panic!("N must be 3, 4, 7, 9 or 13"),
     };
 
-    /// Whether the self traversal prunes leaf pairs by the leaves' k-DOPs
-    /// at `t = 0` and at `t = 1` ([`crate::bounding_volume::aligned_overlap`]):
-    /// a pair of leaves that one slab separates at both times, in the same
-    /// order, holds no colliding feature pair and emits none, though their
+    /// Whether the self traversal prunes by k-DOPs at `t = 0` and at `t = 1`
+    /// ([`crate::bounding_volume::aligned_overlap`]): a pair of leaves that
+    /// one slab separates at both times, in the same order, holds no
+    /// colliding feature pair and emits none, and neither does a pair of
+    /// features (vertex and face, two edges) so separated, though their
     /// swept k-DOPs may overlap. Then the candidates are a subset of the
     /// swept k-DOPs' (the paper's), with the same colliding pairs among
     /// them. Set at build ([`KdopBvh::build_time_aligned`]); off by
@@ -673,8 +674,8 @@ impl Bvh {
         }
     }
 
-    /// [`Bvh::build`] with the self traversal's time-aligned pruning of leaf
-    /// pairs on or off (see [`KdopBvh::time_aligned`]).
+    /// [`Bvh::build`] with the self traversal's time-aligned pruning on or
+    /// off (see [`KdopBvh::time_aligned`]).
     pub fn build_time_aligned(step: &Step<'_>, axes: KdopAxes, time_aligned: bool) -> Bvh {
         let all = &|_| true;
         match axes {

@@ -109,8 +109,8 @@ impl<const N: usize> KdopBvh<N> {
         KdopBvh::build_time_aligned(step, keep, false)
     }
 
-    /// [`KdopBvh::build_components`], with the self traversal's pruning of
-    /// leaf pairs by their time-aligned k-DOPs on or off (see
+    /// [`KdopBvh::build_components`], with the self traversal's pruning by
+    /// time-aligned k-DOPs on or off (see
     /// [`KdopBvh::time_aligned`]; rebuilds and refits keep the setting).
     ///
     /// # Panics

@@ -52,27 +52,34 @@
 //! Four and eight descents taking turns were no faster than two (the four
 //! queries alone fill the sixteen vector registers).
 //!
-//! **Pruning leaf pairs by SLPF's test** (an option, off by default:
+//! **Pruning by SLPF's test** (an option, off by default:
 //! [`KdopBvh::time_aligned`]). SLPF's test holds for whole leaves: if along
 //! one slab direction every corner of `A` lies above every corner of `B` at
 //! `t = 0` and again at `t = 1`, no feature pair of the two can touch
 //! ([`crate::bounding_volume::aligned_overlap`]). With the option on, each
 //! leaf's partners that pass the swept test are filtered once more, on the
 //! leaves' quantized k-DOPs at the two times (all the k-DOP's slabs, not
-//! only SLPF's five directions), before the feature level. On cloth-ball
-//! 92→93 (26-DOP) that keeps 1,217,951 of the 2,708,361 leaf pairs (8.9 M
-//! feature tests → 4.0 M) and 1,447,206 of the 3,249,720 candidates (after
-//! the filters, 450,971 pairs instead of 530,609; the same collisions); on
-//! funnel 227→228, 115,794 of 119,334 leaf pairs (cloth lying on itself:
-//! neighbours overlap at both times). Whole step, two threads, BVH built
-//! each run, five interleaved rounds (`scripts/ab_step.sh`), the three
-//! quiet ones: cloth-ball 126.3–127.8 ms against 144.6–146.9 off (build
-//! 14.9–15.5 against 11.2–11.3: the images at the two times; traversal
-//! 43.3–44.0 against 48.4–49.7; filters 50.0–50.7 against 67.5–68.2);
-//! funnel no faster. It is off by default because the candidates are then
-//! no longer the swept k-DOPs' (the paper's counts), and SLPF culls fewer
-//! of them. Only the self traversal prunes (the cross traversal of two
-//! trees does not).
+//! only SLPF's five directions), before the feature level; and there, every
+//! feature pair that passes the swept tests is also tested on its
+//! features' images at the two times (a vertex's, a face's: its leaf's, an
+//! edge's: the merge of its ends', in registers). On cloth-ball 92→93
+//! (26-DOP) the leaves keep 1,217,951 of the 2,708,361 leaf pairs (8.9 M
+//! feature tests → 4.0 M), and the candidates are 630,222 instead of
+//! 3,249,720: SLPF then culls 9,680 of them, and 359,019 pass the paper's
+//! filters instead of 530,609, with the same collisions. On funnel
+//! 227→228, 115,794 of 119,334 leaf pairs are kept (cloth lying on itself:
+//! neighbours overlap at both times) and 3,935 of 7,568 candidates.
+//! Whole step, two threads, BVH built each run, interleaved rounds
+//! (`scripts/ab_step.sh`), the quiet ones: with the leaves alone, cloth-ball
+//! 126.3–127.8 ms against 144.6–146.9 off (five rounds, three quiet: build
+//! 14.9–15.5 against 11.2–11.3, the images at the two times; traversal
+//! 43.3–44.0 against 48.4–49.7; filters 50.0–50.7 against 67.5–68.2); with
+//! the feature level too, 116.1–123.9 against 128.2–132.7 for the leaves
+//! alone in the same rounds (six rounds, four quiet: traversal 49–51 against
+//! 45, filters 34–36 against 51); funnel no faster. It is off by default
+//! because the candidates are then no longer the swept k-DOPs' (the
+//! paper's counts), and SLPF has almost nothing left to cull. Only the self
+//! traversal prunes (the cross traversal of two trees does not).
 //! (Measured earlier as a plain `f64` test per partner on SLPF's five
 //! directions, on every reached leaf pair: 42 % fewer candidates but only
 //! 6 % fewer instructions, 3.30 G → 3.09 G, callgrind, one thread.)
@@ -156,7 +163,9 @@ use rayon::prelude::*;
 
 use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, MAX_DEPTH, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
-use crate::bounding_volume::{Kdop, QKdop, QKdopQuery, aligned_overlap};
+use crate::bounding_volume::{
+    AlignedQKdop, Kdop, QKdop, QKdopQuery, aligned_overlap, aligned_overlap_merge,
+};
 
 /// Leaves (queries) per parallel task.
 pub const LEAVES_PER_TASK: usize = 256;
@@ -696,6 +705,7 @@ fn features<const N: usize>(
         leaf,
         start: a.leaf_start[la].map(|s| s as usize),
         same_tree,
+        aligned: same_tree && a.time_aligned,
     };
 
     // The query's owned vertices against the partners' faces. This pass
@@ -732,8 +742,11 @@ fn features<const N: usize>(
             let mut face_bv = None;
             for &h in &hits[..nh] {
                 let s = h as usize;
-                let ok = b.vertex_qi[s].overlaps(&face_qi)
-                    || b.vertex_bv[s].overlaps(face_bv.get_or_insert_with(|| a.face_kdop(leaf)));
+                let aligned = !query.aligned || aligned_overlap(&b.vertex_qt[s], &a.leaf_qt[la]);
+                let ok = aligned
+                    & (b.vertex_qi[s].overlaps(&face_qi)
+                        || b.vertex_bv[s]
+                            .overlaps(face_bv.get_or_insert_with(|| a.face_kdop(leaf))));
                 vf[nvf] = VfPair {
                     v: b.slot_vertex[s],
                     f: leaf.face,
@@ -773,6 +786,9 @@ struct Query<'t, const N: usize> {
     /// `a` and `b` are the same tree (the query's inner images are on
     /// `b`'s grid).
     same_tree: bool,
+    /// Feature pairs are also tested on their time-aligned images (the
+    /// same tree, built with them).
+    aligned: bool,
 }
 
 /// A feature slot of a query's tree.
@@ -858,11 +874,24 @@ fn edges_edges<const N: usize>(
         }
     }
     let mut qe: [Option<Kdop<N>>; 3] = [None; 3];
+    // The time-aligned images of an edge slot's ends.
+    fn ends_qt<const N: usize>(t: &KdopBvh<N>, s: usize) -> [&AlignedQKdop<N>; 2] {
+        t.edge_end_slots[s].map(|x| &t.vertex_qt[x as usize])
+    }
+    let mut qt = [[QKdop::<N>::EMPTY; 2]; 3];
+    if query.aligned {
+        for (k, q) in qt.iter_mut().enumerate().take(nea) {
+            let [u, v] = ends_qt(a, es + k);
+            *q = [u[0].merge(&v[0]), u[1].merge(&v[1])];
+        }
+    }
     let (mut nee, mut ee_same) = (ee_len, 0u64);
     for &h in hits {
         let (s, k) = ((h >> 2) as usize, (h & 3) as usize);
-        let ok = b.edge_qi_overlaps(s, &qi[k])
-            || b.edge_kdop_overlaps(s, qe[k].get_or_insert_with(|| a.edge_kdop(es + k)));
+        let aligned = !query.aligned || aligned_overlap_merge(&qt[k], ends_qt(b, s));
+        let ok = aligned
+            & (b.edge_qi_overlaps(s, &qi[k])
+                || b.edge_kdop_overlaps(s, qe[k].get_or_insert_with(|| a.edge_kdop(es + k))));
         ee[nee] = EePair::new(qids[k], b.slot_edge[s]);
         nee += usize::from(ok);
         ee_same += u64::from(ok & (b.slot_edge_comp[s] == comp));
@@ -924,8 +953,10 @@ fn vertices_faces<const N: usize>(
         let (p, i) = ((h >> 2) as usize, (h & 3) as usize);
         let lp = &b.leaves[p];
         let s = vs + i;
-        let ok = (query.same_tree && b.face_qi_overlaps(lp, &a.vertex_qi[s]))
-            || b.face_kdop_overlaps(lp, &a.vertex_bv[s]);
+        let aligned = !query.aligned || aligned_overlap(&a.vertex_qt[s], &b.leaf_qt[p]);
+        let ok = aligned
+            & ((query.same_tree && b.face_qi_overlaps(lp, &a.vertex_qi[s]))
+                || b.face_kdop_overlaps(lp, &a.vertex_bv[s]));
         vf[nvf] = VfPair {
             v: a.slot_vertex[s],
             f: lp.face,

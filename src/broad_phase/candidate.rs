@@ -138,7 +138,7 @@ pub struct BroadPhaseStats {
     /// Leaf pairs whose node k-DOPs overlap but whose time-aligned k-DOPs
     /// do not, dropped before the feature level (only with
     /// [`KdopBvh::time_aligned`](super::KdopBvh::time_aligned); not in
-    /// `leaf_pairs`).
+    /// `leaf_pairs`). Feature pairs dropped there are not counted apart.
     pub leaf_pairs_pruned: u64,
     /// Feature bounding-volume tests below the leaves (vertex–face and
     /// edge–edge), adjacency excluded or not.

@@ -21,12 +21,13 @@ pub struct PipelineConfig {
     /// ([`super::KindCounts::culled_window`]), so the paper's counts are the
     /// same with it on or off.
     pub window: bool,
-    /// Drop the leaf pairs of the BVH whose k-DOPs at `t = 0` and at `t = 1`
-    /// one slab separates at both times in the same order, before the
-    /// feature level ([`crate::broad_phase::KdopBvh::time_aligned`]). Not
-    /// part of the paper's pipeline: its candidates are then fewer than the
-    /// swept k-DOPs' and SLPF culls fewer of them; the colliding pairs and
-    /// the time of impact are the same.
+    /// Drop the leaf pairs and feature pairs of the BVH whose k-DOPs at
+    /// `t = 0` and at `t = 1` one slab separates at both times in the same
+    /// order ([`crate::broad_phase::KdopBvh::time_aligned`]). Not part of
+    /// the paper's pipeline: its candidates are then fewer than the swept
+    /// k-DOPs' and SLPF culls almost none of them (this is SLPF's test on
+    /// all the k-DOP's directions); the colliding pairs and the time of
+    /// impact are the same.
     pub time_aligned: bool,
     /// Keep every colliding pair (global IDs and time of impact) in the
     /// outcome, not just the counts.

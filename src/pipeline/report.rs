@@ -82,7 +82,7 @@ pub struct StepReport {
     /// read as `false`.
     #[serde(default)]
     pub window: bool,
-    /// Whether the BVH pruned leaf pairs by their time-aligned k-DOPs
+    /// Whether the BVH pruned by time-aligned k-DOPs
     /// ([`super::PipelineConfig::time_aligned`]); records made before it
     /// existed read as `false`.
     #[serde(default)]

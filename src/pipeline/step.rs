@@ -31,8 +31,9 @@
 //!
 //! **Time-aligned pruning** ([`PipelineConfig::time_aligned`], off by
 //! default): the BVH is built with [`Bvh::build_time_aligned`] and drops
-//! leaf pairs before the feature level; the counts are then those of the
-//! pruned candidates (SLPF culls fewer, the colliding pairs are the same).
+//! leaf pairs and feature pairs by SLPF's test on all its slabs; the counts
+//! are then those of the pruned candidates (SLPF culls almost none, the
+//! colliding pairs are the same).
 //! A BVH built with the other setting is built anew.
 //!
 //! **Determinism.** The traversal runs fixed chunks of leaves, the solver

@@ -28,9 +28,10 @@ pub struct PipelineArgs {
     /// the paper's pipeline; its culls are counted apart): on or off.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     pub window: String,
-    /// Drop the BVH's leaf pairs that their k-DOPs at t = 0 and t = 1 prove
-    /// apart (SLPF's theorem on whole triangles; not part of the paper's
-    /// pipeline: fewer candidates, the same collisions): on or off.
+    /// Drop the BVH's leaf pairs and feature pairs that their k-DOPs at t = 0
+    /// and t = 1 prove apart (SLPF's theorem on all the k-DOP's slabs; not
+    /// part of the paper's pipeline: fewer candidates, the same collisions):
+    /// on or off.
     #[arg(long, default_value = "off", value_parser = ["on", "off"])]
     pub time_aligned: String,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
