@@ -39,7 +39,7 @@ pub type AlignedQKdop<const N: usize> = [QKdop<N>; 2];
 pub fn aligned_overlap<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>) -> bool {
     #[cfg(target_arch = "x86_64")]
     if (8..=16).contains(&N) {
-        return simd::aligned_overlap(a, b);
+        return simd::aligned_overlap_merge(a, [b]);
     }
     let mut apart = false;
     for i in 0..N {
@@ -78,35 +78,14 @@ mod simd {
     use std::arch::x86_64::*;
 
     #[inline(always)]
-    pub(super) fn aligned_overlap<const N: usize>(
-        a: &AlignedQKdop<N>,
-        b: &AlignedQKdop<N>,
-    ) -> bool {
-        debug_assert!((8..=16).contains(&N));
-        // SAFETY: each load reads 8 `i16` at offset 0 or `N − 8` of an
-        // `[i16; N]` with `8 ≤ N`, i.e. within the array; SSE2 is part of
-        // x86-64.
-        unsafe {
-            let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
-            let mut apart = _mm_setzero_si128();
-            for at in [0, N - 8] {
-                // `lo > hi` per time, both ways.
-                let gt = |x: &[i16; N], y: &[i16; N]| _mm_cmpgt_epi16(load(x, at), load(y, at));
-                let below = _mm_and_si128(gt(&b[0].lo, &a[0].hi), gt(&b[1].lo, &a[1].hi));
-                let above = _mm_and_si128(gt(&a[0].lo, &b[0].hi), gt(&a[1].lo, &b[1].hi));
-                apart = _mm_or_si128(apart, _mm_or_si128(below, above));
-            }
-            _mm_movemask_epi8(apart) == 0
-        }
-    }
-
-    #[inline(always)]
     pub(super) fn aligned_overlap_merge<const N: usize, const M: usize>(
         a: &AlignedQKdop<N>,
         parts: [&AlignedQKdop<N>; M],
     ) -> bool {
         debug_assert!((8..=16).contains(&N) && M > 0);
-        // SAFETY: as in `aligned_overlap`.
+        // SAFETY: each load reads 8 `i16` at offset 0 or `N − 8` of an
+        // `[i16; N]` with `8 ≤ N`, i.e. within the array; SSE2 is part of
+        // x86-64.
         unsafe {
             let load = |x: &[i16; N], at: usize| _mm_loadu_si128(x.as_ptr().add(at).cast());
             let mut apart = _mm_setzero_si128();
