@@ -375,6 +375,23 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
             black_box(p.step(black_box(&step)).expect("same mesh").report.toi)
         })
     });
+    // The same with time-aligned pruning (not the paper's; see
+    // `KdopBvh::time_aligned`).
+    g.bench_function(BenchmarkId::new("step-time-aligned", name), |b| {
+        b.iter(|| {
+            let config = PipelineConfig {
+                time_aligned: true,
+                ..PipelineConfig::default()
+            };
+            black_box(
+                Pipeline::new(config)
+                    .step(black_box(&step))
+                    .expect("same mesh")
+                    .report
+                    .toi,
+            )
+        })
+    });
     g.finish();
 }
 
