@@ -14,11 +14,13 @@
 //! `lo_B(t) ≥ (1 − t)·lo_B(0) + t·lo_B(1)`. If `hi_A(0) < lo_B(0)` and
 //! `hi_A(1) < lo_B(1)`, then `hi_A(t) < lo_B(t)` on all of `[0, 1]`: no
 //! point of `A` meets a point of `B` at any time, so no vertex–face or
-//! edge–edge pair of their corners collides. The quantized images
-//! ([`super::Quantizer`], rounded outward) keep strict separations strict
-//! in the same direction (the map is monotone, and a strict inequality of
-//! images implies one of the bounds), so the test below, a separation in
-//! one slab at both times and in the same order, proves the same.
+//! edge–edge pair of their corners collides. The `f64` bounds contain the
+//! exact projections (rounded outward, [`super::Kdop::from_point`]), and
+//! their quantized images ([`super::Quantizer`], rounded outward again)
+//! keep strict separations: with `f` the grid's non-decreasing map,
+//! `q(hi_A) < q(lo_B)` gives `f(hi_A) ≤ q(hi_A) < q(lo_B) ≤ f(lo_B)`, hence
+//! `hi_A < lo_B`. So the test below, a separation in one slab at both
+//! times and in the same order, proves the same.
 //!
 //! Against the swept k-DOPs of the same triangles (the merge of the two
 //! times), this refutes every pair they refute (a swept separation is a
