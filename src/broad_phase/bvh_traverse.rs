@@ -718,7 +718,11 @@ fn features<const N: usize>(
             2 => vertex_face_hits::<N, 2>(&query, partners, hits),
             _ => vertex_face_hits::<N, 3>(&query, partners, hits),
         };
-        (nvf, vf_same) = vertices_faces(&query, &hits[..nh], vf, nvf);
+        (nvf, vf_same) = if query.aligned {
+            vertices_faces::<N, true>(&query, &hits[..nh], vf, nvf)
+        } else {
+            vertices_faces::<N, false>(&query, &hits[..nh], vf, nvf)
+        };
     }
 
     // The partners' owned vertices against the query's face.
@@ -769,7 +773,11 @@ fn features<const N: usize>(
             2 => edge_edge_hits::<N, 2>(&query, eslots, hits),
             _ => edge_edge_hits::<N, 3>(&query, eslots, hits),
         };
-        let (nee, ee_same) = edges_edges(&query, nea, &hits[..nh], ee, *ee_len);
+        let (nee, ee_same) = if query.aligned {
+            edges_edges::<N, true>(&query, nea, &hits[..nh], ee, *ee_len)
+        } else {
+            edges_edges::<N, false>(&query, nea, &hits[..nh], ee, *ee_len)
+        };
         stats.ee_candidates += (nee - *ee_len) as u64;
         stats.ee_same_component += ee_same;
         *ee_len = nee;
@@ -847,11 +855,13 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
 }
 
 /// The edge–edge pairs of `hits` ([`edge_edge_hits`]; the query owns `nea`
-/// edges) whose inner images or exact k-DOPs overlap: writes them into `ee`
+/// edges) whose inner images or exact k-DOPs overlap (and, with `ALIGNED`,
+/// `query.aligned`, whose time-aligned images do: a parameter, so that the
+/// paper's traversal pays nothing for the test): writes them into `ee`
 /// from `ee_len` on; returns the new length and how many are within one
 /// component.
 #[inline(always)]
-fn edges_edges<const N: usize>(
+fn edges_edges<const N: usize, const ALIGNED: bool>(
     query: &Query<'_, N>,
     nea: usize,
     hits: &[u64],
@@ -879,7 +889,7 @@ fn edges_edges<const N: usize>(
         t.edge_end_slots[s].map(|x| &t.vertex_qt[x as usize])
     }
     let mut qt = [[QKdop::<N>::EMPTY; 2]; 3];
-    if query.aligned {
+    if ALIGNED {
         for (k, q) in qt.iter_mut().enumerate().take(nea) {
             let [u, v] = ends_qt(a, es + k);
             *q = [u[0].merge(&v[0]), u[1].merge(&v[1])];
@@ -888,7 +898,7 @@ fn edges_edges<const N: usize>(
     let (mut nee, mut ee_same) = (ee_len, 0u64);
     for &h in hits {
         let (s, k) = ((h >> 2) as usize, (h & 3) as usize);
-        let aligned = !query.aligned || aligned_overlap_merge(&qt[k], ends_qt(b, s));
+        let aligned = !ALIGNED || aligned_overlap_merge(&qt[k], ends_qt(b, s));
         let ok = aligned
             & (b.edge_qi_overlaps(s, &qi[k])
                 || b.edge_kdop_overlaps(s, qe[k].get_or_insert_with(|| a.edge_kdop(es + k))));
@@ -937,10 +947,12 @@ fn vertex_face_hits<const N: usize, const NVA: usize>(
 }
 
 /// The vertex–face pairs of `hits` ([`vertex_face_hits`]) whose inner
-/// images or exact k-DOPs overlap: writes them into `vf` from `vf_len` on;
-/// returns the new length and how many are within one component.
+/// images or exact k-DOPs overlap (and, with `ALIGNED`, as in
+/// [`edges_edges`], whose time-aligned images do): writes them into `vf`
+/// from `vf_len` on; returns the new length and how many are within one
+/// component.
 #[inline(always)]
-fn vertices_faces<const N: usize>(
+fn vertices_faces<const N: usize, const ALIGNED: bool>(
     query: &Query<'_, N>,
     hits: &[u64],
     vf: &mut [VfPair],
@@ -953,7 +965,7 @@ fn vertices_faces<const N: usize>(
         let (p, i) = ((h >> 2) as usize, (h & 3) as usize);
         let lp = &b.leaves[p];
         let s = vs + i;
-        let aligned = !query.aligned || aligned_overlap(&a.vertex_qt[s], &b.leaf_qt[p]);
+        let aligned = !ALIGNED || aligned_overlap(&a.vertex_qt[s], &b.leaf_qt[p]);
         let ok = aligned
             & ((query.same_tree && b.face_qi_overlaps(lp, &a.vertex_qi[s]))
                 || b.face_kdop_overlaps(lp, &a.vertex_bv[s]));
