@@ -119,6 +119,55 @@ fn replay_window_off_changes_only_the_window_count() {
     );
 }
 
+/// `--time-aligned on` (shared by `step` and `replay`) keeps the collisions
+/// and the time of impact of every step, with no more candidates; the JSON
+/// says which setting ran; a bad value is refused.
+#[test]
+fn replay_time_aligned_keeps_the_collisions() {
+    let d = Scratch::new("cli-time-aligned");
+    let run = |setting: &str| -> Vec<Value> {
+        let log = d.join(format!("replay_{setting}.jsonl"));
+        succeeds(&[
+            "replay",
+            "generated:16:4",
+            "--time-aligned",
+            setting,
+            "--out",
+            log.to_str().unwrap(),
+        ]);
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (on, off) = (run("on"), run("off"));
+    assert_eq!((on.len(), off.len()), (3, 3));
+    for (i, (a, b)) in on.iter().zip(&off).enumerate() {
+        assert_eq!(
+            (&a["time_aligned"], &b["time_aligned"]),
+            (&Value::Bool(true), &Value::Bool(false))
+        );
+        for kind in ["vf", "ee"] {
+            assert_eq!(
+                a[kind]["colliding"], b[kind]["colliding"],
+                "step {i}: {kind}"
+            );
+            let (ca, cb) = (
+                a[kind]["candidates"].as_u64(),
+                b[kind]["candidates"].as_u64(),
+            );
+            assert!(ca <= cb, "step {i}: {kind}: {ca:?} > {cb:?}");
+        }
+        assert_eq!(a["toi"], b["toi"], "step {i}");
+        assert_eq!(a["toi_upper"], b["toi_upper"], "step {i}");
+    }
+    fails_with(
+        &["replay", "generated:8:3", "--time-aligned", "maybe"],
+        "--time-aligned",
+    );
+}
+
 /// `ccdlab generate` → `ccdlab replay DIR --out LOG` → `ccdlab step` on each
 /// pair of written frames: the same counts and time of impact, and the
 /// frames read back equal the generator's in memory, bit for bit.

@@ -121,7 +121,7 @@ fn print_summary(args: &Args, r: &StepReport) {
         r.faces,
         r.k,
         if r.time_aligned {
-            " (time-aligned leaves)"
+            " (time-aligned pruning)"
         } else {
             ""
         },
