@@ -72,27 +72,27 @@ fn replay_of_a_small_generated_scene_prints_its_summary() {
     );
 }
 
+/// The JSON lines of `ccdlab replay generated:16:4 OPTIONS --out LOG`, the
+/// log written into `d` under a name made of the options.
+fn replay_lines(d: &Scratch, options: &[&str]) -> Vec<Value> {
+    let log = d.join(format!("replay_{}.jsonl", options.join("_")));
+    let mut args = vec!["replay", "generated:16:4"];
+    args.extend_from_slice(options);
+    args.extend_from_slice(&["--out", log.to_str().unwrap()]);
+    succeeds(&args);
+    std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// `--window off` (shared by `step` and `replay`) changes only the window
 /// filter's own count: the paper's counts and the collisions stay the same.
 #[test]
 fn replay_window_off_changes_only_the_window_count() {
     let d = Scratch::new("cli-window");
-    let run = |window: &str| -> Vec<Value> {
-        let log = d.join(format!("replay_{window}.jsonl"));
-        succeeds(&[
-            "replay",
-            "generated:16:4",
-            "--window",
-            window,
-            "--out",
-            log.to_str().unwrap(),
-        ]);
-        std::fs::read_to_string(&log)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
+    let run = |window: &str| replay_lines(&d, &["--window", window]);
     let (on, off) = (run("on"), run("off"));
     assert_eq!((on.len(), off.len()), (3, 3));
     let mut culled_on = 0;
@@ -125,22 +125,7 @@ fn replay_window_off_changes_only_the_window_count() {
 #[test]
 fn replay_time_aligned_keeps_the_collisions() {
     let d = Scratch::new("cli-time-aligned");
-    let run = |setting: &str| -> Vec<Value> {
-        let log = d.join(format!("replay_{setting}.jsonl"));
-        succeeds(&[
-            "replay",
-            "generated:16:4",
-            "--time-aligned",
-            setting,
-            "--out",
-            log.to_str().unwrap(),
-        ]);
-        std::fs::read_to_string(&log)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
+    let run = |setting: &str| replay_lines(&d, &["--time-aligned", setting]);
     let (on, off) = (run("on"), run("off"));
     assert_eq!((on.len(), off.len()), (3, 3));
     for (i, (a, b)) in on.iter().zip(&off).enumerate() {
