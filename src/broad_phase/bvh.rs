@@ -665,25 +665,29 @@ impl Bvh {
         axes: KdopAxes,
         keep: impl Fn(u32) -> bool + Sync,
     ) -> Bvh {
-        match axes {
-            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_components(step, &keep)),
-            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_components(step, &keep)),
-            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_components(step, &keep)),
-            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_components(step, &keep)),
-            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_components(step, &keep)),
-        }
+        Bvh::build_with(step, axes, &keep, false)
     }
 
     /// [`Bvh::build`] with the self traversal's time-aligned pruning on or
     /// off (see [`KdopBvh::time_aligned`]).
     pub fn build_time_aligned(step: &Step<'_>, axes: KdopAxes, time_aligned: bool) -> Bvh {
-        let all = &|_| true;
+        Bvh::build_with(step, axes, &|_| true, time_aligned)
+    }
+
+    /// [`KdopBvh::build_time_aligned`] for the k of `axes`.
+    fn build_with(
+        step: &Step<'_>,
+        axes: KdopAxes,
+        keep: &(impl Fn(u32) -> bool + Sync),
+        time_aligned: bool,
+    ) -> Bvh {
+        let (k, t) = (keep, time_aligned);
         match axes {
-            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_time_aligned(step, all, time_aligned)),
-            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_time_aligned(step, all, time_aligned)),
-            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_time_aligned(step, all, time_aligned)),
-            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_time_aligned(step, all, time_aligned)),
-            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_time_aligned(step, all, time_aligned)),
+            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_time_aligned(step, k, t)),
+            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_time_aligned(step, k, t)),
+            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_time_aligned(step, k, t)),
+            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_time_aligned(step, k, t)),
+            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_time_aligned(step, k, t)),
         }
     }
 

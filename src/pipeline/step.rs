@@ -127,20 +127,17 @@ impl Pipeline {
 
         // Stage 1–2a: build or refit the BVH of swept k-DOPs.
         let t = Clock::start();
+        let reusable = |bvh: &Bvh| bvh.axes() == cfg.axes && bvh.time_aligned() == cfg.time_aligned;
         let built = match self.bvh.as_mut() {
-            Some(bvh) if bvh.axes() != cfg.axes || bvh.time_aligned() != cfg.time_aligned => {
-                self.bvh = Some(Bvh::build_time_aligned(step, cfg.axes, cfg.time_aligned));
-                true
-            }
-            Some(bvh) if !self.rebuild => {
+            Some(bvh) if reusable(bvh) && !self.rebuild => {
                 bvh.refit(step)?;
                 false
             }
-            Some(bvh) => {
+            Some(bvh) if reusable(bvh) => {
                 bvh.rebuild(step);
                 true
             }
-            None => {
+            _ => {
                 self.bvh = Some(Bvh::build_time_aligned(step, cfg.axes, cfg.time_aligned));
                 true
             }
