@@ -76,7 +76,9 @@
 //! 43.3–44.0 against 48.4–49.7; filters 50.0–50.7 against 67.5–68.2); with
 //! the feature level too, 116.1–123.9 against 128.2–132.7 for the leaves
 //! alone in the same rounds (six rounds, four quiet: traversal 49–51 against
-//! 45, filters 34–36 against 51); funnel no faster. It is off by default
+//! 45, filters 34–36 against 51); funnel slower (`reports/time_aligned`:
+//! build and traversal about 1 ms more on two threads, nothing pruned to
+//! pay for it). It is off by default
 //! because the candidates are then no longer the swept k-DOPs' (the
 //! paper's counts), and SLPF has almost nothing left to cull. Only the self
 //! traversal prunes (the cross traversal of two trees does not).
