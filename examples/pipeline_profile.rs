@@ -7,7 +7,7 @@
 //! disturb at all (run it with `--runs 1` and `--runs 3` and take half the
 //! difference to cancel reading the frames).
 //!
-//! Usage: `pipeline_profile build|refit|traverse|step FRAME0 FRAME1 [--runs N]`
+//! Usage: `pipeline_profile build|refit|traverse|step FRAME0 FRAME1 [--runs N] [--time-aligned]`
 //!
 //! - `build`: a new BVH (k = 26) of the step, built over the last run's
 //!   tree (as `ccdlab step --rebuild` does; the first run's is fresh);
@@ -17,6 +17,9 @@
 //! - `step`: a whole step with the default configuration, the BVH built
 //!   anew every run (over the last run's, as `ccdlab step --rebuild`);
 //!   prints the stage times of the fastest run.
+//!
+//! With `--time-aligned`, the BVH is built with time-aligned pruning
+//! (`PipelineConfig::time_aligned`).
 //!
 //! Threads: `RAYON_NUM_THREADS` (a pool of that size; the runs execute on one
 //! of its workers, as `ccdlab step` does).
@@ -39,7 +42,8 @@ impl CandidateSink for Discard {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: pipeline_profile build|refit|traverse|step FRAME0 FRAME1 [--runs N]";
+    let usage = "usage: pipeline_profile build|refit|traverse|step FRAME0 FRAME1 \
+                 [--runs N] [--time-aligned]";
     let (what, f0, f1) = match &args[..] {
         [w, a, b, ..] if ["build", "refit", "traverse", "step"].contains(&w.as_str()) => (w, a, b),
         _ => {
@@ -47,20 +51,30 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let runs = match &args[3..] {
-        [] => 1,
-        [flag, n] if flag == "--runs" => match n.parse::<usize>() {
-            Ok(n) if n > 0 => n,
+    let (mut runs, mut time_aligned) = (1, false);
+    let mut rest = &args[3..];
+    while !rest.is_empty() {
+        rest = match rest {
+            [flag, tail @ ..] if flag == "--time-aligned" => {
+                time_aligned = true;
+                tail
+            }
+            [flag, n, tail @ ..] if flag == "--runs" => match n.parse::<usize>() {
+                Ok(n) if n > 0 => {
+                    runs = n;
+                    tail
+                }
+                _ => {
+                    eprintln!("--runs needs a positive integer, got {n:?}");
+                    return ExitCode::FAILURE;
+                }
+            },
             _ => {
-                eprintln!("--runs needs a positive integer, got {n:?}");
+                eprintln!("{usage}");
                 return ExitCode::FAILURE;
             }
-        },
-        _ => {
-            eprintln!("{usage}");
-            return ExitCode::FAILURE;
-        }
-    };
+        };
+    }
     let (mesh, x_t0, x_t1) = match read_step(f0.as_ref(), f1.as_ref()) {
         Ok(r) => r,
         Err(e) => {
@@ -84,15 +98,17 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    pool.install(|| run(what, &step, runs))
+    pool.install(|| run(what, &step, runs, time_aligned))
 }
 
 /// The timed runs (module doc).
-fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
-    let config = PipelineConfig::default();
-    let mut bvh = ["refit", "traverse"]
-        .contains(&what)
-        .then(|| Bvh::build(step, config.axes));
+fn run(what: &str, step: &Step<'_>, runs: usize, time_aligned: bool) -> ExitCode {
+    let config = PipelineConfig {
+        time_aligned,
+        ..PipelineConfig::default()
+    };
+    let build = || Bvh::build_time_aligned(step, config.axes, time_aligned);
+    let mut bvh = ["refit", "traverse"].contains(&what).then(build);
     let mut pipeline = Pipeline::new(config.clone());
     let mut best = f64::INFINITY;
     let mut stats: Option<BroadPhaseStats> = None;
@@ -102,7 +118,7 @@ fn run(what: &str, step: &Step<'_>, runs: usize) -> ExitCode {
         let t = Instant::now();
         match (what, &mut bvh) {
             ("build", Some(bvh)) => std::hint::black_box(bvh).rebuild(step),
-            ("build", None) => bvh = Some(std::hint::black_box(Bvh::build(step, config.axes))),
+            ("build", None) => bvh = Some(std::hint::black_box(build())),
             ("refit", Some(bvh)) => {
                 if let Err(e) = std::hint::black_box(bvh).refit(step) {
                     eprintln!("{e}");

@@ -284,10 +284,9 @@ fn check_time_aligned<const N: usize>(step: &Step<'_>) -> Result<(), TestCaseErr
     prop_assert_eq!(&par, &kept);
     prop_assert_eq!(par_stats, stats);
     let (_, swept_stats) = bvh_set(&Bvh::build(step, axes));
-    prop_assert_eq!(
-        stats.leaf_pairs + stats.leaf_pairs_pruned,
-        swept_stats.leaf_pairs
-    );
+    // Leaf pairs dropped with their whole cluster are not counted as
+    // pruned (`BroadPhaseStats::leaf_pairs_pruned`).
+    prop_assert!(stats.leaf_pairs + stats.leaf_pairs_pruned <= swept_stats.leaf_pairs);
     let kept = kept.sorted();
     prop_assert!(is_subset(&kept, &swept));
     let m = step.mesh;

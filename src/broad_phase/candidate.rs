@@ -138,8 +138,18 @@ pub struct BroadPhaseStats {
     /// Leaf pairs whose node k-DOPs overlap but whose time-aligned k-DOPs
     /// do not, dropped before the feature level (only with
     /// [`KdopBvh::time_aligned`](super::KdopBvh::time_aligned); not in
-    /// `leaf_pairs`). Feature pairs dropped there are not counted apart.
+    /// `leaf_pairs`). Feature pairs dropped there are not counted apart,
+    /// nor the pairs of leaves dropped with their whole cluster before
+    /// the node k-DOPs' test (`cluster_partners_pruned`): so
+    /// `leaf_pairs + leaf_pairs_pruned` is at most the swept traversal's
+    /// `leaf_pairs`.
     pub leaf_pairs_pruned: u64,
+    /// Partners of a cluster of consecutive leaves (one entry for all the
+    /// cluster's leaves) dropped because their time-aligned k-DOPs are
+    /// apart from the merge of the cluster's (only with
+    /// [`KdopBvh::time_aligned`](super::KdopBvh::time_aligned); the self
+    /// traversal's clusters, see `bvh_traverse`).
+    pub cluster_partners_pruned: u64,
     /// Feature bounding-volume tests below the leaves (vertex–face and
     /// edge–edge), adjacency excluded or not.
     pub feature_tests: u64,
@@ -170,6 +180,7 @@ impl std::ops::AddAssign for BroadPhaseStats {
         self.node_tests += o.node_tests;
         self.leaf_pairs += o.leaf_pairs;
         self.leaf_pairs_pruned += o.leaf_pairs_pruned;
+        self.cluster_partners_pruned += o.cluster_partners_pruned;
         self.feature_tests += o.feature_tests;
         self.vf_candidates += o.vf_candidates;
         self.ee_candidates += o.ee_candidates;
