@@ -5,16 +5,20 @@
 //! The BVH is built on the first step and refitted on later ones (the
 //! topology is fixed across a sequence), unless a rebuild is asked for
 //! ([`Pipeline::rebuild_next`]): the new tree then reuses the old one's
-//! memory. The filters' per-vertex arrays and the survivors' arrays are
-//! likewise kept from step to step and written over: on cloth-ball 92→93,
-//! repeated steps fault in about 1,000 fresh pages each instead of 2,400
-//! (refit) or 10,000 (rebuild), which cost milliseconds of a step.
+//! memory. The filters' per-vertex arrays are likewise kept from step to
+//! step and written over: on cloth-ball 92→93, repeated steps fault in
+//! about 1,000 fresh pages each instead of 2,400 (refit) or 10,000
+//! (rebuild), which cost milliseconds of a step.
 //!
-//! **Fused traversal and filters.** The traversal hands its candidates to
-//! the filters in batches of a few thousand as it finds them (each traversal
-//! task has its own [`CandidateSink`]); only the survivors are stored. The
-//! candidates are never materialised (on cloth-ball 92→93 that saves 3.2 M
-//! pairs, 26 MB, and a pass over them). Per pair: SLPF on per-vertex
+//! **Fused traversal, filters and exact tests.** The traversal hands its
+//! candidates to the filters in batches of a few thousand as it finds them
+//! (each traversal task has its own [`CandidateSink`]), and the exact test
+//! runs on each batch's survivors right after the filters, while their
+//! points are still in the cache; only the colliding pairs are stored.
+//! Neither the candidates nor the survivors are materialised (on
+//! cloth-ball 92→93 that saves 3.2 M pairs, 26 MB, and a pass over them,
+//! and then 359 K survivors gathered again from the positions). Per pair:
+//! SLPF on per-vertex
 //! projections ([`SlpfTable`], verdicts equal to the per-pair kernels'
 //! except within about 10⁻¹⁵ of touching), then on its survivors DNF and
 //! the coplanar-window filter sharing one coplanarity cubic
@@ -22,9 +26,15 @@
 //! [`crate::filter::dnf_vertex_face`]'s). The counts are the paper's stages':
 //! candidates (BVH), culled by SLPF, by DNF, `after_filter`; the window
 //! filter (not the paper's; [`PipelineConfig::window`]) is counted apart
-//! (`culled_window`). Stage times: `traverse` and `filter` split the fused
-//! stage's wall time by the filters' busy time, summed over the tasks and
-//! spread over the workers.
+//! (`culled_window`). Stage times: `traverse`, `filter` and `solve` split
+//! the fused stage's wall time by the filters' and the exact tests' busy
+//! times, each summed over the tasks and spread over the workers.
+//! The exact tests as a stage of their own (the survivors stored, then
+//! tested in parallel chunks, their points gathered again) were measured
+//! against this on cloth-ball 92→93 with time-aligned pruning: one thread,
+//! five interleaved rounds, solve 34.8–37.2 ms against 31.0–31.6 (whole
+//! step 235.7–241.9 against 229.9–237.9 in the four quiet rounds), about
+//! as many instructions (callgrind: 2,117 M against 2,111 M).
 //! (Running SLPF first over a whole batch, its survivors compacted without
 //! a branch on its near coin-toss verdict, then DNF and the window filter
 //! on them, was measured on cloth-ball 92→93: no change in time.)
@@ -36,9 +46,10 @@
 //! colliding pairs are the same).
 //! A BVH built with the other setting is built anew.
 //!
-//! **Determinism.** The traversal runs fixed chunks of leaves, the solver
-//! fixed chunks of pairs; results are concatenated in chunk order, so counts,
-//! pairs and the time of impact are identical for any number of threads.
+//! **Determinism.** The traversal runs fixed chunks of leaves, each with
+//! its own filters and exact tests; results are concatenated in chunk
+//! order, so counts, pairs and the time of impact are identical for any
+//! number of threads.
 
 use rayon::prelude::*;
 
@@ -47,20 +58,13 @@ use super::config::PipelineConfig;
 use super::report::{ContactPair, KindCounts, StageTimes, StepReport};
 use crate::broad_phase::CandidateSink;
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
-use crate::filter::{CulledBy, FilterSet, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face};
+use crate::filter::{
+    CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
+};
 use crate::math::Vec3;
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{Path, Solver, Toi, edge_edge_traced, vertex_face_traced};
 use crate::primitive::QueryKind;
-
-/// The solve stage's tasks: about this many per kind of pair, each of
-/// [`MIN_CHUNK`] to [`MAX_CHUNK`] pairs. Where few pairs survive, a few of
-/// them can cost most of the stage (funnel 227→228: 16 of its 200 edge–edge
-/// pairs move coplanar, each about 100 times the average), so even a small
-/// stage is split; cloth-ball 92→93 (130 K pairs) gets chunks of 2,000.
-const SOLVE_TASKS: usize = 64;
-const MIN_CHUNK: usize = 16;
-const MAX_CHUNK: usize = 4096;
 
 /// Why a step could not run.
 #[derive(Debug, thiserror::Error)]
@@ -89,8 +93,6 @@ pub struct Pipeline {
     rebuild: bool,
     /// The filters' per-vertex arrays, kept for the next step.
     buffers: FilterBuffers,
-    /// The survivors' arrays, likewise.
-    survivors: (Vec<VfPair>, Vec<EePair>),
 }
 
 impl Pipeline {
@@ -101,7 +103,6 @@ impl Pipeline {
             bvh: None,
             rebuild: false,
             buffers: FilterBuffers::default(),
-            survivors: Default::default(),
         }
     }
 
@@ -146,9 +147,9 @@ impl Pipeline {
         let bvh = self.bvh.as_ref().expect("built above");
         let refit_ms = t.ms();
 
-        // Stages 2b–3, fused: traversal, with the filters run on each batch
-        // of candidates as the traversal emits it (the candidates are never
-        // stored; only the survivors are).
+        // Stages 2b–4, fused: traversal, with the filters and then the
+        // exact tests run on each batch of candidates as the traversal
+        // emits it (neither the candidates nor the survivors are stored).
         let t = Clock::start();
         let ctx = FilterCtx::new(cfg, step, std::mem::take(&mut self.buffers));
         let (sinks, bp) = bvh.self_candidates_par(|| FilterSink::new(&ctx));
@@ -163,33 +164,15 @@ impl Pipeline {
             candidates_same_component: bp.ee_same_component,
             ..KindCounts::default()
         };
-        let (mut vf_pass, mut ee_pass) = std::mem::take(&mut self.survivors);
-        let filter_busy_ms = collect_survivors(sinks, &mut vf, &mut ee, &mut vf_pass, &mut ee_pass);
-        // The filters ran inside the traversal's tasks: their share of the
-        // fused stage is their summed busy time spread over the workers.
-        let filter_ms =
-            (ctx.setup_ms + filter_busy_ms / rayon::current_num_threads() as f64).min(fused_ms);
+        let (vf_hits, ee_hits, busy) = collect_hits(sinks, &mut vf, &mut ee);
+        // The filters and the exact tests ran inside the traversal's tasks:
+        // their shares of the fused stage are their summed busy times spread
+        // over the workers.
+        let threads = rayon::current_num_threads() as f64;
+        let filter_ms = (ctx.setup_ms + busy.filter / threads).min(fused_ms);
+        let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms);
         self.buffers = ctx.into_buffers();
-        let traverse_ms = fused_ms - filter_ms;
-
-        // Stage 4: exact tests.
-        let t = Clock::start();
-        let vf_hits = solve_stage(
-            &vf_pass,
-            &mut vf,
-            |p| vf_points(step, p),
-            QueryKind::VertexFace,
-            cfg.solver,
-        );
-        let ee_hits = solve_stage(
-            &ee_pass,
-            &mut ee,
-            |p| ee_points(step, p),
-            QueryKind::EdgeEdge,
-            cfg.solver,
-        );
-        let solve_ms = t.ms();
-        self.survivors = (vf_pass, ee_pass);
+        let traverse_ms = fused_ms - filter_ms - solve_ms;
 
         let component = mesh.component();
         vf.colliding_same_component = vf_hits
@@ -248,61 +231,6 @@ impl Pipeline {
     }
 }
 
-/// The eight points of a vertex–face pair, data set row order.
-#[inline]
-fn vf_points(step: &Step<'_>, p: &VfPair) -> [Vec3; 8] {
-    let [a, b, c] = step.mesh.faces()[p.f as usize];
-    let (x0, x1) = (step.x_t0, step.x_t1);
-    let v = p.v as usize;
-    let (a, b, c) = (a as usize, b as usize, c as usize);
-    [x0[v], x0[a], x0[b], x0[c], x1[v], x1[a], x1[b], x1[c]]
-}
-
-/// The eight points of an edge–edge pair, data set row order.
-#[inline]
-fn ee_points(step: &Step<'_>, p: &EePair) -> [Vec3; 8] {
-    let edges = step.mesh.edges();
-    let [a, b] = edges[p.e0 as usize].map(|i| i as usize);
-    let [c, d] = edges[p.e1 as usize].map(|i| i as usize);
-    let (x0, x1) = (step.x_t0, step.x_t1);
-    [x0[a], x0[b], x0[c], x0[d], x1[a], x1[b], x1[c], x1[d]]
-}
-
-/// Runs the exact test on `pairs` in parallel chunks (their size depends on
-/// the number of pairs only); returns the colliding ones with their time of
-/// impact, in order.
-fn solve_stage<P: Copy + Send + Sync>(
-    pairs: &[P],
-    counts: &mut KindCounts,
-    points: impl Fn(&P) -> [Vec3; 8] + Sync,
-    kind: QueryKind,
-    solver: Solver,
-) -> Vec<(P, Toi)> {
-    let chunk = (pairs.len() / SOLVE_TASKS).clamp(MIN_CHUNK, MAX_CHUNK);
-    let parts: Vec<(Vec<(P, Toi)>, u64)> = pairs
-        .par_chunks(chunk)
-        .map(|chunk| {
-            let (mut hits, mut fallbacks) = (Vec::new(), 0);
-            for p in chunk {
-                let q = points(p);
-                let (toi, path) = solve(solver, kind, &q);
-                fallbacks += u64::from(path == Path::Exact);
-                if let Some(toi) = toi {
-                    hits.push((*p, toi));
-                }
-            }
-            (hits, fallbacks)
-        })
-        .collect();
-    let mut hits = Vec::new();
-    for (h, f) in parts {
-        hits.extend(h);
-        counts.exact_fallbacks += f;
-    }
-    counts.colliding = hits.len() as u64;
-    hits
-}
-
 #[inline]
 fn solve(solver: Solver, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, Path) {
     let [a, b, c, d, e, f, g, h] = q;
@@ -359,6 +287,7 @@ struct FilterCtx<'a> {
     slpf: Option<SlpfTable>,
     dnf: bool,
     window: bool,
+    solver: Solver,
     /// Time spent preparing, ms.
     setup_ms: f64,
 }
@@ -389,6 +318,7 @@ impl<'a> FilterCtx<'a> {
             slpf,
             dnf: matches!(cfg.filters, FilterSet::Dnf | FilterSet::SlpfDnf),
             window: cfg.window,
+            solver: cfg.solver,
             setup_ms: t.ms(),
         }
     }
@@ -415,10 +345,23 @@ impl<'a> FilterCtx<'a> {
         if !(self.dnf || self.window) {
             return None;
         }
-        let [a, b, c] = face;
+        dnf_window_vertex_face(self.dnf, self.window, &self.vf_points(p))
+    }
+
+    /// The eight points of a vertex–face pair, data set row order.
+    #[inline(always)]
+    fn vf_points(&self, p: &VfPair) -> Points {
+        let [a, b, c] = self.faces[p.f as usize];
         let [v, a, b, c] = [p.v, a, b, c].map(|i| &self.x[i as usize]);
-        let q = [v[0], a[0], b[0], c[0], v[1], a[1], b[1], c[1]];
-        dnf_window_vertex_face(self.dnf, self.window, &q)
+        [v[0], a[0], b[0], c[0], v[1], a[1], b[1], c[1]]
+    }
+
+    /// The eight points of an edge–edge pair, data set row order.
+    #[inline(always)]
+    fn ee_points(&self, p: &EePair) -> Points {
+        let (ea, eb) = (self.edges[p.e0 as usize], self.edges[p.e1 as usize]);
+        let [a, b, c, d] = [ea[0], ea[1], eb[0], eb[1]].map(|i| &self.x[i as usize]);
+        [a[0], b[0], c[0], d[0], a[1], b[1], c[1], d[1]]
     }
 
     /// The filters on an edge–edge pair: `Some(filter)` when culled.
@@ -431,9 +374,7 @@ impl<'a> FilterCtx<'a> {
         if !(self.dnf || self.window) {
             return None;
         }
-        let [a, b, c, d] = [ea[0], ea[1], eb[0], eb[1]].map(|i| &self.x[i as usize]);
-        let q = [a[0], b[0], c[0], d[0], a[1], b[1], c[1], d[1]];
-        dnf_window_edge_edge(self.dnf, self.window, &q)
+        dnf_window_edge_edge(self.dnf, self.window, &self.ee_points(p))
     }
 }
 
@@ -456,27 +397,98 @@ impl Culled {
     }
 }
 
-/// One traversal task's sink: runs the filters on each batch and keeps the
-/// survivors, in emission order.
+/// Time a task spent in the filters and in the exact tests, ms.
+#[derive(Debug, Default, Clone, Copy)]
+struct Busy {
+    filter: f64,
+    solve: f64,
+}
+
+/// Colliding pairs and their times of impact, in candidate order.
+type Hits<P> = Vec<(P, Toi)>;
+
+/// One kind of pair in one traversal task: the current batch's survivors,
+/// what the filters culled, what the exact test found.
+struct KindSink<P> {
+    survivors: Vec<P>,
+    culled: Culled,
+    /// Survivors so far.
+    passed: u64,
+    /// Pairs the exact solver's float tiers left to its exact oracle.
+    fallbacks: u64,
+    hits: Hits<P>,
+}
+
+impl<P: Copy> KindSink<P> {
+    fn new() -> KindSink<P> {
+        KindSink {
+            survivors: Vec::new(),
+            culled: Culled::default(),
+            passed: 0,
+            fallbacks: 0,
+            hits: Vec::new(),
+        }
+    }
+
+    /// Runs the filters (`cull`, unless `filters_off`) on a batch of
+    /// candidates, then the exact test on their survivors, whose points
+    /// come from `points`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn batch(
+        &mut self,
+        pairs: &[P],
+        filters_off: bool,
+        cull: impl Fn(&P) -> Option<CulledBy>,
+        solver: Solver,
+        kind: QueryKind,
+        points: impl Fn(&P) -> Points,
+        busy: &mut Busy,
+    ) {
+        let t = busy_ms();
+        self.survivors.clear();
+        if filters_off {
+            self.survivors.extend_from_slice(pairs);
+        } else {
+            for p in pairs {
+                match cull(p) {
+                    Some(by) => self.culled.count(by),
+                    None => self.survivors.push(*p),
+                }
+            }
+        }
+        let t1 = busy_ms();
+        self.passed += self.survivors.len() as u64;
+        for p in &self.survivors {
+            let q = points(p).map(|[x, y, z]| Vec3::new(x, y, z));
+            let (toi, path) = solve(solver, kind, &q);
+            self.fallbacks += u64::from(path == Path::Exact);
+            if let Some(toi) = toi {
+                self.hits.push((*p, toi));
+            }
+        }
+        busy.filter += t1 - t;
+        busy.solve += busy_ms() - t1;
+    }
+}
+
+/// One traversal task's sink: runs the filters on each batch, then the
+/// exact test on the batch's survivors, and keeps the colliding pairs, in
+/// emission order.
 struct FilterSink<'c> {
     ctx: &'c FilterCtx<'c>,
-    vf: Vec<VfPair>,
-    ee: Vec<EePair>,
-    vf_culled: Culled,
-    ee_culled: Culled,
-    /// Time spent in the filters, ms.
-    busy: f64,
+    vf: KindSink<VfPair>,
+    ee: KindSink<EePair>,
+    busy: Busy,
 }
 
 impl<'c> FilterSink<'c> {
     fn new(ctx: &'c FilterCtx<'c>) -> FilterSink<'c> {
         FilterSink {
             ctx,
-            vf: Vec::new(),
-            ee: Vec::new(),
-            vf_culled: Culled::default(),
-            ee_culled: Culled::default(),
-            busy: 0.0,
+            vf: KindSink::new(),
+            ee: KindSink::new(),
+            busy: Busy::default(),
         }
     }
 
@@ -488,65 +500,64 @@ impl<'c> FilterSink<'c> {
 
 impl CandidateSink for FilterSink<'_> {
     fn vertex_face(&mut self, pairs: &[VfPair]) {
-        let t = busy_ms();
-        let ctx = self.ctx;
-        if self.filters_off() {
-            self.vf.extend_from_slice(pairs);
-        } else {
-            for p in pairs {
-                match ctx.cull_vertex_face(p) {
-                    Some(by) => self.vf_culled.count(by),
-                    None => self.vf.push(*p),
-                }
-            }
-        }
-        self.busy += busy_ms() - t;
+        let (ctx, off) = (self.ctx, self.filters_off());
+        self.vf.batch(
+            pairs,
+            off,
+            |p| ctx.cull_vertex_face(p),
+            ctx.solver,
+            QueryKind::VertexFace,
+            |p| ctx.vf_points(p),
+            &mut self.busy,
+        );
     }
 
     fn edge_edge(&mut self, pairs: &[EePair]) {
-        let t = busy_ms();
-        let ctx = self.ctx;
-        if self.filters_off() {
-            self.ee.extend_from_slice(pairs);
-        } else {
-            for p in pairs {
-                match ctx.cull_edge_edge(p) {
-                    Some(by) => self.ee_culled.count(by),
-                    None => self.ee.push(*p),
-                }
-            }
-        }
-        self.busy += busy_ms() - t;
+        let (ctx, off) = (self.ctx, self.filters_off());
+        self.ee.batch(
+            pairs,
+            off,
+            |p| ctx.cull_edge_edge(p),
+            ctx.solver,
+            QueryKind::EdgeEdge,
+            |p| ctx.ee_points(p),
+            &mut self.busy,
+        );
     }
 }
 
-/// Concatenates the tasks' survivors in task order into `vf_pass` and
-/// `ee_pass` (written over) and adds up their counts; returns the summed
-/// filter time, ms.
-fn collect_survivors(
+/// One kind's colliding pairs from all tasks, in task order; its counts
+/// added up into `counts`.
+fn collect_kind<P: Copy>(parts: Vec<KindSink<P>>, counts: &mut KindCounts) -> Hits<P> {
+    let mut hits = Vec::with_capacity(parts.iter().map(|k| k.hits.len()).sum());
+    let mut passed = 0;
+    for k in parts {
+        hits.extend_from_slice(&k.hits);
+        passed += k.passed;
+        counts.exact_fallbacks += k.fallbacks;
+        counts.culled_slpf += k.culled.slpf;
+        counts.culled_dnf += k.culled.dnf;
+        counts.culled_window += k.culled.window;
+    }
+    counts.after_filter = passed + counts.culled_window;
+    counts.colliding = hits.len() as u64;
+    hits
+}
+
+/// The tasks' colliding pairs, in task order, with their counts added up
+/// into `vf` and `ee`; returns the summed busy times.
+fn collect_hits(
     sinks: Vec<FilterSink<'_>>,
     vf: &mut KindCounts,
     ee: &mut KindCounts,
-    vf_pass: &mut Vec<VfPair>,
-    ee_pass: &mut Vec<EePair>,
-) -> f64 {
-    vf_pass.clear();
-    ee_pass.clear();
-    vf_pass.reserve(sinks.iter().map(|s| s.vf.len()).sum());
-    ee_pass.reserve(sinks.iter().map(|s| s.ee.len()).sum());
-    let mut busy = 0.0;
+) -> (Hits<VfPair>, Hits<EePair>, Busy) {
+    let mut busy = Busy::default();
+    let (mut vf_parts, mut ee_parts) = (Vec::new(), Vec::new());
     for s in sinks {
-        vf_pass.extend_from_slice(&s.vf);
-        ee_pass.extend_from_slice(&s.ee);
-        vf.culled_slpf += s.vf_culled.slpf;
-        vf.culled_dnf += s.vf_culled.dnf;
-        vf.culled_window += s.vf_culled.window;
-        ee.culled_window += s.ee_culled.window;
-        ee.culled_slpf += s.ee_culled.slpf;
-        ee.culled_dnf += s.ee_culled.dnf;
-        busy += s.busy;
+        busy.filter += s.busy.filter;
+        busy.solve += s.busy.solve;
+        vf_parts.push(s.vf);
+        ee_parts.push(s.ee);
     }
-    vf.after_filter = vf_pass.len() as u64 + vf.culled_window;
-    ee.after_filter = ee_pass.len() as u64 + ee.culled_window;
-    busy
+    (collect_kind(vf_parts, vf), collect_kind(ee_parts, ee), busy)
 }
