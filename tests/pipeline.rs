@@ -187,6 +187,39 @@ fn one_and_two_threads_give_identical_output() {
     }
 }
 
+/// Without the pairs collected, the counts and the time of impact are the
+/// same, and they agree with the collected pairs (the tasks count the
+/// colliding pairs and keep the earliest time of impact themselves).
+#[test]
+fn counts_and_toi_do_not_depend_on_collecting_the_pairs() {
+    for (scene, name) in [(funnel(), "funnel"), (cloth_ball(), "cloth-ball")] {
+        let a = run(scene, collecting(FilterSet::SlpfDnf), 2);
+        let config = PipelineConfig {
+            collect_pairs: false,
+            ..collecting(FilterSet::SlpfDnf)
+        };
+        let b = run(scene, config, 2);
+        assert!(b.pairs.is_empty(), "{name}");
+        assert_eq!(a.report.vf, b.report.vf, "{name}");
+        assert_eq!(a.report.ee, b.report.ee, "{name}");
+        assert_eq!(a.report.toi, b.report.toi, "{name}");
+        assert_eq!(a.report.toi_upper, b.report.toi_upper, "{name}");
+        let count = |kind| a.pairs.iter().filter(|p| p.kind == kind).count() as u64;
+        assert_eq!(
+            a.report.vf.colliding,
+            count(QueryKind::VertexFace),
+            "{name}"
+        );
+        assert_eq!(a.report.ee.colliding, count(QueryKind::EdgeEdge), "{name}");
+        let upper = a
+            .pairs
+            .iter()
+            .map(|p| p.toi_upper)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(a.report.toi_upper, Some(upper), "{name}");
+    }
+}
+
 /// Time-aligned pruning (not the paper's) drops candidates
 /// but no collision: the same colliding pairs and time of impact as the
 /// paper's swept BVH, with or without filters, on 1 and 2 threads.

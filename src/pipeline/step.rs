@@ -14,30 +14,36 @@
 //! candidates to the filters in batches of a few thousand as it finds them
 //! (each traversal task has its own [`CandidateSink`]), and the exact test
 //! runs on each batch's survivors right after the filters, while their
-//! points are still in the cache; only the colliding pairs are stored.
-//! Neither the candidates nor the survivors are materialised (on
-//! cloth-ball 92→93 that saves 3.2 M pairs, 26 MB, and a pass over them,
-//! and then 359 K survivors gathered again from the positions). Per pair:
-//! SLPF on per-vertex
-//! projections ([`SlpfTable`], verdicts equal to the per-pair kernels'
-//! except within about 10⁻¹⁵ of touching), then on its survivors DNF and
-//! the coplanar-window filter sharing one coplanarity cubic
-//! ([`crate::filter::dnf_window_vertex_face`]; DNF's verdicts are exactly
-//! [`crate::filter::dnf_vertex_face`]'s). The counts are the paper's stages':
-//! candidates (BVH), culled by SLPF, by DNF, `after_filter`; the window
-//! filter (not the paper's; [`PipelineConfig::window`]) is counted apart
-//! (`culled_window`). Stage times: `traverse`, `filter` and `solve` split
-//! the fused stage's wall time by the filters' and the exact tests' busy
-//! times, each summed over the tasks and spread over the workers.
-//! The exact tests as a stage of their own (the survivors stored, then
-//! tested in parallel chunks, their points gathered again) were measured
-//! against this on cloth-ball 92→93 with time-aligned pruning: one thread,
-//! five interleaved rounds, solve 34.8–37.2 ms against 31.0–31.6 (whole
-//! step 235.7–241.9 against 229.9–237.9 in the four quiet rounds), about
-//! as many instructions (callgrind: 2,117 M against 2,111 M).
-//! (Running SLPF first over a whole batch, its survivors compacted without
-//! a branch on its near coin-toss verdict, then DNF and the window filter
-//! on them, was measured on cloth-ball 92→93: no change in time.)
+//! points are still in the cache. Neither the candidates nor the survivors
+//! are stored (on cloth-ball 92→93 that saves 3.2 M candidates, 26 MB, and a
+//! pass over them, and then 359 K survivors gathered again from the
+//! positions). Per pair: SLPF on per-vertex projections ([`SlpfTable`],
+//! verdicts equal to the per-pair kernels' except within about 10⁻¹⁵ of
+//! touching), then on its survivors DNF and the coplanar-window filter
+//! sharing one coplanarity cubic ([`crate::filter::dnf_window_vertex_face`];
+//! DNF's verdicts are exactly [`crate::filter::dnf_vertex_face`]'s), then
+//! the exact test. The counts are the paper's stages: candidates (BVH),
+//! culled by SLPF, by DNF, `after_filter`, colliding; the window filter (not
+//! the paper's; [`PipelineConfig::window`]) is counted apart
+//! (`culled_window`). Each task keeps its counts and its earliest time of
+//! impact, and its colliding pairs only when they are collected
+//! ([`PipelineConfig::collect_pairs`]). Stage times: `traverse`, `filter`
+//! and `solve` split the fused stage's wall time by the filters' and the
+//! exact tests' busy times, each summed over the tasks and spread over the
+//! workers.
+//!
+//! Measured on cloth-ball 92→93 with time-aligned pruning: the exact tests
+//! as a stage of their own (the survivors stored, then tested in parallel
+//! chunks, their points gathered again) took longer, one thread, five
+//! interleaved rounds: solve 34.8–37.2 ms against 31.0–31.6 (whole step
+//! 235.7–241.9 against 229.9–237.9 in the four quiet rounds), with about as
+//! many instructions (callgrind: 2,117 M against 2,111 M); and gathering
+//! the 114 K colliding pairs from the tasks to count them afterwards took
+//! 1.1–1.5 ms between the stages' end and the report, two threads, against
+//! 0.1 ms for adding up the tasks' counts. (Running SLPF first over a whole
+//! batch, its survivors compacted without a branch on its near coin-toss
+//! verdict, then DNF and the window filter on them, was measured on
+//! cloth-ball 92→93: no change in time.)
 //!
 //! **Time-aligned pruning** ([`PipelineConfig::time_aligned`], off by
 //! default): the BVH is built with [`Bvh::build_time_aligned`] and drops
@@ -47,9 +53,9 @@
 //! A BVH built with the other setting is built anew.
 //!
 //! **Determinism.** The traversal runs fixed chunks of leaves, each with
-//! its own filters and exact tests; results are concatenated in chunk
-//! order, so counts, pairs and the time of impact are identical for any
-//! number of threads.
+//! its own filters and exact tests; their pairs are concatenated and their
+//! counts and times of impact combined in chunk order, so counts, pairs and
+//! the time of impact are identical for any number of threads.
 
 use rayon::prelude::*;
 
@@ -164,7 +170,7 @@ impl Pipeline {
             candidates_same_component: bp.ee_same_component,
             ..KindCounts::default()
         };
-        let (vf_hits, ee_hits, busy) = collect_hits(sinks, &mut vf, &mut ee);
+        let (busy, toi, toi_upper, pairs) = collect(sinks, &mut vf, &mut ee, mesh);
         // The filters and the exact tests ran inside the traversal's tasks:
         // their shares of the fused stage are their summed busy times spread
         // over the workers.
@@ -173,36 +179,9 @@ impl Pipeline {
         let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms);
         self.buffers = ctx.into_buffers();
         let traverse_ms = fused_ms - filter_ms - solve_ms;
-
-        let component = mesh.component();
-        vf.colliding_same_component = vf_hits
-            .iter()
-            .filter(|(p, _)| {
-                component[p.v as usize] == component[mesh.faces()[p.f as usize][0] as usize]
-            })
-            .count() as u64;
-        ee.colliding_same_component = ee_hits
-            .iter()
-            .filter(|(p, _)| {
-                let (a, b) = (mesh.edges()[p.e0 as usize], mesh.edges()[p.e1 as usize]);
-                component[a[0] as usize] == component[b[0] as usize]
-            })
-            .count() as u64;
         vf.finish();
         ee.finish();
 
-        let tois = vf_hits
-            .iter()
-            .map(|h| h.1)
-            .chain(ee_hits.iter().map(|h| h.1));
-        let toi = tois.clone().map(|t| t.lower).reduce(f64::min);
-        let toi_upper = tois.map(|t| t.upper).reduce(f64::min);
-
-        let pairs = if cfg.collect_pairs {
-            contact_pairs(mesh, &vf_hits, &ee_hits)
-        } else {
-            Vec::new()
-        };
         let report = StepReport {
             vertices: mesh.num_vertices(),
             edges: mesh.num_edges(),
@@ -241,25 +220,6 @@ fn solve(solver: Solver, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, Path) 
     }
 }
 
-/// Colliding pairs by global ID.
-fn contact_pairs(mesh: &TriMesh, vf: &[(VfPair, Toi)], ee: &[(EePair, Toi)]) -> Vec<ContactPair> {
-    let vf = vf.iter().map(|(p, t)| ContactPair {
-        kind: QueryKind::VertexFace,
-        a: mesh.global_id(Feature::Vertex(p.v)),
-        b: mesh.global_id(Feature::Face(p.f)),
-        toi_lower: t.lower,
-        toi_upper: t.upper,
-    });
-    let ee = ee.iter().map(|(p, t)| ContactPair {
-        kind: QueryKind::EdgeEdge,
-        a: mesh.global_id(Feature::Edge(p.e0)),
-        b: mesh.global_id(Feature::Edge(p.e1)),
-        toi_lower: t.lower,
-        toi_upper: t.upper,
-    });
-    vf.chain(ee).collect()
-}
-
 /// The filters' per-vertex arrays, reused from step to step.
 #[derive(Debug, Default)]
 struct FilterBuffers {
@@ -273,6 +233,8 @@ struct FilterCtx<'a> {
     /// than through the step).
     faces: &'a [[u32; 3]],
     edges: &'a [[u32; 2]],
+    /// Every vertex's connected component.
+    component: &'a [u32],
     /// Every vertex's positions at `t = 0` and `t = 1`, side by side (one
     /// cache line per vertex for the pair gathers).
     ///
@@ -288,6 +250,8 @@ struct FilterCtx<'a> {
     dnf: bool,
     window: bool,
     solver: Solver,
+    /// Keep the colliding pairs, not only their counts.
+    collect_pairs: bool,
     /// Time spent preparing, ms.
     setup_ms: f64,
 }
@@ -314,11 +278,13 @@ impl<'a> FilterCtx<'a> {
         FilterCtx {
             faces: step.mesh.faces(),
             edges: step.mesh.edges(),
+            component: step.mesh.component(),
             x,
             slpf,
             dnf: matches!(cfg.filters, FilterSet::Dnf | FilterSet::SlpfDnf),
             window: cfg.window,
             solver: cfg.solver,
+            collect_pairs: cfg.collect_pairs,
             setup_ms: t.ms(),
         }
     }
@@ -329,6 +295,11 @@ impl<'a> FilterCtx<'a> {
             x: self.x,
             slpf: self.slpf,
         }
+    }
+
+    /// No filter runs.
+    fn filters_off(&self) -> bool {
+        self.slpf.is_none() && !self.dnf && !self.window
     }
 
     /// The filters on a vertex–face pair: `Some(filter)` when culled.
@@ -404,8 +375,78 @@ struct Busy {
     solve: f64,
 }
 
-/// Colliding pairs and their times of impact, in candidate order.
-type Hits<P> = Vec<(P, Toi)>;
+/// A kind of candidate pair, as the filters and the exact test see it.
+trait Pair: Copy {
+    const KIND: QueryKind;
+    /// The filters on the pair: `Some(filter)` when culled.
+    fn cull(&self, ctx: &FilterCtx<'_>) -> Option<CulledBy>;
+    /// Its eight points, data set row order.
+    fn points(&self, ctx: &FilterCtx<'_>) -> Points;
+    /// Whether its two features lie in one connected component.
+    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool;
+    /// Its features by global ID.
+    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair;
+}
+
+impl Pair for VfPair {
+    const KIND: QueryKind = QueryKind::VertexFace;
+
+    #[inline(always)]
+    fn cull(&self, ctx: &FilterCtx<'_>) -> Option<CulledBy> {
+        ctx.cull_vertex_face(self)
+    }
+
+    #[inline(always)]
+    fn points(&self, ctx: &FilterCtx<'_>) -> Points {
+        ctx.vf_points(self)
+    }
+
+    #[inline(always)]
+    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool {
+        let c = ctx.component;
+        c[self.v as usize] == c[ctx.faces[self.f as usize][0] as usize]
+    }
+
+    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
+        ContactPair {
+            kind: Self::KIND,
+            a: mesh.global_id(Feature::Vertex(self.v)),
+            b: mesh.global_id(Feature::Face(self.f)),
+            toi_lower: toi.lower,
+            toi_upper: toi.upper,
+        }
+    }
+}
+
+impl Pair for EePair {
+    const KIND: QueryKind = QueryKind::EdgeEdge;
+
+    #[inline(always)]
+    fn cull(&self, ctx: &FilterCtx<'_>) -> Option<CulledBy> {
+        ctx.cull_edge_edge(self)
+    }
+
+    #[inline(always)]
+    fn points(&self, ctx: &FilterCtx<'_>) -> Points {
+        ctx.ee_points(self)
+    }
+
+    #[inline(always)]
+    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool {
+        let (c, e) = (ctx.component, ctx.edges);
+        c[e[self.e0 as usize][0] as usize] == c[e[self.e1 as usize][0] as usize]
+    }
+
+    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
+        ContactPair {
+            kind: Self::KIND,
+            a: mesh.global_id(Feature::Edge(self.e0)),
+            b: mesh.global_id(Feature::Edge(self.e1)),
+            toi_lower: toi.lower,
+            toi_upper: toi.upper,
+        }
+    }
+}
 
 /// One kind of pair in one traversal task: the current batch's survivors,
 /// what the filters culled, what the exact test found.
@@ -416,42 +457,41 @@ struct KindSink<P> {
     passed: u64,
     /// Pairs the exact solver's float tiers left to its exact oracle.
     fallbacks: u64,
-    hits: Hits<P>,
+    /// Colliding pairs, and those within one component.
+    colliding: u64,
+    colliding_same_component: u64,
+    /// The smallest lower and upper bounds of their times of impact.
+    toi: Option<Toi>,
+    /// The colliding pairs, in candidate order (only when the pairs are
+    /// collected: the counts and the earliest time of impact need none).
+    hits: Vec<(P, Toi)>,
 }
 
-impl<P: Copy> KindSink<P> {
+impl<P: Pair> KindSink<P> {
     fn new() -> KindSink<P> {
         KindSink {
             survivors: Vec::new(),
             culled: Culled::default(),
             passed: 0,
             fallbacks: 0,
+            colliding: 0,
+            colliding_same_component: 0,
+            toi: None,
             hits: Vec::new(),
         }
     }
 
-    /// Runs the filters (`cull`, unless `filters_off`) on a batch of
-    /// candidates, then the exact test on their survivors, whose points
-    /// come from `points`.
+    /// Runs the filters on a batch of candidates, then the exact test on
+    /// their survivors.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn batch(
-        &mut self,
-        pairs: &[P],
-        filters_off: bool,
-        cull: impl Fn(&P) -> Option<CulledBy>,
-        solver: Solver,
-        kind: QueryKind,
-        points: impl Fn(&P) -> Points,
-        busy: &mut Busy,
-    ) {
+    fn batch(&mut self, ctx: &FilterCtx<'_>, pairs: &[P], busy: &mut Busy) {
         let t = busy_ms();
         self.survivors.clear();
-        if filters_off {
+        if ctx.filters_off() {
             self.survivors.extend_from_slice(pairs);
         } else {
             for p in pairs {
-                match cull(p) {
+                match p.cull(ctx) {
                     Some(by) => self.culled.count(by),
                     None => self.survivors.push(*p),
                 }
@@ -460,11 +500,16 @@ impl<P: Copy> KindSink<P> {
         let t1 = busy_ms();
         self.passed += self.survivors.len() as u64;
         for p in &self.survivors {
-            let q = points(p).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (toi, path) = solve(solver, kind, &q);
+            let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
+            let (toi, path) = solve(ctx.solver, P::KIND, &q);
             self.fallbacks += u64::from(path == Path::Exact);
             if let Some(toi) = toi {
-                self.hits.push((*p, toi));
+                self.colliding += 1;
+                self.colliding_same_component += u64::from(p.same_component(ctx));
+                self.toi = Some(earliest(self.toi, toi));
+                if ctx.collect_pairs {
+                    self.hits.push((*p, toi));
+                }
             }
         }
         busy.filter += t1 - t;
@@ -472,9 +517,20 @@ impl<P: Copy> KindSink<P> {
     }
 }
 
+/// The smallest lower and upper bounds of `a` (if any) and `b`.
+#[inline(always)]
+fn earliest(a: Option<Toi>, b: Toi) -> Toi {
+    match a {
+        Some(a) => Toi {
+            lower: a.lower.min(b.lower),
+            upper: a.upper.min(b.upper),
+        },
+        None => b,
+    }
+}
+
 /// One traversal task's sink: runs the filters on each batch, then the
-/// exact test on the batch's survivors, and keeps the colliding pairs, in
-/// emission order.
+/// exact test on the batch's survivors (module doc).
 struct FilterSink<'c> {
     ctx: &'c FilterCtx<'c>,
     vf: KindSink<VfPair>,
@@ -491,66 +547,55 @@ impl<'c> FilterSink<'c> {
             busy: Busy::default(),
         }
     }
-
-    fn filters_off(&self) -> bool {
-        let c = self.ctx;
-        c.slpf.is_none() && !c.dnf && !c.window
-    }
 }
 
 impl CandidateSink for FilterSink<'_> {
     fn vertex_face(&mut self, pairs: &[VfPair]) {
-        let (ctx, off) = (self.ctx, self.filters_off());
-        self.vf.batch(
-            pairs,
-            off,
-            |p| ctx.cull_vertex_face(p),
-            ctx.solver,
-            QueryKind::VertexFace,
-            |p| ctx.vf_points(p),
-            &mut self.busy,
-        );
+        self.vf.batch(self.ctx, pairs, &mut self.busy);
     }
 
     fn edge_edge(&mut self, pairs: &[EePair]) {
-        let (ctx, off) = (self.ctx, self.filters_off());
-        self.ee.batch(
-            pairs,
-            off,
-            |p| ctx.cull_edge_edge(p),
-            ctx.solver,
-            QueryKind::EdgeEdge,
-            |p| ctx.ee_points(p),
-            &mut self.busy,
-        );
+        self.ee.batch(self.ctx, pairs, &mut self.busy);
     }
 }
 
-/// One kind's colliding pairs from all tasks, in task order; its counts
-/// added up into `counts`.
-fn collect_kind<P: Copy>(parts: Vec<KindSink<P>>, counts: &mut KindCounts) -> Hits<P> {
-    let mut hits = Vec::with_capacity(parts.iter().map(|k| k.hits.len()).sum());
+/// One kind's counts from all tasks, added up into `counts`; its earliest
+/// time of impact; its colliding pairs in task order (when collected) by
+/// global ID appended to `pairs`.
+fn collect_kind<P: Pair>(
+    parts: impl Iterator<Item = KindSink<P>>,
+    counts: &mut KindCounts,
+    mesh: &TriMesh,
+    toi: &mut Option<Toi>,
+    pairs: &mut Vec<ContactPair>,
+) {
     let mut passed = 0;
     for k in parts {
-        hits.extend_from_slice(&k.hits);
         passed += k.passed;
         counts.exact_fallbacks += k.fallbacks;
         counts.culled_slpf += k.culled.slpf;
         counts.culled_dnf += k.culled.dnf;
         counts.culled_window += k.culled.window;
+        counts.colliding += k.colliding;
+        counts.colliding_same_component += k.colliding_same_component;
+        if let Some(t) = k.toi {
+            *toi = Some(earliest(*toi, t));
+        }
+        pairs.extend(k.hits.iter().map(|(p, t)| p.contact(mesh, t)));
     }
     counts.after_filter = passed + counts.culled_window;
-    counts.colliding = hits.len() as u64;
-    hits
 }
 
-/// The tasks' colliding pairs, in task order, with their counts added up
-/// into `vf` and `ee`; returns the summed busy times.
-fn collect_hits(
+/// The tasks' counts added up into `vf` and `ee`; returns the summed busy
+/// times, the earliest time of impact's lower and upper bounds, and the
+/// colliding pairs (vertex–face, then edge–edge, each in candidate order;
+/// empty unless collected).
+fn collect(
     sinks: Vec<FilterSink<'_>>,
     vf: &mut KindCounts,
     ee: &mut KindCounts,
-) -> (Hits<VfPair>, Hits<EePair>, Busy) {
+    mesh: &TriMesh,
+) -> (Busy, Option<f64>, Option<f64>, Vec<ContactPair>) {
     let mut busy = Busy::default();
     let (mut vf_parts, mut ee_parts) = (Vec::new(), Vec::new());
     for s in sinks {
@@ -559,5 +604,8 @@ fn collect_hits(
         vf_parts.push(s.vf);
         ee_parts.push(s.ee);
     }
-    (collect_kind(vf_parts, vf), collect_kind(ee_parts, ee), busy)
+    let (mut toi, mut pairs) = (None, Vec::new());
+    collect_kind(vf_parts.into_iter(), vf, mesh, &mut toi, &mut pairs);
+    collect_kind(ee_parts.into_iter(), ee, mesh, &mut toi, &mut pairs);
+    (busy, toi.map(|t| t.lower), toi.map(|t| t.upper), pairs)
 }
