@@ -40,7 +40,12 @@
 //! many instructions (callgrind: 2,117 M against 2,111 M); and gathering
 //! the 114 K colliding pairs from the tasks to count them afterwards took
 //! 1.1–1.5 ms between the stages' end and the report, two threads, against
-//! 0.1 ms for adding up the tasks' counts. (Running SLPF first over a whole
+//! 0.1 ms for adding up the tasks' counts. Funnel 227→228, whose 16
+//! coplanar edge–edge pairs each cost about 100 times the average (the
+//! separate stage was split into small chunks for them), is balanced by
+//! the traversal's own tasks: solve 0.22–0.24 ms of the two-thread step
+//! against 0.25–0.34 as a separate stage (three interleaved rounds).
+//! (Running SLPF first over a whole
 //! batch, its survivors compacted without a branch on its near coin-toss
 //! verdict, then DNF and the window filter on them, was measured on
 //! cloth-ball 92→93: no change in time.)
