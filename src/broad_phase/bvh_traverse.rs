@@ -87,8 +87,12 @@
 //! the leaves then prune 878,289 pairs, `leaf_pairs_pruned`, instead of
 //! 1,490,410): 2,193 M → 2,117 M instructions for the whole one-thread
 //! step (callgrind, `--filters dnf`), traversal 46.6–47.4 ms against
-//! 49.1–49.9 (two threads, interleaved rounds, the quiet ones). It is off
-//! by default
+//! 49.1–49.9 (two threads, interleaved rounds, the quiet ones). (Measured,
+//! not adopted: the time-aligned images of every node's children too, so
+//! that the clusters' descents themselves skip the subtrees apart at both
+//! times, which then reach exactly the pruned lists: node tests 9.6 M →
+//! 7.4 M, but 2,104 M → 2,121 M instructions for the whole step, the
+//! nodes' images included.) It is off by default
 //! because the candidates are then no longer the swept k-DOPs' (the
 //! paper's counts), and SLPF has almost nothing left to cull. Only the self
 //! traversal prunes (the cross traversal of two trees does not).
