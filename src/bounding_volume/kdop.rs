@@ -135,6 +135,28 @@ impl<const N: usize> Kdop<N> {
         }
     }
 
+    /// `[from_point(p_t0), from_point(p_t1)]` (the same bits), written in
+    /// place; on x86-64 both points are projected at once, one per SSE2
+    /// lane, as in [`Kdop::set_swept_point`].
+    #[inline(always)]
+    pub fn set_points(out: &mut [Kdop<N>; 2], p_t0: &Vec3, p_t1: &Vec3) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let each = simd::project13_each(p_t0, p_t1);
+            let slabs = Self::SLABS;
+            for (o, (lo13, hi13)) in out.iter_mut().zip(&each) {
+                for i in 0..N {
+                    o.lo[i] = lo13[slabs[i]];
+                    o.hi[i] = hi13[slabs[i]];
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            *out = [Kdop::from_point(p_t0), Kdop::from_point(p_t1)];
+        }
+    }
+
     /// The k-DOP of a set of points (empty for no points).
     pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Vec3>) -> Kdop<N> {
         points
@@ -287,8 +309,56 @@ mod simd {
     /// `max(p_t1, p_t0)` as `Kdop::merge` does.
     #[inline(always)]
     pub(super) fn swept_project13(p_t0: &Vec3, p_t1: &Vec3) -> ([f64; 13], [f64; 13]) {
+        let (lo, hi) = project13_lanes(p_t0, p_t1);
         // SAFETY: register operations, and stores of lanes `k, k + 1 ≤ 12`
         // (or lane 12 alone) of a `[f64; 13]`; SSE2 is part of x86-64.
+        unsafe {
+            let (mut lo13, mut hi13) = ([0.0; 13], [0.0; 13]);
+            for k in (0..12).step_by(2) {
+                // Slabs `k, k + 1`: `p_t0`'s in the low lanes, `p_t1`'s in
+                // the high ones.
+                let (l0, l1) = (
+                    _mm_unpacklo_pd(lo[k], lo[k + 1]),
+                    _mm_unpackhi_pd(lo[k], lo[k + 1]),
+                );
+                let (h0, h1) = (
+                    _mm_unpacklo_pd(hi[k], hi[k + 1]),
+                    _mm_unpackhi_pd(hi[k], hi[k + 1]),
+                );
+                _mm_storeu_pd(lo13.as_mut_ptr().add(k), _mm_min_pd(l1, l0));
+                _mm_storeu_pd(hi13.as_mut_ptr().add(k), _mm_max_pd(h1, h0));
+            }
+            let (l, h) = (lo[12], hi[12]);
+            _mm_store_sd(&mut lo13[12], _mm_min_sd(_mm_unpackhi_pd(l, l), l));
+            _mm_store_sd(&mut hi13[12], _mm_max_sd(_mm_unpackhi_pd(h, h), h));
+            (lo13, hi13)
+        }
+    }
+
+    /// `super::project13` of each point, apart: `[(lo, hi) of p_t0, (lo, hi)
+    /// of p_t1]`, from the same lanes as [`swept_project13`] (so the same
+    /// bits as `project13` of each).
+    #[inline(always)]
+    pub(super) fn project13_each(p_t0: &Vec3, p_t1: &Vec3) -> [([f64; 13], [f64; 13]); 2] {
+        let (lo, hi) = project13_lanes(p_t0, p_t1);
+        let mut out = [([0.0; 13], [0.0; 13]); 2];
+        // SAFETY: stores of one lane into an `f64`; SSE2 is part of x86-64.
+        unsafe {
+            for k in 0..13 {
+                _mm_store_sd(&mut out[0].0[k], lo[k]);
+                _mm_storeh_pd(&mut out[1].0[k], lo[k]);
+                _mm_store_sd(&mut out[0].1[k], hi[k]);
+                _mm_storeh_pd(&mut out[1].1[k], hi[k]);
+            }
+        }
+        out
+    }
+
+    /// The 13 lower and upper projections of `p_t0` (low lanes) and `p_t1`
+    /// (high lanes), rounded outward as `super::project13` does.
+    #[inline(always)]
+    fn project13_lanes(p_t0: &Vec3, p_t1: &Vec3) -> ([__m128d; 13], [__m128d; 13]) {
+        // SAFETY: register operations; SSE2 is part of x86-64.
         unsafe {
             let x = _mm_set_pd(p_t1.x, p_t0.x);
             let y = _mm_set_pd(p_t1.y, p_t0.y);
@@ -323,25 +393,7 @@ mod simd {
                 x, y, z, c_hi[0], c_hi[1], c_hi[2], c_hi[3], e_hi[0], e_hi[1], e_hi[2], e_hi[3],
                 e_hi[4], e_hi[5],
             ];
-            let (mut lo13, mut hi13) = ([0.0; 13], [0.0; 13]);
-            for k in (0..12).step_by(2) {
-                // Slabs `k, k + 1`: `p_t0`'s in the low lanes, `p_t1`'s in
-                // the high ones.
-                let (l0, l1) = (
-                    _mm_unpacklo_pd(lo[k], lo[k + 1]),
-                    _mm_unpackhi_pd(lo[k], lo[k + 1]),
-                );
-                let (h0, h1) = (
-                    _mm_unpacklo_pd(hi[k], hi[k + 1]),
-                    _mm_unpackhi_pd(hi[k], hi[k + 1]),
-                );
-                _mm_storeu_pd(lo13.as_mut_ptr().add(k), _mm_min_pd(l1, l0));
-                _mm_storeu_pd(hi13.as_mut_ptr().add(k), _mm_max_pd(h1, h0));
-            }
-            let (l, h) = (lo[12], hi[12]);
-            _mm_store_sd(&mut lo13[12], _mm_min_sd(_mm_unpackhi_pd(l, l), l));
-            _mm_store_sd(&mut hi13[12], _mm_max_sd(_mm_unpackhi_pd(h, h), h));
-            (lo13, hi13)
+            (lo, hi)
         }
     }
 
@@ -618,6 +670,18 @@ pub(crate) mod tests {
         got.set_swept_point(p0, p1);
         assert_eq!(bits(&got), bits(&want), "N = {N}: {p0:?} → {p1:?}");
         assert_eq!(bits(&Kdop::<N>::from_swept_point(p0, p1)), bits(&want));
+        let mut each = [Kdop::<N>::EMPTY; 2];
+        Kdop::set_points(&mut each, p0, p1);
+        assert_eq!(
+            bits(&each[0]),
+            bits(&Kdop::<N>::from_point(p0)),
+            "N = {N}: {p0:?}"
+        );
+        assert_eq!(
+            bits(&each[1]),
+            bits(&Kdop::<N>::from_point(p1)),
+            "N = {N}: {p1:?}"
+        );
     }
 
     proptest! {
@@ -643,8 +707,8 @@ pub(crate) mod tests {
         }
 
         /// The swept point's k-DOP (both points at once on SSE2) is the
-        /// merge of the two points' k-DOPs, bit for bit, on any
-        /// coordinates.
+        /// merge of the two points' k-DOPs, and `set_points` gives the two
+        /// points' k-DOPs, bit for bit, on any coordinates.
         #[test]
         fn swept_point_is_the_merge_of_its_ends(
             p0 in (wide(), wide(), wide()),
