@@ -49,7 +49,10 @@ impl KindCounts {
     }
 }
 
-/// Wall time of each stage, milliseconds.
+/// Wall time of each stage, milliseconds. Traversal, filters and exact
+/// tests run fused, in the traversal's tasks: `traverse`, `filter` and
+/// `solve` split that stage's wall time by the filters' and the tests'
+/// busy times (see `pipeline::step`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageTimes {
     /// Building the BVH (first step) or refitting it (later steps).
