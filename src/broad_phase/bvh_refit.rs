@@ -85,22 +85,6 @@ impl<const N: usize> KdopBvh<N> {
         // thread against the slab-by-slab versions returned by value,
         // three interleaved rounds: funnel 227→228 1.35–1.37 ms against
         // 1.81–2.03, cloth-ball 92→93 8.3–8.6 against 11.0–11.1.
-        par_set(&mut self.vertex_q, &self.vertex_bv, |q, bv| {
-            grid.quantize_to(bv, q)
-        });
-        par_set(&mut self.vertex_qi, &self.vertex_bv, |q, bv| {
-            grid.quantize_inner_to(bv, q)
-        });
-        // A leaf's quantized k-DOP: its face's, quantized, which is the merge
-        // of its corners' quantized k-DOPs (quantizing is monotone); an
-        // edge's likewise.
-        let vertex_q = &self.vertex_q;
-        par_set(&mut self.leaf_q, &self.leaves, |q, l| {
-            q.set_merge(l.corner_slots.map(|s| &vertex_q[s as usize]))
-        });
-        par_set(&mut self.edge_q, &self.edge_end_slots, |q, e| {
-            q.set_merge(e.map(|s| &vertex_q[s as usize]))
-        });
         if self.time_aligned {
             // The vertex's k-DOPs at the two times, projected together
             // (`Kdop::set_points`: the same bits as `Kdop::from_point` of
@@ -129,6 +113,33 @@ impl<const N: usize> KdopBvh<N> {
             } else {
                 par_set(&mut self.vertex_qt, &self.slot_vertex, |q, &v| image(v, q));
             }
+            // The swept image is the merge of the two (quantizing is
+            // monotone, and the swept `f64` k-DOP is the merge of the
+            // points' bit for bit): the same bits as quantizing it, at the
+            // cost of a merge (`validate` checks it).
+            par_set(&mut self.vertex_q, &self.vertex_qt, |q, qt| {
+                q.set_merge([&qt[0], &qt[1]])
+            });
+        } else {
+            self.vertex_qt = Vec::new();
+            par_set(&mut self.vertex_q, &self.vertex_bv, |q, bv| {
+                grid.quantize_to(bv, q)
+            });
+        }
+        par_set(&mut self.vertex_qi, &self.vertex_bv, |q, bv| {
+            grid.quantize_inner_to(bv, q)
+        });
+        // A leaf's quantized k-DOP: its face's, quantized, which is the merge
+        // of its corners' quantized k-DOPs (quantizing is monotone); an
+        // edge's likewise.
+        let vertex_q = &self.vertex_q;
+        par_set(&mut self.leaf_q, &self.leaves, |q, l| {
+            q.set_merge(l.corner_slots.map(|s| &vertex_q[s as usize]))
+        });
+        par_set(&mut self.edge_q, &self.edge_end_slots, |q, e| {
+            q.set_merge(e.map(|s| &vertex_q[s as usize]))
+        });
+        if self.time_aligned {
             let vertex_qt = &self.vertex_qt;
             par_set(&mut self.leaf_qt, &self.leaves, |q, l| {
                 for (t, qt) in q.iter_mut().enumerate() {
@@ -136,7 +147,6 @@ impl<const N: usize> KdopBvh<N> {
                 }
             });
         } else {
-            self.vertex_qt = Vec::new();
             self.leaf_qt = Vec::new();
         }
         let leaf_bv = &self.leaf_q;
