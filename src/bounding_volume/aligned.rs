@@ -34,6 +34,12 @@ use super::kdop16::QKdop;
 /// A triangle's quantized k-DOPs at `t = 0` and at `t = 1`, on one grid.
 pub type AlignedQKdop<const N: usize> = [QKdop<N>; 2];
 
+/// The merge of `a` and `b` at each time.
+#[inline(always)]
+pub fn aligned_merge<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>) -> AlignedQKdop<N> {
+    [a[0].merge(&b[0]), a[1].merge(&b[1])]
+}
+
 /// Whether no slab separates `a` and `b` at both `t = 0` and `t = 1` with
 /// the same one below (module doc: `false` proves that no point of one
 /// meets a point of the other on `[0, 1]`); branch-free.
@@ -67,7 +73,7 @@ pub fn aligned_overlap_merge<const N: usize, const M: usize>(
     }
     let mut m = [QKdop::<N>::EMPTY; 2];
     for p in parts {
-        m = [m[0].merge(&p[0]), m[1].merge(&p[1])];
+        m = aligned_merge(&m, p);
     }
     aligned_overlap(a, &m)
 }

@@ -19,7 +19,7 @@ mod kdop;
 mod kdop16;
 mod swept;
 
-pub use aligned::{AlignedQKdop, aligned_overlap, aligned_overlap_merge};
+pub use aligned::{AlignedQKdop, aligned_merge, aligned_overlap, aligned_overlap_merge};
 pub use axes::{DIRECTIONS, KdopAxes, ParseKdopAxesError, slab_directions};
 pub use kdop::Kdop;
 pub use kdop16::{QKdop, QKdopQuery, Quantizer};

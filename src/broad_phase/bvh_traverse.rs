@@ -180,7 +180,7 @@ use rayon::prelude::*;
 use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, MAX_DEPTH, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
 use crate::bounding_volume::{
-    AlignedQKdop, Kdop, QKdop, QKdopQuery, aligned_overlap, aligned_overlap_merge,
+    AlignedQKdop, Kdop, QKdop, QKdopQuery, aligned_merge, aligned_overlap, aligned_overlap_merge,
 };
 
 /// Leaves (queries) per parallel task.
@@ -587,14 +587,8 @@ fn cluster<const N: usize>(
         // every leaf; the partner lists stay exactly the same.
         let m = t.leaf_qt[c0 + 1..c1]
             .iter()
-            .fold(t.leaf_qt[c0], |m, q| [m[0].merge(&q[0]), m[1].merge(&q[1])]);
-        let list = &mut sc.cluster[..nc];
-        let mut kept = 0;
-        for i in 0..nc {
-            let p = list[i];
-            list[kept] = p;
-            kept += usize::from(aligned_overlap(&m, &t.leaf_qt[p as usize]));
-        }
+            .fold(t.leaf_qt[c0], |m, q| aligned_merge(&m, q));
+        let kept = retain_aligned(&mut sc.cluster[..nc], &m, &t.leaf_qt);
         stats.node_tests += nc as u64;
         stats.cluster_partners_pruned += (nc - kept) as u64;
         nc = kept;
@@ -623,13 +617,8 @@ fn cluster<const N: usize>(
         stats.node_tests += cluster.len() as u64;
         if t.time_aligned {
             // Drop the partners whose time-aligned k-DOPs are apart (see
-            // `KdopBvh::time_aligned`), without a branch on the test.
-            let (qt, mut kept) = (&t.leaf_qt[la], 0);
-            for i in 0..np {
-                let p = partners[i];
-                partners[kept] = p;
-                kept += usize::from(aligned_overlap(qt, &t.leaf_qt[p as usize]));
-            }
+            // `KdopBvh::time_aligned`).
+            let kept = retain_aligned(&mut partners[..np], &t.leaf_qt[la], &t.leaf_qt);
             stats.leaf_pairs_pruned += (np - kept) as u64;
             np = kept;
         }
@@ -638,6 +627,24 @@ fn cluster<const N: usize>(
             sc.flush(sink);
         }
     }
+}
+
+/// Keeps, in order at the front of `leaves`, those whose time-aligned
+/// images `leaf_qt` overlap `q`'s, without a branch on the test; returns
+/// their number.
+#[inline(always)]
+fn retain_aligned<const N: usize>(
+    leaves: &mut [u32],
+    q: &AlignedQKdop<N>,
+    leaf_qt: &[AlignedQKdop<N>],
+) -> usize {
+    let mut kept = 0;
+    for i in 0..leaves.len() {
+        let p = leaves[i];
+        leaves[kept] = p;
+        kept += usize::from(aligned_overlap(q, &leaf_qt[p as usize]));
+    }
+    kept
 }
 
 /// The feature level of one query: leaf `la` of `a` (quantized k-DOP `q`
@@ -930,7 +937,7 @@ fn edges_edges<const N: usize, const ALIGNED: bool>(
     if ALIGNED {
         for (k, q) in qt.iter_mut().enumerate().take(nea) {
             let [u, v] = ends_qt(a, es + k);
-            *q = [u[0].merge(&v[0]), u[1].merge(&v[1])];
+            *q = aligned_merge(u, v);
         }
     }
     let (mut nee, mut ee_same) = (ee_len, 0u64);
