@@ -7,11 +7,13 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::broad_phase::brute_force_candidates;
 use ccdlab::filter::FilterSet;
 use ccdlab::harness::data::require_root;
 use ccdlab::harness::ground_truth::{read_boxes, read_mma_bool};
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{Step, TriMesh, read_step};
+use ccdlab::mesh::{Feature, Step, TriMesh, read_step};
+use ccdlab::narrow_phase::{edge_edge, vertex_face};
 use ccdlab::pipeline::{ContactPair, Pipeline, PipelineConfig, StepOutcome};
 use ccdlab::primitive::QueryKind;
 use proptest::prelude::*;
@@ -339,6 +341,51 @@ proptest! {
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap()
             .install(|| Pipeline::new(cfg(FilterSet::SlpfDnf)).step(&step)).unwrap();
         prop_assert_eq!(one.pairs, two.pairs);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// A step with a coordinate outside the exact solver's filter range (a
+    /// tiny nonzero one, `in_filter_range` false): every pair the pipeline
+    /// reports, with its time of impact, is the exact solver's on the
+    /// brute-force candidates, and no other. (The solver then checks the
+    /// range of each query itself; on steps wholly in range the pipeline
+    /// skips that check, and debug builds assert the range wherever it is
+    /// skipped.)
+    #[test]
+    fn a_coordinate_outside_the_filter_range_changes_no_collision(
+        (mesh, mut x0, mut x1) in random_sheet(),
+        v in 0usize..9,
+    ) {
+        x0[v].z = 1e-30;
+        x1[v].z = -3e-31;
+        prop_assert!(!ccdlab::math::in_filter_range(1e-30));
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let cfg = PipelineConfig { filters: FilterSet::None, window: false, collect_pairs: true, ..PipelineConfig::default() };
+        let out = Pipeline::new(cfg).step(&step).unwrap();
+        let got: BTreeSet<_> = out.pairs.iter().map(|p| (p.kind, p.a, p.b, p.toi_lower.to_bits(), p.toi_upper.to_bits())).collect();
+        let (cands, _) = brute_force_candidates(&step, KdopAxes::Dop26);
+        let (a, b) = (&x0, &x1);
+        let mut want = BTreeSet::new();
+        for p in &cands.vertex_face {
+            let [f0, f1, f2] = mesh.faces()[p.f as usize].map(|i| i as usize);
+            let q = p.v as usize;
+            if let Some(t) = vertex_face(&a[q], &a[f0], &a[f1], &a[f2], &b[q], &b[f0], &b[f1], &b[f2]) {
+                let ids = (mesh.global_id(Feature::Vertex(p.v)), mesh.global_id(Feature::Face(p.f)));
+                want.insert((QueryKind::VertexFace, ids.0, ids.1, t.lower.to_bits(), t.upper.to_bits()));
+            }
+        }
+        for p in &cands.edge_edge {
+            let [c, d] = mesh.edges()[p.e0 as usize].map(|i| i as usize);
+            let [e, f] = mesh.edges()[p.e1 as usize].map(|i| i as usize);
+            if let Some(t) = edge_edge(&a[c], &a[d], &a[e], &a[f], &b[c], &b[d], &b[e], &b[f]) {
+                let ids = (mesh.global_id(Feature::Edge(p.e0)), mesh.global_id(Feature::Edge(p.e1)));
+                want.insert((QueryKind::EdgeEdge, ids.0, ids.1, t.lower.to_bits(), t.upper.to_bits()));
+            }
+        }
+        prop_assert_eq!(got, want);
     }
 }
 

@@ -82,17 +82,33 @@ pub fn in_filter_range(x: f64) -> bool {
 /// exactly `2²⁰⁰`, huge, NaN) is each coordinate checked exactly.
 #[inline(always)]
 pub fn all_in_filter_range(points: &[&Vec3; 8]) -> bool {
-    // 2⁻⁸⁷ and 2²⁰⁰ (FILTER_MAX_MAGNITUDE), exact powers of two.
-    const LOW: f64 = 1.0 / (1u128 << 87) as f64;
     let mut ok = true;
     for p in points {
         for x in [p.x, p.y, p.z] {
-            let a = x.abs();
-            // NaN fails the first comparison.
-            ok &= (a < FILTER_MAX_MAGNITUDE) & ((a >= LOW) | (a == 0.0));
+            ok &= surely_in_filter_range(x);
         }
     }
     ok || points.iter().all(|p| p.iter().all(|&x| in_filter_range(x)))
+}
+
+/// `true` when every value passes [`in_filter_range`]; the fast path of
+/// [`all_in_filter_range`] first. For checking a whole frame step once.
+pub fn all_coordinates_in_filter_range(xs: &[f64]) -> bool {
+    let fast = xs
+        .iter()
+        .fold(true, |ok, &x| ok & surely_in_filter_range(x));
+    fast || xs.iter().all(|&x| in_filter_range(x))
+}
+
+/// [`in_filter_range`]'s cheap sufficient test (doc of
+/// [`all_in_filter_range`]): magnitude in `[2⁻⁸⁷, 2²⁰⁰)`, or zero.
+#[inline(always)]
+fn surely_in_filter_range(x: f64) -> bool {
+    // 2⁻⁸⁷ and 2²⁰⁰ (FILTER_MAX_MAGNITUDE), exact powers of two.
+    const LOW: f64 = 1.0 / (1u128 << 87) as f64;
+    let a = x.abs();
+    // NaN fails the first comparison.
+    (a < FILTER_MAX_MAGNITUDE) & ((a >= LOW) | (a == 0.0))
 }
 
 /// A computed value with its magnitude and rounding count (see module doc).
@@ -387,7 +403,13 @@ mod tests {
                 in_filter_range(x),
                 "{x:e}"
             );
+            assert_eq!(
+                all_coordinates_in_filter_range(&[1.0, x, 0.5, 2.0]),
+                in_filter_range(x),
+                "{x:e}"
+            );
         }
+        assert!(all_coordinates_in_filter_range(&[]));
     }
 
     #[test]

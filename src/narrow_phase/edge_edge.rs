@@ -55,8 +55,48 @@ pub fn edge_edge_traced(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
 ) -> (Option<Toi>, Path) {
+    traced(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, true,
+    )
+}
+
+/// [`edge_edge_traced`] for a caller that has checked that every coordinate
+/// of the query passes [`crate::math::in_filter_range`] (the pipeline
+/// checks a whole frame step once): the fast tiers skip that check per
+/// query (debug builds assert it). The same results.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edge_edge_traced_in_range(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+) -> (Option<Toi>, Path) {
+    traced(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, false,
+    )
+}
+
+/// [`edge_edge_traced`]; with `check`, the fast tiers check the query's
+/// range themselves.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn traced(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+    check: bool,
+) -> (Option<Toi>, Path) {
     if let Some(result) = filtered(
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, check,
     ) {
         return (result, Path::Filtered);
     }
@@ -85,13 +125,18 @@ fn filtered(
     ea1_t1: &Vec3,
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
+    check: bool,
 ) -> Option<Option<Toi>> {
     let points = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
-    if !all_in_filter_range(&points) {
+    if check && !all_in_filter_range(&points) {
         return None;
     }
+    debug_assert!(
+        all_in_filter_range(&points),
+        "a query out of the filter range"
+    );
     if let Some(decided) = static_tier::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ) {

@@ -71,7 +71,43 @@ pub fn vertex_face_traced(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
 ) -> (Option<Toi>, Path) {
-    if let Some(result) = filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1) {
+    traced(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, true)
+}
+
+/// [`vertex_face_traced`] for a caller that has checked that every coordinate
+/// of the query passes [`crate::math::in_filter_range`] (the pipeline
+/// checks a whole frame step once): the fast tiers skip that check per
+/// query (debug builds assert it). The same results.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn vertex_face_traced_in_range(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+) -> (Option<Toi>, Path) {
+    traced(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, false)
+}
+
+/// [`vertex_face_traced`]; with `check`, the fast tiers check the query's
+/// range themselves.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn traced(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+    check: bool,
+) -> (Option<Toi>, Path) {
+    if let Some(result) = filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, check) {
         return (result, Path::Filtered);
     }
     let exact =
@@ -97,11 +133,16 @@ fn filtered(
     f0_t1: &Vec3,
     f1_t1: &Vec3,
     f2_t1: &Vec3,
+    check: bool,
 ) -> Option<Option<Toi>> {
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
-    if !all_in_filter_range(&points) {
+    if check && !all_in_filter_range(&points) {
         return None;
     }
+    debug_assert!(
+        all_in_filter_range(&points),
+        "a query out of the filter range"
+    );
     if let Some(decided) =
         static_tier::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
     {

@@ -72,9 +72,12 @@ use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::filter::{
     CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
 };
-use crate::math::Vec3;
+use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
-use crate::narrow_phase::{Path, Solver, Toi, edge_edge_traced, vertex_face_traced};
+use crate::narrow_phase::{
+    Path, Solver, Toi, edge_edge_traced, edge_edge_traced_in_range, vertex_face_traced,
+    vertex_face_traced_in_range,
+};
 use crate::primitive::QueryKind;
 
 /// Why a step could not run.
@@ -215,13 +218,21 @@ impl Pipeline {
     }
 }
 
+/// The exact test of a pair; `in_range` when the step's every coordinate
+/// is in the solver's filter range (its fast tiers then skip the check).
 #[inline]
-fn solve(solver: Solver, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, Path) {
+fn solve(solver: Solver, kind: QueryKind, in_range: bool, q: &[Vec3; 8]) -> (Option<Toi>, Path) {
     let [a, b, c, d, e, f, g, h] = q;
-    match (solver, kind) {
-        (Solver::Exact, QueryKind::VertexFace) => vertex_face_traced(a, b, c, d, e, f, g, h),
-        (Solver::Exact, QueryKind::EdgeEdge) => edge_edge_traced(a, b, c, d, e, f, g, h),
-        (Solver::Cubic, kind) => (solver.solve(kind, q), Path::Filtered),
+    match (solver, kind, in_range) {
+        (Solver::Exact, QueryKind::VertexFace, true) => {
+            vertex_face_traced_in_range(a, b, c, d, e, f, g, h)
+        }
+        (Solver::Exact, QueryKind::EdgeEdge, true) => {
+            edge_edge_traced_in_range(a, b, c, d, e, f, g, h)
+        }
+        (Solver::Exact, QueryKind::VertexFace, false) => vertex_face_traced(a, b, c, d, e, f, g, h),
+        (Solver::Exact, QueryKind::EdgeEdge, false) => edge_edge_traced(a, b, c, d, e, f, g, h),
+        (Solver::Cubic, kind, _) => (solver.solve(kind, q), Path::Filtered),
     }
 }
 
@@ -255,6 +266,12 @@ struct FilterCtx<'a> {
     dnf: bool,
     window: bool,
     solver: Solver,
+    /// Every coordinate of `x` is in the exact solver's filter range
+    /// ([`crate::math::in_filter_range`]), checked once here instead of
+    /// per pair by the solver: a one-thread cloth-ball 92→93 step
+    /// (`--time-aligned on --filters dnf`) makes 1 % fewer instructions,
+    /// 1,852 M → 1,833 M (callgrind), with the same outputs.
+    in_range: bool,
     /// Keep the colliding pairs, not only their counts.
     collect_pairs: bool,
     /// Time spent preparing, ms.
@@ -275,6 +292,10 @@ impl<'a> FilterCtx<'a> {
                 .zip(step.x_t1)
                 .map(|(a, b)| [[a.x, a.y, a.z], [b.x, b.y, b.z]]),
         );
+        let in_range = x
+            .par_iter()
+            .with_min_len(4096)
+            .all(|p| all_coordinates_in_filter_range(p.as_flattened()));
         let slpf = uses_slpf.then(|| {
             let mut table = slpf.unwrap_or_default();
             table.update(step.x_t0, step.x_t1, &cfg.directions);
@@ -289,6 +310,7 @@ impl<'a> FilterCtx<'a> {
             dnf: matches!(cfg.filters, FilterSet::Dnf | FilterSet::SlpfDnf),
             window: cfg.window,
             solver: cfg.solver,
+            in_range,
             collect_pairs: cfg.collect_pairs,
             setup_ms: t.ms(),
         }
@@ -506,7 +528,7 @@ impl<P: Pair> KindSink<P> {
         self.passed += self.survivors.len() as u64;
         for p in &self.survivors {
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (toi, path) = solve(ctx.solver, P::KIND, &q);
+            let (toi, path) = solve(ctx.solver, P::KIND, ctx.in_range, &q);
             self.fallbacks += u64::from(path == Path::Exact);
             if let Some(toi) = toi {
                 self.colliding += 1;
