@@ -99,6 +99,15 @@
 //! (Measured earlier as a plain `f64` test per partner on SLPF's five
 //! directions, on every reached leaf pair: 42 % fewer candidates but only
 //! 6 % fewer instructions, 3.30 G → 3.09 G, callgrind, one thread.)
+//! A third image, at `t = ½`, would prune the pairs apart on `[0, ½]` and
+//! on `[½, 1]` (along any of the 13 directions on each half). Counted on
+//! cloth-ball 92→93's candidates with the exact points, not k-DOPs (an
+//! upper bound on what images would prune): 118,638 of the 630,222, and
+//! DNF and the window filter cull all but 464 of those anyway; not
+//! pursued. With pruning on, k = 26 is still the fastest BVH (two threads,
+//! BVH built each run, fastest of seven: 109.5 ms with 630,222
+//! candidates; k = 18 115.2 ms with 773,114; k = 14 137.6; k = 8 145.9;
+//! k = 6 179.5).
 //!
 //! **Prefetching the right child** (measured, not adopted). `gather`
 //! visits a node's right child after the left child's subtree; a software

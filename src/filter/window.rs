@@ -89,7 +89,9 @@ use crate::math::{Bounded, TINY, Vec3, gamma};
 use crate::primitive::coplanarity_scaled;
 
 /// How many times a window is halved at most (windows are `2⁻ᵈ` wide at
-/// depth `d`).
+/// depth `d`). Measured again with time-aligned pruning (one-thread
+/// cloth-ball 92→93 process, `--time-aligned on --filters dnf`, callgrind):
+/// 2,059 M instructions at 4 against 2,070 M at 3 and 2,065 M at 5.
 pub const WINDOW_DEPTH: u32 = 4;
 
 /// Differences larger than this (`2²⁰⁰`) are left to the exact solver: the

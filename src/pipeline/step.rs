@@ -260,6 +260,11 @@ struct FilterCtx<'a> {
     /// the original numbering within this machine's noise (2 threads, two
     /// interleaved rounds: whole step 210–231 ms, filters 80–97 ms, no
     /// order consistently ahead); the filters are bound by their arithmetic.
+    /// Nor did prefetching the points of the pair four places ahead in the
+    /// filters' and the exact tests' loops help (cloth-ball 92→93,
+    /// `--time-aligned on --filters dnf`, four interleaved rounds on a busy
+    /// machine: filter stage 60.5–63.7 ms against 61.9–67.8 on one thread,
+    /// but 32.2–34.8 against 31.7–35.4 on two; no consistent gain).
     x: Vec<[[f64; 3]; 2]>,
     /// SLPF (when it runs).
     slpf: Option<SlpfTable>,
