@@ -931,9 +931,10 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
 /// The edge–edge pairs of `hits` ([`edge_edge_hits`]; the query owns `nea`
 /// edges) whose inner images or exact k-DOPs overlap (and, with `ALIGNED`,
 /// `query.aligned`, whose time-aligned images do: a parameter, so that the
-/// paper's traversal pays nothing for the test): writes them into `ee`
-/// from `ee_len` on; returns the new length and how many are within one
-/// component.
+/// paper's traversal pays nothing for the test; `hits` is first compacted
+/// in place to those, and only they get the other tests): writes them into
+/// `ee` from `ee_len` on; returns the new length and how many are within
+/// one component.
 #[inline(always)]
 fn edges_edges<const N: usize, const ALIGNED: bool>(
     query: &Query<'_, N>,
@@ -1030,9 +1031,9 @@ fn vertex_face_hits<const N: usize, const NVA: usize>(
 
 /// The vertex–face pairs of `hits` ([`vertex_face_hits`]) whose inner
 /// images or exact k-DOPs overlap (and, with `ALIGNED`, as in
-/// [`edges_edges`], whose time-aligned images do): writes them into `vf`
-/// from `vf_len` on; returns the new length and how many are within one
-/// component.
+/// [`edges_edges`], whose time-aligned images do, tested first): writes
+/// them into `vf` from `vf_len` on; returns the new length and how many
+/// are within one component.
 #[inline(always)]
 fn vertices_faces<const N: usize, const ALIGNED: bool>(
     query: &Query<'_, N>,

@@ -45,6 +45,7 @@ pub fn edge_edge(
 
 /// [`edge_edge`], also telling which path decided.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn edge_edge_traced(
     ea0_t0: &Vec3,
     ea1_t0: &Vec3,
@@ -55,17 +56,18 @@ pub fn edge_edge_traced(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
 ) -> (Option<Toi>, Path) {
-    traced(
+    edge_edge_traced_with(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, true,
     )
 }
 
-/// [`edge_edge_traced`] for a caller that has checked that every coordinate
-/// of the query passes [`crate::math::in_filter_range`] (the pipeline
-/// checks a whole frame step once): the fast tiers skip that check per
-/// query (debug builds assert it). The same results.
+/// [`edge_edge_traced`]; `check_range` false is for a caller that has
+/// checked that every coordinate of the query passes
+/// [`crate::math::in_filter_range`] (the pipeline checks a whole frame
+/// step once): the fast tiers then skip that check (debug builds assert
+/// it). The same results.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn edge_edge_traced_in_range(
+pub(crate) fn edge_edge_traced_with(
     ea0_t0: &Vec3,
     ea1_t0: &Vec3,
     eb0_t0: &Vec3,
@@ -74,29 +76,18 @@ pub(crate) fn edge_edge_traced_in_range(
     ea1_t1: &Vec3,
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
-) -> (Option<Toi>, Path) {
-    traced(
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, false,
-    )
-}
-
-/// [`edge_edge_traced`]; with `check`, the fast tiers check the query's
-/// range themselves.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn traced(
-    ea0_t0: &Vec3,
-    ea1_t0: &Vec3,
-    eb0_t0: &Vec3,
-    eb1_t0: &Vec3,
-    ea0_t1: &Vec3,
-    ea1_t1: &Vec3,
-    eb0_t1: &Vec3,
-    eb1_t1: &Vec3,
-    check: bool,
+    check_range: bool,
 ) -> (Option<Toi>, Path) {
     if let Some(result) = filtered(
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, check,
+        ea0_t0,
+        ea1_t0,
+        eb0_t0,
+        eb1_t0,
+        ea0_t1,
+        ea1_t1,
+        eb0_t1,
+        eb1_t1,
+        check_range,
     ) {
         return (result, Path::Filtered);
     }

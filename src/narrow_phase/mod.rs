@@ -21,9 +21,9 @@ mod toi;
 mod vertex_face;
 
 pub use crate::primitive::QueryKind;
-pub(crate) use edge_edge::edge_edge_traced_in_range;
+pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
 pub use solver::{Solver, UnknownSolver};
 pub use toi::{EXACT_TOI_WIDTH, Path, Toi};
-pub(crate) use vertex_face::vertex_face_traced_in_range;
+pub(crate) use vertex_face::vertex_face_traced_with;
 pub use vertex_face::{vertex_face, vertex_face_traced};

@@ -61,6 +61,7 @@ pub fn vertex_face(
 
 /// [`vertex_face`], also telling which path decided.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn vertex_face_traced(
     v_t0: &Vec3,
     f0_t0: &Vec3,
@@ -71,15 +72,16 @@ pub fn vertex_face_traced(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
 ) -> (Option<Toi>, Path) {
-    traced(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, true)
+    vertex_face_traced_with(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, true)
 }
 
-/// [`vertex_face_traced`] for a caller that has checked that every coordinate
-/// of the query passes [`crate::math::in_filter_range`] (the pipeline
-/// checks a whole frame step once): the fast tiers skip that check per
-/// query (debug builds assert it). The same results.
+/// [`vertex_face_traced`]; `check_range` false is for a caller that has
+/// checked that every coordinate of the query passes
+/// [`crate::math::in_filter_range`] (the pipeline checks a whole frame
+/// step once): the fast tiers then skip that check (debug builds assert
+/// it). The same results.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn vertex_face_traced_in_range(
+pub(crate) fn vertex_face_traced_with(
     v_t0: &Vec3,
     f0_t0: &Vec3,
     f1_t0: &Vec3,
@@ -88,26 +90,19 @@ pub(crate) fn vertex_face_traced_in_range(
     f0_t1: &Vec3,
     f1_t1: &Vec3,
     f2_t1: &Vec3,
+    check_range: bool,
 ) -> (Option<Toi>, Path) {
-    traced(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, false)
-}
-
-/// [`vertex_face_traced`]; with `check`, the fast tiers check the query's
-/// range themselves.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn traced(
-    v_t0: &Vec3,
-    f0_t0: &Vec3,
-    f1_t0: &Vec3,
-    f2_t0: &Vec3,
-    v_t1: &Vec3,
-    f0_t1: &Vec3,
-    f1_t1: &Vec3,
-    f2_t1: &Vec3,
-    check: bool,
-) -> (Option<Toi>, Path) {
-    if let Some(result) = filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, check) {
+    if let Some(result) = filtered(
+        v_t0,
+        f0_t0,
+        f1_t0,
+        f2_t0,
+        v_t1,
+        f0_t1,
+        f1_t1,
+        f2_t1,
+        check_range,
+    ) {
         return (result, Path::Filtered);
     }
     let exact =

@@ -74,10 +74,7 @@ use crate::filter::{
 };
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
-use crate::narrow_phase::{
-    Path, Solver, Toi, edge_edge_traced, edge_edge_traced_in_range, vertex_face_traced,
-    vertex_face_traced_in_range,
-};
+use crate::narrow_phase::{Path, Solver, Toi, edge_edge_traced_with, vertex_face_traced_with};
 use crate::primitive::QueryKind;
 
 /// Why a step could not run.
@@ -223,16 +220,14 @@ impl Pipeline {
 #[inline]
 fn solve(solver: Solver, kind: QueryKind, in_range: bool, q: &[Vec3; 8]) -> (Option<Toi>, Path) {
     let [a, b, c, d, e, f, g, h] = q;
-    match (solver, kind, in_range) {
-        (Solver::Exact, QueryKind::VertexFace, true) => {
-            vertex_face_traced_in_range(a, b, c, d, e, f, g, h)
+    match (solver, kind) {
+        (Solver::Exact, QueryKind::VertexFace) => {
+            vertex_face_traced_with(a, b, c, d, e, f, g, h, !in_range)
         }
-        (Solver::Exact, QueryKind::EdgeEdge, true) => {
-            edge_edge_traced_in_range(a, b, c, d, e, f, g, h)
+        (Solver::Exact, QueryKind::EdgeEdge) => {
+            edge_edge_traced_with(a, b, c, d, e, f, g, h, !in_range)
         }
-        (Solver::Exact, QueryKind::VertexFace, false) => vertex_face_traced(a, b, c, d, e, f, g, h),
-        (Solver::Exact, QueryKind::EdgeEdge, false) => edge_edge_traced(a, b, c, d, e, f, g, h),
-        (Solver::Cubic, kind, _) => (solver.solve(kind, q), Path::Filtered),
+        (Solver::Cubic, kind) => (solver.solve(kind, q), Path::Filtered),
     }
 }
 
