@@ -921,11 +921,24 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
         let (tends, tq) = (&ends[s as usize], &edge_q[s as usize]);
         for k in 0..NEA {
             let hit = qq[k].overlaps_and_disjoint(tq, qends[k], tends);
-            hits[nh] = u64::from(s) << 2 | k as u64;
+            hits[nh] = encode_hit(s, k);
             nh += usize::from(hit);
         }
     }
     nh
+}
+
+/// A feature pair that passed the outer tests, as `hits` lists it: a slot
+/// or leaf of the partner tree and the query's feature `k < 4`.
+#[inline(always)]
+fn encode_hit(partner: u32, k: usize) -> u64 {
+    u64::from(partner) << 2 | k as u64
+}
+
+/// The partner and the query's feature of an [`encode_hit`] entry.
+#[inline(always)]
+fn split_hit(h: u64) -> (usize, usize) {
+    ((h >> 2) as usize, (h & 3) as usize)
 }
 
 /// The edge–edge pairs of `hits` ([`edge_edge_hits`]; the query owns `nea`
@@ -970,10 +983,9 @@ fn edges_edges<const N: usize, const ALIGNED: bool>(
             *q = aligned_merge(u, v);
         }
     }
-    let split = |h: u64| ((h >> 2) as usize, (h & 3) as usize);
     let hits = if ALIGNED {
         let n = retain(hits, |h| {
-            let (s, k) = split(h);
+            let (s, k) = split_hit(h);
             aligned_overlap_merge(&qt[k], ends_qt(b, s))
         });
         &hits[..n]
@@ -982,7 +994,7 @@ fn edges_edges<const N: usize, const ALIGNED: bool>(
     };
     let (mut nee, mut ee_same) = (ee_len, 0u64);
     for &h in hits {
-        let (s, k) = split(h);
+        let (s, k) = split_hit(h);
         let ok = b.edge_qi_overlaps(s, &qi[k])
             || b.edge_kdop_overlaps(s, qe[k].get_or_insert_with(|| a.edge_kdop(es + k)));
         ee[nee] = EePair::new(qids[k], b.slot_edge[s]);
@@ -1022,7 +1034,7 @@ fn vertex_face_hits<const N: usize, const NVA: usize>(
         for i in 0..NVA {
             let v = qv[i];
             let hit = face & qq[i].overlaps_and_not_in(fq, v, &c);
-            hits[nh] = u64::from(p) << 2 | i as u64;
+            hits[nh] = encode_hit(p, i);
             nh += usize::from(hit);
         }
     }
@@ -1043,10 +1055,9 @@ fn vertices_faces<const N: usize, const ALIGNED: bool>(
 ) -> (usize, u64) {
     let (a, b, vs) = (query.a, query.b, query.start[0]);
     let comp = query.leaf.component;
-    let split = |h: u64| ((h >> 2) as usize, (h & 3) as usize);
     let hits = if ALIGNED {
         let n = retain(hits, |h| {
-            let (p, i) = split(h);
+            let (p, i) = split_hit(h);
             aligned_overlap(&a.vertex_qt[vs + i], &b.leaf_qt[p])
         });
         &hits[..n]
@@ -1055,7 +1066,7 @@ fn vertices_faces<const N: usize, const ALIGNED: bool>(
     };
     let (mut nvf, mut vf_same) = (vf_len, 0u64);
     for &h in hits {
-        let (p, i) = split(h);
+        let (p, i) = split_hit(h);
         let lp = &b.leaves[p];
         let s = vs + i;
         let ok = (query.same_tree && b.face_qi_overlaps(lp, &a.vertex_qi[s]))
