@@ -78,6 +78,25 @@
 //! 136–139 ms against 143–146, whole step 287–294 against 296–300 (one
 //! thread, five interleaved rounds).
 //!
+//! Measured and not adopted (cloth-ball 92→93, `--time-aligned on
+//! --filters dnf`: callgrind on one thread, and the filter stage on two
+//! threads in three interleaved rounds):
+//!
+//! - Two passes per batch: DNF over the whole batch, its survivors
+//!   compacted without a branch together with their cubic, then this
+//!   filter over them. The step made 22 M more instructions (of 1,992 M)
+//!   and 90 K fewer mispredicted branches (of 5.63 M); filter stage
+//!   32.4–33.6 ms against 31.0–31.5.
+//! - Skipping this filter for the pairs likely to collide. Its work on the
+//!   pairs it passes (130 K, 114 K of them colliding) is 108 M
+//!   instructions, about 830 a pair and a third of its total. But a pair it
+//!   would cull costs the exact test about twice its own time, so skipping
+//!   pays only if more than 53 % of the skipped pairs pass it. Neither
+//!   predictor at hand gets there: after a colliding edge–edge pair, the
+//!   next pair that DNF passes collides or passes this filter in 49 % of
+//!   cases; among pairs whose cubic changes sign between `t = 0` and
+//!   `t = 1`, in 39 %.
+//!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`. Tested against
 //! the exact oracle on random and near-degenerate pairs, and on every
 //! candidate of the real steps (`tests/pipeline.rs`).
