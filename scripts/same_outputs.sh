@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Checks that two builds of ccdlab give the same outputs on both real steps (cloth-ball 92->93,
+# funnel 227->228) under several settings: `ccdlab step --json` without its times, RSS and thread
+# count, and the `--pairs` file, compared byte for byte. For speed work, where a change must not
+# move a single pair, count or time of impact. Exit status 1 on the first difference found in
+# any setting, or when a run fails (all settings are still run and listed).
+#
+#   scripts/same_outputs.sh BIN_A BIN_B
+#
+# Build the two binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
+# Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+
+usage="usage: scripts/same_outputs.sh BIN_A BIN_B"
+[ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
+for bin in "$@"; do
+  [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }
+done
+data="${CCDLAB_DATA:-}"
+if [ -z "$data" ]; then
+  for d in "$root/../shared/datasets" "$root/datasets"; do
+    [ -d "$d/scalable-ccd" ] && { data="$d"; break; }
+  done
+fi
+[ -n "$data" ] || { echo "no data sets: set CCDLAB_DATA or run scripts/fetch_datasets.py" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# The JSON without what may differ from run to run.
+strip='import json, sys
+j = json.load(sys.stdin)
+for k in ("time_ms", "peak_rss_mb", "threads"):
+    j.pop(k, None)
+print(json.dumps(j, sort_keys=True))'
+
+same=1
+for scene in "cloth-ball/frames/cloth_ball92.ply cloth-ball/frames/cloth_ball93.ply" \
+             "cloth-funnel/frames/227.ply cloth-funnel/frames/228.ply"; do
+  read -r f0 f1 <<< "$scene"
+  for opts in "" "--time-aligned on" "--time-aligned on --filters dnf" "--filters none" \
+              "--filters slpf" "--window off" "--solver cubic" "--k 6" "--threads 1"; do
+    ran=1
+    for side in a b; do
+      bin="$1"
+      [ "$side" = b ] && bin="$2"
+      # shellcheck disable=SC2086 # $opts is a list of options
+      if ! "$bin" step "$data/scalable-ccd/$f0" "$data/scalable-ccd/$f1" $opts --json \
+        --pairs "$work/$side.csv" 2> "$work/err" | python3 -c "$strip" > "$work/$side.json" 2>/dev/null; then
+        echo "FAILED     $f0 ${opts:-(defaults)}: $bin: $(head -1 "$work/err")"
+        ran=0
+      fi
+    done
+    if [ "$ran" = 0 ]; then
+      same=0
+    elif cmp -s "$work/a.json" "$work/b.json" && cmp -s "$work/a.csv" "$work/b.csv"; then
+      echo "same       $f0 ${opts:-(defaults)}"
+    else
+      echo "DIFFERENT  $f0 ${opts:-(defaults)}"
+      same=0
+    fi
+  done
+done
+if [ "$same" = 1 ]; then
+  echo "all the same"
+else
+  exit 1
+fi
