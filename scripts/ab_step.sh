@@ -31,13 +31,9 @@ esac
 scene="$1"
 shift
 
-data="${CCDLAB_DATA:-}"
-if [ -z "$data" ]; then
-  for d in "$root/../shared/datasets" "$root/datasets"; do
-    [ -d "$d/scalable-ccd" ] && { data="$d"; break; }
-  done
-fi
-[ -n "$data" ] || { echo "no data sets: set CCDLAB_DATA or run scripts/fetch_datasets.py" >&2; exit 1; }
+# shellcheck source=scripts/data_dir.sh
+. "$root/scripts/data_dir.sh"
+data="$(data_dir "$root")"
 case "$scene" in
   # Runs per round: enough for a few hundred milliseconds to a second per binary.
   cloth-ball) f0="$data/scalable-ccd/cloth-ball/frames/cloth_ball92.ply"

@@ -17,13 +17,9 @@ usage="usage: scripts/same_outputs.sh BIN_A BIN_B"
 for bin in "$@"; do
   [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }
 done
-data="${CCDLAB_DATA:-}"
-if [ -z "$data" ]; then
-  for d in "$root/../shared/datasets" "$root/datasets"; do
-    [ -d "$d/scalable-ccd" ] && { data="$d"; break; }
-  done
-fi
-[ -n "$data" ] || { echo "no data sets: set CCDLAB_DATA or run scripts/fetch_datasets.py" >&2; exit 1; }
+# shellcheck source=scripts/data_dir.sh
+. "$root/scripts/data_dir.sh"
+data="$(data_dir "$root")"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -115,11 +115,12 @@
 //! upper bound on what images would prune): 23,405 of the 630,222 (5,460
 //! vertex–face, 17,945 edge–edge; a recount of every 50th candidate in
 //! Python agrees, 479 of 12,605; an earlier count of 118,638 written here
-//! was wrong). Skipping them before the filters saved about 1 ms of the
-//! filter stage's 31 (two threads): not pursued. With pruning on, k = 26 is still the fastest BVH (two threads,
-//! BVH built each run, fastest of seven: 109.5 ms with 630,222
-//! candidates; k = 18 115.2 ms with 773,114; k = 14 137.6; k = 8 145.9;
-//! k = 6 179.5).
+//! was wrong). Skipping them before the filters saved about 1.3 ms of the
+//! filter stage on two threads (one run each, the test computed in both),
+//! against 31 ms without the test: not pursued. With pruning on, k = 26
+//! is still the fastest BVH (two threads, BVH built each run, fastest of
+//! seven: 109.5 ms with 630,222 candidates; k = 18 115.2 ms with 773,114;
+//! k = 14 137.6; k = 8 145.9; k = 6 179.5).
 //!
 //! **Prefetching the right child** (measured, not adopted). `gather`
 //! visits a node's right child after the left child's subtree; a software
