@@ -2,8 +2,8 @@
 # Checks that two builds of ccdlab give the same outputs on both real steps (cloth-ball 92->93,
 # funnel 227->228) under several settings: `ccdlab step --json` without its times, RSS and thread
 # count, and the `--pairs` file, compared byte for byte. For speed work, where a change must not
-# move a single pair, count or time of impact. Exit status 1 on the first difference found in
-# any setting, or when a run fails (all settings are still run and listed).
+# move a single pair, count or time of impact. Every setting is run and listed; the exit status
+# is 1 when any of them differs or fails to run.
 #
 #   scripts/same_outputs.sh BIN_A BIN_B
 #
