@@ -176,13 +176,13 @@
 //! uncertified `f64` tests on every subtree (`v` the mean of its normals;
 //! the quadratic Bernstein coefficients of each normal and of each
 //! boundary edge's orientation about the patch's moving centroid; a disk
-//! by Euler characteristic): on funnel 227→228 the largest subtree
-//! that passes has 19 leaves, and the leaf pairs would drop from 119,334
-//! to 106,069 (node tests of plain per-leaf descents 1.00 M → 0.96 M); on cloth-ball 92→93, from
-//! 2,708,361 to 2,623,398. The cloths are wrinkled at the scale of a few
-//! triangles (980 of funnel's 1,023 subtrees of 32 leaves or more fail the
-//! normal test): an upper bound of 11 % of the leaf pairs is not worth a
-//! certified version.
+//! by Euler characteristic): on funnel 227→228 the largest subtree that
+//! passes has 19 leaves, and the leaf pairs would drop from 119,334 to
+//! 106,069 (node tests of plain per-leaf descents 1.00 M → 0.96 M); on
+//! cloth-ball 92→93, from 2,708,361 to 2,623,398. The cloths are wrinkled
+//! at the scale of a few triangles (980 of funnel's 1,023 subtrees of 32
+//! leaves or more fail the normal test): an upper bound of 11 % of the
+//! leaf pairs is not worth a certified version.
 //!
 //! **Breadth first** (measured, not adopted). A descent whose nodes wait
 //! in a queue instead of a stack (so that the next nodes' loads do not
