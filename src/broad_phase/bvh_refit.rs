@@ -120,8 +120,16 @@ impl<const N: usize> KdopBvh<N> {
             par_set(&mut self.vertex_q, &self.vertex_qt, |q, qt| {
                 q.set_merge([&qt[0], &qt[1]])
             });
+            // A leaf's images: the merges of its corners' at each time.
+            let vertex_qt = &self.vertex_qt;
+            par_set(&mut self.leaf_qt, &self.leaves, |q, l| {
+                for (t, qt) in q.iter_mut().enumerate() {
+                    qt.set_merge(l.corner_slots.map(|s| &vertex_qt[s as usize][t]));
+                }
+            });
         } else {
             self.vertex_qt = Vec::new();
+            self.leaf_qt = Vec::new();
             par_set(&mut self.vertex_q, &self.vertex_bv, |q, bv| {
                 grid.quantize_to(bv, q)
             });
@@ -139,16 +147,6 @@ impl<const N: usize> KdopBvh<N> {
         par_set(&mut self.edge_q, &self.edge_end_slots, |q, e| {
             q.set_merge(e.map(|s| &vertex_q[s as usize]))
         });
-        if self.time_aligned {
-            let vertex_qt = &self.vertex_qt;
-            par_set(&mut self.leaf_qt, &self.leaves, |q, l| {
-                for (t, qt) in q.iter_mut().enumerate() {
-                    qt.set_merge(l.corner_slots.map(|s| &vertex_qt[s as usize][t]));
-                }
-            });
-        } else {
-            self.leaf_qt = Vec::new();
-        }
         let leaf_bv = &self.leaf_q;
         if self.inner.is_empty() {
             self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::<N>::EMPTY);
