@@ -787,8 +787,61 @@ mod tests {
         assert!(10 * culled[1] > 9 * misses[1], "{culled:?} of {misses:?}");
     }
 
+    /// A multiple of `2⁻²⁰` below `2⁸` in magnitude: the sums below are
+    /// exact, products of two round.
+    fn fine() -> impl Strategy<Value = f64> {
+        (-(1i64 << 28)..(1i64 << 28)).prop_map(|i| i as f64 / f64::from(1u32 << 20))
+    }
+
+    fn fine_point() -> impl Strategy<Value = Vec3> {
+        (fine(), fine(), fine()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        /// A vertex exactly on an edge of the triangle at `t = 0`, a quarter
+        /// of the way along it, with coordinates whose directions and
+        /// projections round: the pair collides at `t = 0`, and the
+        /// projections that decide it are zero up to rounding (the
+        /// filter's margin is what keeps it from culling).
+        #[test]
+        fn never_culls_a_touch_at_the_start_that_rounding_blurs(
+            a in fine_point(), d in fine_point(), c in fine_point(),
+            moves in proptest::array::uniform4(fine_point()),
+            still in any::<bool>(),
+        ) {
+            // `p0 − b = −3d` (exact): its projections round apart from
+            // `−3` times those of `p0 − a = d`.
+            let b = a + 4.0 * d;
+            let p0 = a + d;
+            let [ma, mb, mc] = if still { [Vec3::zeros(); 3] } else { [moves[0], moves[1], moves[2]] };
+            let (a1, b1, c1, p1) = (a + ma, b + mb, c + mc, p0 + moves[3]);
+            prop_assert!(oracle::vertex_face(&p0, &a, &b, &c, &p1, &a1, &b1, &c1).is_some());
+            prop_assert_eq!(
+                window_vertex_face(&p0, &a, &b, &c, &p1, &a1, &b1, &c1),
+                Verdict::Pass
+            );
+        }
+
+        /// The same for two edges: an end of one exactly on the other at
+        /// `t = 0`, a quarter of the way along it.
+        #[test]
+        fn never_culls_edges_touching_at_the_start_that_rounding_blurs(
+            a in fine_point(), d in fine_point(), other_end in fine_point(),
+            moves in proptest::array::uniform4(fine_point()),
+            still in any::<bool>(),
+        ) {
+            let (eb0, eb1) = (a, a + 4.0 * d);
+            let (ea0, ea1) = (a + d, other_end);
+            let [m0, m1] = if still { [Vec3::zeros(); 2] } else { [moves[0], moves[1]] };
+            let (ea0_1, ea1_1, eb0_1, eb1_1) = (ea0 + moves[2], ea1 + moves[3], eb0 + m0, eb1 + m1);
+            prop_assert!(oracle::edge_edge(&ea0, &ea1, &eb0, &eb1, &ea0_1, &ea1_1, &eb0_1, &eb1_1).is_some());
+            prop_assert_eq!(
+                window_edge_edge(&ea0, &ea1, &eb0, &eb1, &ea0_1, &ea1_1, &eb0_1, &eb1_1),
+                Verdict::Pass
+            );
+        }
 
         /// Never culls a pair the exact oracle finds colliding (lattice
         /// points make touching and coplanar configurations common).
