@@ -391,9 +391,11 @@ proptest! {
 
 /// A tiny mesh on an integer grid: two or three separate triangles, or a
 /// 3 × 3 sheet, whose vertices sit at integer points in `[-r, r]³` at both
-/// times (some of them still), scaled by `2^e`. Exact degeneracies are the
-/// rule here: coplanar motion, contacts exactly at `t = 0` or `t = 1`,
-/// touching bounding volumes, parallel edges, coincident vertices.
+/// times (some of them still), scaled by `2^e`, with up to three
+/// coordinates then moved by a few ulps. Exact degeneracies are the rule
+/// here: coplanar motion, contacts exactly at `t = 0` or `t = 1`, touching
+/// bounding volumes, parallel edges, coincident vertices; the nudged ones
+/// miss or cross them by a rounding error.
 fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
     (
         0usize..3,
@@ -401,8 +403,9 @@ fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)>
         -30i32..=30,
         proptest::collection::vec(-2i32..=2, 2 * 3 * 9),
         proptest::collection::vec(any::<bool>(), 9),
+        proptest::collection::vec((0usize..2 * 3 * 9, -3i32..=3), 0..4),
     )
-        .prop_map(|(kind, r, e, coords, still)| {
+        .prop_map(|(kind, r, e, coords, still, nudges)| {
             let (nv, faces) = match kind {
                 0 => (6, vec![[0, 1, 2], [3, 4, 5]]),
                 1 => (9, vec![[0, 1, 2], [3, 4, 5], [6, 7, 8]]),
@@ -421,7 +424,13 @@ fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)>
                 ),
             };
             let scale = 2f64.powi(e);
-            let at = |i: usize| f64::from(coords[i].clamp(-r, r)) * scale;
+            let at = |i: usize| {
+                let x = f64::from(coords[i].clamp(-r, r)) * scale;
+                nudges
+                    .iter()
+                    .filter(|(j, _)| *j == i)
+                    .fold(x, |x, &(_, k)| ulps(x, k))
+            };
             let x0: Vec<Vec3> = (0..nv)
                 .map(|v| Vec3::new(at(3 * v), at(3 * v + 1), at(3 * v + 2)))
                 .collect();
@@ -436,6 +445,11 @@ fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)>
                 .collect();
             (TriMesh::new(nv, faces).unwrap(), x0, x1)
         })
+}
+
+/// `x` moved by `k` ulps (up if `k > 0`).
+fn ulps(x: f64, k: i32) -> f64 {
+    (0..k.abs()).fold(x, |y, _| if k > 0 { y.next_up() } else { y.next_down() })
 }
 
 /// Every vertex–face and edge–edge pair of the mesh (no shared vertex) that
@@ -491,9 +505,10 @@ fn oracle_collisions(step: &Step<'_>) -> BTreeMap<(QueryKind, u64, u64), [f64; 2
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// On meshes full of exact degeneracies, the whole pipeline (every k,
-    /// filter setting, window filter on and off, time-aligned pruning on
-    /// and off) reports exactly the pairs that the exact oracle finds
+    /// On meshes full of exact degeneracies, the whole pipeline (every k
+    /// with time-aligned pruning on and off; with k = 26, also every filter
+    /// setting with the window filter on and off: the filters do not depend
+    /// on k) reports exactly the pairs that the exact oracle finds
     /// colliding among all pairs of the mesh, each with a time-of-impact
     /// bracket that meets the oracle's: the closed bounding-volume tests,
     /// the filters' rounding bounds and the solver's tiers meet touching
@@ -508,6 +523,9 @@ proptest! {
         for axes in KdopAxes::ALL {
             for filters in FilterSet::ALL {
                 for (window, time_aligned) in [(false, false), (true, false), (false, true), (true, true)] {
+                    if axes != KdopAxes::Dop26 && (filters != FilterSet::None || window) {
+                        continue;
+                    }
                     let config = PipelineConfig { axes, filters, window, time_aligned, collect_pairs: true, ..PipelineConfig::default() };
                     let out = Pipeline::new(config).step(&step).unwrap();
                     let setting = format!("k = {axes:?}, {filters:?}, window {window}, time-aligned {time_aligned}");
