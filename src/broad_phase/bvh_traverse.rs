@@ -231,6 +231,21 @@
 //! loops, writing candidates without branches into a buffer that goes to the
 //! sink in slices.
 //!
+//! Measured again against today's queries (not adopted): a simultaneous
+//! descent that only lists the leaf pairs, with every internal node's two
+//! children as one root pair, both sides split at once, and a node pair's
+//! child pairs pushed or listed without branches. It makes fewer node tests:
+//! funnel 227→228 527 K against the queries' 955 K, cloth-ball 92→93 8.63 M
+//! against 12.0 M (the same 119,334 and 2,708,361 leaf pairs; splitting only
+//! the larger side, 603 K and 10.4 M). But each of its tests loads two
+//! k-DOPs where a query's tests load one against registers, so listing the
+//! leaf pairs took longer than the queries take to reach theirs (their
+//! feature level skipped, timing only): one thread, three interleaved
+//! rounds of 20 runs each, fastest, funnel 3.39–3.52 ms against 2.57–2.62,
+//! cloth-ball 65.4–65.5 against 30.0–30.2; and the pairs would still have
+//! to be grouped by leaf for the feature level (the recursive form, with a
+//! branch on every test, 7.5 and 115 ms).
+//!
 //! **Order and parallelism.** Queries run in leaf order; within a query,
 //! vertex–face pairs (the query's vertices against the partners' faces, then
 //! the partners' vertices against its face) and edge–edge pairs come in
