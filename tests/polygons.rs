@@ -232,3 +232,40 @@ proptest! {
         }
     }
 }
+
+/// Regression, from `oracle_vector_separates_and_is_never_beaten` (seed
+/// 5529651646196160646, `n_a = 10`, `n_b = 4`, convex B): the oracle's
+/// vector leaves B touching A at the mouth of a notch of A, where shifting A
+/// further along the vector makes them overlap again. The vector separates
+/// (the oracle's depth there is zero), although the shift `tol` further does
+/// not.
+#[test]
+fn oracle_vector_at_the_mouth_of_a_notch_separates() {
+    let a = Polygon::from_xy(&[
+        [-0.24855330944178064, 0.21485095553984307],
+        [-0.8718900608615334, 0.16296213641231252],
+        [-0.45098171079120947, -0.3131568503737242],
+        [-0.04937671499315572, -0.5194377002875513],
+        [0.17357509961132353, -0.3261630112526321],
+        [0.6975916200307103, -0.4346663727276556],
+        [0.6836791539584988, 0.1691906901161746],
+        [0.45675448873988095, 0.38286913986216536],
+        [0.23706818512949487, 0.4062175265938309],
+        [-0.37209399737025467, 0.6521934119590161],
+    ])
+    .unwrap();
+    let b = Polygon::from_xy(&[
+        [-0.2528313450928148, 0.12207506040053838],
+        [-0.665768446006555, 0.3618545533518942],
+        [-0.7121637318363153, 0.28851778690916335],
+        [-0.48128866781678886, -0.047848366842113604],
+    ])
+    .unwrap();
+    let pair = PreparedPair::new(a, b).unwrap();
+    let t_star = pair.minimum_translation();
+    let tol = translation_tolerance(pair.scale());
+    let further = translated(pair.a().vertices(), t_star + t_star / t_star.norm() * tol);
+    assert!(polygons_intersect(&further, pair.b().vertices()));
+    let check = check_translation(&pair, t_star, t_star);
+    assert!(check.separates && check.tight && check.minimal, "{check:?}");
+}

@@ -24,7 +24,7 @@ use crate::math::{Real, UNIT_ROUNDOFF, gamma};
 
 use super::decompose::{ConvexDecomposition, DecomposeError, DecompositionKind};
 use super::gjk_epa_decomposed::{self, ParryPieceError, ParryPieces};
-use super::penetration::{convex_hull, minimum_translation};
+use super::penetration::{convex_hull, minimum_translation, minimum_translation_from};
 use super::polygon::{Polygon, Vec2};
 use super::reference::{Relation, polygons_intersect, relation, translated};
 use super::resolution::Resolution;
@@ -327,7 +327,11 @@ pub struct TranslationCheck {
     pub length: Real,
     /// The oracle's minimum `|t*|`.
     pub minimal_length: Real,
-    /// A shifted by `t` (plus `tol` along `t`) no longer meets B.
+    /// A shifted by `t` overlaps B by at most `tol`: a further shift of at
+    /// most `tol` leaves their interiors apart. Checked first by shifting A
+    /// `tol` further along `t` (the closed polygons then no longer meet),
+    /// else by the oracle's depth at `t`: a non-convex pair can touch at the
+    /// mouth of a notch, where going further along `t` enters again.
     pub separates: bool,
     /// A shifted by `t` (minus `tol` along `t`) still meets B: `t` stops at
     /// contact instead of overshooting.
@@ -346,7 +350,9 @@ pub fn check_translation(pair: &PreparedPair, t: Vec2, t_star: Vec2) -> Translat
         Vec2::zeros()
     };
     let (a, b) = (pair.a.vertices(), pair.b.vertices());
-    let separates = length > 0.0 && !polygons_intersect(&translated(a, t + dir * tol), b);
+    let separates = length > 0.0
+        && (!polygons_intersect(&translated(a, t + dir * tol), b)
+            || minimum_translation_from(&pair.a_pieces, &pair.b_pieces, t).norm() <= tol);
     let tight = length > 0.0 && polygons_intersect(&translated(a, t - dir * tol), b);
     let minimal_length = t_star.norm();
     TranslationCheck {

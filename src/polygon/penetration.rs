@@ -119,6 +119,16 @@ fn crossing(p0: Vec2, p1: Vec2, q0: Vec2, q1: Vec2) -> Option<Vec2> {
 /// from the polygon decomposed as `b` (interiors disjoint; touching allowed).
 /// Zero when the interiors do not overlap.
 pub fn minimum_translation(a: &ConvexDecomposition, b: &ConvexDecomposition) -> Vec2 {
+    minimum_translation_from(a, b, Vec2::zeros())
+}
+
+/// [`minimum_translation`] of `a` already shifted by `t`: the further shift
+/// that separates `a + t` from `b`, so that its length is the distance from
+/// `t` to the closed complement of `U` (module doc), the depth by which `a`
+/// shifted by `t` still overlaps `b`. The differences are shifted by `t` in
+/// floating point (one more rounding each); for `t = 0` the result is
+/// [`minimum_translation`]'s, bit for bit.
+pub fn minimum_translation_from(a: &ConvexDecomposition, b: &ConvexDecomposition, t: Vec2) -> Vec2 {
     let mut hulls: Vec<Vec<Vec2>> = Vec::with_capacity(a.len() * b.len());
     let mut scale: Real = 0.0;
     let mut buf = Vec::new();
@@ -127,7 +137,7 @@ pub fn minimum_translation(a: &ConvexDecomposition, b: &ConvexDecomposition) -> 
             buf.clear();
             for q in pb {
                 for p in pa {
-                    buf.push(q - p);
+                    buf.push(q - p - t);
                 }
             }
             let h = convex_hull(&mut buf);
@@ -249,6 +259,24 @@ mod tests {
         let b = dec(&[[1.5, 0.5], [3.5, 0.5], [3.5, 1.5], [1.5, 1.5]]);
         let v = minimum_translation(&a, &b);
         assert!((v - Vec2::new(-0.5, 0.0)).norm() < 1e-12, "{v:?}");
+    }
+
+    /// From a shift `t` part of the way out, the rest of the way; from the
+    /// origin, exactly [`minimum_translation`]'s answer.
+    #[test]
+    fn overlapping_squares_from_a_shift() {
+        let a = dec(&[[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]);
+        let b = dec(&[[1.5, 0.5], [3.5, 0.5], [3.5, 1.5], [1.5, 1.5]]);
+        assert_eq!(
+            minimum_translation_from(&a, &b, Vec2::zeros()),
+            minimum_translation(&a, &b)
+        );
+        let v = minimum_translation_from(&a, &b, Vec2::new(-0.375, 0.0));
+        assert!((v - Vec2::new(-0.125, 0.0)).norm() < 1e-12, "{v:?}");
+        assert_eq!(
+            minimum_translation_from(&a, &b, Vec2::new(-0.5, 0.0)),
+            Vec2::zeros()
+        );
     }
 
     #[test]

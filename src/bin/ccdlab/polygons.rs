@@ -1027,8 +1027,10 @@ no edge of A). *Unexplained* would be a bug.\n"
     let _ = writeln!(
         s,
         "For pairs whose interiors overlap and that the method finds intersecting: *separates* = A shifted by the \
-method's total vector (plus {tol:.1e}·scale along it) no longer meets B (exact test); *tight* = shifted by \
-the vector minus that amount it still does (the vector stops at contact); *minimal* = separates and \
+method's total vector t overlaps B by at most {tol:.1e}·scale: shifted that much further along t it no longer \
+meets B (exact test), or else (B touching A at the mouth of a notch, where going further along t enters \
+again) the oracle's depth at t is at most that; *tight* = shifted by \
+the vector minus that amount it still meets B (the vector stops at contact); *minimal* = separates and \
 |t| ≤ |t*| + tolerance, t* from `penetration.rs`. Ratios are |t| / |t*|. `sat_nonconvex_literal` is the \
 paper's step 11 read literally (keeps the largest overlap).\n"
     );
