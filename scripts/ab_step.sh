@@ -2,24 +2,28 @@
 # Interleaved A/B timing of whole steps for two (or more) builds of ccdlab on a shared machine:
 # every round runs each binary once, `ccdlab step --rebuild --repeat N --json` (the BVH built
 # anew every run), and prints its fastest and median run and the stage times of its fastest.
+# With --refit: `ccdlab step --repeat N+1 --json`, whose first run builds the BVH and the others
+# refit it, as a sequence's steps do; the first run is left out of the fastest and median.
 # Interleaving spreads the machine's disturbances over all binaries; compare the rounds' best
 # values, not single runs. (What the project measured this way is in the module docs; the
 # numbers for reports/ come from scripts/reproduce_pipeline.sh.)
 #
-#   scripts/ab_step.sh [--rounds R] [--threads T] cloth-ball|funnel BIN_A BIN_B [BIN...]
+#   scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN_A BIN_B [BIN...]
 #
 # Build the two binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
 # Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
-usage="usage: scripts/ab_step.sh [--rounds R] [--threads T] cloth-ball|funnel BIN_A BIN_B [BIN...]"
+usage="usage: scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN_A BIN_B [BIN...]"
 rounds=5
 threads=2
+refit=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="${2:?$usage}"; shift 2 ;;
     --threads) threads="${2:?$usage}"; shift 2 ;;
+    --refit) refit=1; shift ;;
     -h|--help) echo "$usage"; exit 0 ;;
     *) break ;;
   esac
@@ -46,17 +50,30 @@ for bin in "$@"; do
   [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }
 done
 
+if [ "$refit" = 1 ]; then
+  mode=(--repeat "$((runs + 1))")
+else
+  mode=(--repeat "$runs" --rebuild)
+fi
 for r in $(seq "$rounds"); do
   echo "round $r"
   for bin in "$@"; do
-    "$bin" step "$f0" "$f1" --threads "$threads" --repeat "$runs" --rebuild --json |
+    "$bin" step "$f0" "$f1" --threads "$threads" "${mode[@]}" --json |
       python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-runs = sorted(d["runs_total_ms"])
+refit = sys.argv[2] == "1"
+runs = d["runs_total_ms"]
+if refit:
+    # The first run builds the BVH; the fastest run, whose stages are reported, must be a refit.
+    runs = runs[1:]
+    if d["bvh"] != "refit":
+        sys.exit("%s: the fastest run built its BVH" % sys.argv[1])
+runs = sorted(runs)
 t = d["time_ms"]
-print("  %-24s best %8.2f  median %8.2f ms | build %.2f  traverse %.2f  filter %.2f  solve %.2f"
-      % (sys.argv[1], runs[0], runs[len(runs) // 2], t["refit"], t["traverse"], t["filter"], t["solve"]))
-' "$bin"
+print("  %-24s best %8.2f  median %8.2f ms | %s %.2f  traverse %.2f  filter %.2f  solve %.2f"
+      % (sys.argv[1], runs[0], runs[len(runs) // 2], "refit" if refit else "build", t["refit"],
+         t["traverse"], t["filter"], t["solve"]))
+' "$bin" "$refit"
   done
 done

@@ -2,10 +2,13 @@
 # Whole-step timings with and without time-aligned pruning (`ccdlab step --time-aligned on|off`,
 # not the paper's pipeline; see src/broad_phase/bvh_traverse.rs), and with it on and DNF as the
 # only paper filter (`--filters dnf`: SLPF then has almost nothing left to cull), one binary,
-# interleaved rounds of scripts/ab_step.sh on cloth-ball 92->93 and funnel 227->228, BVH built
-# each run. Writes reports/time_aligned/README.md, stamped with machine, threads and commit.
+# interleaved rounds of scripts/ab_step.sh on cloth-ball 92->93 and funnel 227->228, the BVH
+# built each run, then refitted (`ab_step.sh --refit`, as in a sequence). Writes
+# reports/time_aligned/README.md, stamped with machine, threads and commit.
 #
 #   scripts/report_time_aligned.sh [--rounds R] [--threads T]
+#
+# About 15 minutes on a 2-core machine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -36,14 +39,22 @@ wrap on-dnf --time-aligned on --filters dnf
 
 runs="$work/runs.txt"
 for scene in cloth-ball funnel; do
-  echo "### $scene"
-  echo
-  echo '```text'
-  scripts/ab_step.sh --rounds "$rounds" --threads "$threads" "$scene" \
-    "$work/off" "$work/on" "$work/on-dnf" |
-    sed "s|$work/||"
-  echo '```'
-  echo
+  for mode in build refit; do
+    if [ "$mode" = build ]; then
+      echo "### $scene, BVH built each run"
+      flag=()
+    else
+      echo "### $scene, BVH refitted"
+      flag=(--refit)
+    fi
+    echo
+    echo '```text'
+    scripts/ab_step.sh --rounds "$rounds" --threads "$threads" "${flag[@]}" "$scene" \
+      "$work/off" "$work/on" "$work/on-dnf" |
+      sed "s|$work/||"
+    echo '```'
+    echo
+  done
 done > "$runs"
 
 machine="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
@@ -58,7 +69,10 @@ mkdir -p "$out"
   echo "|---|---|---|---|---|"
   echo "| ${machine:-unknown} | $(nproc) | $threads | \`$(git rev-parse --short=12 HEAD)\`$(git diff --quiet HEAD -- src || echo ' (modified)') | $(date -u +%Y-%m-%dT%H:%M:%SZ) |"
   echo
-  echo "\`ccdlab step --repeat N --rebuild\` (the BVH built anew every run), one binary: \`off\` is the"
+  echo "\`ccdlab step --repeat N --rebuild\` (the BVH built anew every run), then \`ccdlab step --repeat"
+  echo "N+1\` (the first run builds the BVH, the others refit it for the same frames, as the steps of"
+  echo "a sequence refit theirs; the first run is left out; a tree built for the same frames fits"
+  echo "them as well as a tree can, a sequence's was built for earlier ones). One binary: \`off\` is the"
   echo "paper's swept 26-DOP BVH, \`on\` adds \`--time-aligned on\`, \`on-dnf\` also \`--filters dnf\`"
   echo "(the paper's filters without SLPF, which culls about 1.5 % of the pruned candidates). Each"
   echo "round runs each setting once; best and median are over the runs of that round, the stage"
