@@ -88,5 +88,6 @@ pub mod narrow_phase;
 pub mod pipeline;
 pub mod polygon;
 pub mod primitive;
+pub(crate) mod printable;
 #[cfg(test)]
 pub(crate) mod test_util;

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::printable::Printable;
+
 /// Why a mesh or a mesh file was refused. Every variant names the element (and,
 /// for files, the path and line or element index) so that the input can be
 /// fixed.
@@ -16,8 +18,10 @@ pub enum MeshError {
         #[source]
         source: std::io::Error,
     },
-    /// A text line (ASCII PLY, OBJ) could not be understood.
-    #[error("{path}:{line}: {message}", path = path.display())]
+    /// A text line (ASCII PLY, OBJ) could not be understood. The message
+    /// may quote the file's text: its control characters are displayed
+    /// escaped (`\u{7f}`, `\t`, …).
+    #[error("{path}:{line}: {message}", path = path.display(), message = Printable(message))]
     Syntax {
         /// The file.
         path: PathBuf,
@@ -26,8 +30,10 @@ pub enum MeshError {
         /// What was wrong.
         message: String,
     },
-    /// An element of a binary file (PLY) is missing or malformed.
-    #[error("{path}: {element} {index}: {message}", path = path.display())]
+    /// An element of a binary file (PLY) is missing or malformed. Control
+    /// characters of the message are shown escaped, as for
+    /// [`MeshError::Syntax`].
+    #[error("{path}: {element} {index}: {message}", path = path.display(), message = Printable(message))]
     Element {
         /// The file.
         path: PathBuf,

@@ -362,6 +362,25 @@ mod tests {
         assert!(matches!(e, MeshError::Syntax { line: 1, .. }), "{e}");
     }
 
+    /// Found by mutating a real frame: a control byte inside a coordinate
+    /// (here a decimal point with one bit flipped, `.` → `\u{e}`) was
+    /// printed as it is, so the message quoted what looked like a valid
+    /// number.
+    #[test]
+    fn quoted_tokens_show_their_control_characters() {
+        let (e, line) = err("v 0 0 0\nv -0\u{e}1468 0 0\n");
+        assert_eq!(line, 2);
+        let s = e.to_string();
+        assert_eq!(
+            s,
+            "t.obj:2: vertex coordinate `-0\\u{e}1468` is not a number"
+        );
+        // An escape sequence in a file does not reach the terminal.
+        let s = err("v 0 0 0\n\u{1b}[2J 1 2\n").0.to_string();
+        assert!(!s.chars().any(char::is_control), "{s:?}");
+        assert!(s.contains("\\u{1b}[2J"), "{s}");
+    }
+
     #[test]
     fn write_then_read_is_bit_exact() {
         let dir = Scratch::new("obj-round-trip");

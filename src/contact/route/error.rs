@@ -4,8 +4,10 @@
 use std::path::PathBuf;
 
 use crate::mesh::MeshError;
+use crate::printable::Printable;
 
-/// Why a route scenario was refused. Each variant says what to fix.
+/// Why a route scenario was refused. Each variant says what to fix; text
+/// quoted from a file is displayed with its control characters escaped.
 #[derive(Debug, thiserror::Error)]
 pub enum RouteError {
     /// A mesh file (terrain or object) could not be read or is not a valid
@@ -29,7 +31,7 @@ pub enum RouteError {
         source: std::io::Error,
     },
     /// A line of a route or grid file could not be understood.
-    #[error("{path}:{line}: {message}", path = path.display())]
+    #[error("{path}:{line}: {message}", path = path.display(), message = Printable(message))]
     Syntax {
         /// The file (`<inline>` for an inline route).
         path: PathBuf,
@@ -60,7 +62,7 @@ pub enum RouteError {
     },
     /// Waypoint times must be given for all waypoints or none, and increase
     /// strictly.
-    #[error("{path}: waypoint {waypoint} (line {line}): {message}", path = path.display())]
+    #[error("{path}: waypoint {waypoint} (line {line}): {message}", path = path.display(), message = Printable(message))]
     BadTime {
         /// The file.
         path: PathBuf,
@@ -73,7 +75,7 @@ pub enum RouteError {
     },
     /// A height grid is not usable (too small, bad step, wrong count, NaN
     /// height); the message names the row and column where one is at fault.
-    #[error("{path}: height grid: {message}", path = path.display())]
+    #[error("{path}: height grid: {message}", path = path.display(), message = Printable(message))]
     Grid {
         /// The file (`<generated>` for a grid built in code).
         path: PathBuf,
@@ -84,7 +86,7 @@ pub enum RouteError {
     /// mesh vertex, a waypoint or a height grid) beyond
     /// ±[`MAX_COORDINATE`](super::MAX_COORDINATE), or a route whose length
     /// overflows. Rescale the units.
-    #[error("{path}: {element}: {message}", path = path.display())]
+    #[error("{path}: {element}: {message}", path = path.display(), message = Printable(message))]
     OutOfRange {
         /// The file (`<inline>` for an inline route).
         path: PathBuf,

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::mesh::MeshError;
+use crate::printable::Printable;
 
 /// Why a query, truth or boxes file (or a folder of them) was refused. Every
 /// variant names the file, and the line (and field) or entry where one is
@@ -28,9 +29,11 @@ pub enum DataError {
         #[source]
         source: serde_json::Error,
     },
-    /// A row of a query CSV could not be understood.
+    /// A row of a query CSV could not be understood (the file's text that
+    /// the message quotes is displayed with its control characters escaped).
     #[error("{path}:{line}{field}: {message}", path = path.display(),
-        field = column.map(|c| format!(": field {c}")).unwrap_or_default())]
+        field = column.map(|c| format!(": field {c}")).unwrap_or_default(),
+        message = Printable(message))]
     Csv {
         /// The file.
         path: PathBuf,
