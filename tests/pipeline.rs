@@ -395,12 +395,13 @@ proptest! {
 /// coordinates then moved by a few ulps. Exact degeneracies are the rule
 /// here: coplanar motion, contacts exactly at `t = 0` or `t = 1`, touching
 /// bounding volumes, parallel edges, coincident vertices; the nudged ones
-/// miss or cross them by a rounding error.
+/// miss or cross them by a rounding error. One scale in four is from
+/// [`EXTREME_EXPONENTS`].
 fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
     (
         0usize..3,
         1i32..=2,
-        -30i32..=30,
+        prop_oneof![3 => -30i32..=30, 1 => prop::sample::select(EXTREME_EXPONENTS)],
         proptest::collection::vec(-2i32..=2, 2 * 3 * 9),
         proptest::collection::vec(any::<bool>(), 9),
         proptest::collection::vec((0usize..2 * 3 * 9, -3i32..=3), 0..4),
@@ -446,6 +447,16 @@ fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)>
             (TriMesh::new(nv, faces).unwrap(), x0, x1)
         })
 }
+
+/// Exponents `e` of scales `2^e` at the ends of the double range: subnormal
+/// and barely normal points (`2⁻¹⁰⁷⁴` is the least subnormal), points whose
+/// differences' products underflow, and points whose products overflow
+/// (beyond the filters' `2²⁰⁰` and the solver's filter range), up to `2¹⁰²¹`
+/// (times the meshes' coordinates of at most 2, still finite).
+const EXTREME_EXPONENTS: &[i32] = &[
+    -1074, -1060, -1040, -1022, -1000, -700, -540, -500, -300, 190, 200, 210, 300, 340, 500, 1000,
+    1015, 1021,
+];
 
 /// `x` moved by `k` ulps (up if `k > 0`).
 fn ulps(x: f64, k: i32) -> f64 {
@@ -537,6 +548,43 @@ proptest! {
                             "{}: {:?} at [{}, {}], the oracle's [{}, {}]", setting, p, p.toi_lower, p.toi_upper, lo, hi
                         );
                     }
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Random deforming sheets scaled to the ends of the double range
+    /// ([`EXTREME_EXPONENTS`]; coordinates of at most 7.5, so the largest
+    /// scale is capped at `2¹⁰²⁰`): every filter setting, with the window
+    /// filter and time-aligned pruning, reports exactly the exact oracle's
+    /// collisions among all pairs of the mesh, with time-of-impact brackets
+    /// that meet the oracle's. At the small end the points collapse onto a
+    /// few subnormal values (coincident and coplanar features everywhere);
+    /// at the large end every filter's products overflow.
+    #[test]
+    fn sheets_at_the_ends_of_the_double_range_report_exactly_the_oracles_collisions(
+        (mesh, x0, x1) in random_sheet(),
+        e in prop::sample::select(EXTREME_EXPONENTS),
+    ) {
+        let scale = 2f64.powi(e.min(1020));
+        let x0: Vec<Vec3> = x0.iter().map(|p| p * scale).collect();
+        let x1: Vec<Vec3> = x1.iter().map(|p| p * scale).collect();
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let truth = oracle_collisions(&step);
+        let want: BTreeSet<_> = truth.keys().copied().collect();
+        for filters in FilterSet::ALL {
+            for (window, time_aligned) in [(false, false), (true, false), (true, true)] {
+                let config = PipelineConfig { filters, window, time_aligned, collect_pairs: true, ..PipelineConfig::default() };
+                let out = Pipeline::new(config).step(&step).unwrap();
+                let setting = format!("2^{e}, {filters:?}, window {window}, time-aligned {time_aligned}");
+                prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
+                for p in &out.pairs {
+                    let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+                    prop_assert!(p.toi_lower <= hi && lo <= p.toi_upper, "{}: {:?}", setting, p);
                 }
             }
         }
