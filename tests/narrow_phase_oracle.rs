@@ -213,9 +213,48 @@ fn flat_start() -> impl Strategy<Value = [Vec3; 8]> {
     })
 }
 
+/// Coordinates `k · 2^e`, `e` drawn per coordinate from both ends of the
+/// double range and from around the edges of the filtered paths' range
+/// (multiples of `2⁻¹⁴⁰` up to `2²⁰⁰`): queries that mix magnitudes go to
+/// the exact path, with times of impact anywhere down to the subnormals.
+fn mixed_magnitude() -> impl Strategy<Value = f64> + Clone {
+    const EXPONENTS: &[i32] = &[
+        -1074, -1030, -1000, -600, -200, -141, -140, -139, -88, -87, -30, 0, 30, 150, 199, 200,
+        201, 600, 1000, 1020,
+    ];
+    (-4i32..=4, prop::sample::select(EXPONENTS)).prop_map(|(k, e)| f64::from(k) * 2f64.powi(e))
+}
+
+/// Regression (`vertex_face_mixed_magnitudes`): a time of impact near
+/// 9.3e−302, which the exact path bracketed as `[0, 2⁻¹⁰²²]`, its upper end
+/// below the time: the exact dyadic bound was rounded "up" to `2⁻¹⁰²²`
+/// whatever its size below about `2⁻⁹⁷⁰` (`Dyadic::to_f64_up`).
+#[test]
+fn vertex_face_toi_near_1e_minus_302_is_bracketed() {
+    let v = Vec3::new;
+    let q = [
+        v(0.0, 9.313225746154785e-10, 0.0),
+        v(1.2676506002282294e30, 0.0, -1073741824.0),
+        v(-9.332636185032189e-302, 0.0, 0.0),
+        v(0.0, 0.0, -1073741824.0),
+        v(0.0, 0.0, -1.0715086071862673e301),
+        v(0.0, 0.0, 0.0),
+        v(0.0, 0.0, 1.5692754338466702e57),
+        v(0.0, 1.0715086071862673e301, 0.0),
+    ];
+    assert_eq!(check(&q, true).unwrap(), Path::Exact);
+    let [a, b, c, d, e, f, g, h] = &q;
+    let toi = narrow_phase::vertex_face(a, b, c, d, e, f, g, h).unwrap();
+    assert!(toi.lower > 9e-302 && toi.upper < 1e-301, "{toi:?}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
+    #[test]
+    fn vertex_face_mixed_magnitudes(q in query(mixed_magnitude())) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_mixed_magnitudes(q in query(mixed_magnitude())) { check(&q, false)?; }
     #[test]
     fn vertex_face_random(q in query(wide())) { check(&q, true)?; }
     #[test]
