@@ -126,11 +126,12 @@ fn pow2_any(e: i64) -> f64 {
 
 /// `mag / 2^exp` for `mag ≥ 0`, rounded up (`up`) or down to a double.
 ///
-/// With `mag / 2^exp < 2^top`, the doubles below `2^top` are the multiples
-/// of `2^q`, `q = max(top − 53, −1074)` (the subnormals' spacing below
-/// `2^−1022`), so the result is `⌊mag / 2^(exp + q)⌋ · 2^q`, plus `2^q`
-/// when rounding up a value that is not a multiple; the multiplier is
-/// below `2^53` and the product exact. (It had been computed from the
+/// With `2^(top−1) ≤ mag / 2^exp < 2^top`, the doubles in that binade are
+/// the multiples of `2^q`, `q = max(top − 53, −1074)` (the subnormals'
+/// spacing below `2^−1022`), and every multiple of `2^q` below `2^top` is a
+/// double; so the result is `⌊mag / 2^(exp + q)⌋ · 2^q`, plus `2^q` when
+/// rounding up a value that is not a multiple, the multiplier below `2^53`
+/// (at most `2^53` after the `+ 1`) and the product exact. (It had been computed from the
 /// lowest bit of a 53-bit numerator alone, and values below about
 /// `2^−970` went to `0` or `2^−1022` whatever their size: rounded "up",
 /// a value in `[2^−1022, 2^−970)` came out below itself.)
