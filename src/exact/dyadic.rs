@@ -108,18 +108,12 @@ impl Ord for Dyadic {
     }
 }
 
-/// `2^e` for `e` in the normal range.
-fn pow2(e: i64) -> f64 {
-    debug_assert!((-1022..=1023).contains(&e));
-    f64::from_bits(((e + 1023) as u64) << 52)
-}
-
 /// `2^e` for `e` from −1074 (the least subnormal) to 1023.
-fn pow2_any(e: i64) -> f64 {
+fn pow2(e: i64) -> f64 {
+    debug_assert!((-1074..=1023).contains(&e));
     if e >= -1022 {
-        pow2(e)
+        f64::from_bits(((e + 1023) as u64) << 52)
     } else {
-        debug_assert!(e >= -1074);
         f64::from_bits(1 << (e + 1074))
     }
 }
@@ -159,7 +153,7 @@ fn magnitude_to_f64(mag: &BigInt, exp: u64, up: bool) -> f64 {
     }
     // `mf · 2^q` is a double (or, at 2^1024, the overflow to infinity that
     // rounding up past `f64::MAX` asks for), so the product is exact.
-    mf * pow2_any(q)
+    mf * pow2(q)
 }
 
 #[cfg(test)]
