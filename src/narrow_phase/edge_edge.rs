@@ -10,13 +10,15 @@
 //! root's bracket decide contact or its absence at that root; the precise
 //! tier repeats this in double-double arithmetic. Everything else —
 //! coplanar motion, an exact touch that no structural argument proves,
-//! multiple roots — goes to the oracle.
+//! multiple roots — goes to the oracle, unless the edges are certified apart
+//! along one of their own directions ([`super::separation`]).
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::conditions;
 use super::coplanar;
 use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
+use super::separation::edge_edge_separated;
 use super::static_tier;
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
@@ -90,6 +92,17 @@ pub(crate) fn edge_edge_traced_with(
         check_range,
     ) {
         return (result, Path::Filtered);
+    }
+    // Edges apart along one of their own directions (`separation`).
+    let points = [
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ];
+    if (!check_range || all_in_filter_range(&points))
+        && edge_edge_separated(
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        )
+    {
+        return (None, Path::Filtered);
     }
     let exact = oracle::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
@@ -186,6 +199,14 @@ fn filtered(
 /// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
 /// double-doubles.
 fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    // Edges end to end along one line leave the conditions too close to
+    // zero to sign: they are apart along their own directions
+    // ([`super::separation`]), a far cheaper test than a subdivision
+    // that fails.
+    let [a, b, c, d, e, f, g, h] = points;
+    if edge_edge_separated(a, b, c, d, e, f, g, h) {
+        return Some(None);
+    }
     let decided = |s: Scan| match s {
         Scan::NoContact => Some(None),
         Scan::Contact(br) => Some(Some(toi(br))),

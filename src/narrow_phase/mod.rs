@@ -15,6 +15,7 @@ mod leaf;
 pub mod oracle;
 pub mod provot;
 pub(crate) mod roots;
+mod separation;
 mod solver;
 mod static_tier;
 mod toi;
