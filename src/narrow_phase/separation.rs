@@ -10,9 +10,9 @@
 //! Any constant `d` will do, so `d` may be rounded; what must be certified
 //! are the signs of the eight `(b − a)·d` (two ends of each edge, two
 //! times). Each is the dot product of an exact difference (one rounding per
-//! coordinate) with a vector of exact doubles, signed by [`Bounded`]; the
-//! caller guarantees the filter range ([`crate::math::in_filter_range`]),
-//! under which that model holds.
+//! coordinate) with a vector of exact doubles, signed by
+//! [`crate::math::Bounded`]; the caller guarantees the filter range
+//! ([`crate::math::in_filter_range`]), under which that model holds.
 //!
 //! The solver asks this only of queries that its float tiers leave
 //! undecided, before the exact oracle. The directions are the two edges'
