@@ -38,9 +38,17 @@
 //! filters are a flat sheet moving along its normal: 160 to 256 intervals
 //! each in doubles, three of them then undecided and solved again in
 //! double-doubles, 5–52 µs a pair and 261 µs in all, against 5–7 µs and
-//! 82 µs now (one thread, fastest of 20 per pair); the whole two-thread
-//! step with the BVH refitted, five interleaved rounds, 3.10–3.20 ms
-//! against 3.24–3.38, the exact tests 0.10–0.12 ms against 0.20–0.21.)
+//! 82 µs without the walk (one thread, fastest of 20 per pair); the whole
+//! two-thread step with the BVH refitted, five interleaved rounds,
+//! 3.10–3.20 ms against 3.24–3.38, the exact tests 0.10–0.12 ms against
+//! 0.20–0.21. Then the intervals' own cost: `perf` on a loop over one such
+//! pair found two thirds of the time in copies of nodes and of their
+//! halves, and most of the rest in stalled store-to-load forwarding in the
+//! de Casteljau steps. With nodes split in place and the steps in locals
+//! (`split`), the same
+//! arithmetic: 2.9–3.6 µs a pair, 44 µs in all; two-thread step, five
+//! interleaved rounds, 3.09–3.17 ms against 3.17–3.25 without, the exact
+//! tests 0.08–0.09 ms.)
 
 use super::certified::{CVec3, Certified};
 use super::roots::{Bracket, Scan};
@@ -158,28 +166,30 @@ pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
             return Scan::Undecided;
         }
         budget -= 1;
-        top -= 1;
-        let node = stack[top];
-        let contact_at_r = || at_point(&node.g.map(|c| c[4])) == Some(true);
+        // The node on top, read in place: it is split in place too (its
+        // right half written over it, its left half above it), so that no
+        // node is copied whole (module doc).
+        let i = top - 1;
+        let Node { l, r, depth, .. } = stack[i];
+        let contact_at_r = |g: &[[N; 5]; K]| at_point(&right_values(g)) == Some(true);
         match open {
             None => {
-                let excluded = node
+                let excluded = stack[i]
                     .g
                     .iter()
                     .any(|c| c.iter().all(|x| x.sign() == Some(-1)));
                 if excluded {
+                    top = i;
                     continue;
                 }
-                if contact_at_r() {
+                if contact_at_r(&stack[i].g) {
                     // Contact at r; nothing before l has any.
-                    if node.r - node.l <= 0.5 * EXACT_TOI_WIDTH || node.depth >= MAX_DEPTH {
-                        return Scan::Contact(Bracket {
-                            lo: node.l,
-                            hi: node.r,
-                        });
+                    if r - l <= 0.5 * EXACT_TOI_WIDTH || depth >= MAX_DEPTH {
+                        return Scan::Contact(Bracket { lo: l, hi: r });
                     }
-                } else if node.depth >= MAX_DEPTH {
-                    open = Some(node.l);
+                } else if depth >= MAX_DEPTH {
+                    open = Some(l);
+                    top = i;
                     continue;
                 }
             }
@@ -189,39 +199,44 @@ pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
                 // closes the bracket (module doc). The stack holds the
                 // consecutive intervals to its right; only one reaching
                 // beyond that width is split.
-                if node.r - lo <= EXACT_TOI_WIDTH {
-                    if contact_at_r() {
-                        return Scan::Contact(Bracket { lo, hi: node.r });
+                if r - lo <= EXACT_TOI_WIDTH {
+                    if contact_at_r(&stack[i].g) {
+                        return Scan::Contact(Bracket { lo, hi: r });
                     }
+                    top = i;
                     continue;
                 }
-                if node.depth >= MAX_DEPTH || node.l - lo >= EXACT_TOI_WIDTH {
+                if depth >= MAX_DEPTH || l - lo >= EXACT_TOI_WIDTH {
                     return Scan::Undecided;
                 }
             }
         }
-        let m = 0.5 * (node.l + node.r);
-        let halves = node.g.map(split);
-        let depth = node.depth + 1;
-        stack[top] = Node {
-            l: m,
-            r: node.r,
-            g: halves.map(|h| h.1),
-            depth,
-        };
-        stack[top + 1] = Node {
-            l: node.l,
-            r: m,
-            g: halves.map(|h| h.0),
-            depth,
-        };
-        top += 2;
+        // Right half at `i`, left half at `i + 1` (visited first).
+        let m = 0.5 * (l + r);
+        let (below, above) = stack.split_at_mut(i + 1);
+        let (right, left) = (&mut below[i], &mut above[0]);
+        for (c, lc) in right.g.iter_mut().zip(left.g.iter_mut()) {
+            (*lc, *c) = split(*c);
+        }
+        right.l = m;
+        right.depth = depth + 1;
+        left.l = l;
+        left.r = m;
+        left.depth = depth + 1;
+        top = i + 2;
     }
     if open.is_some() {
         Scan::Undecided
     } else {
         Scan::NoContact
     }
+}
+
+/// The conditions' values at the right end of their interval (their last
+/// Bernstein coefficients).
+#[inline]
+fn right_values<N: Certified, const K: usize>(g: &[[N; 5]; K]) -> [N; K] {
+    std::array::from_fn(|c| g[c][4])
 }
 
 /// Contact at a time where the conditions have these values: one certainly
@@ -240,19 +255,19 @@ fn at_point<N: Certified, const K: usize>(values: &[N; K]) -> Option<bool> {
 }
 
 /// de Casteljau subdivision of a quartic at the midpoint.
+///
+/// Written out level by level, in locals: an array updated in place was
+/// kept in memory, and each coefficient's rounding count, stored alone,
+/// was read back with its neighbour by a wider load, which stalled on
+/// store-to-load forwarding.
 #[inline]
-fn split<N: Certified>(b: [N; 5]) -> ([N; 5], [N; 5]) {
-    let mut work = b;
-    let mut left = b;
-    let mut right = b;
-    for level in 1..=4 {
-        for i in 0..=4 - level {
-            work[i] = (work[i] + work[i + 1]).half();
-        }
-        left[level] = work[0];
-        right[4 - level] = work[4 - level];
-    }
-    (left, right)
+fn split<N: Certified>([b0, b1, b2, b3, b4]: [N; 5]) -> ([N; 5], [N; 5]) {
+    let mid = |x: N, y: N| (x + y).half();
+    let (c0, c1, c2, c3) = (mid(b0, b1), mid(b1, b2), mid(b2, b3), mid(b3, b4));
+    let (d0, d1, d2) = (mid(c0, c1), mid(c1, c2), mid(c2, c3));
+    let (e0, e1) = (mid(d0, d1), mid(d1, d2));
+    let f0 = mid(e0, e1);
+    ([b0, c0, d0, e0, f0], [f0, e1, d2, c3, b4])
 }
 
 #[cfg(test)]
