@@ -45,10 +45,9 @@
 //! pair found two thirds of the time in copies of nodes and of their
 //! halves, and most of the rest in stalled store-to-load forwarding in the
 //! de Casteljau steps. With nodes split in place and the steps in locals
-//! (`split`), the same
-//! arithmetic: 2.9–3.6 µs a pair, 44 µs in all; two-thread step, five
-//! interleaved rounds, 3.09–3.17 ms against 3.17–3.25 without, the exact
-//! tests 0.08–0.09 ms.)
+//! (`split`), the same arithmetic: 2.9–3.6 µs a pair, 44 µs in all;
+//! two-thread step, five interleaved rounds, 3.09–3.17 ms against 3.17–3.25
+//! without, the exact tests 0.08–0.09 ms.)
 
 use super::certified::{CVec3, Certified};
 use super::roots::{Bracket, Scan};
@@ -197,8 +196,8 @@ pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
                 // Past the interval left open: the first right end within
                 // `EXACT_TOI_WIDTH` of its start where contact is certified
                 // closes the bracket (module doc). The stack holds the
-                // consecutive intervals to its right; only one reaching
-                // beyond that width is split.
+                // consecutive intervals to its right; only those reaching
+                // beyond that width are split.
                 if r - lo <= EXACT_TOI_WIDTH {
                     if contact_at_r(&stack[i].g) {
                         return Scan::Contact(Bracket { lo, hi: r });
@@ -324,47 +323,17 @@ mod tests {
     /// 2⁻⁴⁸ at a time, until its budget ran out: undecided in doubles.)
     #[test]
     fn cloth_funnel_227_edges_25487_25568_are_decided_in_doubles() {
+        // The sheet's plane: y = y0 at t = 0, y1 at t = 1.
+        let (y0, y1) = (-0.04202850162982941, -0.04211580008268356);
         let q = [
-            v(
-                0.03579220175743103,
-                -0.04202850162982941,
-                -0.6008790135383606,
-            ),
-            v(
-                0.03061540052294731,
-                -0.04202850162982941,
-                -0.6114889979362488,
-            ),
-            v(
-                0.03579460084438324,
-                -0.04202850162982941,
-                -0.6008710265159607,
-            ),
-            v(
-                0.03784260153770447,
-                -0.04202850162982941,
-                -0.5892450213432312,
-            ),
-            v(
-                0.035869501531124115,
-                -0.04211580008268356,
-                -0.6039440035820007,
-            ),
-            v(
-                0.030679000541567802,
-                -0.04211580008268356,
-                -0.6145840287208557,
-            ),
-            v(
-                0.03586610034108162,
-                -0.04211580008268356,
-                -0.603954017162323,
-            ),
-            v(
-                0.037921298295259476,
-                -0.04211580008268356,
-                -0.5922949910163879,
-            ),
+            v(0.03579220175743103, y0, -0.6008790135383606),
+            v(0.03061540052294731, y0, -0.6114889979362488),
+            v(0.03579460084438324, y0, -0.6008710265159607),
+            v(0.03784260153770447, y0, -0.5892450213432312),
+            v(0.035869501531124115, y1, -0.6039440035820007),
+            v(0.030679000541567802, y1, -0.6145840287208557),
+            v(0.03586610034108162, y1, -0.603954017162323),
+            v(0.037921298295259476, y1, -0.5922949910163879),
         ];
         let (Scan::Contact(d), Scan::Contact(dd)) = (
             earliest(edge_edge::<Bounded>(refs(&q))),
