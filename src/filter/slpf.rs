@@ -18,9 +18,10 @@
 //! A pair is culled if any direction culls it.
 //!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`: every sign is
-//! certified ([`crate::math::Bounded`], with the differences as exact-rounded
-//! leaves); along a coordinate axis the rounded difference has the exact sign
-//! outright.
+//! certified ([`crate::primitive::vertex_face_apart_along`],
+//! [`crate::primitive::edge_edge_apart_along`]: [`crate::math::Bounded`], with
+//! the differences as exact-rounded leaves; along a coordinate axis the
+//! rounded difference has the exact sign outright).
 //!
 //! The paper's five directions are [`PAPER_DIRECTIONS`] (it reports that
 //! adding `y` and `z` to `x` culls nothing more). Directions need not be unit
@@ -28,7 +29,8 @@
 //! `(√2/2, √2/2, 0)`); any set can be passed to study others.
 
 use super::Verdict;
-use crate::math::{Bounded, BoundedVec3, TINY, Vec3, gamma};
+use crate::math::{Bounded, TINY, Vec3, gamma};
+use crate::primitive::{edge_edge_apart_along, vertex_face_apart_along};
 
 /// The paper's projection directions (§2.3): `x`, `(1,1,0)`, `(1,0,1)`,
 /// `(0,1,1)`, `(1,1,1)`, unnormalised.
@@ -39,43 +41,6 @@ pub const PAPER_DIRECTIONS: [[f64; 3]; 5] = [
     [0.0, 1.0, 1.0],
     [1.0, 1.0, 1.0],
 ];
-
-/// The certified sign of `(p − q)·s`: `Some(±1)`, or `None` when uncertain
-/// or zero.
-#[inline]
-fn projected_sign(p: &Vec3, q: &Vec3, s: &[f64; 3]) -> Option<i8> {
-    let d = BoundedVec3::difference(p, q);
-    let mut sum: Option<Bounded> = None;
-    for (&di, &si) in d.0.iter().zip(s) {
-        if si != 0.0 {
-            let term = if si == 1.0 {
-                di
-            } else {
-                di * Bounded::exact(si)
-            };
-            sum = Some(match sum {
-                None => term,
-                Some(acc) => acc + term,
-            });
-        }
-    }
-    match sum?.sign()? {
-        0 => None,
-        s => Some(s),
-    }
-}
-
-/// `true` when every `(p − q)·s` over `pairs` has the same certified strict
-/// sign.
-#[inline]
-fn one_side<const N: usize>(pairs: [(&Vec3, &Vec3); N], s: &[f64; 3]) -> bool {
-    let Some(first) = projected_sign(pairs[0].0, pairs[0].1, s) else {
-        return false;
-    };
-    pairs[1..]
-        .iter()
-        .all(|(p, q)| projected_sign(p, q, s) == Some(first))
-}
 
 /// SLPF on a vertex–face pair (data set row order) with the given
 /// directions.
@@ -92,15 +57,11 @@ pub fn slpf_vertex_face(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
 ) -> Verdict {
-    let x = [
-        (v_t0, f0_t0),
-        (v_t1, f0_t1),
-        (v_t0, f1_t0),
-        (v_t1, f1_t1),
-        (v_t0, f2_t0),
-        (v_t1, f2_t1),
-    ];
-    Verdict::culled_if(directions.iter().any(|s| one_side(x, s)))
+    Verdict::culled_if(
+        directions.iter().any(|s| {
+            vertex_face_apart_along(s, v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
+        }),
+    )
 }
 
 /// SLPF on an edge–edge pair (data set row order) with the given directions.
@@ -117,17 +78,11 @@ pub fn slpf_edge_edge(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
 ) -> Verdict {
-    let x = [
-        (ea0_t0, eb0_t0),
-        (ea0_t0, eb1_t0),
-        (ea1_t0, eb0_t0),
-        (ea1_t0, eb1_t0),
-        (ea0_t1, eb0_t1),
-        (ea0_t1, eb1_t1),
-        (ea1_t1, eb0_t1),
-        (ea1_t1, eb1_t1),
-    ];
-    Verdict::culled_if(directions.iter().any(|s| one_side(x, s)))
+    Verdict::culled_if(directions.iter().any(|s| {
+        edge_edge_apart_along(
+            s, ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        )
+    }))
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 
 mod coplanarity;
 mod query_kind;
+mod separation;
 
 pub use coplanarity::{bernstein_from_scaled, certified_common_sign, coplanarity_scaled};
 pub use query_kind::QueryKind;
+pub use separation::{edge_edge_apart_along, vertex_face_apart_along};
