@@ -151,10 +151,12 @@ fn shared_coordinate() -> impl Strategy<Value = [Vec3; 8]> {
 }
 
 /// A flat sheet moving along its normal: all four points at `y = y₀` at
-/// `t = 0` and at `y = y₁` at `t = 1` (coplanar motion), the second edge's
-/// first end within about `10⁻⁵` of the first edge's at both times, so that
-/// the edges meet near a corner, where the inside conditions stay close to
-/// zero (cloth-funnel 227→228's slowest edge–edge pairs).
+/// `t = 0` and at `y = y₁` at `t = 1` (coplanar motion), the third point
+/// within about `10⁻⁵` of the first at both times: the second edge's first
+/// end next to the first edge's, or the vertex next to the face's corner
+/// `f1`, so that the features meet near a corner, where the inside
+/// conditions stay close to zero (cloth-funnel 227→228's slowest edge–edge
+/// pairs).
 fn flat_sheet_near_corner() -> impl Strategy<Value = [Vec3; 8]> {
     (
         query(wide()),
@@ -378,6 +380,8 @@ proptest! {
     fn vertex_face_tilted_coplanar(q in tilted_coplanar()) { check(&q, true)?; }
     #[test]
     fn edge_edge_tilted_coplanar(q in tilted_coplanar()) { check(&q, false)?; }
+    #[test]
+    fn vertex_face_flat_sheet_near_a_corner(q in flat_sheet_near_corner()) { check(&q, true)?; }
     #[test]
     fn edge_edge_flat_sheet_near_a_corner(q in flat_sheet_near_corner()) { check(&q, false)?; }
     #[test]
