@@ -10,9 +10,12 @@
 //! sign at both times, the two features' convex hulls never meet. Every
 //! sign is certified ([`crate::math::Bounded`], with the differences as
 //! exact-rounded leaves; along a coordinate axis the rounded difference has
-//! the exact sign outright), so a `true` holds in floating point. The
-//! inputs must be in the filter range ([`crate::math::in_filter_range`]),
-//! where that model holds.
+//! the exact sign outright), so a `true` holds in floating point wherever
+//! that model does. Along a direction whose components are 0 or ±1 (the
+//! paper's) only differences, sums and changes of sign are formed, and it
+//! holds for all finite inputs (an overflow gives an infinite bound: no sign). Along
+//! others the products must not underflow, which inputs in the filter range
+//! ([`crate::math::in_filter_range`]) guarantee.
 
 use crate::math::{Bounded, BoundedVec3, Vec3};
 
