@@ -13,9 +13,9 @@
 //! the exact sign outright), so a `true` holds in floating point wherever
 //! that model does. Along a direction whose components are 0 or ±1 (the
 //! paper's) only differences, sums and changes of sign are formed, and it
-//! holds for all finite inputs (an overflow gives an infinite bound: no sign). Along
-//! others the products must not underflow, which inputs in the filter range
-//! ([`crate::math::in_filter_range`]) guarantee.
+//! holds for all finite inputs (an overflow gives an infinite bound: no
+//! sign). Along others the products must not underflow, which inputs in
+//! the filter range ([`crate::math::in_filter_range`]) guarantee.
 
 use crate::math::{Bounded, BoundedVec3, Vec3};
 
