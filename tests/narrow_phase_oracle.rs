@@ -178,10 +178,10 @@ fn flat_sheet_near_corner() -> impl Strategy<Value = [Vec3; 8]> {
 }
 
 /// Two edges end to end along one line (ends at `s₀ < s₁ ≤ s₂ < s₃` on a
-/// random line, on a grid of quarters so that they may touch exactly),
-/// moving in a random direction, the second also sliding along the line
-/// (by `Δ` quarters, so that it may reach back over the first): coplanar,
-/// nearly parallel motion, which the float tiers cannot sign and the
+/// random line, rounded, on a grid of quarters so that the edges may share
+/// an end), moving in a random direction, the second also sliding along the
+/// line (by `Δ` quarters, so that it may reach back over the first): nearly
+/// collinear motion, which the float tiers mostly cannot sign and the
 /// separation test decides when the edges stay apart along the line.
 fn end_to_end() -> impl Strategy<Value = [Vec3; 8]> {
     (
