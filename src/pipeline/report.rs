@@ -55,7 +55,9 @@ impl KindCounts {
 /// busy times (see `pipeline::step`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageTimes {
-    /// Building the BVH (first step) or refitting it (later steps).
+    /// Building the BVH (first step) or refitting it (later steps); the
+    /// filters' per-vertex arrays are written alongside, on the same
+    /// workers, and count here.
     pub refit: f64,
     /// BVH traversal: candidate generation.
     pub traverse: f64,

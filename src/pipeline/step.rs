@@ -50,6 +50,16 @@
 //! verdict, then DNF and the window filter on them, was measured on
 //! cloth-ball 92→93: no change in time.)
 //!
+//! **The filters' setup beside the BVH.** The filters' per-vertex arrays
+//! (the positions side by side, the range check, SLPF's table) need only
+//! the positions, so they are written alongside the build or refit
+//! (`rayon::join`), whose passes leave the workers idle between them; they
+//! count in the `refit` stage. Funnel 227→228, two threads, BVH refitted,
+//! six interleaved rounds of 30 runs (`scripts/ab_step.sh --refit`),
+//! fastest: whole step 2.98–3.07 ms against 3.06–3.25 with the setup at the
+//! start of the fused stage (refit stage 0.53–0.55 against 0.47–0.54;
+//! filter stage, now without the setup, 0.14–0.15 against 0.23–0.27).
+//!
 //! **Time-aligned pruning** ([`PipelineConfig::time_aligned`], off by
 //! default): the BVH is built with [`Bvh::build_time_aligned`] and drops
 //! leaf pairs and feature pairs by SLPF's test on all its slabs; the counts
@@ -137,21 +147,37 @@ impl Pipeline {
         let cfg = &self.config;
         let mesh = step.mesh;
 
-        // Stage 1–2a: build or refit the BVH of swept k-DOPs.
+        // Stage 1–2a: build or refit the BVH of swept k-DOPs and, alongside
+        // it, write the filters' per-vertex arrays (they read the positions
+        // only; module doc).
         let t = Clock::start();
         let reusable = |bvh: &Bvh| bvh.axes() == cfg.axes && bvh.time_aligned() == cfg.time_aligned;
-        let built = match self.bvh.as_mut() {
-            Some(bvh) if reusable(bvh) && !self.rebuild => {
-                bvh.refit(step)?;
-                false
-            }
-            Some(bvh) if reusable(bvh) => {
-                bvh.rebuild(step);
-                true
-            }
-            _ => {
-                self.bvh = Some(Bvh::build_time_aligned(step, cfg.axes, cfg.time_aligned));
-                true
+        let (bvh, rebuild) = (&mut self.bvh, self.rebuild);
+        let buffers = std::mem::take(&mut self.buffers);
+        let (built, ctx) = rayon::join(
+            || -> Result<bool, BroadPhaseError> {
+                Ok(match bvh.as_mut() {
+                    Some(tree) if reusable(tree) && !rebuild => {
+                        tree.refit(step)?;
+                        false
+                    }
+                    Some(tree) if reusable(tree) => {
+                        tree.rebuild(step);
+                        true
+                    }
+                    _ => {
+                        *bvh = Some(Bvh::build_time_aligned(step, cfg.axes, cfg.time_aligned));
+                        true
+                    }
+                })
+            },
+            || FilterCtx::new(cfg, step, buffers),
+        );
+        let built = match built {
+            Ok(built) => built,
+            Err(e) => {
+                self.buffers = ctx.into_buffers();
+                return Err(e.into());
             }
         };
         self.rebuild = false;
@@ -162,7 +188,6 @@ impl Pipeline {
         // exact tests run on each batch of candidates as the traversal
         // emits it (neither the candidates nor the survivors are stored).
         let t = Clock::start();
-        let ctx = FilterCtx::new(cfg, step, std::mem::take(&mut self.buffers));
         let (sinks, bp) = bvh.self_candidates_par(|| FilterSink::new(&ctx));
         let fused_ms = t.ms();
         let mut vf = KindCounts {
@@ -178,9 +203,10 @@ impl Pipeline {
         let (busy, toi, toi_upper, pairs) = collect(sinks, &mut vf, &mut ee, mesh);
         // The filters and the exact tests ran inside the traversal's tasks:
         // their shares of the fused stage are their summed busy times spread
-        // over the workers.
+        // over the workers. (Their setup ran alongside the BVH's stage, and
+        // counts there.)
         let threads = rayon::current_num_threads() as f64;
-        let filter_ms = (ctx.setup_ms + busy.filter / threads).min(fused_ms);
+        let filter_ms = (busy.filter / threads).min(fused_ms);
         let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms);
         self.buffers = ctx.into_buffers();
         let traverse_ms = fused_ms - filter_ms - solve_ms;
@@ -278,14 +304,11 @@ struct FilterCtx<'a> {
     in_range: bool,
     /// Keep the colliding pairs, not only their counts.
     collect_pairs: bool,
-    /// Time spent preparing, ms.
-    setup_ms: f64,
 }
 
 impl<'a> FilterCtx<'a> {
     /// The filters of `cfg` on `step`, their arrays written over `buffers`.
     fn new(cfg: &PipelineConfig, step: &'a Step<'a>, buffers: FilterBuffers) -> FilterCtx<'a> {
-        let t = Clock::start();
         let uses_slpf = matches!(cfg.filters, FilterSet::Slpf | FilterSet::SlpfDnf);
         let FilterBuffers { mut x, slpf } = buffers;
         x.clear();
@@ -316,7 +339,6 @@ impl<'a> FilterCtx<'a> {
             solver: cfg.solver,
             in_range,
             collect_pairs: cfg.collect_pairs,
-            setup_ms: t.ms(),
         }
     }
 
