@@ -142,6 +142,20 @@
 //! 115–137, funnel 7.7–10.6 against 7.4–8.8 (five interleaved rounds), no
 //! gain.
 //!
+//! **The walk down to the cluster untested** (measured, not adopted). A
+//! cluster's descent starts at the root, but the nodes on the path down to
+//! its first leaf `c₀` always overlap its merge (both contain `c₀`'s
+//! k-DOP), and the path itself is known from the nodes' last leaves. A walk
+//! down that path that tests only the children right of it (those left of
+//! it hold leaves below the bound), pushing them as `visit` does, lists
+//! exactly the same partners: funnel 227→228, 2.2 % fewer instructions for
+//! a whole step (callgrind, one thread, build and two refits: 306 M → 299 M),
+//! but the same time (two threads, BVH refitted, six interleaved rounds:
+//! 2.99–3.01 ms against 2.98–3.03; cloth-ball 92→93, three rounds, 131.7–
+//! 132.9 against 131.7–133.7). The path's nodes are few, near the root and
+//! in the cache; the descents' time goes to the dependent loads further
+//! down.
+//!
 //! **Queries in registers.** Every k-DOP tested against many others (a
 //! cluster's merge, a leaf in its cluster's partner filter, a query's
 //! features in their outer tests) is a [`QKdopQuery`]: loaded once into
@@ -173,7 +187,13 @@
 //! corner tests aside) less those 186 K feature tests: under a tenth of
 //! the funnel step's 103 M (callgrind, one thread, BVH built each run:
 //! build 34 M, traversal 60 M, filters and solver 10 M), against a goal a
-//! third away. Not pursued.
+//! third away. Not pursued. Measured again on the refitted step: dropping
+//! the adjacent partners outright after the leaf filter (a corner test on
+//! the short partner lists; wrong output, timing only) took 0.03–0.17 ms,
+//! round by round, off funnel's 3.04–3.12 ms (two threads, five
+//! interleaved rounds; the 985 candidates it loses no longer reach the
+//! filters either): a bound on what a list could save before its own
+//! 186 K feature tests are paid.
 //!
 //! **Subtrees that cannot touch themselves** (estimated, not pursued). A
 //! patch of triangles whose normals all keep a positive component along
