@@ -53,8 +53,8 @@
 //! **The filters' setup beside the BVH.** The filters' per-vertex arrays
 //! (the positions side by side, the range check, SLPF's table) need only
 //! the positions, so they are written alongside the build or refit
-//! (`rayon::join`), whose passes leave the workers idle between them; they
-//! count in the `refit` stage. Funnel 227→228, two threads, BVH refitted,
+//! (`rayon::join`; the two together take less than one after the other),
+//! and count in the `refit` stage. Funnel 227→228, two threads, BVH refitted,
 //! six interleaved rounds of 30 runs (`scripts/ab_step.sh --refit`),
 //! fastest: whole step 2.98–3.07 ms against 3.06–3.25 with the setup at the
 //! start of the fused stage (refit stage 0.53–0.55 against 0.47–0.54;
