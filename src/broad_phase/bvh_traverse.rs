@@ -59,7 +59,14 @@
 //! 98.9–100.9 against 105.4–107.3; whole step on 2 threads, BVH refitted:
 //! funnel 3.52–3.66 against 3.88–3.98, cloth-ball 143–147 against 146–152.
 //! Four and eight descents taking turns were no faster than two (the four
-//! queries alone fill the sixteen vector registers).
+//! queries alone fill the sixteen vector registers). Nor was running the
+//! next pair of clusters' descents a few node visits at a time between the
+//! current pair's leaves, so that their loads would wait while the leaves'
+//! tests run (measured, not adopted; the same lists): funnel 227→228, two
+//! threads, BVH refitted, interleaved rounds, four visits of each descent
+//! per leaf 3.19–3.25 ms against 3.00–3.06 (five rounds); one visit
+//! 3.05–3.18 against 3.03–3.24, twelve 3.41–3.56 (the two quiet rounds of
+//! three).
 //!
 //! **Pruning by SLPF's test** (an option, off by default:
 //! [`KdopBvh::time_aligned`]). SLPF's test holds for whole leaves: if along
