@@ -321,7 +321,10 @@ pub const LEAVES_PER_TASK: usize = 256;
 /// cluster's partners on the merges of its halves (four leaves) first save
 /// enough: counted, funnel 227→228's leaf tests 610,558 → 517,901 with the
 /// halves' tests included, cloth-ball 92→93's 8.36 M → 7.97 M (5 %), before
-/// the halves' merges are paid for.
+/// the halves' merges are paid for. Nor were six or twelve (funnel 227→228,
+/// two threads, BVH refitted, fastest of 30, four interleaved rounds:
+/// 3.00–3.06 ms and, one noisy round left out, 3.01–3.04, against
+/// 2.99–3.02).
 const CLUSTER: usize = 8;
 
 /// Most vertices, and most edges, a leaf owns (those of one face).
