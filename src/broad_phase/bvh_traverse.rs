@@ -159,9 +159,9 @@
 //! a whole step (callgrind, one thread, build and two refits: 306 M → 299 M),
 //! but the same time (two threads, BVH refitted, six interleaved rounds:
 //! 2.99–3.01 ms against 2.98–3.03; cloth-ball 92→93, three rounds, 131.7–
-//! 132.9 against 131.7–133.7). The path's nodes are few, near the root and
-//! in the cache; the descents' time goes to the dependent loads further
-//! down.
+//! 132.9 against 131.7–133.7). The path's nodes are few and near the root,
+//! likely in the cache, so the descents' time is presumably in their
+//! dependent loads further down.
 //!
 //! **Queries in registers.** Every k-DOP tested against many others (a
 //! cluster's merge, a leaf in its cluster's partner filter, a query's
