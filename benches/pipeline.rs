@@ -47,7 +47,7 @@ use ccdlab::harness::sequence::FrameSequence;
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
-use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport};
+use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport, TimeAligned};
 use criterion::{BenchmarkId, Criterion, SamplingMode};
 
 /// One scene step, loaded once.
@@ -380,7 +380,7 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
     g.bench_function(BenchmarkId::new("step-time-aligned", name), |b| {
         b.iter(|| {
             let config = PipelineConfig {
-                time_aligned: true,
+                time_aligned: TimeAligned::On,
                 ..PipelineConfig::default()
             };
             black_box(

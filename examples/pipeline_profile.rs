@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use ccdlab::broad_phase::{BroadPhaseStats, Bvh, CandidateSink, EePair, VfPair};
 use ccdlab::mesh::{Step, read_step};
-use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport};
+use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport, TimeAligned};
 
 /// Discards candidates.
 struct Discard;
@@ -104,7 +104,11 @@ fn main() -> ExitCode {
 /// The timed runs (module doc).
 fn run(what: &str, step: &Step<'_>, runs: usize, time_aligned: bool) -> ExitCode {
     let config = PipelineConfig {
-        time_aligned,
+        time_aligned: if time_aligned {
+            TimeAligned::On
+        } else {
+            TimeAligned::Off
+        },
         ..PipelineConfig::default()
     };
     let build = || Bvh::build_time_aligned(step, config.axes, time_aligned);

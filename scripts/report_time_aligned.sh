@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Whole-step timings with and without time-aligned pruning (`ccdlab step --time-aligned on|off`,
-# not the paper's pipeline; see src/broad_phase/bvh_traverse.rs), and with it on and DNF as the
-# only paper filter (`--filters dnf`: SLPF then has almost nothing left to cull), one binary,
+# not the paper's pipeline; see src/broad_phase/bvh_traverse.rs), with it on and DNF as the
+# only paper filter (`--filters dnf`: SLPF then has almost nothing left to cull), and with the
+# CLI's default `--time-aligned auto` (one of those by the step's motion), one binary,
 # interleaved rounds of scripts/ab_step.sh on cloth-ball 92->93 and funnel 227->228, the BVH
 # built each run, then refitted (`ab_step.sh --refit`, as in a sequence). Writes
 # reports/time_aligned/README.md, stamped with machine, threads and commit.
 #
 #   scripts/report_time_aligned.sh [--rounds R] [--threads T]
 #
-# About 15 minutes on a 2-core machine.
+# About 10 minutes on a 2-core machine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -36,6 +37,7 @@ wrap() {
 wrap off --time-aligned off
 wrap on --time-aligned on
 wrap on-dnf --time-aligned on --filters dnf
+wrap auto --time-aligned auto
 
 runs="$work/runs.txt"
 for scene in cloth-ball funnel; do
@@ -50,7 +52,7 @@ for scene in cloth-ball funnel; do
     echo
     echo '```text'
     scripts/ab_step.sh --rounds "$rounds" --threads "$threads" "${flag[@]}" "$scene" \
-      "$work/off" "$work/on" "$work/on-dnf" |
+      "$work/off" "$work/on" "$work/on-dnf" "$work/auto" |
       sed "s|$work/||"
     echo '```'
     echo
@@ -74,7 +76,9 @@ mkdir -p "$out"
   echo "a sequence refit theirs; the first run is left out; a sequence's tree was built for earlier"
   echo "frames and may fit these less well). One binary: \`off\` is the"
   echo "paper's swept 26-DOP BVH, \`on\` adds \`--time-aligned on\`, \`on-dnf\` also \`--filters dnf\`"
-  echo "(the paper's filters without SLPF, which culls about 1.5 % of the pruned candidates). Each"
+  echo "(the paper's filters without SLPF, which culls about 1.5 % of the pruned candidates), \`auto\`"
+  echo "\`--time-aligned auto\` (the CLI's default: \`on-dnf\` when the vertices move at least half"
+  echo "the mean edge length, as cloth-ball's do, else \`off\`, as for funnel; \`src/pipeline/motion.rs\`). Each"
   echo "round runs each setting once; best and median are over the runs of that round, the stage"
   echo "times those of its best run. The filters' per-vertex arrays are written alongside the"
   echo "build or refit and count in that stage (\`StageTimes::refit\`)."

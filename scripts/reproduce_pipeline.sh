@@ -6,6 +6,8 @@
 #      (counts_<scene>.json: candidates per k, culls per filter setting, parry, whole steps);
 #   2. ccdlab step --json on 1 and 2 threads for every scene with frame files (fastest of
 #      $STEP_REPEAT runs, each building its BVH anew);
+#      steps 2 and 4 run the paper's pipeline: `--time-aligned off` (the CLI's default, `auto`,
+#      prunes the BVH on scenes that move far, and then leaves SLPF out);
 #   3. the ipctk peer (scripts/peer_ipctk.py step, fastest of as many) on 2 threads, when it
 #      runs here;
 #   4. ccdlab replay of every scene with each filter setting (sequence-level statistics;
@@ -64,7 +66,7 @@ while read -r name sequence step frame0 frame1; do
     # Fastest of $STEP_REPEAT runs, each building its BVH anew (the peer's is also its
     # fastest of as many): on this shared machine single runs vary by 10-30 %, and a run of
     # 5 was often disturbed throughout.
-    "$bin" step "$frame0" "$frame1" --threads "$threads" --repeat "$STEP_REPEAT" --rebuild --json \
+    "$bin" step "$frame0" "$frame1" --time-aligned off --threads "$threads" --repeat "$STEP_REPEAT" --rebuild --json \
       > "$work/step_${name}_t${threads}.json.tmp"
     mv "$work/step_${name}_t${threads}.json.tmp" "$work/step_${name}_t${threads}.json"
   done
@@ -93,7 +95,7 @@ echo "== 4/5 ccdlab replay (each filter setting)"
 while read -r name sequence step frame0 frame1; do
   [ -n "$name" ] || continue
   for filters in slpf dnf slpf+dnf; do
-    "$bin" replay "$sequence" --filters "$filters" --threads 2 --out "$work/replay_${name}_${filters}.jsonl" > /dev/null
+    "$bin" replay "$sequence" --time-aligned off --filters "$filters" --threads 2 --out "$work/replay_${name}_${filters}.jsonl" > /dev/null
   done
 done <<< "$scenes"
 

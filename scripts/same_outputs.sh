@@ -34,8 +34,9 @@ same=1
 for scene in "cloth-ball/frames/cloth_ball92.ply cloth-ball/frames/cloth_ball93.ply" \
              "cloth-funnel/frames/227.ply cloth-funnel/frames/228.ply"; do
   read -r f0 f1 <<< "$scene"
-  for opts in "" "--time-aligned on" "--time-aligned on --filters dnf" "--filters none" \
-              "--filters slpf" "--window off" "--solver cubic" "--k 6" "--threads 1"; do
+  for opts in "" "--time-aligned off" "--time-aligned on" "--time-aligned on --filters dnf" \
+              "--filters none" "--filters slpf" "--window off" "--solver cubic" "--k 6" \
+              "--threads 1"; do
     ran=1
     for side in a b; do
       bin="$1"

@@ -121,13 +121,29 @@ fn replay_window_off_changes_only_the_window_count() {
 
 /// `--time-aligned on` (shared by `step` and `replay`) keeps the collisions
 /// and the time of impact of every step, with no more candidates; the JSON
-/// says which setting ran; a bad value is refused.
+/// says which setting ran; `auto` runs one of the two (without SLPF when it
+/// prunes) with the same collisions; a bad value is refused.
 #[test]
 fn replay_time_aligned_keeps_the_collisions() {
     let d = Scratch::new("cli-time-aligned");
     let run = |setting: &str| replay_lines(&d, &["--time-aligned", setting]);
-    let (on, off) = (run("on"), run("off"));
-    assert_eq!((on.len(), off.len()), (3, 3));
+    let (on, off, auto) = (run("on"), run("off"), run("auto"));
+    assert_eq!((on.len(), off.len(), auto.len()), (3, 3, 3));
+    for (i, (a, b)) in auto.iter().zip(&off).enumerate() {
+        let filters = match a["time_aligned"].as_bool() {
+            Some(true) => "dnf",
+            Some(false) => "slpf+dnf",
+            None => panic!("step {i}: no time_aligned"),
+        };
+        assert_eq!(a["filters"], filters, "step {i}");
+        for kind in ["vf", "ee"] {
+            assert_eq!(
+                a[kind]["colliding"], b[kind]["colliding"],
+                "step {i}: {kind}"
+            );
+        }
+        assert_eq!(a["toi"], b["toi"], "step {i}");
+    }
     for (i, (a, b)) in on.iter().zip(&off).enumerate() {
         assert_eq!(
             (&a["time_aligned"], &b["time_aligned"]),

@@ -14,7 +14,9 @@ use ccdlab::harness::ground_truth::{read_boxes, read_mma_bool};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, Step, TriMesh, read_step};
 use ccdlab::narrow_phase::{EXACT_TOI_WIDTH, edge_edge, oracle, vertex_face};
-use ccdlab::pipeline::{ContactPair, Pipeline, PipelineConfig, StepOutcome};
+use ccdlab::pipeline::{
+    AUTO_MIN_MOTION, ContactPair, Pipeline, PipelineConfig, StepOutcome, TimeAligned, motion_ratio,
+};
 use ccdlab::primitive::QueryKind;
 use proptest::prelude::*;
 
@@ -231,7 +233,7 @@ fn time_aligned_pruning_changes_no_collision_on_the_real_steps() {
         let swept = run(scene, collecting(FilterSet::SlpfDnf), 2);
         let aligned = |filters, window, threads| {
             let config = PipelineConfig {
-                time_aligned: true,
+                time_aligned: TimeAligned::On,
                 window,
                 ..collecting(filters)
             };
@@ -289,6 +291,90 @@ fn refit_gives_the_same_step_as_a_fresh_build() {
     assert_eq!(p.step(&step).unwrap().report.bvh, "refit");
 }
 
+/// `TimeAligned::Auto` on the real steps: funnel 227→228, whose vertices
+/// move about a sixth of an edge, runs the paper's BVH and filters;
+/// cloth-ball 92→93, whose vertices move more than an edge, prunes and
+/// leaves SLPF out. Either way the report and the pairs are those of the
+/// setting chosen, on 1 and 2 threads.
+#[test]
+fn auto_time_aligned_chooses_by_motion_on_the_real_steps() {
+    for (scene, name, prunes) in [
+        (funnel(), "funnel", false),
+        (cloth_ball(), "cloth-ball", true),
+    ] {
+        let step = Step::new(&scene.mesh, &scene.x_t0, &scene.x_t1).unwrap();
+        let ratio = motion_ratio(&step);
+        assert_eq!(ratio >= AUTO_MIN_MOTION, prunes, "{name}: ratio {ratio}");
+        let auto = PipelineConfig {
+            time_aligned: TimeAligned::Auto,
+            ..collecting(FilterSet::SlpfDnf)
+        };
+        let chosen = if prunes {
+            PipelineConfig {
+                time_aligned: TimeAligned::On,
+                ..collecting(FilterSet::Dnf)
+            }
+        } else {
+            collecting(FilterSet::SlpfDnf)
+        };
+        let want = run(scene, chosen, 2);
+        for threads in [1, 2] {
+            let got = run(scene, auto.clone(), threads);
+            assert_eq!(got.report.time_aligned, prunes, "{name}");
+            assert_eq!(got.report.filters, want.report.filters, "{name}");
+            assert_eq!(
+                (&got.report.vf, &got.report.ee),
+                (&want.report.vf, &want.report.ee),
+                "{name}"
+            );
+            assert_eq!(got.pairs, want.pairs, "{name}");
+            assert_eq!(
+                (got.report.toi, got.report.toi_upper),
+                (want.report.toi, want.report.toi_upper),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// `TimeAligned::Auto` decides when the BVH is built: a sequence that
+/// starts still and then moves far keeps the paper's BVH through its
+/// refits, and prunes once asked to rebuild.
+#[test]
+fn auto_time_aligned_decides_at_each_build() {
+    let scene = funnel();
+    let still = Step::new(&scene.mesh, &scene.x_t0, &scene.x_t0).unwrap();
+    // Funnel 227→228's motion, ten times over.
+    let far: Vec<Vec3> = scene
+        .x_t0
+        .iter()
+        .zip(&scene.x_t1)
+        .map(|(a, b)| a + (b - a) * 10.0)
+        .collect();
+    let moving = Step::new(&scene.mesh, &scene.x_t0, &far).unwrap();
+    assert!(motion_ratio(&moving) >= AUTO_MIN_MOTION);
+    let mut p = Pipeline::new(PipelineConfig {
+        time_aligned: TimeAligned::Auto,
+        ..collecting(FilterSet::SlpfDnf)
+    });
+    let first = p.step(&still).unwrap().report;
+    assert_eq!((first.bvh.as_str(), first.time_aligned), ("build", false));
+    let refitted = p.step(&moving).unwrap();
+    assert_eq!(refitted.report.bvh, "refit");
+    assert!(!refitted.report.time_aligned);
+    assert_eq!(refitted.report.filters, "slpf+dnf");
+    p.rebuild_next();
+    let rebuilt = p.step(&moving).unwrap();
+    assert_eq!(rebuilt.report.bvh, "build");
+    assert!(rebuilt.report.time_aligned);
+    assert_eq!(rebuilt.report.filters, "dnf");
+    // The same collisions either way (listed in another order).
+    assert_eq!(keys(&rebuilt.pairs), keys(&refitted.pairs));
+    assert_eq!(rebuilt.report.toi, refitted.report.toi);
+    // And the next refit keeps the pruned tree.
+    assert!(p.step(&moving).unwrap().report.time_aligned);
+}
+
 /// A small random deforming mesh: a jittered grid sheet whose vertices move
 /// randomly, so that it crosses itself.
 fn random_sheet() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
@@ -333,7 +419,7 @@ proptest! {
                 prop_assert_eq!(keys(&out.pairs), keys(&base.pairs));
             }
         }
-        let aligned = Pipeline::new(PipelineConfig { time_aligned: true, ..cfg(FilterSet::SlpfDnf) }).step(&step).unwrap();
+        let aligned = Pipeline::new(PipelineConfig { time_aligned: TimeAligned::On, ..cfg(FilterSet::SlpfDnf) }).step(&step).unwrap();
         prop_assert_eq!(keys(&aligned.pairs), keys(&base.pairs));
         prop_assert_eq!(aligned.report.toi, base.report.toi);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -533,13 +619,13 @@ proptest! {
         let want: BTreeSet<_> = truth.keys().copied().collect();
         for axes in KdopAxes::ALL {
             for filters in FilterSet::ALL {
-                for (window, time_aligned) in [(false, false), (true, false), (false, true), (true, true)] {
+                for (window, time_aligned) in [(false, TimeAligned::Off), (true, TimeAligned::Off), (false, TimeAligned::On), (true, TimeAligned::On), (true, TimeAligned::Auto)] {
                     if axes != KdopAxes::Dop26 && (filters != FilterSet::None || window) {
                         continue;
                     }
                     let config = PipelineConfig { axes, filters, window, time_aligned, collect_pairs: true, ..PipelineConfig::default() };
                     let out = Pipeline::new(config).step(&step).unwrap();
-                    let setting = format!("k = {axes:?}, {filters:?}, window {window}, time-aligned {time_aligned}");
+                    let setting = format!("k = {axes:?}, {filters:?}, window {window}, time-aligned {time_aligned:?}");
                     prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
                     for p in &out.pairs {
                         let [lo, hi] = truth[&(p.kind, p.a, p.b)];
@@ -577,10 +663,10 @@ proptest! {
         let truth = oracle_collisions(&step);
         let want: BTreeSet<_> = truth.keys().copied().collect();
         for filters in FilterSet::ALL {
-            for (window, time_aligned) in [(false, false), (true, false), (true, true)] {
+            for (window, time_aligned) in [(false, TimeAligned::Off), (true, TimeAligned::Off), (true, TimeAligned::On), (true, TimeAligned::Auto)] {
                 let config = PipelineConfig { filters, window, time_aligned, collect_pairs: true, ..PipelineConfig::default() };
                 let out = Pipeline::new(config).step(&step).unwrap();
-                let setting = format!("2^{e}, {filters:?}, window {window}, time-aligned {time_aligned}");
+                let setting = format!("2^{e}, {filters:?}, window {window}, time-aligned {time_aligned:?}");
                 prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
                 for p in &out.pairs {
                     let [lo, hi] = truth[&(p.kind, p.a, p.b)];

@@ -53,6 +53,17 @@ impl FilterSet {
         }
     }
 
+    /// This setting with SLPF left out (`slpf+dnf` → `dnf`, `slpf` →
+    /// `none`): what [`crate::pipeline::TimeAligned::Auto`] runs when the
+    /// BVH prunes by SLPF's test itself.
+    pub fn without_slpf(self) -> FilterSet {
+        match self {
+            FilterSet::SlpfDnf => FilterSet::Dnf,
+            FilterSet::Slpf => FilterSet::None,
+            other => other,
+        }
+    }
+
     /// Runs the filters on one pair given as its eight points (data set row
     /// order), with SLPF `directions`. `Some(filter)` when culled.
     #[inline]

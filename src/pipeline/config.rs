@@ -21,14 +21,10 @@ pub struct PipelineConfig {
     /// ([`super::KindCounts::culled_window`]), so the paper's counts are the
     /// same with it on or off.
     pub window: bool,
-    /// Drop the leaf pairs and feature pairs of the BVH whose k-DOPs at
-    /// `t = 0` and at `t = 1` one slab separates at both times in the same
-    /// order ([`crate::broad_phase::KdopBvh::time_aligned`]). Not part of
-    /// the paper's pipeline: its candidates are then fewer than the swept
-    /// k-DOPs' and SLPF culls almost none of them (this is SLPF's test on
-    /// all the k-DOP's directions); the colliding pairs and the time of
-    /// impact are the same.
-    pub time_aligned: bool,
+    /// Whether the BVH drops the leaf pairs and feature pairs whose k-DOPs
+    /// at `t = 0` and at `t = 1` one slab separates at both times in the
+    /// same order ([`TimeAligned`]).
+    pub time_aligned: TimeAligned,
     /// Keep every colliding pair (global IDs and time of impact) in the
     /// outcome, not just the counts.
     pub collect_pairs: bool,
@@ -44,8 +40,40 @@ impl Default for PipelineConfig {
             directions: PAPER_DIRECTIONS.to_vec(),
             solver: Solver::Exact,
             window: true,
-            time_aligned: false,
+            time_aligned: TimeAligned::Off,
             collect_pairs: false,
+        }
+    }
+}
+
+/// Time-aligned pruning ([`crate::broad_phase::KdopBvh::time_aligned`]).
+/// Not part of the paper's pipeline: its candidates are then fewer than
+/// the swept k-DOPs' and SLPF culls almost none of them (this is SLPF's
+/// test on all the k-DOP's directions); the colliding pairs and the time
+/// of impact are the same whatever the setting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TimeAligned {
+    /// The swept k-DOPs alone (the paper's BVH).
+    #[default]
+    Off,
+    /// Prune, with the filters as configured.
+    On,
+    /// Prune when the step's vertices move far against its edges
+    /// ([`super::motion_ratio`] at least [`super::AUTO_MIN_MOTION`]), and
+    /// then leave SLPF out of the filters, since the pruning has made its
+    /// test on every slab ([`FilterSet::without_slpf`]); otherwise as
+    /// [`TimeAligned::Off`]. Decided whenever the BVH is built; a refit
+    /// keeps the tree's setting.
+    Auto,
+}
+
+impl TimeAligned {
+    /// Name on the command line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            TimeAligned::Off => "off",
+            TimeAligned::On => "on",
+            TimeAligned::Auto => "auto",
         }
     }
 }

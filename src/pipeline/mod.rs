@@ -5,9 +5,11 @@
 
 mod clock;
 mod config;
+mod motion;
 mod report;
 mod step;
 
-pub use config::PipelineConfig;
+pub use config::{PipelineConfig, TimeAligned};
+pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub use report::{ContactPair, KindCounts, StageTimes, StepReport};
 pub use step::{Pipeline, PipelineError, StepOutcome};

@@ -80,7 +80,8 @@ pub struct StepReport {
     pub faces: usize,
     /// Bounding-volume planes.
     pub k: usize,
-    /// Filter setting.
+    /// Filter setting that ran (with [`super::TimeAligned::Auto`], the
+    /// configured one without SLPF when the BVH pruned).
     pub filters: String,
     /// Whether the coplanar-window filter ran after the paper's filters
     /// ([`super::PipelineConfig::window`]); records made before it existed
@@ -88,7 +89,8 @@ pub struct StepReport {
     #[serde(default)]
     pub window: bool,
     /// Whether the BVH pruned by time-aligned k-DOPs
-    /// ([`super::PipelineConfig::time_aligned`]); records made before it
+    /// ([`super::PipelineConfig::time_aligned`]; with
+    /// [`super::TimeAligned::Auto`], what it chose); records made before it
     /// existed read as `false`.
     #[serde(default)]
     pub time_aligned: bool,

@@ -64,7 +64,10 @@
 //! default): the BVH is built with [`Bvh::build_time_aligned`] and drops
 //! leaf pairs and feature pairs by SLPF's test on all its slabs; the counts
 //! are then those of the pruned candidates (SLPF culls almost none, the
-//! colliding pairs are the same).
+//! colliding pairs are the same). With [`TimeAligned::Auto`] the step
+//! decides whenever it builds the BVH, from how far the vertices move
+//! against the edges' length (`super::motion`), and leaves SLPF out when it
+//! prunes; the report says what ran (`time_aligned`, `filters`).
 //! A BVH built with the other setting is built anew.
 //!
 //! **Determinism.** The traversal runs fixed chunks of leaves, each with
@@ -75,7 +78,8 @@
 use rayon::prelude::*;
 
 use super::clock::{Clock, busy_ms};
-use super::config::PipelineConfig;
+use super::config::{PipelineConfig, TimeAligned};
+use super::motion::{AUTO_MIN_MOTION, motion_ratio};
 use super::report::{ContactPair, KindCounts, StageTimes, StepReport};
 use crate::broad_phase::CandidateSink;
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
@@ -151,8 +155,22 @@ impl Pipeline {
         // it, write the filters' per-vertex arrays (they read the positions
         // only; module doc).
         let t = Clock::start();
-        let reusable = |bvh: &Bvh| bvh.axes() == cfg.axes && bvh.time_aligned() == cfg.time_aligned;
         let (bvh, rebuild) = (&mut self.bvh, self.rebuild);
+        // Time-aligned pruning, and the filters that go with it
+        // (`TimeAligned::Auto` decides whenever the BVH is built).
+        let prune = match cfg.time_aligned {
+            TimeAligned::Off => false,
+            TimeAligned::On => true,
+            TimeAligned::Auto => match bvh {
+                Some(tree) if tree.axes() == cfg.axes && !rebuild => tree.time_aligned(),
+                _ => motion_ratio(step) >= AUTO_MIN_MOTION,
+            },
+        };
+        let filters = match cfg.time_aligned {
+            TimeAligned::Auto if prune => cfg.filters.without_slpf(),
+            _ => cfg.filters,
+        };
+        let reusable = |bvh: &Bvh| bvh.axes() == cfg.axes && bvh.time_aligned() == prune;
         let buffers = std::mem::take(&mut self.buffers);
         let (built, ctx) = rayon::join(
             || -> Result<bool, BroadPhaseError> {
@@ -166,12 +184,12 @@ impl Pipeline {
                         true
                     }
                     _ => {
-                        *bvh = Some(Bvh::build_time_aligned(step, cfg.axes, cfg.time_aligned));
+                        *bvh = Some(Bvh::build_time_aligned(step, cfg.axes, prune));
                         true
                     }
                 })
             },
-            || FilterCtx::new(cfg, step, buffers),
+            || FilterCtx::new(cfg, filters, step, buffers),
         );
         let built = match built {
             Ok(built) => built,
@@ -218,9 +236,9 @@ impl Pipeline {
             edges: mesh.num_edges(),
             faces: mesh.num_faces(),
             k: cfg.axes.k(),
-            filters: cfg.filters.name().to_string(),
+            filters: filters.name().to_string(),
             window: cfg.window,
-            time_aligned: cfg.time_aligned,
+            time_aligned: prune,
             solver: cfg.solver.name().to_string(),
             threads: rayon::current_num_threads(),
             bvh: if built { "build" } else { "refit" }.to_string(),
@@ -307,9 +325,15 @@ struct FilterCtx<'a> {
 }
 
 impl<'a> FilterCtx<'a> {
-    /// The filters of `cfg` on `step`, their arrays written over `buffers`.
-    fn new(cfg: &PipelineConfig, step: &'a Step<'a>, buffers: FilterBuffers) -> FilterCtx<'a> {
-        let uses_slpf = matches!(cfg.filters, FilterSet::Slpf | FilterSet::SlpfDnf);
+    /// The `filters` (with the rest of `cfg`) on `step`, their arrays
+    /// written over `buffers`.
+    fn new(
+        cfg: &PipelineConfig,
+        filters: FilterSet,
+        step: &'a Step<'a>,
+        buffers: FilterBuffers,
+    ) -> FilterCtx<'a> {
+        let uses_slpf = matches!(filters, FilterSet::Slpf | FilterSet::SlpfDnf);
         let FilterBuffers { mut x, slpf } = buffers;
         x.clear();
         x.par_extend(
@@ -334,7 +358,7 @@ impl<'a> FilterCtx<'a> {
             component: step.mesh.component(),
             x,
             slpf,
-            dnf: matches!(cfg.filters, FilterSet::Dnf | FilterSet::SlpfDnf),
+            dnf: matches!(filters, FilterSet::Dnf | FilterSet::SlpfDnf),
             window: cfg.window,
             solver: cfg.solver,
             in_range,

@@ -5,7 +5,7 @@ use std::error::Error;
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
 use ccdlab::narrow_phase::Solver;
-use ccdlab::pipeline::PipelineConfig;
+use ccdlab::pipeline::{PipelineConfig, TimeAligned};
 
 /// The most worker threads `--threads` accepts: far more than the outer
 /// loops can keep busy, and few enough that starting them stays cheap (a
@@ -18,7 +18,8 @@ pub struct PipelineArgs {
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
     #[arg(long, default_value = "26")]
     pub k: KdopAxes,
-    /// Low-level filters: none, dnf, slpf, slpf+dnf.
+    /// Low-level filters: none, dnf, slpf, slpf+dnf (SLPF is left out
+    /// when `--time-aligned auto` prunes).
     #[arg(long, default_value_t = FilterSet::SlpfDnf)]
     pub filters: FilterSet,
     /// Narrow-phase solver: exact or cubic.
@@ -31,8 +32,10 @@ pub struct PipelineArgs {
     /// Drop the BVH's leaf pairs and feature pairs that their k-DOPs at t = 0
     /// and t = 1 prove apart (SLPF's theorem on all the k-DOP's slabs; not
     /// part of the paper's pipeline: fewer candidates, the same collisions):
-    /// on or off.
-    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    /// on, off, or auto (on, without SLPF in the filters, when the vertices
+    /// move at least half the mean edge length, else off; decided whenever
+    /// the BVH is built). `off` is the paper's pipeline.
+    #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
     pub time_aligned: String,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long)]
@@ -47,7 +50,11 @@ impl PipelineArgs {
             filters: self.filters,
             solver: self.solver,
             window: self.window == "on",
-            time_aligned: self.time_aligned == "on",
+            time_aligned: match self.time_aligned.as_str() {
+                "on" => TimeAligned::On,
+                "auto" => TimeAligned::Auto,
+                _ => TimeAligned::Off,
+            },
             collect_pairs,
             ..PipelineConfig::default()
         }
