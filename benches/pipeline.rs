@@ -117,8 +117,7 @@ fn filter_pairs<P: Copy>(
     slpf_culls: impl Fn(&P) -> bool,
     dnf_culls: impl Fn(&P) -> bool,
 ) -> Pass<P> {
-    let uses_slpf = matches!(setting, FilterSet::Slpf | FilterSet::SlpfDnf);
-    let uses_dnf = matches!(setting, FilterSet::Dnf | FilterSet::SlpfDnf);
+    let (uses_slpf, uses_dnf) = (setting.uses_slpf(), setting.uses_dnf());
     let mut out = Pass {
         culled_slpf: 0,
         culled_dnf: 0,
@@ -138,7 +137,8 @@ fn filter_pairs<P: Copy>(
 
 /// SLPF's per-vertex projections, when `setting` uses SLPF.
 fn projections(step: &Step<'_>, setting: FilterSet) -> Option<SlpfProjections> {
-    matches!(setting, FilterSet::Slpf | FilterSet::SlpfDnf)
+    setting
+        .uses_slpf()
         .then(|| SlpfProjections::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS))
 }
 

@@ -53,6 +53,16 @@ impl FilterSet {
         }
     }
 
+    /// Whether this setting runs SLPF.
+    pub fn uses_slpf(self) -> bool {
+        matches!(self, FilterSet::Slpf | FilterSet::SlpfDnf)
+    }
+
+    /// Whether this setting runs DNF.
+    pub fn uses_dnf(self) -> bool {
+        matches!(self, FilterSet::Dnf | FilterSet::SlpfDnf)
+    }
+
     /// This setting with SLPF left out (`slpf+dnf` → `dnf`, `slpf` →
     /// `none`): what [`crate::pipeline::TimeAligned::Auto`] runs when the
     /// BVH prunes by SLPF's test itself.
@@ -82,12 +92,10 @@ impl FilterSet {
             QueryKind::VertexFace => dnf::dnf_vertex_face(a, b, c, d, e, f, g, h),
             QueryKind::EdgeEdge => dnf::dnf_edge_edge(a, b, c, d, e, f, g, h),
         };
-        let uses_slpf = matches!(self, FilterSet::Slpf | FilterSet::SlpfDnf);
-        let uses_dnf = matches!(self, FilterSet::Dnf | FilterSet::SlpfDnf);
-        if uses_slpf && slpf() == Verdict::Culled {
+        if self.uses_slpf() && slpf() == Verdict::Culled {
             return Some(CulledBy::Slpf);
         }
-        if uses_dnf && dnf() == Verdict::Culled {
+        if self.uses_dnf() && dnf() == Verdict::Culled {
             return Some(CulledBy::Dnf);
         }
         None

@@ -66,14 +66,3 @@ pub enum TimeAligned {
     /// keeps the tree's setting.
     Auto,
 }
-
-impl TimeAligned {
-    /// Name on the command line.
-    pub fn name(&self) -> &'static str {
-        match self {
-            TimeAligned::Off => "off",
-            TimeAligned::On => "on",
-            TimeAligned::Auto => "auto",
-        }
-    }
-}

@@ -333,7 +333,7 @@ impl<'a> FilterCtx<'a> {
         step: &'a Step<'a>,
         buffers: FilterBuffers,
     ) -> FilterCtx<'a> {
-        let uses_slpf = matches!(filters, FilterSet::Slpf | FilterSet::SlpfDnf);
+        let uses_slpf = filters.uses_slpf();
         let FilterBuffers { mut x, slpf } = buffers;
         x.clear();
         x.par_extend(
@@ -358,7 +358,7 @@ impl<'a> FilterCtx<'a> {
             component: step.mesh.component(),
             x,
             slpf,
-            dnf: matches!(filters, FilterSet::Dnf | FilterSet::SlpfDnf),
+            dnf: filters.uses_dnf(),
             window: cfg.window,
             solver: cfg.solver,
             in_range,
