@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Interleaved A/B timing of whole steps for two (or more) builds of ccdlab on a shared machine:
+# Interleaved A/B timing of whole steps for builds of ccdlab on a shared machine (one build alone:
+# how fast it is now, round by round):
 # every round runs each binary once, `ccdlab step --rebuild --repeat N --json` (the BVH built
 # anew every run), and prints its fastest and median run and the stage times of its fastest.
 # With --refit: `ccdlab step --repeat N+1 --json`, whose first run builds the BVH and the others
@@ -8,14 +9,14 @@
 # values, not single runs. (What the project measured this way is in the module docs; the
 # numbers for reports/ come from scripts/reproduce_pipeline.sh.)
 #
-#   scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN_A BIN_B [BIN...]
+#   scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN [BIN...]
 #
 # Build the two binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
 # Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
-usage="usage: scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN_A BIN_B [BIN...]"
+usage="usage: scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN [BIN...]"
 rounds=5
 threads=2
 refit=0
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-[ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 case "$rounds$threads" in
   *[!0-9]*) echo "--rounds and --threads take positive integers" >&2; exit 2 ;;
 esac
