@@ -11,7 +11,7 @@
 #
 #   scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN [BIN...]
 #
-# Build the two binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
+# Build the binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
 # Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

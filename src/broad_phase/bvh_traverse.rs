@@ -205,10 +205,10 @@
 //! 1,217,951 kept leaf pairs), but not of the work: dropping them the
 //! same way after the pruning (wrong output, timing only: 3,063 of the
 //! 123,693 vertex–face and 12,857 of the 506,529 edge–edge candidates go
-//! with them, and 2,794 of the 113,854 collisions) took the whole
-//! one-thread step (`--time-aligned auto`, callgrind) from 2,032 M
-//! instructions to 1,950 M, 4 %, the filters' and exact tests' work on
-//! the lost candidates included. Not pursued either.
+//! with them, and 2,794 of the 113,854 collisions) took a one-thread
+//! `ccdlab step --time-aligned auto` (callgrind, reading the frames
+//! included) from 2,032 M instructions to 1,950 M, 4 %, the filters' and
+//! exact tests' work on the lost candidates included. Not pursued either.
 //!
 //! **Subtrees that cannot touch themselves** (estimated, not pursued). A
 //! patch of triangles whose normals all keep a positive component along
