@@ -46,6 +46,24 @@ pub(crate) const NO_FACE: u32 = u32::MAX;
 /// than 2³¹ leaves makes at most 31.
 pub(crate) const MAX_DEPTH: usize = 32;
 
+/// Most leaves in one of the self traversal's clusters (`bvh_traverse`):
+/// each cluster is a largest subtree of at most this many leaves
+/// ([`KdopBvh`]'s `clusters`), so a median-split tree's have 8 to 16.
+///
+/// Counted with a trial version (one traversal, one thread, callgrind,
+/// `pipeline_profile traverse`; its tasks were subtrees of at most 512
+/// leaves): largest subtrees of at most 5, 9, 11, 16, 24 and 32 leaves (on
+/// funnel 227→228, clusters of 4–5, 9, 9–10, 9–10, 18–19 and 18–19 leaves)
+/// took funnel 55.7 M, 52.8 M, 52.7 M, 52.7 M, 56.1 M and 56.1 M
+/// instructions; cloth-ball 92→93 (at most 5, 9, 11, 13 or 16 (the same
+/// clusters), and 24) 1,180 M, 1,115 M, 1,095 M, 1,090 M and 1,124 M.
+/// (Earlier, with runs of eight
+/// consecutive leaves, runs of six, twelve and sixteen were no faster than
+/// eight; and filtering a run's partners on the merges of its halves first
+/// would have saved 5 % of cloth-ball's leaf tests before paying for the
+/// halves' merges: not pursued.)
+pub(crate) const CLUSTER: usize = 16;
+
 /// An internal node: its two children (`LEAF | leaf index`, or the index of
 /// an internal node), the largest leaf index below each child (leaves below
 /// a node are consecutive), and the children's quantized k-DOPs.
@@ -122,6 +140,13 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) root_bv: QKdop<N>,
     /// Per leaf, in depth-first order.
     pub(crate) leaves: Vec<Leaf>,
+    /// The self traversal's clusters of consecutive leaves: the first leaf
+    /// of each, ascending, then the number of leaves. Each cluster is a
+    /// largest subtree of at most [`CLUSTER`] leaves (its parent has more),
+    /// so a query with the merge of its leaves' k-DOPs is as tight as the
+    /// tree's own nodes (`bvh_traverse`). Fixed by the tree's shape: a
+    /// refit keeps them.
+    pub(crate) clusters: Vec<u32>,
     /// Per leaf, then once more at the end: its first vertex slot and its
     /// first edge slot. Leaf `l` owns the slots from `leaf_start[l]` up to
     /// `leaf_start[l + 1]`: its vertices in corner order, its edges in
@@ -441,6 +466,7 @@ impl<const N: usize> KdopBvh<N> {
         } else if self.leaves.len() == 1 && self.root_bv != leaf_q(0) {
             return Err("stale root k-DOP".into());
         }
+        self.check_clusters()?;
         let covered = |v: usize| self.components.binary_search(&mesh.component()[v]).is_ok();
         for (v, &k) in vertex_seen.iter().enumerate() {
             if k != u8::from(covered(v)) {
@@ -451,6 +477,33 @@ impl<const N: usize> KdopBvh<N> {
             if k != u8::from(covered(mesh.edges()[e][0] as usize)) {
                 return Err(format!("edge {e} is owned by {k} leaves"));
             }
+        }
+        Ok(())
+    }
+
+    /// Checks the clusters: consecutive runs of 1 to [`CLUSTER`] leaves that
+    /// cover every leaf once (what the self traversal needs to emit each
+    /// pair once), and the tree's largest subtrees of at most [`CLUSTER`]
+    /// leaves (what makes them tight).
+    fn check_clusters(&self) -> Result<(), String> {
+        let n = self.leaves.len() as u32;
+        let c = &self.clusters;
+        if c.first() != Some(&0) || c.last() != Some(&n) {
+            return Err(format!("the clusters do not run from leaf 0 to leaf {n}"));
+        }
+        if let Some(w) = c
+            .windows(2)
+            .find(|w| w[1] <= w[0] || (w[1] - w[0]) as usize > CLUSTER)
+        {
+            return Err(format!(
+                "cluster of leaves {}..{}: not 1 to {CLUSTER} leaves",
+                w[0], w[1]
+            ));
+        }
+        let mut subtrees = Vec::new();
+        super::bvh_build::cluster_starts(&self.inner, self.leaves.len(), &mut subtrees);
+        if *c != subtrees {
+            return Err("the clusters are not the tree's largest subtrees".into());
         }
         Ok(())
     }
@@ -921,7 +974,56 @@ mod tests {
             };
             right = right.merge(&q[i as usize]);
         }
+        super::super::bvh_build::cluster_starts(&t.inner, n as usize, &mut t.clusters);
         t
+    }
+
+    /// The clusters of a median-split tree are its subtrees of `CLUSTER / 2`
+    /// to `CLUSTER` leaves, in leaf order; a tree of at most `CLUSTER`
+    /// leaves is one cluster. Clusters that are no partition, or not the
+    /// tree's subtrees, are refused.
+    #[test]
+    fn clusters_are_the_largest_subtrees_of_at_most_cluster_leaves() {
+        let (mesh, x0, x1) = strip(CLUSTER as u32, 0.25);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        assert_eq!(KdopBvh::<13>::build(&step).clusters, [0, CLUSTER as u32]);
+
+        let (mesh, x0, x1) = strip(300, 0.25);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let bvh = KdopBvh::<13>::build(&step);
+        assert_eq!(bvh.validate(&step), Ok(()));
+        // The leaf ranges `(first, last)` of the internal nodes.
+        fn ranges(t: &KdopBvh<13>, i: usize, first: u32, out: &mut Vec<(u32, u32)>) {
+            let n = &t.inner[i];
+            out.push((first, n.last[1]));
+            for (c, f) in [(0, first), (1, n.last[0] + 1)] {
+                if n.child[c] & LEAF == 0 {
+                    ranges(t, n.child[c] as usize, f, out);
+                }
+            }
+        }
+        let mut subtrees = Vec::new();
+        ranges(&bvh, 0, 0, &mut subtrees);
+        let c = &bvh.clusters;
+        assert_eq!((c[0], c[c.len() - 1]), (0, 300));
+        for w in c.windows(2) {
+            let size = (w[1] - w[0]) as usize;
+            assert!((CLUSTER / 2..=CLUSTER).contains(&size), "{w:?}");
+            assert!(subtrees.contains(&(w[0], w[1] - 1)), "{w:?}");
+        }
+
+        let mut broken = bvh.clone();
+        broken.clusters[1] += 1;
+        let err = broken.validate(&step).unwrap_err();
+        assert!(err.contains("not the tree's largest subtrees"), "{err}");
+        let mut broken = bvh.clone();
+        broken.clusters.remove(1);
+        let err = broken.validate(&step).unwrap_err();
+        assert!(err.contains("not 1 to"), "{err}");
+        let mut broken = bvh;
+        broken.clusters.pop();
+        let err = broken.validate(&step).unwrap_err();
+        assert!(err.contains("do not run from leaf 0"), "{err}");
     }
 
     /// A tree as deep as the traversal's stack takes passes; one internal

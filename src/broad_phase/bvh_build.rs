@@ -85,7 +85,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::bvh::{Inner, KdopBvh, LEAF, Leaf, NO_FACE, owned_counts};
+use super::bvh::{CLUSTER, Inner, KdopBvh, LEAF, Leaf, NO_FACE, owned_counts};
 use super::bvh_refit::{PAR_REFIT_MIN_LEN, par_fill};
 use crate::bounding_volume::{Kdop, QKdop, Quantizer};
 use crate::mesh::{NO_OWNER, Step, TriMesh};
@@ -209,6 +209,7 @@ impl<const N: usize> KdopBvh<N> {
             build_rec(&mut work, &mut self.inner, 0, 0);
         }
         // Leaf l (depth-first) holds items[work[l].item].
+        cluster_starts(&self.inner, n, &mut self.clusters);
 
         assign_slots(mesh, &items, &work, self);
         self.mesh_size = [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()];
@@ -227,6 +228,7 @@ impl<const N: usize> KdopBvh<N> {
             grid: Quantizer::new(&Kdop::EMPTY),
             root_bv: QKdop::<N>::EMPTY,
             leaves: Vec::new(),
+            clusters: Vec::new(),
             leaf_start: Vec::new(),
             vertex_bv: Vec::new(),
             vertex_q: Vec::new(),
@@ -242,6 +244,32 @@ impl<const N: usize> KdopBvh<N> {
             time_aligned: false,
             vertex_qt: Vec::new(),
             leaf_qt: Vec::new(),
+        }
+    }
+}
+
+/// Writes into `out` the first leaf of every largest subtree of at most
+/// [`CLUSTER`] leaves of the tree `inner` over `n` leaves, in leaf order,
+/// then `n` (`KdopBvh::clusters`).
+pub(super) fn cluster_starts<const N: usize>(inner: &[Inner<N>], n: usize, out: &mut Vec<u32>) {
+    out.clear();
+    if n <= CLUSTER {
+        out.extend((n > 0).then_some(0));
+    } else {
+        subtree_clusters(inner, 0, 0, out);
+    }
+    out.push(n as u32);
+}
+
+/// [`cluster_starts`] below internal node `i`, whose first leaf is `first`
+/// and which has more than [`CLUSTER`] leaves.
+fn subtree_clusters<const N: usize>(inner: &[Inner<N>], i: usize, first: u32, out: &mut Vec<u32>) {
+    let node = &inner[i];
+    for (c, first) in [first, node.last[0] + 1].into_iter().enumerate() {
+        if ((node.last[c] - first) as usize) < CLUSTER {
+            out.push(first);
+        } else {
+            subtree_clusters(inner, node.child[c] as usize, first, out);
         }
     }
 }

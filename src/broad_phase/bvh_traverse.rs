@@ -24,18 +24,34 @@
 //! reached only because of the quantization emit nothing extra: every
 //! emitted pair passed its exact test.
 //!
-//! **Clusters.** In the self traversal, [`CLUSTER`] consecutive leaves
-//! (neighbours in space: leaves are numbered depth first) share one descent:
-//! the merge of their quantized k-DOPs gathers the union of their partners,
-//! and each leaf keeps those numbered above it whose quantized k-DOP (the
-//! one its parent node stores) overlaps its own. A descent with a leaf's
-//! own k-DOP reaches exactly those leaves (a node's k-DOP contains its
-//! children's), so the partner lists, and everything after, are unchanged;
-//! only the descents, which cost more than the leaf tests that replace
-//! them, are shared. Where the node tests go (counted, one traversal):
-//! funnel 227→228 makes 955 K for 119 K leaf pairs, 345 K in the descents
-//! and 611 K in the leaves' filtering of their clusters' partners;
-//! cloth-ball 92→93 makes 12.0 M for 2.7 M leaf pairs, 3.6 M and 8.4 M.
+//! **Clusters.** In the self traversal, the leaves of one cluster share
+//! one descent: the merge of their quantized k-DOPs gathers the union of
+//! their partners, and each leaf keeps those numbered above it whose
+//! quantized k-DOP (the one its parent node stores) overlaps its own. A
+//! descent with a leaf's own k-DOP reaches exactly those leaves (a node's
+//! k-DOP contains its children's), so the partner lists, and everything
+//! after, are unchanged; only the descents, which cost more than the leaf
+//! tests that replace them, are shared. Any run of consecutive leaves would
+//! give the same lists; the clusters are the tree's largest subtrees of at
+//! most [`CLUSTER`](super::bvh::CLUSTER) leaves (`KdopBvh::clusters`, listed
+//! at build), whose merges are as tight as the tree's nodes. They replaced
+//! runs of eight leaves from every eighth, which mostly straddle two
+//! subtrees (the median split's subtrees are not powers of two: funnel's
+//! smallest have nine leaves), with the same pairs and counts except the
+//! node tests: funnel 227→228 955 K → 724 K, cloth-ball 92→93 12.0 M →
+//! 10.4 M (with time-aligned pruning 9.6 M → 7.8 M). One traversal, one
+//! thread (callgrind, `pipeline_profile traverse`): funnel 60.4 M → 51.9 M
+//! instructions, cloth-ball 1,160 M → 1,087 M (time-aligned 854 M →
+//! 774 M). A whole one-thread `ccdlab step` (callgrind): funnel with the
+//! BVH refitted 78.5 M → 69.4 M, cloth-ball (`auto`) with the BVH built
+//! 1,753 M → 1,666 M. Funnel, two threads, BVH refitted, six interleaved
+//! rounds in a slow period of this machine (unrecorded): best per round
+//! 3.79–4.33 ms against 3.89–4.83, faster in five rounds of six. Where the
+//! node tests go now (counted, one traversal): funnel makes 724 K for
+//! 119 K leaf pairs, 258 K in the descents and 467 K in the leaves'
+//! filtering of their clusters' partners (before: 345 K and 611 K);
+//! cloth-ball 10.4 M for 2.7 M leaf pairs, 2.5 M and 7.9 M (before: 3.6 M
+//! and 8.4 M).
 //! Most of funnel's leaf pairs are neighbours: 109,879 of its 119,334 are
 //! two triangles sharing a vertex, which overlap whatever their bounding
 //! volumes (cloth-ball: 563,793 of 2,708,361; counted from the topology).
@@ -303,8 +319,10 @@
 //! the partners' vertices against its face) and edge–edge pairs come in
 //! partner order. The `f64` k-DOPs of faces and edges are merged from their
 //! vertices' (see `bvh`): the query's once per query, a partner's once per
-//! visit. The parallel variants split the leaves into fixed chunks of
-//! [`LEAVES_PER_TASK`] (independent of the thread count), run the chunks on
+//! visit. The parallel variants split the leaves into fixed chunks (the
+//! self traversal: runs of whole clusters of at least [`LEAVES_PER_TASK`]
+//! leaves; across two trees: runs of [`LEAVES_PER_TASK`] leaves), which do
+//! not depend on the thread count, run the chunks on
 //! rayon with one sink each and return the sinks in chunk order: concatenated,
 //! they hold exactly the sequential output, for any thread count, and the
 //! counters are the same.
@@ -321,19 +339,6 @@ use crate::bounding_volume::{
 
 /// Leaves (queries) per parallel task.
 pub const LEAVES_PER_TASK: usize = 256;
-
-/// Consecutive leaves queried as one cluster in the self traversal (one
-/// descent for all of them; see `cluster`). Sixteen was no faster: funnel
-/// 227→228 traversal, one thread, fastest of 300, three interleaved
-/// rounds, 5.50–5.59 ms against 5.12–5.54. Nor would filtering the
-/// cluster's partners on the merges of its halves (four leaves) first save
-/// enough: counted, funnel 227→228's leaf tests 610,558 → 517,901 with the
-/// halves' tests included, cloth-ball 92→93's 8.36 M → 7.97 M (5 %), before
-/// the halves' merges are paid for. Nor were six or twelve (funnel 227→228,
-/// two threads, BVH refitted, fastest of 30, four interleaved rounds:
-/// 3.00–3.06 ms and, one noisy round left out, 3.01–3.04, against
-/// 2.99–3.02).
-const CLUSTER: usize = 8;
 
 /// Most vertices, and most edges, a leaf owns (those of one face).
 const MAX_OWNED: usize = 3;
@@ -419,7 +424,7 @@ impl<const N: usize> KdopBvh<N> {
     pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
         let mut stats = BroadPhaseStats::default();
         let mut scratch = Scratch::new();
-        self_range(self, 0, self.leaves.len(), &mut scratch, &mut stats, sink);
+        self_range(self, &self.clusters, &mut scratch, &mut stats, sink);
         scratch.flush(sink);
         stats
     }
@@ -487,18 +492,32 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
     ordered: bool,
     make_sink: impl Fn() -> S + Sync,
 ) -> (Vec<S>, BroadPhaseStats) {
-    let chunks = a.leaves.len().div_ceil(LEAVES_PER_TASK);
-    let done: Vec<(S, BroadPhaseStats)> = (0..chunks)
-        .into_par_iter()
+    // Tasks: runs of whole clusters of at least `LEAVES_PER_TASK` leaves
+    // each (the last may have fewer), as indices into `a.clusters`; across
+    // two trees, runs of `LEAVES_PER_TASK` leaves.
+    let mut tasks = vec![0];
+    if ordered {
+        let starts = &a.clusters;
+        for k in 1..starts.len() {
+            let task_start = starts[tasks[tasks.len() - 1]] as usize;
+            if starts[k] as usize >= task_start + LEAVES_PER_TASK || k + 1 == starts.len() {
+                tasks.push(k);
+            }
+        }
+    } else {
+        let chunks = a.leaves.len().div_ceil(LEAVES_PER_TASK);
+        tasks.extend((1..=chunks).map(|c| (c * LEAVES_PER_TASK).min(a.leaves.len())));
+    }
+    let done: Vec<(S, BroadPhaseStats)> = tasks
+        .par_windows(2)
         .with_max_len(1)
-        .map_init(Scratch::new, |scratch, c| {
+        .map_init(Scratch::new, |scratch, w| {
             let mut sink = make_sink();
             let mut stats = BroadPhaseStats::default();
-            let end = ((c + 1) * LEAVES_PER_TASK).min(a.leaves.len());
             if ordered {
-                self_range(a, c * LEAVES_PER_TASK, end, scratch, &mut stats, &mut sink);
+                self_range(a, &a.clusters[w[0]..=w[1]], scratch, &mut stats, &mut sink);
             } else {
-                for la in c * LEAVES_PER_TASK..end {
+                for la in w[0]..w[1] {
                     query(a, la, b, 0, scratch, &mut stats);
                     if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
                         scratch.flush(&mut sink);
@@ -518,22 +537,21 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
     (sinks, stats)
 }
 
-/// The self traversal of queries `start..end` of `t`, in clusters of
-/// [`CLUSTER`] consecutive leaves, two clusters' descents at a time
-/// ([`gather_two`]).
+/// The self traversal of the clusters of `t` whose first leaves and end
+/// are `starts` (a window of `t.clusters`), two clusters' descents at a
+/// time ([`gather_two`]).
 fn self_range<const N: usize>(
     t: &KdopBvh<N>,
-    start: usize,
-    end: usize,
+    starts: &[u32],
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
     sink: &mut impl CandidateSink,
 ) {
-    let mut c0 = start;
-    while c0 < end {
-        let c1 = (c0 + CLUSTER).min(end);
+    let mut k = 0;
+    while k + 1 < starts.len() {
+        let (c0, c1) = (starts[k] as usize, starts[k + 1] as usize);
         let qa = QKdopQuery::merge_of(&t.leaf_q[c0..c1]);
-        if c1 == end {
+        if k + 2 == starts.len() {
             let nc = gather(
                 &qa,
                 t,
@@ -544,7 +562,7 @@ fn self_range<const N: usize>(
             cluster(t, c0, c1, nc, sc, stats, sink);
             return;
         }
-        let c2 = (c1 + CLUSTER).min(end);
+        let c2 = starts[k + 2] as usize;
         let qb = QKdopQuery::merge_of(&t.leaf_q[c1..c2]);
         let [na, nb] = gather_two(
             [&qa, &qb],
@@ -556,7 +574,7 @@ fn self_range<const N: usize>(
         cluster(t, c0, c1, na, sc, stats, sink);
         std::mem::swap(&mut sc.cluster, &mut sc.cluster_next);
         cluster(t, c1, c2, nb, sc, stats, sink);
-        c0 = c2;
+        k += 2;
     }
 }
 
