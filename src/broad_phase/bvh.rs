@@ -29,6 +29,13 @@
 //! 52 more bytes per vertex slot) overlap are, and the rest get the `f64`
 //! test.
 //!
+//! (Measured, not adopted: each edge slot's quantized k-DOP and its ends in
+//! one record of 64 bytes, aligned to a cache line, for the edge–edge
+//! loop, which reads both. Funnel 227→228, one traversal, one thread,
+//! cachegrind with a 32 KB L1 and a 1 MB last level (this machine's L2):
+//! 51.9 M → 50.2 M instructions, 353 K → 349 K L1 read misses, but 124 K →
+//! 151 K last-level ones; times within this machine's noise.)
+//!
 //! Files: this one holds the types; `bvh_build`, `bvh_refit` and
 //! `bvh_traverse` hold one verb each.
 
