@@ -342,7 +342,9 @@ use crate::bounding_volume::{
     AlignedQKdop, Kdop, QKdop, QKdopQuery, aligned_merge, aligned_overlap, aligned_overlap_merge,
 };
 
-/// Leaves (queries) per parallel task.
+/// Leaves (queries) per parallel task: across two trees exactly (the last
+/// task excepted), in the self traversal at least (a task takes whole
+/// clusters; the last may have fewer).
 pub const LEAVES_PER_TASK: usize = 256;
 
 /// Most vertices, and most edges, a leaf owns (those of one face).
