@@ -186,6 +186,14 @@ fn one_and_two_threads_give_identical_output() {
         assert_eq!(a.report.vf, b.report.vf, "{name}");
         assert_eq!(a.report.ee, b.report.ee, "{name}");
         assert_eq!(a.report.toi, b.report.toi, "{name}");
+        assert_eq!(a.report.bvh_tests, b.report.bvh_tests, "{name}");
+        let t = &a.report.bvh_tests;
+        let candidates = a.report.vf.candidates + a.report.ee.candidates;
+        assert!(
+            t.leaf_pairs > 0 && t.feature_tests >= candidates,
+            "{name}: {t:?}"
+        );
+        assert!(t.node_tests >= t.leaf_pairs, "{name}: {t:?}");
         assert_eq!(a.report.threads, 1);
         assert_eq!(b.report.threads, 2);
     }
@@ -250,9 +258,13 @@ fn time_aligned_pruning_changes_no_collision_on_the_real_steps() {
         }
         assert_eq!(one.pairs, two.pairs, "{name}");
         assert_eq!(
-            (&one.report.vf, &one.report.ee),
-            (&two.report.vf, &two.report.ee)
+            (&one.report.vf, &one.report.ee, &one.report.bvh_tests),
+            (&two.report.vf, &two.report.ee, &two.report.bvh_tests)
         );
+        let (t, s) = (&two.report.bvh_tests, &swept.report.bvh_tests);
+        assert_eq!(s.leaf_pairs_pruned, 0, "{name}");
+        assert!(t.leaf_pairs_pruned > 0, "{name}: no leaf pair pruned");
+        assert!(t.leaf_pairs + t.leaf_pairs_pruned <= s.leaf_pairs, "{name}");
         for (a, s) in [
             (&two.report.vf, &swept.report.vf),
             (&two.report.ee, &swept.report.ee),
@@ -278,6 +290,9 @@ fn refit_gives_the_same_step_as_a_fresh_build() {
         .unwrap();
     assert_eq!(refitted.pairs, fresh.pairs);
     assert_eq!(refitted.report.vf, fresh.report.vf);
+    // The same tree, too: it was built on the reversed step, whose
+    // centroids (sums of both frames' corners) are this step's.
+    assert_eq!(refitted.report.bvh_tests, fresh.report.bvh_tests);
     // Asked to, the next step builds anew (over the old tree's memory),
     // then refits again.
     p.rebuild_next();

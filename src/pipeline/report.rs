@@ -49,6 +49,24 @@ impl KindCounts {
     }
 }
 
+/// What the BVH's traversal did to find the candidates (its tests, not the
+/// candidates themselves: those are in [`KindCounts`]). Records made before
+/// these counts existed read as zeros.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BvhCounts {
+    /// k-DOP tests of a query (a leaf, or a cluster of leaves) against a
+    /// tree node or a leaf.
+    pub node_tests: u64,
+    /// Pairs of leaves (triangles) reached, whose features were then
+    /// tested.
+    pub leaf_pairs: u64,
+    /// Leaf pairs dropped by time-aligned pruning before their features
+    /// were tested (besides those dropped with a whole cluster).
+    pub leaf_pairs_pruned: u64,
+    /// Feature k-DOP tests below the leaves (vertex–face and edge–edge).
+    pub feature_tests: u64,
+}
+
 /// Wall time of each stage, milliseconds. Traversal, filters and exact
 /// tests run fused, in the traversal's tasks: `traverse`, `filter` and
 /// `solve` split that stage's wall time by the filters' and the tests'
@@ -104,6 +122,9 @@ pub struct StepReport {
     pub vf: KindCounts,
     /// Edge–edge counts.
     pub ee: KindCounts,
+    /// The BVH traversal's tests.
+    #[serde(default)]
+    pub bvh_tests: BvhCounts,
     /// Earliest time of impact over all colliding pairs, as a conservative
     /// lower bound (never later than the true one); `null` without contact.
     pub toi: Option<f64>,

@@ -80,7 +80,7 @@ use rayon::prelude::*;
 use super::clock::{Clock, busy_ms};
 use super::config::{PipelineConfig, TimeAligned};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
-use super::report::{ContactPair, KindCounts, StageTimes, StepReport};
+use super::report::{BvhCounts, ContactPair, KindCounts, StageTimes, StepReport};
 use crate::broad_phase::CandidateSink;
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::filter::{
@@ -244,6 +244,12 @@ impl Pipeline {
             bvh: if built { "build" } else { "refit" }.to_string(),
             vf,
             ee,
+            bvh_tests: BvhCounts {
+                node_tests: bp.node_tests,
+                leaf_pairs: bp.leaf_pairs,
+                leaf_pairs_pruned: bp.leaf_pairs_pruned,
+                feature_tests: bp.feature_tests,
+            },
             toi,
             toi_upper,
             time_ms: StageTimes {

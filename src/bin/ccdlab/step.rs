@@ -153,6 +153,11 @@ fn print_summary(args: &Args, r: &StepReport) {
             c.colliding,
         );
     }
+    let b = &r.bvh_tests;
+    println!(
+        "BVH: {} node tests, {} leaf pairs ({} pruned), {} feature tests",
+        b.node_tests, b.leaf_pairs, b.leaf_pairs_pruned, b.feature_tests
+    );
     match r.toi {
         Some(t) => println!(
             "earliest time of impact: {t:e} (bracket up to {:e})",
