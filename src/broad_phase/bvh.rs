@@ -55,7 +55,8 @@ pub(crate) const MAX_DEPTH: usize = 32;
 
 /// Most leaves in one of the self traversal's clusters (`bvh_traverse`):
 /// each cluster is a largest subtree of at most this many leaves
-/// ([`KdopBvh`]'s `clusters`), so a median-split tree's have 8 to 16.
+/// ([`KdopBvh`]'s `clusters`): 8 to 16 leaves each in a median-split tree
+/// of more than 16 (a smaller tree is one cluster).
 ///
 /// Counted with a trial version (one traversal, one thread, callgrind,
 /// `pipeline_profile traverse`; its tasks were subtrees of at most 512
