@@ -168,7 +168,11 @@
 //! Tried again after the feature level's rework, prefetching both cache
 //! lines of the right child's node: cloth-ball 114–159 ms against
 //! 115–137, funnel 7.7–10.6 against 7.4–8.8 (five interleaved rounds), no
-//! gain.
+//! gain. Nor, with clusters of subtrees, a prefetch of both lines of the
+//! node on top of the stack after each visit (the next one the descent
+//! visits, a turn of the other descent ahead): funnel traversal, fastest
+//! of 300–400, five interleaved rounds on one thread 4.90–5.28 ms against
+//! 4.82–7.49, four on two 1.83–2.34 against 1.82–1.95 (unrecorded).
 //!
 //! **The walk down to the cluster untested** (measured, not adopted). A
 //! cluster's descent starts at the root, but the nodes on the path down to
