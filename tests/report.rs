@@ -128,9 +128,11 @@ fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
 }
 
 /// The whole-step table says how our step was timed: single runs, or the
-/// fastest of the runs `ccdlab step --repeat N --rebuild` recorded.
+/// fastest of the runs `ccdlab step --repeat N --rebuild` recorded; and
+/// with which pipeline: the paper's (records without `time_aligned` read as
+/// off), or time-aligned pruning.
 #[test]
-fn the_step_table_says_how_many_runs_were_timed() {
+fn the_step_table_says_how_many_runs_were_timed_and_which_pipeline() {
     let root = Scratch::new("report-runs");
     let md_of = |from: &Path, name: &str| {
         let out = root.join(name);
@@ -144,6 +146,11 @@ fn the_step_table_says_how_many_runs_were_timed() {
     };
     let single = md_of(&fixture(), "single");
     assert!(single.contains("exact tests; single runs."), "{single}");
+    assert!(
+        single.contains("exact solver; the paper's pipeline, `--time-aligned off`: the command")
+            && single.contains("- funnel: speed goal ≤ 3 ms on 2 threads, paper's pipeline: "),
+        "{single}"
+    );
 
     let from = root.join("data");
     copy_dir(&fixture(), &from);
@@ -151,8 +158,15 @@ fn the_step_table_says_how_many_runs_were_timed() {
     let mut json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&step).unwrap()).unwrap();
     json["runs"] = 3.into();
+    json["time_aligned"] = true.into();
     std::fs::write(&step, serde_json::to_string(&json).unwrap()).unwrap();
     let repeated = md_of(&from, "repeated");
+    assert!(
+        repeated.contains("exact solver; time-aligned pruning in some runs")
+            && repeated
+                .contains("- funnel: speed goal ≤ 3 ms on 2 threads, time-aligned pruning: "),
+        "{repeated}"
+    );
     assert!(
         repeated.contains(
             "exact tests; the fastest of 3 runs in one process, each building its BVH anew \
