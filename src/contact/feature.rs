@@ -180,7 +180,7 @@ impl Form {
 }
 
 /// One of the fifteen elementary pairs of a triangle pair `(A, B)`: the 6
-/// vertex–face and 9 edge–edge tests of SPEC §1, indexed `0..15` as
+/// vertex–face and 9 edge–edge tests of docs/design.md §1, indexed `0..15` as
 /// `0..3` vertex `i` of A vs B, `3..6` vertex `j` of B vs A,
 /// `6 + 3k + l` edge `k` of A vs edge `l` of B.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

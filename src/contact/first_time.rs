@@ -2,7 +2,7 @@
 //!
 //! `t* = min { t ∈ [0, 1] : A(t) ∩ B(t) ≠ ∅ }`. It is `0` when the triangles
 //! already meet at `t = 0`, and otherwise the smallest time of impact of the
-//! fifteen elementary pairs (6 vertex–face, 9 edge–edge; SPEC §1): at a first
+//! fifteen elementary pairs (6 vertex–face, 9 edge–edge; docs/design.md §1): at a first
 //! contact `t* > 0` every extreme point of `A ∩ B` is a vertex of one
 //! triangle in the other, or a crossing of two edges (see [`super`] for the
 //! argument). At `t = 0` an edge of one triangle may also pierce the other's

@@ -41,7 +41,7 @@ use crate::exact::Algebraic;
 use crate::math::{Real, Vec3};
 use crate::mesh::{Feature, Step, TriMesh};
 
-/// An elementary pair of two meshes A and B (SPEC §1), by mesh indices.
+/// An elementary pair of two meshes A and B (docs/design.md §1), by mesh indices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElementaryContact {
     /// Vertex of A against face of B.

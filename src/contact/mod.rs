@@ -3,7 +3,7 @@
 //! "一种基于 TIN 表达的碰撞检测方法研究" (A TIN-based collision detection
 //! method), *Journal of National University of Defense Technology*
 //! (国防科技大学学报), 2000, no. 1, pp. 15–19 (article 1001-2486(2000)01-0015-05);
-//! `../shared/papers/yu2000-tin-collision.zh.md`, SPEC §3.
+//! docs/design.md §3.
 //!
 //! ```text
 //! first_time (exact t*) ─▶ incidence at t* ─▶ triangle_pair (carriers, form, region)
@@ -14,7 +14,7 @@
 //! # Definitions
 //!
 //! **Motion.** Every vertex moves linearly over a step, `x(t) = x₀ + t(x₁ −
-//! x₀)`, `t ∈ [0, 1]` (SPEC §1; the paper's `Q_i + ∫V_i dt`, Eq. (2), with
+//! x₀)`, `t ∈ [0, 1]` (docs/design.md §1; the paper's `Q_i + ∫V_i dt`, Eq. (2), with
 //! constant velocity). Triangles are closed: corners, edges and interior.
 //!
 //! **A contact of a triangle pair** `(A, B)` is the contact set at their
@@ -36,7 +36,7 @@
 //! evaluated at a double within `f64::EPSILON` of `t*`); the time `t*` is
 //! kept exactly ([`crate::exact::Algebraic`]) with a double bracket.
 //!
-//! **Meshes.** Two distinct meshes A and B (no self-contact: SPEC §1's
+//! **Meshes.** Two distinct meshes A and B (no self-contact: docs/design.md §1's
 //! exclusion of pairs sharing a vertex does not arise). A contact of two
 //! meshes is a face pair's contact with its
 //! carriers read as mesh features (shared vertices and edges get one name).

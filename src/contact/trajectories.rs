@@ -2,7 +2,7 @@
 //! `t`, on one common scale.
 //!
 //! Yu et al. (2000) write every point as `q_i = Q_i + ∫_{t₀}^t V_i(t) dt`
-//! (their Eqs. (2), (6), (10), (14)); with the linear motion of SPEC §1,
+//! (their Eqs. (2), (6), (10), (14)); with the linear motion of docs/design.md §1,
 //! `x(t) = x₀ + t·(x₁ − x₀)`, `t ∈ [0, 1]`. The 36 input doubles are put on a
 //! common power-of-two scale ([`crate::exact::to_common_scale`]), which turns
 //! them into integers without changing the sign of any homogeneous condition,

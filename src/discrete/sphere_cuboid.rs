@@ -17,7 +17,7 @@
 //! - **Half-extents.** The paper defines `l` and `w` as the *half*-length and
 //!   *half*-width (and `h` as the full height) but then clamps to `±l/2`,
 //!   `±w/2`, `±h/2`. Only `±h/2` is consistent with its own definitions; we
-//!   clamp to `(±l, ±w, ±h/2)` (as SPEC.md §3 does).
+//!   clamp to `(±l, ±w, ±h/2)` (as docs/design.md §3 does).
 //! - **The box centre.** The paper adds `h/2` to the z coordinate of `M₂`'s
 //!   fourth column, which is right only when the box's local z is the world
 //!   z; we use `M₂·(0, 0, h/2, 1)ᵀ` (see [`Cuboid::centre`]).

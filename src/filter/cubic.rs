@@ -1,7 +1,7 @@
 //! The coplanarity cubic of a pair with one static error bound, for the
 //! filters' fast paths: the scaled Bernstein coefficients of
 //! [`crate::primitive::coplanarity_scaled`] (Tang, Manocha & Tong, I3D 2010,
-//! §4; SPEC §2), evaluated in plain floating point, with a single bound that
+//! §4; docs/design.md §2.2), evaluated in plain floating point, with a single bound that
 //! holds for all four, computed from the largest difference coordinate
 //! instead of carried through every operation.
 //!

@@ -5,7 +5,7 @@
 //! **Guarantee:** [`Verdict::Culled`] ⇒ the four points are never coplanar in
 //! `[0, 1]`, hence no contact. A VF or EE contact needs coplanarity, and the
 //! coplanarity cubic lies in the convex hull of its Bernstein coefficients
-//! (SPEC §2): if all four have the same strict sign, it has no root. The
+//! (docs/design.md §2.2): if all four have the same strict sign, it has no root. The
 //! coefficients come with rigorous rounding bounds
 //! ([`crate::primitive::coplanarity_scaled`]) and a sign counts only when it
 //! is certified, so the guarantee holds in floating point.

@@ -1,7 +1,7 @@
 //! The coplanar-window filter: SLPF restricted to the times at which the pair
 //! can be coplanar, with directions chosen per pair. Not one of the core
 //! paper's filters; it combines the two it uses — the Bernstein bound of DNF
-//! (Tang, Manocha & Tong, I3D 2010, §4; SPEC §2) and the projection test of
+//! (Tang, Manocha & Tong, I3D 2010, §4; docs/design.md §2.2) and the projection test of
 //! SLPF (Wan, Fu & Yao 2022, §2, Eqs. (1)–(2)) — and runs after them, on the
 //! pairs they pass, before the exact solver.
 //!

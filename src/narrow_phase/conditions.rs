@@ -1,7 +1,7 @@
 //! The contact conditions at a coplanar instant, on [`Bounded`] leaves valid
 //! over a time bracket ([`super::leaf`]), for the solver's float tiers
 //! (the inside tests of Provot 1997 at a root of the coplanarity cubic: the
-//! contact definition of SPEC §1 written as signs, the same conditions as the
+//! contact definition of docs/design.md §1 written as signs, the same conditions as the
 //! exact [`super::oracle`]).
 //!
 //! - Vertex–face, relative to `f0`: `u = f1 − f0`, `v = f2 − f0`,

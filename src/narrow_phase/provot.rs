@@ -9,7 +9,7 @@
 //! floating-point values with zero, and a cubic that vanishes identically
 //! (coplanar motion) or a degenerate inside test (parallel edges, a
 //! degenerate triangle) reports no contact. This is the float method whose
-//! misses the 2021 CCD benchmark counted (SPEC §2): its false negatives are
+//! misses the 2021 CCD benchmark counted (docs/design.md §2.3): its false negatives are
 //! reported, not hidden.
 
 use super::toi::Toi;

@@ -15,7 +15,7 @@
 //! 3·b₀ … : b₀ = n₀·w₀,  3b₁ = s·w₀ + n₀·w₁,  3b₂ = s·w₁ + n₁·w₀,  b₃ = n₁·w₁
 //! ```
 //!
-//! which is SPEC §2's `{A, (2C+F)/3, (2D+E)/3, B}` with `2C = s·w₀`,
+//! which is docs/design.md §2.2's `{A, (2C+F)/3, (2D+E)/3, B}` with `2C = s·w₀`,
 //! `F = n₀·w₁`, `2D = s·w₁`, `E = n₁·w₀`. (A widely copied public port swaps
 //! `C` and `F`; that version is not the Bernstein form and not conservative.)
 //!

@@ -7,7 +7,7 @@
 //! position and a heading `ψ` (yaw about `+z`): `x = P + R_z(ψ)·x_local`.
 //! Each route segment is one CCD step: the object is translated from
 //! waypoint `k` to `k + 1` with a fixed heading, every vertex moving linearly
-//! (SPEC §1), so the step is exact for the rounded `f64` end positions.
+//! (docs/design.md §1), so the step is exact for the rounded `f64` end positions.
 //! With [`Heading::FollowRoute`], `ψ` is the segment's horizontal direction,
 //! and at each waypoint the object turns in place from the previous heading
 //! to the next in sub-steps of at most [`FlightOptions::max_turn_step`];

@@ -14,7 +14,7 @@
 //!   (an edge shared by two coplanar elements yields its crossing point twice;
 //!   the paper dedupes only vertices, through `G_F`).
 //! - The paper checks collinearity only while reducing a group of more than
-//!   four; SPEC.md §3 says "only 2 if collinear". We check every group of
+//!   four; docs/design.md §3 keeps "only two when the group is collinear". We check every group of
 //!   three or more, so a lying barrel gives 2 points however many elements
 //!   its generatrix crosses.
 //! - "Only the two most distant points are kept" can mean the pair found so

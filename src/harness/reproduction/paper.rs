@@ -1,5 +1,5 @@
 //! What Wan, Fu & Yao 2022 report (§3, Tables 1–2 and Fig. 6; transcribed in
-//! SPEC §2), for the side-by-side tables and bars of the report.
+//! docs/design.md §2.4), for the side-by-side tables and bars of the report.
 //!
 //! Culling rate = share of the VF (or EE) pairs left by the 26-DOP BVH that a
 //! filter removes; time = seconds per frame; Intel i7-8565U, C++, one thread;

@@ -1,5 +1,5 @@
 //! Exact edge–edge CCD: segments `a(t)b(t)` and `c(t)d(t)` share a point for
-//! some `t ∈ [0, 1]` (SPEC §1), parallel, collinear and zero-length edges
+//! some `t ∈ [0, 1]` (docs/design.md §1), parallel, collinear and zero-length edges
 //! included.
 //!
 //! With `m = (b−a)×(d−c)` and the coplanarity cubic `f = m·(c−a)`, coplanar

@@ -1,5 +1,5 @@
 //! Exact vertex–face CCD: `p(t) ∈ conv{a(t), b(t), c(t)}` for some
-//! `t ∈ [0, 1]` (SPEC §1), degenerate triangles included.
+//! `t ∈ [0, 1]` (docs/design.md §1), degenerate triangles included.
 //!
 //! With `n = (b−a)×(c−a)` and the coplanarity cubic `f = n·(p−a)` (Provot
 //! 1997), a coplanar `p` lies in the closed triangle iff
