@@ -11,8 +11,8 @@
 //! none, but ours may. Each such vertex becomes a leaf of its own (a leaf with
 //! one owned vertex and no face), so it is still tested against every face.
 //!
-//! **Layout** (chosen by measurement on cloth-ball 92→93; see the module doc
-//! of `broad_phase`). Internal nodes are stored in depth-first order, each
+//! **Layout** (chosen by measurement on cloth-ball 92→93; see
+//! docs/notes/bvh-layout.md). Internal nodes are stored in depth-first order, each
 //! holding the k-DOPs of *both* its children, quantized to 16 bits on a grid
 //! over the root's k-DOP and rounded outward ([`QKdop`]: 52 bytes for
 //! k = 26, and the two tests a visit makes read one contiguous record of two
@@ -28,13 +28,6 @@
 //! are not candidates, pairs whose inner images ([`Quantizer::quantize_inner`],
 //! 52 more bytes per vertex slot) overlap are, and the rest get the `f64`
 //! test.
-//!
-//! (Measured, not adopted: each edge slot's quantized k-DOP and its ends in
-//! one record of 64 bytes, aligned to a cache line, for the edge–edge
-//! loop, which reads both. Funnel 227→228, one traversal, one thread,
-//! cachegrind with a 32 KB L1 and a 1 MB last level (this machine's L2):
-//! 51.9 M → 50.2 M instructions, 353 K → 349 K L1 read misses, but 124 K →
-//! 151 K last-level ones; times within this machine's noise.)
 //!
 //! Files: this one holds the types; `bvh_build`, `bvh_refit` and
 //! `bvh_traverse` hold one verb each.
@@ -56,22 +49,9 @@ pub(crate) const MAX_DEPTH: usize = 32;
 /// Most leaves in one of the self traversal's clusters (`bvh_traverse`):
 /// each cluster is a largest subtree of at most this many leaves
 /// ([`KdopBvh`]'s `clusters`): 8 to 16 leaves each in a median-split tree
-/// of more than 16 (a smaller tree is one cluster).
-///
-/// Counted with a trial version (one traversal, one thread, callgrind,
-/// `pipeline_profile traverse`; its tasks were subtrees of at most 512
-/// leaves): largest subtrees of at most 5, 9, 11, 16, 24 and 32 leaves (on
-/// funnel 227→228, clusters of 4–5, 9, 9–10, 9–10, 18–19 and 18–19 leaves)
-/// took funnel 55.7 M, 52.8 M, 52.7 M, 52.7 M, 56.1 M and 56.1 M
-/// instructions; cloth-ball 92→93 (at most 5, 9, 11, 13 or 16 (the same
-/// clusters), and 24) 1,180 M, 1,115 M, 1,095 M, 1,090 M and 1,124 M.
-/// Filtering a cluster's partners once more on the merge of each of its
-/// two halves (the subtree's children) before its leaves' tests was
-/// measured and not adopted: node tests funnel 724 K → 668 K, cloth-ball
-/// 10.4 M → 9.7 M, but only 1.5 % and 1.0 % fewer instructions per
-/// traversal (52.1 M → 51.3 M, 1,088 M → 1,077 M, against the same code
-/// without the halves). (Earlier, with runs of eight consecutive leaves,
-/// runs of six, twelve and sixteen were no faster than eight.)
+/// of more than 16 (a smaller tree is one cluster). The size balances the
+/// descents a cluster shares against the partners its leaves then filter;
+/// the sizes measured: docs/notes/bvh-traversal.md.
 pub(crate) const CLUSTER: usize = 16;
 
 /// An internal node: its two children (`LEAF | leaf index`, or the index of
@@ -162,7 +142,7 @@ pub struct KdopBvh<const N: usize> {
     /// `leaf_start[l + 1]`: its vertices in corner order, its edges in
     /// face-edge order. (A dense array rather than fields of [`Leaf`]: the
     /// traversal reads the bounds of runs of partner leaves, two values
-    /// per run; cloth-ball 92→93, one traversal: −2 % instructions.)
+    /// per run.)
     pub(crate) leaf_start: Vec<[u32; 2]>,
     /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,

@@ -8,83 +8,28 @@
 //! as one integer key per item and axis, exact to about 2⁻²⁹ of the
 //! coordinate; see `sort_key`; the spreads are read from the same keys). The
 //! spread of a node of `n ≥ 32` items is that of a sample, every
-//! `min(⌊n/16⌋, 16)`-th item: the axis hardly ever changes, and the spread
-//! pass had cost almost half as much as the median selections. Against
-//! the spread of every item: node tests on funnel 227→228 955 K against
-//! 952 K, on cloth-ball 92→93 12.00 M against 11.96 M; build, fastest of
-//! 1000 (cloth-ball: 100), three interleaved rounds, funnel 1.63–1.68 ms
-//! against 1.72–1.74 on two threads, 2.96–3.00 against 3.06–3.25 on one;
-//! cloth-ball 10.6–10.8 against 11.2 on two. (Every `n/64`-th item,
-//! unbounded: 964 K funnel node tests, the same build time. Sampling the
-//! smaller nodes too, every `⌊n/8⌋`-th or `⌊n/4⌋`-th item from 16 or 8
-//! items up: one-thread build (callgrind, `pipeline_profile build`) funnel
-//! 33.86 M instructions → 33.46 M or 33.06 M, cloth-ball 179.2 M → 177.3 M
-//! or 175.0 M, for node tests funnel 705.6 K → 708.2 K or 714.5 K,
-//! cloth-ball 10.26 M → 10.29 M or 10.37 M: not adopted.) The
-//! items are permuted as contiguous key records, not through an index array
-//! (one cache line holds two of them). The paper does not say how it splits. (A
-//! split at the middle of a Morton order was tried: 28% more node tests on
-//! cloth-ball 92→93. Tried again as a build that sorts once, Morton codes of
-//! the centroids in their bounding cube by one parallel sort, every node
-//! split at its middle, with no selection and no spreads: funnel 227→228's
-//! build took 1.40 ms against 1.75 on two threads (2.25–2.34 against
-//! 3.17–3.19 on one), but made 8 % more node tests (1,025 K against
-//! 952 K), and the whole step was no faster: two threads, three
-//! interleaved rounds, 5.05–5.08 ms against 4.63–4.67; cloth-ball 92→93
-//! 139–150 against 141–147.) A median split gives a balanced tree of depth
-//! ⌈log₂ n⌉ + 1, which bounds the traversal stack and makes parallel subtrees
-//! even, and it puts the larger half right, so that a leaf right child always
-//! has a leaf sibling: the traversal lists partner leaves in ascending order
-//! only in trees of that shape ([`KdopBvh::validate`] checks it).
+//! `min(⌊n/16⌋, 16)`-th item: the axis hardly ever changes, and a spread
+//! pass over every item costs almost half as much as the median
+//! selections. The items are permuted as contiguous key records, not
+//! through an index array (one cache line holds two of them). The paper
+//! does not say how it splits. A median split gives a balanced tree of
+//! depth ⌈log₂ n⌉ + 1, which bounds the traversal stack and makes parallel
+//! subtrees even, and it puts the larger half right, so that a leaf right
+//! child always has a leaf sibling: the traversal lists partner leaves in
+//! ascending order only in trees of that shape ([`KdopBvh::validate`]
+//! checks it). Other split rules (Morton order, binned SAH) build trees of
+//! other shapes.
 //!
-//! A binned SAH split (16 bins along the same axis, surface areas of the
-//! items' swept boxes) was measured on one thread: 6–9 % fewer node tests
-//! (cloth-ball 92→93: 11.96 M → 11.25 M; funnel 227→228: 0.95 M → 0.86 M),
-//! as many leaf pairs, a traversal faster by about the noise of this shared
-//! machine, and a binning pass at every node of the build. Its trees have
-//! other shapes, for which the traversal listed some leaf pairs twice
-//! (funnel: 20 vertex–face and 52 edge–edge pairs); not adopted.
-//!
-//! Also measured and not adopted: selecting the median on a scratch array
-//! of the split axis's keys (8 bytes each instead of a 32-byte record),
-//! then moving the records once, branch-free, through a scratch array and
-//! back. One thread, three interleaved rounds: funnel 227→228 build
-//! 4.1 ms against 3.2, cloth-ball 92→93 27–28 against 21.
-//! Nor 16-byte records (32-bit keys, ties broken by the index in the
-//! comparison) instead of 32-byte ones: funnel 227→228 build 3.10–3.23 ms
-//! against 3.10–3.15 on one thread, 1.74–1.75 against 1.71–1.75 on two
-//! (fastest of 1000, three interleaved rounds); the selection is bound by
-//! its comparisons, not by the bytes it moves.
-//!
-//! Nor presorting: the items sorted once along each axis (`sort_unstable`),
-//! each node's median read off its split axis's list and the other two
-//! lists split by a stable, branch-free partition on the items' ranks, so
-//! that no node selects and the spreads come from the lists' ends (the same
-//! tree). The sorts alone cost about what the selections saved, and the
-//! partitions of two lists per node more than the rest: fastest of 60
-//! funnel 227→228 builds, four interleaved rounds, 4.10–4.23 ms against
-//! 3.08–3.15 on one thread, 2.52–2.60 against 1.72–1.76 on two; cloth-ball
-//! 92→93 on two, 15.0–16.1 against 11.1–11.8.
-//!
-//! Nor a bucketed selection in nodes of 64 items or more: a histogram of
-//! the split coordinate in 256 buckets over the node's sampled range (the
-//! bucket stored in the record's spare word), the records scattered
-//! through a scratch array into those below, in and above the median's
-//! bucket and copied back, then `select_nth_unstable` inside that bucket
-//! only. It moves every record twice per level and computes a bucket per
-//! record, and `select_nth_unstable` does less: one-thread builds
-//! (callgrind, `pipeline_profile build`), cloth-ball 92→93 208 M
-//! instructions against 179 M, funnel 227→228 39.7 M against 33.9 M.
+//! Split rules and selections measured and not adopted:
+//! docs/notes/bvh-build.md.
 //!
 //! **Parallelism.** Subtrees above [`PAR_BUILD_CUTOFF`] leaves are built with
 //! `rayon::join`; each writes its own disjoint node range (a subtree of `n`
 //! leaves occupies `2n − 1` consecutive nodes), so the result does not depend
 //! on the thread count. The leaves' records and the feature slots are then
 //! assigned in fixed chunks of leaves, each writing its own ranges (see
-//! `assign_slots`): sequentially, this assignment was 8–11 ms of a 40 ms
-//! cloth-ball 92→93 build on 2 threads; in chunks the build takes about
-//! 4 % more instructions on one thread and, measured interleaved on 2
-//! threads (fastest of 12 builds, 5 rounds), 28–32 ms instead of 32–38 ms.
+//! `assign_slots`), so that this assignment, a large share of the build
+//! when sequential, runs in parallel too.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -290,11 +235,9 @@ fn item_corners(mesh: &TriMesh, item: Item) -> [u32; 3] {
 
 /// Leaves per task of [`assign_slots`] (each task writes exactly what the
 /// sequential loop writes for its leaves, so the result depends neither on
-/// this size nor on the thread count). Funnel 227→228 has 18,484 leaves:
-/// in chunks of 4096 one of two threads got three of the five. Build,
-/// fastest of 1000, three interleaved rounds on two threads: 1.60–1.61 ms
-/// against 1.64–1.65 (cloth-ball 92→93, fastest of 100: 10.6–10.8 against
-/// 10.7–11.1; one thread, funnel: 2.94–3.08 against 2.93–3.05).
+/// this size nor on the thread count). Small enough that two threads get
+/// even shares of a funnel-sized mesh (18,484 leaves: in chunks of 4096,
+/// one of two threads got three of the five).
 const SLOT_CHUNK: usize = 1024;
 
 /// Gives leaf `l` (holding `items[work[l].item]`) its record and its owned

@@ -23,9 +23,8 @@ use crate::bounding_volume::{AlignedQKdop, Kdop, QKdop, Quantizer};
 use crate::math::Vec3;
 use crate::mesh::Step;
 
-/// Least number of features one rayon task refits. (2048 was slower: funnel
-/// 227→228, two threads, BVH refitted with the filters' setup alongside,
-/// five interleaved rounds, refit stage 0.57–0.58 ms against 0.53–0.55.)
+/// Least number of features one rayon task refits (smaller tasks were
+/// slower: docs/notes/bvh-refit.md).
 pub const PAR_REFIT_MIN_LEN: usize = 4096;
 
 /// Subtrees with more nodes than this are refitted with `rayon::join`.
@@ -47,10 +46,7 @@ impl<const N: usize> KdopBvh<N> {
         // Slot order is the tree's, so the positions are read in no useful
         // order, and without help the vertex pass (half of the refit) spent
         // half its time waiting for them. Each task prefetches them
-        // [`PREFETCH_AHEAD`] slots ahead. Measured, refit on one thread,
-        // five interleaved rounds on a busy machine: funnel 227→228
-        // 1.9–2.6 ms against 2.5–3.4, cloth-ball 92→93 11–17 ms against
-        // 15–25.
+        // [`PREFETCH_AHEAD`] slots ahead.
         let bv_of = |v: u32| Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize]);
         if self.vertex_bv.len() == self.slot_vertex.len() {
             prefetched_slots(
@@ -65,8 +61,7 @@ impl<const N: usize> KdopBvh<N> {
         }
         // The root's k-DOP: a reduction of min/max, the same for any split.
         // Merged in place per chunk: a fold passes its accumulator by value,
-        // which copies the k-DOP (208 bytes at k = 26) for every vertex
-        // (funnel 227→228: 2 % of a one-thread step in `memmove`).
+        // which copies the k-DOP (208 bytes at k = 26) for every vertex.
         let root = self
             .vertex_bv
             .par_chunks(PAR_REFIT_MIN_LEN)
@@ -80,23 +75,13 @@ impl<const N: usize> KdopBvh<N> {
             .reduce(|| Kdop::EMPTY, |a, b| a.merge(&b));
         self.grid = Quantizer::new(&root);
         let grid = self.grid;
-        // (One pass for both images instead of two: no change, funnel
-        // 227→228 refit 1.91–2.30 ms against 1.95–2.07, one thread.)
         // The quantized k-DOPs are written in place (`quantize_to`,
-        // `set_merge`: vectors, and no copy through a local). Refit on one
-        // thread against the slab-by-slab versions returned by value,
-        // three interleaved rounds: funnel 227→228 1.35–1.37 ms against
-        // 1.81–2.03, cloth-ball 92→93 8.3–8.6 against 11.0–11.1.
+        // `set_merge`: vectors, and no copy through a local).
         if self.time_aligned {
             // The vertex's k-DOPs at the two times, projected together
             // (`Kdop::set_points`: the same bits as `Kdop::from_point` of
-            // each, without its branches; one-thread build of cloth-ball
-            // 92→93, callgrind: 216 M instructions against 239 M with each
-            // time projected apart, as the swept k-DOP of a point that
-            // stays put); positions prefetched as in the first vertex pass
-            // (whole step on 2 threads with the BVH built each run, five
-            // interleaved rounds: build 14.4–17.5 ms, median 14.7, against
-            // 15.5–16.7, median 16.1, without the prefetch).
+            // each, without its branches); positions prefetched as in the
+            // first vertex pass.
             let image = |v: u32, q: &mut AlignedQKdop<N>| {
                 let v = v as usize;
                 let mut bv = [Kdop::EMPTY; 2];
@@ -136,10 +121,7 @@ impl<const N: usize> KdopBvh<N> {
                 grid.quantize_to(bv, q)
             });
         }
-        // (The outer and inner images in one pass over the `f64` k-DOPs,
-        // without time-aligned pruning: funnel 227→228's refit 0.46–0.50 ms
-        // against 0.47–0.50, whole step 3.03–3.12 against 3.05–3.09, two
-        // threads, five interleaved rounds; no change.)
+        // (Merging passes here gained nothing: docs/notes/bvh-refit.md.)
         par_set(&mut self.vertex_qi, &self.vertex_bv, |q, bv| {
             grid.quantize_inner_to(bv, q)
         });

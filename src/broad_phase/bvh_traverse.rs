@@ -34,60 +34,19 @@
 //! tests that replace them, are shared. Any run of consecutive leaves would
 //! give the same lists; the clusters are the tree's largest subtrees of at
 //! most [`CLUSTER`](super::bvh::CLUSTER) leaves (`KdopBvh::clusters`, listed
-//! at build), whose merges are as tight as the tree's nodes. They replaced
-//! runs of eight leaves from every eighth, which mostly straddle two
-//! subtrees (the median split's subtrees are not powers of two: funnel's
-//! smallest have nine leaves), with the same pairs and counts except the
-//! node tests: funnel 227→228 955 K → 724 K, cloth-ball 92→93 12.0 M →
-//! 10.4 M (with time-aligned pruning 9.6 M → 7.8 M). One traversal, one
-//! thread (callgrind, `pipeline_profile traverse`): funnel 60.4 M → 51.9 M
-//! instructions, cloth-ball 1,160 M → 1,087 M (time-aligned 854 M →
-//! 774 M). A whole one-thread `ccdlab step` (callgrind): funnel with the
-//! BVH refitted 78.5 M → 69.4 M, cloth-ball (`auto`) with the BVH built
-//! 1,753 M → 1,666 M. Funnel, two threads, BVH refitted, six interleaved
-//! rounds in a slow period of this machine (unrecorded): best per round
-//! 3.79–4.33 ms against 3.89–4.83, faster in five rounds of six. Where the
-//! node tests went then (counted, one traversal): funnel made 724 K for
-//! 119 K leaf pairs, 258 K in the descents and 467 K in the leaves'
-//! filtering of their clusters' partners (before: 345 K and 611 K);
-//! cloth-ball 10.4 M for 2.7 M leaf pairs, 2.5 M and 7.9 M (before: 3.6 M
-//! and 8.4 M). Since then a cluster's own leaves (all but its first) are
+//! at build), whose merges are as tight as the tree's nodes (runs of a fixed
+//! length mostly straddle two subtrees, since the median split's subtrees
+//! are not powers of two). A cluster's own leaves (all but its first) are
 //! tested against its merge directly, and its descent lists only the
-//! leaves past its last, which skips the cluster's own subtree: node tests
-//! funnel 724 K → 706 K, cloth-ball 10.36 M → 10.26 M; one traversal, one
-//! thread, callgrind: funnel 51.9 M → 50.4 M instructions, cloth-ball
-//! 1,087 M → 1,079 M (time-aligned 774 M → 766 M).
-//! Most of funnel's leaf pairs are neighbours: 109,879 of its 119,334 are
-//! two triangles sharing a vertex, which overlap whatever their bounding
-//! volumes (cloth-ball: 563,793 of 2,708,361; counted from the topology).
-//! Connectivity-based culling (Tang, Curtis, Yoon & Manocha, "ICCD", IEEE
-//! TVCG 15(4), 2009: the feature pairs of neighbouring triangles as
-//! "orphan sets" listed once from the topology) would move their feature
-//! tests to such a list, but not remove them, and the whole feature level
-//! is 23 M of funnel's 108 M step instructions (callgrind, one thread,
-//! paper defaults): not pursued.
+//! leaves past its last, which skips the cluster's own subtree.
 //!
 //! **Two descents at a time.** A descent is a chain of dependent loads: the
 //! next node comes off a stack whose top depends on the last node's tests,
-//! so most of a descent's time is spent waiting for its next node (funnel
-//! 227→228, one thread: the descents were a third of the traversal's time,
-//! about 40 cycles per node visit). Consecutive clusters are therefore
-//! gathered in pairs whose descents take turns, one node each
-//! ([`gather_two`]): the processor loads one chain's next node while the
-//! other's waits. The partner lists and the node tests are unchanged. One
-//! thread, interleaved rounds: funnel 227→228 traversal 6.25–6.56 ms
-//! against 6.52–6.92 (quieter, 5.0–5.4 against 5.4–6.1), cloth-ball 92→93
-//! 98.9–100.9 against 105.4–107.3; whole step on 2 threads, BVH refitted:
-//! funnel 3.52–3.66 against 3.88–3.98, cloth-ball 143–147 against 146–152.
-//! Four and eight descents taking turns were no faster than two (the four
-//! queries alone fill the sixteen vector registers). Nor was running the
-//! next pair of clusters' descents a few node visits at a time between the
-//! current pair's leaves, so that their loads would wait while the leaves'
-//! tests run (measured, not adopted; the same lists): funnel 227→228, two
-//! threads, BVH refitted, interleaved rounds, four visits of each descent
-//! per leaf 3.19–3.25 ms against 3.00–3.06 (five rounds); one visit
-//! 3.05–3.18 against 3.03–3.24, twelve 3.41–3.56 (the two quiet rounds of
-//! three).
+//! so most of a descent's time is spent waiting for its next node.
+//! Consecutive clusters are therefore gathered in pairs whose descents take
+//! turns, one node each ([`gather_two`]): the processor loads one chain's
+//! next node while the other's waits. The partner lists and the node tests
+//! are unchanged.
 //!
 //! **Pruning by SLPF's test** (an option, off by default:
 //! [`KdopBvh::time_aligned`]). SLPF's test holds for whole leaves: if along
@@ -99,229 +58,35 @@
 //! only SLPF's five directions), before the feature level; and there, every
 //! feature pair that passes the swept tests is also tested on its
 //! features' images at the two times (a vertex's, a face's: its leaf's, an
-//! edge's: the merge of its ends', in registers). On cloth-ball 92→93
-//! (26-DOP) the leaves keep 1,217,951 of the 2,708,361 leaf pairs (8.9 M
-//! feature tests → 4.0 M), and the candidates are 630,222 instead of
-//! 3,249,720: SLPF then culls 9,680 of them, and 359,019 pass the paper's
-//! filters instead of 530,609, with the same collisions. On funnel
-//! 227→228, 115,794 of 119,334 leaf pairs are kept (cloth lying on itself:
-//! neighbours overlap at both times) and 3,935 of 7,568 candidates.
-//! Whole step, two threads, BVH built each run, interleaved rounds
-//! (`scripts/ab_step.sh`), the quiet ones: with the leaves alone, cloth-ball
-//! 126.3–127.8 ms against 144.6–146.9 off (five rounds, three quiet: build
-//! 14.9–15.5 against 11.2–11.3, the images at the two times; traversal
-//! 43.3–44.0 against 48.4–49.7; filters 50.0–50.7 against 67.5–68.2); with
-//! the feature level too, 116.1–123.9 against 128.2–132.7 for the leaves
-//! alone in the same rounds (six rounds, four quiet: traversal 49–51 against
-//! 45, filters 34–36 against 51); funnel slower (`reports/time_aligned`:
-//! build and traversal about 1 ms more on two threads, nothing pruned to
-//! pay for it). Before the leaves' tests, each cluster's partners are
-//! filtered once on the merge of its leaves' time-aligned images (at each
-//! time): a partner apart from the merge is apart from every leaf of the
-//! cluster, so the partner lists stay exactly the same, and the leaves'
-//! swept tests of those partners are saved. On cloth-ball 92→93 it drops
-//! 432,681 of the clusters' partner entries (node tests 12.0 M → 9.6 M;
-//! the leaves then prune 878,289 pairs, `leaf_pairs_pruned`, instead of
-//! 1,490,410): 2,193 M → 2,117 M instructions for the whole one-thread
-//! step (callgrind, `--filters dnf`), traversal 46.6–47.4 ms against
-//! 49.1–49.9 (two threads, interleaved rounds, the quiet ones). (Measured,
-//! not adopted: the time-aligned images of every node's children too, so
-//! that the clusters' descents themselves skip the subtrees apart at both
-//! times, which then reach exactly the pruned lists: node tests 9.6 M →
-//! 7.4 M, but 2,104 M → 2,121 M instructions for the whole step, the
-//! nodes' images included.) At the feature level, the pairs that pass the
-//! swept outer tests are first compacted, without a branch, to those whose
-//! time-aligned images overlap, and only those get the inner-image and
-//! exact tests (before, every pair got all three, the time-aligned verdict
-//! `&`-ed in to keep its coin-toss branch away): 1,833 M → 1,767 M
-//! instructions for the whole one-thread step (callgrind, `--filters
-//! dnf`; 0.17 M more mispredicted branches in callgrind's model of
-//! 5.45 M), traversal 43.3–44.1 ms against 47.3–49.1 (two threads, six
-//! interleaved rounds, the quiet ones); the paper's traversal, which has
-//! no such pass, makes 0.3 % more instructions than with the old code
-//! (code layout). It is off by default
+//! edge's: the merge of its ends', in registers). Before the leaves' tests,
+//! each cluster's partners are filtered once on the merge of its leaves'
+//! time-aligned images (at each time): a partner apart from the merge is
+//! apart from every leaf of the cluster, so the partner lists stay exactly
+//! the same, and the leaves' swept tests of those partners are saved. At
+//! the feature level, the pairs that pass the swept outer tests are first
+//! compacted, without a branch, to those whose time-aligned images overlap,
+//! and only those get the inner-image and exact tests. It is off by default
 //! because the candidates are then no longer the swept k-DOPs' (the
 //! paper's counts), and SLPF has almost nothing left to cull. Only the self
 //! traversal prunes (the cross traversal of two trees does not).
-//! (Measured earlier as a plain `f64` test per partner on SLPF's five
-//! directions, on every reached leaf pair: 42 % fewer candidates but only
-//! 6 % fewer instructions, 3.30 G → 3.09 G, callgrind, one thread.)
-//! A third image, at `t = ½`, would prune the pairs apart on `[0, ½]` and
-//! on `[½, 1]` (along any of the 13 directions on each half). Counted on
-//! cloth-ball 92→93's candidates with the exact points, not k-DOPs (an
-//! upper bound on what images would prune): 23,405 of the 630,222 (5,460
-//! vertex–face, 17,945 edge–edge; a recount of every 50th candidate in
-//! Python agrees, 479 of 12,605; an earlier count of 118,638 written here
-//! was wrong). Skipping them before the filters saved about 1.3 ms of the
-//! filter stage on two threads (one run each, the test computed in both),
-//! against 31 ms without the test: not pursued. With pruning on, k = 26
-//! is still the fastest BVH (two threads, BVH built each run, fastest of
-//! seven: 109.5 ms with 630,222 candidates; k = 18 115.2 ms with 773,114;
-//! k = 14 137.6; k = 8 145.9; k = 6 179.5).
-//!
-//! **Prefetching the right child** (measured, not adopted). `gather`
-//! visits a node's right child after the left child's subtree; a software
-//! prefetch of its node when the parent is visited took 1–2 % off the
-//! traversal (one thread, three interleaved rounds: cloth-ball 92→93
-//! 148.7–150.1 ms against 150.7–152.8, funnel 227→228 7.16–7.37 against
-//! 7.31–7.48), within this machine's noise: not worth an `unsafe` block.
-//! Tried again after the feature level's rework, prefetching both cache
-//! lines of the right child's node: cloth-ball 114–159 ms against
-//! 115–137, funnel 7.7–10.6 against 7.4–8.8 (five interleaved rounds), no
-//! gain. Nor, with clusters of subtrees, a prefetch of both lines of the
-//! node on top of the stack after each visit (the next one the descent
-//! visits, a turn of the other descent ahead): funnel traversal, fastest
-//! of 300–400, five interleaved rounds on one thread 4.90–5.28 ms against
-//! 4.82–7.49, four on two 1.83–2.34 against 1.82–1.95 (unrecorded).
-//!
-//! **The walk down to the cluster untested** (measured, not adopted). A
-//! cluster's descent starts at the root, but the nodes on the path down to
-//! its first leaf `c₀` always overlap its merge (both contain `c₀`'s
-//! k-DOP), and the path itself is known from the nodes' last leaves. A walk
-//! down that path that tests only the children right of it (those left of
-//! it hold leaves below the bound), pushing them as `visit` does, lists
-//! exactly the same partners: funnel 227→228, 2.2 % fewer instructions for
-//! a whole step (callgrind, one thread, build and two refits: 306 M → 299 M),
-//! but the same time (two threads, BVH refitted, six interleaved rounds:
-//! 2.99–3.01 ms against 2.98–3.03; cloth-ball 92→93, three rounds, 131.7–
-//! 132.9 against 131.7–133.7). The path's nodes are few and near the root,
-//! likely in the cache, so the descents' time is presumably in their
-//! dependent loads further down.
 //!
 //! **Queries in registers.** Every k-DOP tested against many others (a
 //! cluster's merge, a leaf in its cluster's partner filter, a query's
 //! features in their outer tests) is a [`QKdopQuery`]: loaded once into
 //! registers, not copied into a local whose stores the tests' loads then
-//! straddle (a failed store-to-load forwarding per copy). One thread, four
-//! interleaved rounds: funnel 227→228 5.5–5.8 ms against 6.0–6.1 (one
-//! outlier at 7.3), cloth-ball 92→93 104–107 against 107–110.
+//! straddle (a failed store-to-load forwarding per copy).
 //!
-//! **Adjacent leaves** (measured, not pursued). Most leaf pairs of a
-//! cloth are triangles sharing a corner: on funnel 227→228, 109,879 of the
-//! 119,334 (92 %), which give 237 of its 1,803 vertex–face and 748 of its
-//! 5,765 edge–edge candidates; on cloth-ball 92→93, 563,793 of 2,708,361.
-//! Their feature pairs could come from a list made once per topology
-//! instead of from the traversal. Dropping them in the leaf filter
-//! outright (wrong output, timing only), with a corner test per cluster
-//! partner that reads its leaf record: funnel traversal 6.0–6.3 ms against
-//! 6.7–6.8 (one thread, three rounds on a busy machine), 62.8 M
-//! instructions against 70.5 M (callgrind). The corner tests themselves
-//! cost about 9 M of those, so the feature level spends about a quarter of
-//! the funnel traversal's instructions on adjacent pairs; an exclusion
-//! cheaper than that test (say, a merge of the sorted partner list with a
-//! sorted list of the leaf's neighbours) and the list's own cost decide
-//! what is left to gain. The list would not be short: funnel 227→228's
-//! adjacent face pairs own 64,413 vertex–face and 122,146 edge–edge
-//! feature pairs that share no vertex (counted from its topology with the
-//! owners above), every one of which a step would still have to test, for
-//! the 985 candidates they give. What a list could save is therefore at
-//! most the work the outright drop removed (about 17 M instructions,
-//! corner tests aside) less those 186 K feature tests: under a tenth of
-//! the funnel step's 103 M (callgrind, one thread, BVH built each run:
-//! build 34 M, traversal 60 M, filters and solver 10 M), against a goal a
-//! third away. Not pursued. Measured again on the refitted step: dropping
-//! the adjacent partners outright after the leaf filter (a corner test on
-//! the short partner lists; wrong output, timing only) took 0.03–0.17 ms,
-//! round by round, off funnel's 3.04–3.12 ms (two threads, five
-//! interleaved rounds; the 985 candidates it loses no longer reach the
-//! filters either): a bound on what a list could save before its own
-//! 186 K feature tests are paid. With time-aligned pruning they are a
-//! larger share of what is left (cloth-ball 92→93: 563,793 of the
-//! 1,217,951 kept leaf pairs), but not of the work: dropping them the
-//! same way after the pruning (wrong output, timing only: 3,063 of the
-//! 123,693 vertex–face and 12,857 of the 506,529 edge–edge candidates go
-//! with them, and 2,794 of the 113,854 collisions) took a one-thread
-//! `ccdlab step --time-aligned auto` (callgrind, reading the frames
-//! included) from 2,032 M instructions to 1,950 M, 4 %, the filters' and
-//! exact tests' work on the lost candidates included. Not pursued either.
+//! **Why queries, not a simultaneous descent of two subtrees.** The classic
+//! recursion `self(n) = self(l), self(r), pair(l, r)` spends most of its
+//! time at the leaves in mispredicted branches (each leaf owns 0–3 vertices
+//! and 0–3 edges), and each of its node tests loads two k-DOPs where a
+//! query's tests load one against registers. Here a query first collects
+//! all its partner leaves (the two children of a node are tested together
+//! and pushed without branches), then tests its features against all
+//! partners' features in long, predictable loops, writing candidates
+//! without branches into a buffer that goes to the sink in slices.
 //!
-//! **Subtrees that cannot touch themselves** (estimated, not pursued). A
-//! patch of triangles whose normals all keep a positive component along
-//! one direction `v` over the step, and whose boundary, projected along
-//! `v`, stays a star-shaped loop, cannot touch itself (Volino & Thalmann
-//! 1994; Schvartzman, Pérez & Otaduy 2010, star contours); a query leaf
-//! inside such a subtree would then take partners only above the
-//! subtree's last leaf, one comparison in the descent. Counted with
-//! uncertified `f64` tests on every subtree (`v` the mean of its normals;
-//! the quadratic Bernstein coefficients of each normal and of each
-//! boundary edge's orientation about the patch's moving centroid; a disk
-//! by Euler characteristic): on funnel 227→228 the largest subtree that
-//! passes has 19 leaves, and the leaf pairs would drop from 119,334 to
-//! 106,069 (node tests of plain per-leaf descents 1.00 M → 0.96 M); on
-//! cloth-ball 92→93, from 2,708,361 to 2,623,398. The cloths are wrinkled
-//! at the scale of a few triangles (980 of funnel's 1,023 subtrees of 32
-//! leaves or more fail the normal test): an upper bound of 11 % of the
-//! leaf pairs is not worth a certified version.
-//!
-//! **The faces' own normals as slab directions** (counted, not pursued).
-//! SLPF's test holds for any constant direction. So a leaf pair that the
-//! time-aligned k-DOPs keep could also be tested along the normals of its
-//! two faces, each taken at `t = 0` and at `t = 1` and held fixed (at the
-//! time it is taken, a face projects to a single value along it). This was
-//! counted on cloth-ball 92→93 with uncertified `f64` tests (a relative
-//! margin of 10⁻¹²). Of the 1,217,951 leaf pairs kept, 563,793 share a
-//! corner and can never be separated. The query face's two normals
-//! separate 132,486 of the others. The normals of both faces separate
-//! 201,734, and adding their sums at the two times gives 218,048. So the
-//! test culls at most 17 % of the kept leaf pairs. The feature level costs
-//! about 310 instructions per kept leaf pair (callgrind, one thread: 380 M
-//! in `features` for those 1.22 M pairs), so the test would save about 50
-//! instructions per kept pair. By an estimate (not measured) it would cost
-//! about as much: the partner's six points at the two times, loaded from
-//! another array, and twelve to twenty-four dot products. Not pursued.
-//!
-//! **Breadth first** (measured, not adopted). A descent whose nodes wait
-//! in a queue instead of a stack (so that the next nodes' loads do not
-//! depend on the current node's test), its leaves sorted at the end: funnel
-//! 227→228 7.2–7.7 ms against 6.0–6.7, cloth-ball 92→93 115–117 against
-//! 108–111 (one thread, three interleaved rounds); without the sort (wrong
-//! order, timing only) no faster than the stack.
-//!
-//! **A uniform grid instead of the tree** (estimated, not pursued). A grid
-//! needs no build beyond binning and one sort: each face is entered in
-//! every cell that its swept box covers, and the face pairs of each cell
-//! are tested, each pair counted in one cell only (the cell of the low
-//! corner of the two boxes' overlap). A throwaway prototype counted how
-//! many pairs it tests. The cell edge was a multiple `s` of the faces' mean
-//! largest box extent. On funnel 227→228 it tested 1.05 M pairs at `s` = ½
-//! (389 K entries) and at `s` = 1 (120 K entries), 1.50 M at 1½ and 2.08 M
-//! at 2. Of those pairs, 153,821 have overlapping boxes and 118,282
-//! overlapping 26-DOPs. The tree makes 955 K node tests in all, and reaches
-//! 119,334 leaf pairs through its quantized k-DOPs. On cloth-ball 92→93 the
-//! grid tested at least 31.3 M pairs (`s` = ¾; 35.7 M at ½, 32.2 M at 1,
-//! 39.2 M at 1½) for 2,665,965 pairs of 26-DOPs, while the tree makes
-//! 12.0 M node tests. So on funnel the grid tests as much as the tree while
-//! saving the build, but it loses on cloth-ball. Either way it is not the
-//! paper's BVH, and the prototype, with the pairs read from the faces'
-//! 26-DOPs in mesh order, took longer on funnel than the tree's build and
-//! whole traversal (feature level included) together: one thread, fastest
-//! of 50, 25.6 ms against 3.4 + 5.9.
-//!
-//! **Why queries, not a simultaneous descent of two subtrees.** Measured on
-//! cloth-ball 92→93 (1 thread; 6-DOP traversal 365 → 217 ms, 26-DOP
-//! 330 → 251 ms when this replaced it): the classic recursion
-//! `self(n) = self(l), self(r), pair(l, r)` spent two thirds of its time at
-//! the leaves in mispredicted branches (each leaf owns 0–3 vertices and 0–3
-//! edges). Here a query first collects all its partner leaves (the two
-//! children of a node are tested together and pushed without branches), then
-//! tests its features against all partners' features in long, predictable
-//! loops, writing candidates without branches into a buffer that goes to the
-//! sink in slices.
-//!
-//! Measured again against today's queries (not adopted): a simultaneous
-//! descent that only lists the leaf pairs, with every internal node's two
-//! children as one root pair, both sides split at once, and a node pair's
-//! child pairs pushed or listed without branches. It makes fewer node tests:
-//! funnel 227→228 527 K against the queries' 955 K, cloth-ball 92→93 8.63 M
-//! against 12.0 M (the same 119,334 and 2,708,361 leaf pairs; splitting only
-//! the larger side, 603 K and 10.4 M). But each of its tests loads two
-//! k-DOPs where a query's tests load one against registers, so listing the
-//! leaf pairs took longer than the queries take to reach theirs (their
-//! feature level skipped, timing only): one thread, three interleaved
-//! rounds of 20 runs each, fastest, funnel 3.39–3.52 ms against 2.57–2.62,
-//! cloth-ball 65.4–65.5 against 30.0–30.2; and the pairs would still have
-//! to be grouped by leaf for the feature level (the recursive form, with a
-//! branch on every test, 7.5 and 115 ms).
+//! Designs measured and not adopted: docs/notes/bvh-traversal.md.
 //!
 //! **Order and parallelism.** Queries run in leaf order; within a query,
 //! vertex–face pairs (the query's vertices against the partners' faces, then
@@ -883,12 +648,8 @@ fn features<const N: usize>(
     // The partners' owned vertex and edge slots, listed without a branch:
     // each partner writes the [`MAX_OWNED`] slots from its first and
     // advances by the number it owns. The loops over them then run once
-    // per query. Measured on cloth-ball 92→93 against loops over runs of
-    // consecutive partners (one loop per run, with short and irregular
-    // trip counts): 1.25 G → 1.35 G instructions but 4.6 M → 1.6 M
-    // mispredicted branches per traversal (callgrind); traversal 114–117
-    // ms against 122–133, funnel 227→228 7.5–7.8 against 8.4–8.7 (one
-    // thread, six interleaved rounds, best four).
+    // per query, instead of once per run of consecutive partners with short
+    // and irregular trip counts, whose branches mispredict.
     let room = MAX_OWNED * np;
     for buf in [&mut sc.vslots, &mut sc.eslots] {
         if buf.len() < room {
@@ -897,10 +658,7 @@ fn features<const N: usize>(
     }
     let (mut n_vslots, mut n_eslots) = (0, 0);
     // Through slices: a store through the `Vec` itself makes the compiler
-    // reload its pointer and length for the next one. (With the local
-    // slices in the loops below: cloth-ball 92→93, one traversal, 4 %
-    // fewer instructions, 1.32 G → 1.26 G; times within this machine's
-    // noise.)
+    // reload its pointer and length for the next one.
     let (vs, es) = (&mut sc.vslots[..room], &mut sc.eslots[..room]);
     let run = |first: u32| -> [u32; MAX_OWNED] { std::array::from_fn(|k| first + k as u32) };
     for &p in partners {
@@ -936,10 +694,9 @@ fn features<const N: usize>(
     // are merged only then.
     //
     // Between the two, the inner images (`bvh`): when they overlap, so do
-    // the exact k-DOPs, and the pair is a candidate without the `f64` test.
-    // On cloth-ball 92→93, 97% of the pairs that pass the outer test are
-    // candidates and 93% are proven here (cachegrind, one traversal: 7%
-    // fewer instructions, 20% fewer loads, 16% fewer L1 misses). Across two
+    // the exact k-DOPs, and the pair is a candidate without the `f64` test
+    // (almost every pair that passes the outer test is a candidate, and
+    // most are proven here, without merging exact k-DOPs). Across two
     // trees the query's features have no inner image on `b`'s grid: `EMPTY`
     // proves nothing.
     //
@@ -950,12 +707,8 @@ fn features<const N: usize>(
     // they almost always succeed, on faces' and edges' images merged in
     // registers (`overlaps_merge`: a merge stored to memory and read back
     // by the test stalls on store-to-load forwarding). The order of the
-    // pairs is that of a single pass. Measured on cloth-ball 92→93 against
-    // one pass branching on the outer verdict (one thread, five
-    // interleaved rounds): traversal 121–126 ms against 154–162 (callgrind:
-    // 1.33 G → 1.25 G instructions, 7.3 M → 4.6 M mispredicted branches);
-    // funnel 227→228 8.1–8.3 ms against 8.4–8.7. Two passes with the
-    // merges through memory were slower than one pass.
+    // pairs is that of a single pass. (Measurements of these choices:
+    // docs/notes/bvh-traversal.md.)
     let same_tree = std::ptr::eq(a, b);
     let query = Query {
         a,

@@ -267,47 +267,10 @@ impl SlpfProjections {
 ///
 /// The default table has no directions and culls nothing.
 ///
-/// Measured and not adopted: a pre-test on an `f32` copy of the table (one
-/// 64-byte line per vertex instead of 80 bytes, SSE over 16 lanes, margins
-/// widened by the `f32` rounding so that it decides only what this test
-/// decides and falls back to it in between). Same counts on cloth-ball
-/// 92→93, but no faster (filter stage 186–208 ms against 179–198 ms, one
-/// thread, interleaved): the per-pair cost here is not the table's memory
-/// traffic. Nor its latency: prefetching the edges 16 pairs ahead and the
-/// four records 8 pairs ahead in the pipeline's edge–edge loop left the
-/// filter stage as it was (154–172 ms with, 152–169 without, cloth-ball
-/// 92→93, one thread, five interleaved rounds).
-///
-/// Nor another order of the five (a pair stops at the first direction that
-/// culls it). Counted over every 26-DOP candidate, the best of the 120
-/// orders, `x, (0,1,1), (1,0,1), (1,1,0), (1,1,1)`, tests 3.9 % fewer
-/// directions than the paper's order on cloth-ball 92→93 (edge–edge
-/// 7.08 M against 7.36 M; at about 20 instructions a direction, some 7 M of
-/// the one-thread step's 3.0 G); on funnel 227→228 the best order is
-/// another (`(0,1,1)` first: 20 % fewer edge–edge tests, of 25 K).
-///
-/// More directions cull more, but do not pay. On cloth-ball 92→93 the 26-DOP's
-/// thirteen axes cull 2,003,193 of the 2,489,612 edge–edge candidates against
-/// the paper's five's 1,621,077 (vertex–face: 642,454 against 535,753 of
-/// 760,108), yet in one table the filter stage took longer (2 threads,
-/// 93 ms against 66). As a second table, with the other eight directions,
-/// tested only on the pairs the five pass, it culls 245 K more edge–edge
-/// pairs, almost all of which DNF or the window filter culls anyway (their
-/// culls together fell by just as many), and the step took 3.19 G instructions
-/// against 3.21 G for the same build with the second table off (callgrind,
-/// one thread). The three other body diagonals alone, or the six directions
-/// with a negative component alone, did no better.
-///
-/// Nor per-edge records (measured, not adopted): each edge's extremes
-/// (the smaller and the larger of its endpoints' projections, per direction
-/// and time: 160 bytes per edge), gathered once per step, so that an
-/// edge–edge pair reads two records instead of its edges' endpoints and
-/// four vertex records, and takes no minima or maxima. The same verdicts,
-/// and 128 M fewer instructions in a one-thread cloth-ball 92→93 step
-/// (3.04 G → 2.91 G, callgrind), but the step got slower (2 threads, five
-/// interleaved rounds: 149–178 ms against 143–169; one thread, filter stage
-/// 151 ms against 137): the edge table is 22 MB, against 3.7 MB for the
-/// vertices', and its reads leave the caches.
+/// The paper's five directions, in the paper's order: more directions cull
+/// more pairs but cost more than they save, since DNF and the window filter
+/// cull most of the extra pairs anyway. Variants measured and not adopted:
+/// docs/notes/slpf.md.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SlpfTable {
     directions: usize,
@@ -349,11 +312,7 @@ impl SlpfTable {
             *values = vec![0.0; len];
         }
         // The paper's directions as constants: the compiler folds the
-        // products by 1 and unrolls the loops. The filters' setup (this
-        // table and a copy of the positions) on funnel 227→228, two
-        // threads: 0.14 ms of a 4.7 ms step with the directions read from
-        // memory, 0.08 ms with these constants (one thread: 0.21 → 0.14 ms;
-        // cloth-ball 92→93 on two: 0.63 → 0.45 ms).
+        // products by 1 and unrolls the loops.
         let paper = directions
             .iter()
             .flatten()
@@ -394,9 +353,7 @@ impl SlpfTable {
 
     /// The projections of vertex `v` (`nd` directions, the table's):
     /// with `nd` a constant ([`SlpfTable::nd`]), so is the record's length,
-    /// and the tests' indexing needs no bounds checks. (With the length
-    /// read from the table, cloth-ball 92→93 took 38 M more instructions
-    /// in a one-thread step, 3.09 G against 3.05 G: about 12 per pair.)
+    /// and the tests' indexing needs no bounds checks.
     #[inline(always)]
     fn record(&self, v: u32, nd: usize) -> &[f64] {
         let n = 2 * nd;

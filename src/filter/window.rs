@@ -52,50 +52,13 @@
 //! `2⁻¹⁰⁷⁵` each). A pair whose differences exceed `2²⁰⁰` passes (no
 //! projection can then overflow).
 //!
-//! **Cost** (measured on cloth-ball 92→93, one thread). The filter sees the
-//! 530,609 pairs DNF passes and culls 400,249; it takes about 80 ms of the
-//! filter stage and saves about 95 ms of exact tests. Of its instructions
-//! (callgrind), about 180 M are the subdivision and 400 M the projection
-//! tests. A level-by-level subdivision without branches (every window of
-//! every depth halved, windows kept left halves first so that a level is
-//! an elementwise pass, the free ones masked out) gave the same runs; the
-//! whole step mispredicted 2.5 M fewer branches (16.6 M → 14.1 M), but the
-//! subdivision took 430 M instructions instead of 180 M, and the
-//! filter-stage time stayed the same (148.9–154.5 ms against 149.2–154.1, four
-//! interleaved rounds): not adopted. Nor the depth-first order with the
-//! halves pushed without a branch on their verdicts (a proptest found the
-//! same runs as the four-way match): 2.2 M → 0.8 M mispredictions in the
-//! subdivision but about 180 M → 241 M instructions, and a filter stage of
-//! 149–170 ms against 146–167 (six interleaved rounds).
-//!
-//! The usual case, a cubic whose Bernstein coefficients change sign once
-//! with certainty (394,572 of the 530,609 pairs), has exactly one root,
-//! which [`bisect_single_root`] tracks down to its window by the sign of
-//! the middle value alone, picking halves with masks instead of branches.
-//! The subdivision went from 185 M to 156 M instructions and from 1.65 M to
-//! 0.84 M mispredicted branches (callgrind's model), each window within
-//! the runs the subdivision keeps and the same counts; filter stage
-//! 136–139 ms against 143–146, whole step 287–294 against 296–300 (one
-//! thread, five interleaved rounds).
-//!
-//! Measured and not adopted (cloth-ball 92→93, `--time-aligned on
-//! --filters dnf`: callgrind on one thread, and the filter stage on two
-//! threads in three interleaved rounds):
-//!
-//! - Two passes per batch: DNF over the whole batch, its survivors
-//!   compacted without a branch together with their cubic, then this
-//!   filter over them. The step made 22 M more instructions (of 1,992 M)
-//!   and 90 K fewer mispredicted branches (of 5.63 M); filter stage
-//!   32.4–33.6 ms against 31.0–31.5.
-//! - Skipping this filter for the pairs likely to collide. Its work on the
-//!   pairs it passes (130 K, 114 K of them colliding) is 108 M
-//!   instructions, about 830 a pair and a third of its total. But a pair it
-//!   would cull costs the exact test about twice its own time, so skipping
-//!   pays only if more than 53 % of the skipped pairs pass it. Neither
-//!   predictor at hand gets there: after a colliding edge–edge pair, the
-//!   next pair that DNF passes collides or passes this filter in 49 % of
-//!   cases; among pairs whose cubic changes sign between `t = 0` and
-//!   `t = 1`, in 39 %.
+//! **Cost.** The filter runs on the pairs DNF passes, culls most of them,
+//! and costs less than the exact tests it saves. The usual case, a cubic
+//! whose Bernstein coefficients change sign once with certainty, has
+//! exactly one root, which [`bisect_single_root`] tracks down to its window
+//! by the sign of the middle value alone, picking halves with masks instead
+//! of branches. Variants measured and not adopted:
+//! docs/notes/window-filter.md.
 //!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`. Tested against
 //! the exact oracle on random and near-degenerate pairs, and on every
@@ -108,9 +71,8 @@ use crate::math::{Bounded, TINY, Vec3, gamma};
 use crate::primitive::coplanarity_scaled;
 
 /// How many times a window is halved at most (windows are `2⁻ᵈ` wide at
-/// depth `d`). Measured again with time-aligned pruning (one-thread
-/// cloth-ball 92→93 process, `--time-aligned on --filters dnf`, callgrind):
-/// 2,059 M instructions at 4 against 2,070 M at 3 and 2,065 M at 5.
+/// depth `d`); the depth that cost the least in measurement
+/// (docs/notes/window-filter.md).
 pub const WINDOW_DEPTH: u32 = 4;
 
 /// Differences larger than this (`2²⁰⁰`) are left to the exact solver: the
@@ -125,10 +87,8 @@ const MAX_RUNS: usize = 4;
 /// Runs `[l[i], r[i]]` of adjacent depth-[`WINDOW_DEPTH`] windows on which
 /// the cubic may vanish, in increasing order. Written in place by
 /// `coplanar_runs`, the ends in two arrays: returned by value as pairs, the
-/// runs were copied out with wide loads of values just stored narrow (the
-/// copy was a twentieth of the subdivision's samples, a failed
-/// store-to-load forwarding). Cloth-ball 92→93, one thread, five
-/// interleaved rounds: filter stage 145–152 ms against 150–158.
+/// runs were copied out with wide loads of values just stored narrow (a
+/// failed store-to-load forwarding).
 struct Runs {
     l: [f64; MAX_RUNS],
     r: [f64; MAX_RUNS],
