@@ -115,9 +115,7 @@ impl<const N: usize> Kdop<N> {
     /// with the outward roundings done on the bits (`simd::next_up`) in
     /// place of [`f64::next_up`]'s branches; the results are bit for bit
     /// those of `from_point(p_t0).merge(&from_point(p_t1))` (tested; a NaN
-    /// may differ in sign). Refit on one thread, which spent half its time
-    /// here, three interleaved rounds: funnel 227→228 0.84 ms against
-    /// 1.35–1.37, cloth-ball 92→93 5.4–5.7 against 8.3–8.6.
+    /// may differ in sign). The refit spends much of its time here.
     #[inline(always)]
     pub fn set_swept_point(&mut self, p_t0: &Vec3, p_t1: &Vec3) {
         #[cfg(target_arch = "x86_64")]

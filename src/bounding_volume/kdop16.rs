@@ -6,12 +6,13 @@
 //! real frames the node level is limited by how many bytes a test reads (the
 //! nodes do not fit in the core's cache) and how many instructions it costs,
 //! not by arithmetic. A 26-DOP in `f64` is 208 bytes, in `f32` 104; quantized,
-//! 52, and an overlap test is four 8-lane vector comparisons. The grid has 65,536 steps per slab over the scene's extent, so
-//! on the cloth frames a step is well under a percent of a triangle: the node
-//! tests prune almost exactly as well as `f64` ones would. Node tests only
-//! steer the descent; every candidate is decided as the exact `f64` feature
-//! k-DOPs decide it (outer images can only refute an overlap, inner ones
-//! only prove it; see the module doc of `broad_phase::bvh`).
+//! 52, and an overlap test is four 8-lane vector comparisons. The grid has
+//! 65,536 steps per slab over the scene's extent, so on the cloth frames a step
+//! is well under a percent of a triangle: the node tests prune almost exactly
+//! as well as `f64` ones would. Node tests only steer the descent; every
+//! candidate is decided as the exact `f64` feature k-DOPs decide it (outer
+//! images can only refute an overlap, inner ones only prove it; see the module
+//! doc of `broad_phase::bvh`).
 //!
 //! **Rounding.** A bound `x` of slab `i` maps to `f(x) = (x − oᵢ)·sᵢ` with
 //! `sᵢ = 65,000 / (extent of slab i)`. `f` is increasing, so `x ≤ y` implies
@@ -114,8 +115,8 @@ impl<const N: usize> QKdop<N> {
     /// In place, because a vector result returned by value goes through a
     /// local whose copy to its destination reads back, in wider pieces,
     /// what the vector stores just wrote, and stalls on store-to-load
-    /// forwarding (the vector merge returned by value made the refit of
-    /// funnel 227→228 slower than the scalar one, 2.4 ms against 1.8).
+    /// forwarding (returned by value, the vector merge was slower than the
+    /// scalar one).
     #[inline(always)]
     pub fn set_merge<const M: usize>(&mut self, parts: [&QKdop<N>; M]) {
         #[cfg(target_arch = "x86_64")]
@@ -194,10 +195,8 @@ impl<const N: usize> QKdopQuery<N> {
     /// Whether the k-DOP overlaps `other` and no element of `mine` equals
     /// one of `theirs` (two edges' k-DOPs and endpoints: the edges are
     /// distinct and share no endpoint). One test: on x86-64 the four
-    /// element comparisons join the slabs' in the mask of one vector test.
-    /// (As four scalar comparisons `&`-ed to the overlap test, the
-    /// traversal of cloth-ball 92→93 made 94 M more instructions, 1.26 G
-    /// against 1.16 G; callgrind.)
+    /// element comparisons join the slabs' in the mask of one vector test,
+    /// cheaper than four scalar comparisons `&`-ed to the overlap test.
     #[inline(always)]
     pub fn overlaps_and_disjoint(
         &self,
@@ -216,9 +215,7 @@ impl<const N: usize> QKdopQuery<N> {
 
     /// Whether the k-DOP overlaps `other` and `x` is none of `set` (a
     /// vertex's k-DOP against a face's, and the face's corners), in one
-    /// vector test as [`QKdopQuery::overlaps_and_disjoint`]. (Scalar
-    /// comparisons cost a one-thread cloth-ball 92→93 step 13 M more
-    /// instructions, 3.05 G against 3.04 G; callgrind.)
+    /// vector test as [`QKdopQuery::overlaps_and_disjoint`].
     #[inline(always)]
     pub fn overlaps_and_not_in(&self, other: &QKdop<N>, x: u32, set: &[u32; 3]) -> bool {
         #[cfg(target_arch = "x86_64")]

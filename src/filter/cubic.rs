@@ -48,13 +48,8 @@ impl Cubic {
     /// `Some(1)` when every coefficient is certainly positive, `Some(-1)`
     /// when every one is certainly negative, `Some(0)` when two have
     /// certainly opposite signs, `None` when this bound cannot tell.
-    ///
-    /// Measured and not adopted: telling "culled" from "passed" by one
-    /// branch on `(lo > e) | (hi < −e)` instead of this chain of two
-    /// (each as hard to predict as DNF's near coin-toss verdict on the
-    /// pairs SLPF passes). On cloth-ball 92→93 it took 200 K of the step's
-    /// 7.3 M mispredicted branches away (callgrind's model) and added 15 M
-    /// instructions to its 3.25 G: a wash.
+    /// (A single branch instead of this chain of two was measured and not
+    /// adopted: docs/notes/dnf.md.)
     #[inline(always)]
     pub(crate) fn common_sign(&self) -> Option<i8> {
         let (e, c) = (self.err, &self.c);

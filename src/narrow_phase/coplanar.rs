@@ -32,22 +32,11 @@
 //! condition that touches zero without crossing it, a normal that vanishes,
 //! no such contact, more than `MAX_NODES` intervals — is undecided.
 //!
-//! (The search used to go on splitting after an open interval, walking
-//! right 2⁻⁴⁸ at a time, and spent its budget doing so. Measured on
-//! cloth-funnel 227→228, whose 13 coplanar edge–edge pairs that pass the
-//! filters are a flat sheet moving along its normal: 160 to 256 intervals
-//! each in doubles, three of them then undecided and solved again in
-//! double-doubles, 5–52 µs a pair and 261 µs in all, against 5–7 µs and
-//! 82 µs without the walk (one thread, fastest of 20 per pair); the whole
-//! two-thread step with the BVH refitted, five interleaved rounds,
-//! 3.10–3.20 ms against 3.24–3.38, the exact tests 0.10–0.12 ms against
-//! 0.20–0.21. Then the intervals' own cost: `perf` on a loop over one such
-//! pair found two thirds of the time in copies of nodes and of their
-//! halves, and most of the rest in stalled store-to-load forwarding in the
-//! de Casteljau steps. With nodes split in place and the steps in locals
-//! (`split`), the same arithmetic: 2.9–3.6 µs a pair, 44 µs in all;
-//! two-thread step, five interleaved rounds, 3.09–3.17 ms against 3.17–3.25
-//! without, the exact tests 0.08–0.09 ms.)
+//! (The search does not walk on past an open interval, which spent the
+//! node budget on flat sheets moving along their normal; nodes are split
+//! in place with the de Casteljau steps in locals (`split`), avoiding
+//! copies and stalled store-to-load forwarding. Measurements:
+//! docs/notes/narrow-phase.md.)
 
 use super::certified::{CVec3, Certified};
 use super::roots::{Bracket, Scan};

@@ -22,14 +22,9 @@
 //! **Threshold.** [`AUTO_MIN_MOTION`], between the data sets' steps
 //! (cloth-funnel 227→228: `ρ` = 0.18; cloth-ball 92→93: 1.41; the
 //! generated scene's steps about 3.5–6.6) and near where pruning starts to
-//! pay: on cloth-ball 92→93 with its motion scaled down (positions at
-//! `t = 1` moved to `x_t0 + s(x_t1 − x_t0)`, so `ρ` scales by `s`),
-//! `--time-aligned on --filters dnf` against the paper's settings, two
-//! threads, BVH built each run, fastest of nine, one run each on a busy
-//! machine (unrecorded): `s` = 0.1, 47.3 ms against 44.5; `s` = 0.2, 54.9
-//! against 54.4; `s` = 0.35, 55.1 against 87.6; `s` = 0.5, 60.9 against
-//! 74.4; `s` = 0.75, 78.6 against 106.3. Funnel 227→228 pruned is slower
-//! than the paper's BVH (`reports/time_aligned`).
+//! pay, measured on cloth-ball 92→93 with its motion scaled down
+//! (docs/notes/pipeline.md). Funnel 227→228 pruned is slower than the
+//! paper's BVH (`reports/time_aligned`).
 
 use crate::mesh::Step;
 
@@ -38,10 +33,8 @@ use crate::mesh::Step;
 pub const AUTO_MIN_MOTION: f64 = 0.5;
 
 /// The most vertices, and the most edges, the ratio reads: a build pays for
-/// at most `2 × 1024` distances. (With 4096, funnel 227→228's decision took
-/// about 0.2 M instructions, callgrind: about 0.2 % of a one-thread step
-/// that builds its BVH; the ratios moved by under 4 %, cloth-ball 92→93's
-/// from 1.36 to 1.41.)
+/// at most `2 × 1024` distances; more samples move the ratios by only a
+/// few percent.
 pub const SAMPLES: usize = 1024;
 
 /// The motion ratio `ρ` of `step` (module doc): `+∞` when the sampled

@@ -32,33 +32,17 @@
 //! exact tests' busy times, each summed over the tasks and spread over the
 //! workers.
 //!
-//! Measured on cloth-ball 92→93 with time-aligned pruning: the exact tests
-//! as a stage of their own (the survivors stored, then tested in parallel
-//! chunks, their points gathered again) took longer, one thread, five
-//! interleaved rounds: solve 34.8–37.2 ms against 31.0–31.6 (whole step
-//! 235.7–241.9 against 229.9–237.9 in the four quiet rounds), with about as
-//! many instructions (callgrind: 2,117 M against 2,111 M); and gathering
-//! the 114 K colliding pairs from the tasks to count them afterwards took
-//! 1.1–1.5 ms between the stages' end and the report, two threads, against
-//! 0.1 ms for adding up the tasks' counts. Funnel 227→228, whose 16
-//! coplanar edge–edge pairs each cost about 100 times the average (the
-//! separate stage was split into small chunks for them), is balanced by
-//! the traversal's own tasks: solve 0.22–0.24 ms of the two-thread step
-//! against 0.25–0.34 as a separate stage (three interleaved rounds).
-//! (Running SLPF first over a whole
-//! batch, its survivors compacted without a branch on its near coin-toss
-//! verdict, then DNF and the window filter on them, was measured on
-//! cloth-ball 92→93: no change in time.)
+//! The exact tests run inside the traversal's tasks rather than as a
+//! stage of their own, and the counts are added up per task rather than
+//! gathered afterwards; the few costly pairs (coplanar motion) are spread
+//! by the traversal's own tasks. Designs measured and not adopted:
+//! docs/notes/pipeline.md.
 //!
 //! **The filters' setup beside the BVH.** The filters' per-vertex arrays
 //! (the positions side by side, the range check, SLPF's table) need only
 //! the positions, so they are written alongside the build or refit
 //! (`rayon::join`; the two together take less than one after the other),
-//! and count in the `refit` stage. Funnel 227→228, two threads, BVH refitted,
-//! six interleaved rounds of 30 runs (`scripts/ab_step.sh --refit`),
-//! fastest: whole step 2.98–3.07 ms against 3.06–3.25 with the setup at the
-//! start of the fused stage (refit stage 0.53–0.55 against 0.47–0.54;
-//! filter stage, now without the setup, 0.14–0.15 against 0.23–0.27).
+//! and count in the `refit` stage.
 //!
 //! **Time-aligned pruning** ([`PipelineConfig::time_aligned`], off by
 //! default): the BVH is built with [`Bvh::build_time_aligned`] and drops
@@ -299,21 +283,9 @@ struct FilterCtx<'a> {
     /// Every vertex's positions at `t = 0` and `t = 1`, side by side (one
     /// cache line per vertex for the pair gathers).
     ///
-    /// The mesh's vertex order hardly matters to these gathers: cloth-ball
-    /// 92→93 with its vertices renumbered at random, or in Morton order
-    /// with the faces in Morton order of their centroids, took as long as
-    /// the original numbering within this machine's noise (2 threads, two
-    /// interleaved rounds: whole step 210–231 ms, filters 80–97 ms, no
-    /// order consistently ahead); the filters are bound by their arithmetic.
-    /// Nor did prefetching the points of the pair four places ahead in the
-    /// filters' and the exact tests' loops help (cloth-ball 92→93,
-    /// `--time-aligned on --filters dnf`, four interleaved rounds on a busy
-    /// machine: filter stage 60.5–63.7 ms against 61.9–67.8 on one thread,
-    /// but 32.2–34.8 against 31.7–35.4 on two; no consistent gain). Nor
-    /// did gathering a batch's points first, 64 pairs at a time into a
-    /// contiguous buffer that the filters then read (and the exact tests
-    /// the survivors' copies): filter stage 34.4–34.5 ms against 30.1–30.5
-    /// (two threads, three interleaved rounds).
+    /// The mesh's vertex order hardly matters to these gathers: the filters
+    /// are bound by their arithmetic, not by the loads (vertex orders,
+    /// prefetching and gathering measured: docs/notes/pipeline.md).
     x: Vec<[[f64; 3]; 2]>,
     /// SLPF (when it runs).
     slpf: Option<SlpfTable>,
@@ -322,9 +294,7 @@ struct FilterCtx<'a> {
     solver: Solver,
     /// Every coordinate of `x` is in the exact solver's filter range
     /// ([`crate::math::in_filter_range`]), checked once here instead of
-    /// per pair by the solver: a one-thread cloth-ball 92→93 step
-    /// (`--time-aligned on --filters dnf`) makes 1 % fewer instructions,
-    /// 1,852 M → 1,833 M (callgrind), with the same outputs.
+    /// per pair by the solver (the same outputs, less work per pair).
     in_range: bool,
     /// Keep the colliding pairs, not only their counts.
     collect_pairs: bool,

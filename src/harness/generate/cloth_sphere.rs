@@ -258,8 +258,7 @@ fn grid_faces(n: usize) -> Vec<[u32; 3]> {
 /// row parity, diagonals by both, bending pairs by `⌊j/2⌋` or `⌊i/2⌋`
 /// parity), row-major inside a group. The sweep is still Gauss–Seidel, in
 /// this fixed order, but consecutive projections no longer wait on each
-/// other's result (measured: the solver runs about twice as fast as in
-/// plain row-major order).
+/// other's result (docs/notes/generator.md).
 fn grid_constraints(n: usize, spacing: f64) -> Vec<DistanceConstraint> {
     let idx = |i: usize, j: usize| (i * n + j) as u32;
     let diagonal = spacing * std::f64::consts::SQRT_2;
