@@ -12,7 +12,7 @@
 #   scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN [BIN...]
 #
 # Build the binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
-# Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
+# Data sets: $CCDLAB_DATA, else datasets/ (committed).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 

@@ -1,6 +1,6 @@
 # Sourced by the timing scripts (not run): `data_dir ROOT` prints the data-set folder that holds
-# scalable-ccd/: $CCDLAB_DATA when set, else ROOT/../shared/datasets, else ROOT/datasets (filled
-# by scripts/fetch_datasets.py); or fails with a message saying what is missing.
+# scalable-ccd/: $CCDLAB_DATA when set, else ROOT/datasets (committed); or fails with a message
+# saying what is missing.
 data_dir() {
   local root="$1" d
   if [ -n "${CCDLAB_DATA:-}" ]; then
@@ -11,12 +11,12 @@ data_dir() {
     echo "CCDLAB_DATA=$CCDLAB_DATA has no scalable-ccd/ folder" >&2
     return 1
   fi
-  for d in "$root/../shared/datasets" "$root/datasets"; do
+  for d in "$root/datasets"; do
     if [ -d "$d/scalable-ccd" ]; then
       echo "$d"
       return 0
     fi
   done
-  echo "no data sets: set CCDLAB_DATA or run scripts/fetch_datasets.py" >&2
+  echo "no data sets under $root/datasets (restore them with git checkout -- datasets)" >&2
   return 1
 }

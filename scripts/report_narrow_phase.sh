@@ -5,7 +5,7 @@
 # ipctk into .venv on first use), and renders README.md from the three JSON files.
 #
 # Usage: scripts/report_narrow_phase.sh [DATA_ROOT]
-# DATA_ROOT defaults to $CCDLAB_DATA, else ../shared/datasets, else datasets/ (as ccdlab).
+# DATA_ROOT defaults to $CCDLAB_DATA, else datasets/ (as ccdlab).
 # Every output is written to a temporary folder first and renamed into place only when all
 # steps succeeded: a failed run leaves the previous report untouched.
 set -euo pipefail
@@ -15,7 +15,7 @@ out=reports/narrow_phase
 
 data="${1:-}"
 if [[ -z "$data" ]]; then
-    for candidate in "${CCDLAB_DATA:-}" ../shared/datasets datasets; do
+    for candidate in "${CCDLAB_DATA:-}" datasets; do
         if [[ -n "$candidate" && ( -d "$candidate/ccd-queries" || -d "$candidate/scalable-ccd" ) ]]; then
             data="$candidate"
             break
@@ -23,7 +23,7 @@ if [[ -z "$data" ]]; then
     done
 fi
 if [[ -z "$data" ]]; then
-    echo "error: no data set found (set CCDLAB_DATA or run scripts/fetch_datasets.py)" >&2
+    echo "error: no data set found (they are committed under datasets/; CCDLAB_DATA overrides)" >&2
     exit 1
 fi
 data="$(cd "$data" && pwd)"

@@ -8,7 +8,7 @@
 #   scripts/same_outputs.sh BIN_A BIN_B
 #
 # Build the two binaries first, e.g. `cargo build --release && cp target/release/ccdlab /tmp/a`.
-# Data sets: $CCDLAB_DATA, else ../shared/datasets, else datasets/ (scripts/fetch_datasets.py).
+# Data sets: $CCDLAB_DATA, else datasets/ (committed).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 

@@ -1,10 +1,9 @@
-//! Where the external data sets live.
+//! Where the public data sets live.
 //!
 //! The data sets (Sample-Queries, Sample-Scalable-CCD-Data; see
-//! `datasets/manifest.toml`) are never committed. They are found, in order, at
-//! `$CCDLAB_DATA`, at `../shared/datasets` beside the current directory or
-//! beside the crate, and at `datasets/` inside the crate (where
-//! `scripts/fetch_datasets.py` downloads them).
+//! `datasets/README.md`) are committed under `datasets/`. They are found at
+//! `$CCDLAB_DATA` when it is set, else at `datasets/` in the current directory
+//! or in the crate.
 
 use std::path::{Path, PathBuf};
 
@@ -30,12 +29,12 @@ pub fn candidate_roots() -> Vec<PathBuf> {
     }
     let mut roots = Vec::new();
     if let Ok(cwd) = std::env::current_dir() {
-        roots.push(cwd.join("..").join("shared").join("datasets"));
         roots.push(cwd.join("datasets"));
     }
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    roots.push(crate_dir.join("..").join("shared").join("datasets"));
-    roots.push(crate_dir.join("datasets"));
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+    if !roots.contains(&crate_dir) {
+        roots.push(crate_dir);
+    }
     roots
 }
 
@@ -58,12 +57,13 @@ pub fn require_root() -> Result<PathBuf, String> {
         if env_root().is_some() {
             format!(
                 "no data set found in {DATA_ENV}, the only place looked in while it is set:\n\
-                 {looked}\n(it should hold {} or {}); unset it or run scripts/fetch_datasets.py",
+                 {looked}\n(it should hold {} or {}); unset it to use the data sets committed under datasets/",
                 SOURCES[0], SOURCES[1]
             )
         } else {
             format!(
-                "no data set found; looked in:\n{looked}\nset {DATA_ENV} or run scripts/fetch_datasets.py"
+                "no data set found; looked in:\n{looked}\nthe data sets are committed under datasets/ \
+                 (restore them with `git checkout -- datasets`) or set {DATA_ENV}"
             )
         }
     })
