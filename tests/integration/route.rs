@@ -15,9 +15,7 @@ use ccdlab::exact::{Algebraic, Dyadic};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::Feature;
 
-#[path = "../src/test_util.rs"]
-mod common;
-use common::Scratch;
+use crate::common::Scratch;
 
 fn v(x: f64, y: f64, z: f64) -> Vec3 {
     Vec3::new(x, y, z)

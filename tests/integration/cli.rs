@@ -11,9 +11,7 @@ use ccdlab::harness::sequence::FrameSequence;
 use ccdlab::pipeline::StepReport;
 use serde_json::Value;
 
-#[path = "../src/test_util.rs"]
-mod common;
-use common::{Scratch, names};
+use crate::common::{Scratch, names};
 
 fn ccdlab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ccdlab"))

@@ -13,9 +13,7 @@ use ccdlab::harness::ground_truth::{
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, read_mesh, read_step};
 
-#[path = "../src/test_util.rs"]
-mod common;
-use common::Scratch;
+use crate::common::Scratch;
 
 fn root() -> PathBuf {
     require_root().expect("the data sets are needed for this test")

@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 
 use ccdlab::harness::reproduction::{ReportError, ReportOptions, generate, read_criterion};
 
-#[path = "../src/test_util.rs"]
-mod common;
-use common::{Scratch, names};
+use crate::common::{Scratch, names};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report")
