@@ -12,7 +12,11 @@
 //! - `broad_phase/kdop{6,8,14,18,26}/<scene>`: BVH build + traversal;
 //! - `broad_phase/parry-aabb/<scene>`: parry's AABB BVHs, build + traversal;
 //! - `pipeline/step/<scene>`: a whole step with the default configuration
-//!   (26-DOP, SLPF+DNF, exact), a fresh pipeline per iteration.
+//!   (26-DOP, SLPF+DNF, exact), a fresh pipeline per iteration;
+//! - `pipeline/step-collapsed-frame/generated-24`: a degenerate step, the
+//!   generated scene at 24 × 24 with every vertex of the first frame at one
+//!   point (all features touch at `t = 0`: every pair is a candidate and
+//!   collides), the default configuration.
 //!
 //! Before timing a scene (under `cargo bench`, unless `CCDLAB_BENCH_RECORD=0`)
 //! its counts are recorded as `counts_<scene>.json`
@@ -395,6 +399,38 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
     g.finish();
 }
 
+/// The generated scene at 24 × 24, frames 0 → 1, with every vertex of
+/// frame 0 moved to the first one's position: a collapsed frame.
+fn collapsed_frame_step() -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+    let seq = FrameSequence::open("generated:24:2").expect("the generated scene");
+    let x_t1 = seq.frame(1).expect("frame 1");
+    let p = seq.frame(0).expect("frame 0")[0];
+    let x_t0 = vec![p; x_t1.len()];
+    (seq.mesh().clone(), x_t0, x_t1)
+}
+
+fn bench_collapsed_frame(c: &mut Criterion) {
+    let (mesh, x_t0, x_t1) = collapsed_frame_step();
+    let step = Step::new(&mesh, &x_t0, &x_t1).expect("same mesh");
+    let mut g = c.benchmark_group("pipeline");
+    g.sampling_mode(SamplingMode::Flat);
+    g.bench_function(
+        BenchmarkId::new("step-collapsed-frame", "generated-24"),
+        |b| {
+            b.iter(|| {
+                black_box(
+                    Pipeline::new(PipelineConfig::default())
+                        .step(black_box(&step))
+                        .expect("same mesh")
+                        .report
+                        .toi,
+                )
+            })
+        },
+    );
+    g.finish();
+}
+
 fn main() {
     let threads: usize = std::env::var("CCDLAB_BENCH_THREADS")
         .ok()
@@ -440,5 +476,6 @@ fn main() {
         }
         bench_scene(&mut c, &scene);
     }
+    bench_collapsed_frame(&mut c);
     c.final_summary();
 }

@@ -11,7 +11,8 @@
 //! tier repeats this in double-double arithmetic. Everything else —
 //! coplanar motion, an exact touch that no structural argument proves,
 //! multiple roots — goes to the oracle, unless the edges are certified apart
-//! along one of their own directions ([`super::separation`]).
+//! along one of their own directions ([`super::separation`]) or share an
+//! endpoint at `t = 0`, where they touch ([`super::start_contact`]).
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::conditions;
@@ -19,6 +20,7 @@ use super::coplanar;
 use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::separation::edge_edge_separated;
+use super::start_contact;
 use super::static_tier;
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
@@ -103,6 +105,9 @@ pub(crate) fn edge_edge_traced_with(
         )
     {
         return (None, Path::Filtered);
+    }
+    if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {
+        return (Some(Toi::exact(0.0)), Path::Filtered);
     }
     let exact = oracle::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,

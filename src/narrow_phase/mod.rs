@@ -17,6 +17,7 @@ pub mod provot;
 pub(crate) mod roots;
 mod separation;
 mod solver;
+mod start_contact;
 mod static_tier;
 mod toi;
 mod vertex_face;

@@ -6,7 +6,7 @@
 //! in plain doubles with error bounds precomputed from per-axis magnitudes;
 //! it decides the generic queries and defers every doubt.
 //!
-//! Fast tier (SPEC §1–2; every step certified or abandoned), in
+//! Fast tier (docs/design.md §1–2, §9; every step certified or abandoned), in
 //! [`crate::math::Bounded`] doubles:
 //! 1. all coordinates in the filter range ([`crate::math::in_filter_range`]);
 //! 2. the coplanarity cubic `det[f1−f0, f2−f0, v−f0]` in Bernstein form
@@ -27,6 +27,9 @@
 //! roots to a few ulps, and the conditions evaluated in double-double at both
 //! ends of each bracket ([`super::conditions::vertex_face_precise`]).
 //!
+//! A vertex that coincides with a corner at `t = 0`, which the tiers defer,
+//! touches at `t = 0` ([`super::start_contact`]).
+//!
 //! Anything else (coplanar motion, a contact exactly on an edge or a vertex
 //! that no structural argument proves, a double root, a degenerate triangle)
 //! goes to the oracle.
@@ -36,6 +39,7 @@ use super::conditions;
 use super::coplanar;
 use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
+use super::start_contact;
 use super::static_tier;
 use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
@@ -104,6 +108,9 @@ pub(crate) fn vertex_face_traced_with(
         check_range,
     ) {
         return (result, Path::Filtered);
+    }
+    if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {
+        return (Some(Toi::exact(0.0)), Path::Filtered);
     }
     let exact =
         oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1).map(|mut t| {

@@ -124,6 +124,21 @@ fn shared() -> impl Strategy<Value = [Vec3; 8]> {
     })
 }
 
+/// A point of one feature equal to a point of the other at `t = 0` (the
+/// vertex and a corner; an endpoint of each edge), the rest anywhere:
+/// contact at `t = 0`, decided without the oracle.
+fn coincident_at_start(vf: bool) -> impl Strategy<Value = [Vec3; 8]> {
+    let (a, b) = if vf {
+        (0..1usize, 1..4usize)
+    } else {
+        (0..2usize, 2..4usize)
+    };
+    (query(wide()), a, b).prop_map(|(mut q, a, b)| {
+        q[a] = q[b];
+        q
+    })
+}
+
 /// Falls through the middle: contact is generic and must take the fast path.
 fn generic_hit() -> impl Strategy<Value = [Vec3; 8]> {
     (0.05f64..0.3, 0.05f64..0.3, 0.1f64..2.0, -2.0f64..-0.1).prop_map(|(x, y, z0, z1)| {
@@ -365,6 +380,15 @@ proptest! {
     fn vertex_face_shared_vertex(q in shared()) { check(&q, true)?; }
     #[test]
     fn edge_edge_shared_endpoint(q in shared()) { check(&q, false)?; }
+
+    #[test]
+    fn vertex_face_coincident_at_start(q in coincident_at_start(true)) {
+        prop_assert_eq!(check(&q, true)?, Path::Filtered);
+    }
+    #[test]
+    fn edge_edge_coincident_at_start(q in coincident_at_start(false)) {
+        prop_assert_eq!(check(&q, false)?, Path::Filtered);
+    }
 
     #[test]
     fn vertex_face_shared_coordinate(q in shared_coordinate()) { check(&q, true)?; }

@@ -703,3 +703,64 @@ fn a_mismatched_frame_is_an_error() {
     let other = Step::new(&small, &x, &x).unwrap();
     assert!(p.step(&other).is_err());
 }
+
+/// A frame whose vertices all sit at one point (a 4 × 4 grid sheet and a
+/// separate triangle, collapsed at `t = 0` onto one point, spread out at
+/// `t = 1`): every vertex–face and edge–edge pair touches at `t = 0`. The
+/// pipeline reports exactly the oracle's pairs, each at time 0, in every
+/// setting, and decides them without the exact fallback (coincident points
+/// at the start are a fast path).
+#[test]
+fn a_collapsed_frame_collides_everywhere_at_time_zero_without_the_fallback() {
+    let side = 4u32;
+    let mut faces = Vec::new();
+    for r in 0..side - 1 {
+        for c in 0..side - 1 {
+            let i = r * side + c;
+            faces.push([i, i + 1, i + side + 1]);
+            faces.push([i, i + side + 1, i + side]);
+        }
+    }
+    let n = side * side;
+    faces.push([n, n + 1, n + 2]);
+    let mesh = TriMesh::new(n as usize + 3, faces).unwrap();
+    let x_t1: Vec<Vec3> = (0..n)
+        .map(|i| Vec3::new(f64::from(i % side), f64::from(i / side), 0.5))
+        .chain([
+            Vec3::new(0.2, 0.3, 0.0),
+            Vec3::new(2.5, 0.1, 1.0),
+            Vec3::new(0.7, 2.9, -1.0),
+        ])
+        .collect();
+    let x_t0 = vec![Vec3::new(1.25, 0.75, 0.5); x_t1.len()];
+    let step = Step::new(&mesh, &x_t0, &x_t1).unwrap();
+    let truth = oracle_collisions(&step);
+    let want: BTreeSet<_> = truth.keys().copied().collect();
+    let (v, e, f) = (mesh.num_vertices(), mesh.num_edges(), mesh.num_faces());
+    // Every pair without a shared vertex: all of them touch at t = 0.
+    assert!(want.len() > (v * f + e * e / 2) / 2, "{} pairs", want.len());
+    assert!(truth.values().all(|&[lo, hi]| lo == 0.0 && hi == 0.0));
+    for filters in FilterSet::ALL {
+        for time_aligned in [TimeAligned::Off, TimeAligned::On, TimeAligned::Auto] {
+            let config = PipelineConfig {
+                filters,
+                time_aligned,
+                collect_pairs: true,
+                ..PipelineConfig::default()
+            };
+            let out = Pipeline::new(config).step(&step).unwrap();
+            assert_eq!(keys(&out.pairs), want, "{filters:?}, {time_aligned:?}");
+            assert!(
+                out.pairs
+                    .iter()
+                    .all(|p| p.toi_lower == 0.0 && p.toi_upper == 0.0)
+            );
+            assert_eq!(out.report.toi, Some(0.0));
+            assert_eq!(
+                (out.report.vf.exact_fallbacks, out.report.ee.exact_fallbacks),
+                (0, 0),
+                "{filters:?}, {time_aligned:?}"
+            );
+        }
+    }
+}
