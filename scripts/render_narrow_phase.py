@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-# Published per-query anchors (µs, one thread, AMD EPYC at 2.35 GHz; SPEC §4):
+# Published per-query anchors (µs, one thread, AMD EPYC at 2.35 GHz; docs/design.md §4):
 # Tight-Inclusion from the 2021 CCD benchmark (Wang et al. 2021) with its FP / FN, and
 # exact root parity (2022), the best published exact method, 0 FP.
 PUBLISHED = {
@@ -145,7 +145,7 @@ def render(exact: dict, cubic: dict, peer: dict) -> str:
     w("")
     w("## Beside the published numbers")
     w("")
-    w("The published anchors (SPEC §4) were measured on an AMD EPYC at 2.35 GHz, one thread: the")
+    w("The published anchors (docs/design.md §4) were measured on an AMD EPYC at 2.35 GHz, one thread: the")
     w("2021 CCD benchmark (Wang et al.) for Tight-Inclusion, exact root parity (2022) as the best")
     w("published exact method (0 FP, 0 FN). They cover the whole benchmark; ours, the sample in the")
     w("data root: *handcrafted* = Sample-Queries (`ccd-queries/`, the `unit-tests` and `erleben-*`")

@@ -1,5 +1,7 @@
-//! Output files that are either complete or absent: every file the crate
-//! writes goes to a temporary sibling first and is renamed into place.
+//! Input files read whole, and only when they are regular files
+//! ([`read_input`]); output files that are either complete or absent: every
+//! file the crate writes goes to a temporary sibling first and is renamed
+//! into place.
 //!
 //! Only a regular file (or a new one) can be replaced that way. A path that
 //! names something else is written as a shell redirection would write it:
@@ -12,9 +14,86 @@
 //! This sits below every stage (the mesh writers use it as well as the
 //! harness), and is re-exported as `harness::output`.
 
-use std::fs::Permissions;
-use std::io::{BufWriter, Error, ErrorKind, Write};
+use std::fs::{FileType, Permissions};
+use std::io::{BufWriter, Error, ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
+
+/// Reads the whole of the regular file at `path` (symbolic links followed).
+///
+/// Anything else is refused before it is opened, with an
+/// [`ErrorKind::InvalidInput`] error saying what it is: a FIFO would block
+/// the read until a writer comes, a device such as `/dev/zero` would grow
+/// the buffer without bound, and a folder has no content. The read is
+/// bounded by the size the file had when it was opened.
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    refuse_irregular(std::fs::metadata(path)?.file_type())?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Should the path have become a FIFO since the check, opening it
+        // must not block either.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let metadata = file.metadata()?;
+    refuse_irregular(metadata.file_type())?;
+    let len = metadata.len();
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(len).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`read_input`] as UTF-8 text ([`ErrorKind::InvalidData`] otherwise).
+pub fn read_input_to_string(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_input(path)?)
+        .map_err(|_| Error::new(ErrorKind::InvalidData, "the file is not valid UTF-8 text"))
+}
+
+/// An [`ErrorKind::InvalidInput`] error unless `file_type` is a regular
+/// file's.
+fn refuse_irregular(file_type: FileType) -> std::io::Result<()> {
+    if file_type.is_file() {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "{}, not a regular file; only regular files are read",
+            file_kind(file_type)
+        ),
+    ))
+}
+
+/// What a file that is not regular is, in words ("a FIFO", "a folder", …).
+pub fn file_kind(file_type: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_symlink() {
+        "a symbolic link"
+    } else if file_type.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
 /// flushed and synced, then renamed over `path`. On error nothing is left at
@@ -448,6 +527,49 @@ fn replace(
 mod tests {
     use super::*;
     use crate::test_util::{Scratch, names};
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_read_and_others_refused_at_once() {
+        let dir = Scratch::new("io-read-input");
+        let file = dir.join("frame.ply");
+        std::fs::write(&file, b"content").unwrap();
+        assert_eq!(read_input(&file).unwrap(), b"content");
+        // Through a symbolic link too.
+        let link = dir.join("link.ply");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(read_input(&link).unwrap(), b"content");
+
+        // A FIFO with no writer: opening it for reading would block forever.
+        let fifo = dir.join("pipe.ply");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let fifo_link = dir.join("pipe-link.ply");
+        std::os::unix::fs::symlink(&fifo, &fifo_link).unwrap();
+        // `/dev/zero` never ends: read whole, it would fill the memory.
+        for (path, kind) in [
+            (fifo.as_path(), "a FIFO"),
+            (fifo_link.as_path(), "a FIFO"),
+            (Path::new("/dev/zero"), "a character device"),
+            (dir.as_ref(), "a folder"),
+        ] {
+            let e = read_input(path).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidInput, "{}", path.display());
+            let message = e.to_string();
+            assert!(message.starts_with(kind), "{}: {message}", path.display());
+            assert!(message.contains("not a regular file"), "{message}");
+        }
+        // A dangling link and a missing file are "not found".
+        let dangling = dir.join("dangling.ply");
+        std::os::unix::fs::symlink(dir.join("nothing"), &dangling).unwrap();
+        assert_eq!(
+            read_input(&dangling).unwrap_err().kind(),
+            ErrorKind::NotFound
+        );
+    }
 
     #[test]
     fn a_failed_fill_leaves_no_file() {

@@ -91,3 +91,8 @@ pub mod primitive;
 pub(crate) mod printable;
 #[cfg(test)]
 pub(crate) mod test_util;
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

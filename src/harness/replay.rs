@@ -52,8 +52,11 @@ pub struct KindTotals {
     pub culled_slpf: u64,
     /// Removed by DNF.
     pub culled_dnf: u64,
-    /// Passed to the exact test.
+    /// Left after the paper's filters (SLPF, DNF).
     pub after_filter: u64,
+    /// Removed by the coplanar-window filter (from `after_filter`).
+    #[serde(default)]
+    pub culled_window: u64,
     /// Colliding.
     pub colliding: u64,
     /// Overall culling rate, percent.
@@ -66,6 +69,7 @@ impl KindTotals {
         self.culled_slpf += c.culled_slpf;
         self.culled_dnf += c.culled_dnf;
         self.after_filter += c.after_filter;
+        self.culled_window += c.culled_window;
         self.colliding += c.colliding;
         self.culling_rate_percent = if self.candidates > 0 {
             100.0 * (self.candidates - self.after_filter) as f64 / self.candidates as f64
@@ -73,6 +77,19 @@ impl KindTotals {
             0.0
         };
     }
+}
+
+/// One pipeline setting that ran in a replay, and on how many steps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingRun {
+    /// The filters that ran ([`StepReport::filters`]).
+    pub filters: String,
+    /// Whether the BVH pruned by time-aligned k-DOPs.
+    pub time_aligned: bool,
+    /// Whether the coplanar-window filter ran.
+    pub window: bool,
+    /// Steps that ran this setting.
+    pub steps: usize,
 }
 
 /// The aggregate of a replay.
@@ -90,8 +107,11 @@ pub struct ReplaySummary {
     pub gaps: Vec<(u64, u64)>,
     /// Bounding-volume planes.
     pub k: usize,
-    /// Filter setting.
-    pub filters: String,
+    /// The settings that ran (what the steps' reports say, which with
+    /// [`crate::pipeline::TimeAligned::Auto`] can differ from the
+    /// configuration and from step to step), with their step counts, in the
+    /// order they first ran.
+    pub ran: Vec<SettingRun>,
     /// Solver.
     pub solver: String,
     /// Vertex–face totals.
@@ -124,6 +144,7 @@ pub fn replay(
     let (mut vf, mut ee) = (KindTotals::default(), KindTotals::default());
     let mut sum = StageTimes::default();
     let (mut with_collisions, mut min_toi) = (0, None::<f64>);
+    let mut ran: Vec<SettingRun> = Vec::new();
     let steps = seq.num_frames() - 1;
     let mut x_t0 = seq.frame(0)?;
     for i in 0..steps {
@@ -134,6 +155,18 @@ pub fn replay(
         let r = &outcome.report;
         vf.add(&r.vf);
         ee.add(&r.ee);
+        match ran.iter_mut().find(|s| {
+            (s.filters.as_str(), s.time_aligned, s.window)
+                == (r.filters.as_str(), r.time_aligned, r.window)
+        }) {
+            Some(s) => s.steps += 1,
+            None => ran.push(SettingRun {
+                filters: r.filters.clone(),
+                time_aligned: r.time_aligned,
+                window: r.window,
+                steps: 1,
+            }),
+        }
         for (s, t) in [
             (&mut sum.refit, r.time_ms.refit),
             (&mut sum.traverse, r.time_ms.traverse),
@@ -165,7 +198,7 @@ pub fn replay(
         steps_with_collisions: with_collisions,
         gaps: seq.gaps(),
         k: cfg.axes.k(),
-        filters: cfg.filters.name().to_string(),
+        ran,
         solver: cfg.solver.name().to_string(),
         vf,
         ee,

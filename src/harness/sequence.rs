@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::generate::{GenerateError, SceneParams, generate};
 use crate::math::Vec3;
-use crate::mesh::{MeshError, TriMesh, check_finite, read_mesh};
+use crate::mesh::{MeshError, TriMesh, check_finite, check_same_topology, read_frame};
 
 /// Why a sequence could not be opened or a frame read.
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +26,11 @@ pub enum SequenceError {
     /// Fewer than two frames: nothing to step through.
     #[error("{}: a sequence needs at least two frames, found {}", .0.display(), .1)]
     TooFewFrames(PathBuf, usize),
+    /// An entry named like a frame that is no regular file: a dangling or
+    /// looping symbolic link, a FIFO, a device, a folder. Refused rather
+    /// than skipped, so that a replay never leaves a frame out silently.
+    #[error("{}: a frame must be a regular file; this is {}", .0.display(), .1)]
+    NotAFrameFile(PathBuf, String),
     /// A frame file whose stem does not end in a number.
     #[error("{}: the frame's name has no number at the end (e.g. frame_0012.ply)", .0.display())]
     Unnumbered(PathBuf),
@@ -133,8 +138,19 @@ impl FrameSequence {
                 .extension()
                 .and_then(|e| e.to_str())
                 .map(str::to_ascii_lowercase);
-            if !matches!(ext.as_deref(), Some("ply" | "obj")) || !path.is_file() {
+            if !matches!(ext.as_deref(), Some("ply" | "obj")) {
                 continue;
+            }
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => {}
+                Ok(m) => {
+                    let kind = crate::io::file_kind(m.file_type()).to_string();
+                    return Err(SequenceError::NotAFrameFile(path, kind));
+                }
+                Err(e) => {
+                    let why = format!("a link to nothing readable ({e})");
+                    return Err(SequenceError::NotAFrameFile(path, why));
+                }
             }
             let number =
                 frame_number(&path).ok_or_else(|| SequenceError::Unnumbered(path.clone()))?;
@@ -156,7 +172,7 @@ impl FrameSequence {
         if files.len() < 2 {
             return Err(SequenceError::TooFewFrames(dir.to_path_buf(), files.len()));
         }
-        let first = read_mesh(&files[0].1)?;
+        let first = read_frame(&files[0].1)?;
         let mesh =
             TriMesh::new(first.positions.len(), first.faces).map_err(|e| e.in_file(&files[0].1))?;
         Ok(FrameSequence {
@@ -235,19 +251,9 @@ impl FrameSequence {
             Frames::Memory(m) => Ok(m[i].clone()),
             Frames::Files(f) => {
                 let path = &f[i].1;
-                let data = read_mesh(path)?;
-                if data.positions.len() != self.mesh.num_vertices() {
-                    return Err(MeshError::VertexCountMismatch {
-                        expected: self.mesh.num_vertices(),
-                        found: data.positions.len(),
-                    }
-                    .in_file(path)
-                    .into());
-                }
-                if let Some(face) = first_difference(&data.faces, self.mesh.faces()) {
-                    return Err(MeshError::FaceMismatch { face }.in_file(path).into());
-                }
-                check_finite(&data.positions).map_err(|e| e.in_file(path))?;
+                let data = read_frame(path)?;
+                check_same_topology(self.mesh.num_vertices(), self.mesh.faces(), &data)
+                    .map_err(|e| e.in_file(path))?;
                 Ok(data.positions)
             }
         }
@@ -267,13 +273,6 @@ pub fn frame_number(path: &Path) -> Option<u64> {
         .rev()
         .collect();
     digits.parse().ok()
-}
-
-fn first_difference(a: &[[u32; 3]], b: &[[u32; 3]]) -> Option<usize> {
-    if a.len() != b.len() {
-        return Some(a.len().min(b.len()));
-    }
-    a.iter().zip(b).position(|(x, y)| x != y)
 }
 
 #[cfg(test)]
@@ -354,6 +353,54 @@ mod tests {
             FrameSequence::open("no-such-scene"),
             Err(SequenceError::Unknown(_))
         ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn entries_named_like_frames_that_are_no_regular_files_are_refused() {
+        use std::os::unix::fs::symlink;
+        let fifo_made = |path: &Path| {
+            std::process::Command::new("mkfifo")
+                .arg(path)
+                .status()
+                .unwrap()
+                .success()
+        };
+        type Make = fn(&Path, &dyn Fn(&Path) -> bool);
+        let cases: [(&str, Make, &str); 5] = [
+            (
+                "dangling",
+                |p, _| symlink("nothing.ply", p).unwrap(),
+                "link",
+            ),
+            (
+                "self-link",
+                |p, _| symlink(p.file_name().unwrap(), p).unwrap(),
+                "link",
+            ),
+            ("fifo", |p, f| assert!(f(p)), "FIFO"),
+            (
+                "dev-zero",
+                |p, _| symlink("/dev/zero", p).unwrap(),
+                "character device",
+            ),
+            ("folder", |p, _| std::fs::create_dir(p).unwrap(), "folder"),
+        ];
+        for (tag, make, says) in cases {
+            let d = Scratch::new(&format!("seq-irregular-{tag}"));
+            for n in [1, 2, 3] {
+                write_ply(&d.join(format!("f{n}.ply")), &tri(n as f64), &[[0, 1, 2]]).unwrap();
+            }
+            let bad = d.join("f4.ply");
+            make(&bad, &fifo_made);
+            let e = FrameSequence::from_dir(&d).unwrap_err();
+            assert!(matches!(e, SequenceError::NotAFrameFile(..)), "{tag}: {e}");
+            let message = e.to_string();
+            assert!(
+                message.contains("f4.ply") && message.contains(says),
+                "{tag}: {message}"
+            );
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::{MeshError, TriMesh, check_finite, obj, ply};
+use super::{MeshError, TriMesh, check_faces, check_finite, obj, ply};
 use crate::math::Vec3;
 
 /// The content of one mesh file: vertex positions and triangles, as stored.
@@ -50,7 +50,7 @@ impl MeshFormat {
 
 /// Reads the whole file, naming it in the error.
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, MeshError> {
-    std::fs::read(path).map_err(|source| MeshError::Io {
+    crate::io::read_input(path).map_err(|source| MeshError::Io {
         path: path.to_path_buf(),
         source,
     })
@@ -66,36 +66,54 @@ pub fn read_mesh(path: &Path) -> Result<MeshData, MeshError> {
 
 /// Reads the two frames of one step and builds their shared topology.
 ///
-/// Both files must hold the same number of vertices
-/// ([`MeshError::VertexCountMismatch`]) and identical faces
-/// ([`MeshError::FaceMismatch`]), and every coordinate must be finite
-/// ([`MeshError::NonFinite`]); each error names the file it was found in.
+/// Each frame is checked on its own first, and a fault is reported against
+/// the file that has it: faces ([`check_faces`]: at least one, indices in
+/// range, three distinct corners) and finite coordinates
+/// ([`MeshError::NonFinite`]). Then the second frame must hold as many
+/// vertices as the first ([`MeshError::VertexCountMismatch`]) and the same
+/// faces ([`MeshError::FaceMismatch`]), reported against the second file.
 pub fn read_step(
     path_t0: &Path,
     path_t1: &Path,
 ) -> Result<(TriMesh, Vec<Vec3>, Vec<Vec3>), MeshError> {
-    let m0 = read_mesh(path_t0)?;
-    let m1 = read_mesh(path_t1)?;
-    check_finite(&m0.positions).map_err(|e| e.in_file(path_t0))?;
-    check_finite(&m1.positions).map_err(|e| e.in_file(path_t1))?;
-    if m1.positions.len() != m0.positions.len() {
-        return Err(MeshError::VertexCountMismatch {
-            expected: m0.positions.len(),
-            found: m1.positions.len(),
-        }
-        .in_file(path_t1));
-    }
-    if m1.faces != m0.faces {
-        let face = m0
-            .faces
-            .iter()
-            .zip(&m1.faces)
-            .position(|(a, b)| a != b)
-            .unwrap_or(m0.faces.len().min(m1.faces.len()));
-        return Err(MeshError::FaceMismatch { face }.in_file(path_t1));
-    }
+    let m0 = read_frame(path_t0)?;
+    let m1 = read_frame(path_t1)?;
+    check_same_topology(m0.positions.len(), &m0.faces, &m1).map_err(|e| e.in_file(path_t1))?;
     let mesh = TriMesh::new(m0.positions.len(), m0.faces).map_err(|e| e.in_file(path_t0))?;
     Ok((mesh, m0.positions, m1.positions))
+}
+
+/// Reads one frame and checks it on its own (faces and finite
+/// coordinates), naming the file in every error.
+pub fn read_frame(path: &Path) -> Result<MeshData, MeshError> {
+    let m = read_mesh(path)?;
+    check_faces(m.positions.len(), &m.faces).map_err(|e| e.in_file(path))?;
+    check_finite(&m.positions).map_err(|e| e.in_file(path))?;
+    Ok(m)
+}
+
+/// `Ok` when `frame` has `num_vertices` vertices and exactly `faces` (those
+/// of a sequence's first frame).
+pub fn check_same_topology(
+    num_vertices: usize,
+    faces: &[[u32; 3]],
+    frame: &MeshData,
+) -> Result<(), MeshError> {
+    if frame.positions.len() != num_vertices {
+        return Err(MeshError::VertexCountMismatch {
+            expected: num_vertices,
+            found: frame.positions.len(),
+        });
+    }
+    if frame.faces != faces {
+        let face = faces
+            .iter()
+            .zip(&frame.faces)
+            .position(|(a, b)| a != b)
+            .unwrap_or(faces.len().min(frame.faces.len()));
+        return Err(MeshError::FaceMismatch { face });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

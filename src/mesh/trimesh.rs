@@ -45,44 +45,52 @@ pub struct TriMesh {
     num_components: usize,
 }
 
+/// Checks `faces` over `num_vertices` vertices as [`TriMesh::new`] does,
+/// without building anything: at least one face, 32-bit counts, indices in
+/// range, three distinct corners per face.
+pub fn check_faces(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(), MeshError> {
+    if faces.is_empty() {
+        return Err(MeshError::NoFaces);
+    }
+    if num_vertices >= NO_OWNER as usize {
+        return Err(MeshError::TooLarge {
+            what: "vertices",
+            count: num_vertices,
+        });
+    }
+    if faces.len() >= NO_OWNER as usize {
+        return Err(MeshError::TooLarge {
+            what: "faces",
+            count: faces.len(),
+        });
+    }
+    for (f, tri) in faces.iter().enumerate() {
+        for &i in tri {
+            if i as usize >= num_vertices {
+                return Err(MeshError::FaceIndexOutOfRange {
+                    face: f,
+                    index: u64::from(i),
+                    num_vertices,
+                });
+            }
+        }
+        if tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] {
+            return Err(MeshError::DegenerateFace {
+                face: f,
+                indices: *tri,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl TriMesh {
     /// Builds the topology of `faces` over `num_vertices` vertices.
     ///
     /// Refuses an empty face list, out-of-range indices and faces that repeat a
     /// vertex. Geometrically degenerate (zero-area) triangles are accepted.
     pub fn new(num_vertices: usize, faces: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
-        if faces.is_empty() {
-            return Err(MeshError::NoFaces);
-        }
-        if num_vertices >= NO_OWNER as usize {
-            return Err(MeshError::TooLarge {
-                what: "vertices",
-                count: num_vertices,
-            });
-        }
-        if faces.len() >= NO_OWNER as usize {
-            return Err(MeshError::TooLarge {
-                what: "faces",
-                count: faces.len(),
-            });
-        }
-        for (f, tri) in faces.iter().enumerate() {
-            for &i in tri {
-                if i as usize >= num_vertices {
-                    return Err(MeshError::FaceIndexOutOfRange {
-                        face: f,
-                        index: u64::from(i),
-                        num_vertices,
-                    });
-                }
-            }
-            if tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] {
-                return Err(MeshError::DegenerateFace {
-                    face: f,
-                    indices: *tri,
-                });
-            }
-        }
+        check_faces(num_vertices, &faces)?;
         let edges = unique_edges(&faces);
         let face_edges = faces
             .iter()

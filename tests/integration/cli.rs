@@ -64,8 +64,37 @@ fn replay_of_a_small_generated_scene_prints_its_summary() {
     let (out, _) = succeeds(&["replay", "generated:16:6", "--threads", "2"]);
     assert!(out.contains("generated-16x16-6f: 5 steps (898 V,"), "{out}");
     assert!(out.contains("steps with collisions: 5/5"), "{out}");
+    assert!(out.contains("26-DOP, exact solver, 2 threads"), "{out}");
+    // What ran: here `--time-aligned auto` runs the paper's filters.
     assert!(
-        out.contains("26-DOP, slpf+dnf, exact solver, 2 threads"),
+        out.contains("ran: filters slpf+dnf, window filter on (5 steps)"),
+        "{out}"
+    );
+    // The same columns as `step`, window culls included.
+    let d = Scratch::unmade("cli-columns");
+    let [f0, f1] = two_frames(d.join("f").to_str().unwrap(), "6");
+    let (step, _) = succeeds(&["step", f0.to_str().unwrap(), f1.to_str().unwrap()]);
+    let header = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("candidates"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(header(&out), header(&step));
+    assert!(header(&out).contains("window cull"), "{out}");
+    // Pruning, and the configured filters without SLPF when `auto` prunes.
+    let (out, _) = succeeds(&[
+        "replay",
+        "generated:16:6",
+        "--time-aligned",
+        "on",
+        "--filters",
+        "dnf",
+        "--window",
+        "off",
+    ]);
+    assert!(
+        out.contains("ran: filters dnf with time-aligned pruning, window filter off (5 steps)"),
         "{out}"
     );
 }
@@ -408,9 +437,12 @@ fn wrong_arguments_fail_cleanly() {
     let out = out.to_str().unwrap();
     fails_with(
         &["generate", "--resolution", "1", "--out", out],
-        "resolution 1",
+        "'--resolution <RESOLUTION>': must be a whole number from 2 to 1024",
     );
-    fails_with(&["generate", "--frames", "1", "--out", out], "frames 1");
+    fails_with(
+        &["generate", "--frames", "1", "--out", out],
+        "'--frames <FRAMES>': must be a whole number from 2 to 10000",
+    );
     fails_with(&["generate", "--format", "stl", "--out", out], "stl");
     fails_with(&["generate"], "--out");
     assert!(!d.exists(), "failed runs write nothing");
@@ -442,8 +474,9 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
     );
     assert!(err.contains("does not exist"), "{err}");
     fails_with(&["step", f0, f1, "--pairs", dir], "is a folder");
-    fails_with(&["step", f0, f1, "--threads", "100000"], "--threads 100000");
-    fails_with(&["replay", dir, "--threads", "1025"], "--threads 1025");
+    let range = "'--threads <THREADS>': must be a whole number from 1 to 1024";
+    fails_with(&["step", f0, f1, "--threads", "100000"], range);
+    fails_with(&["replay", dir, "--threads", "1025"], range);
     assert_eq!(names(&frames), ["frame_0000.ply", "frame_0001.ply"]);
 }
 

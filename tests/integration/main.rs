@@ -6,6 +6,7 @@
 #[path = "../../src/test_util.rs"]
 mod common;
 
+mod bad_input;
 mod baseline_parry;
 mod broad_phase;
 mod cli;

@@ -57,23 +57,23 @@ pub const MAX_TIME_PER_SAMPLE: f64 = 10.0;
 pub struct Args {
     /// Output folder (created if missing; written only when every file is
     /// ready, so a failed run leaves none behind).
-    #[arg(long, default_value = "reports/discrete")]
+    #[arg(long)]
     pub out: PathBuf,
     /// Seed of every random configuration.
-    #[arg(long, default_value_t = 2020)]
+    #[arg(long, default_value_t = 2020, value_parser = crate::limits::whole::<u64>(0, u64::MAX))]
     pub seed: u64,
     /// Random terrains (33×33 samples, 0.25 m step), 1 to 1000.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = crate::limits::whole::<usize>(1, MAX_TERRAINS as u64))]
     pub terrains: usize,
     /// Random cylinders per terrain, at least 1; at most 100 000 queries in
     /// all (terrains × cylinders).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = crate::limits::whole::<usize>(1, MAX_TERRAIN_QUERIES as u64))]
     pub cylinders: usize,
     /// Random sphere–sphere and sphere–box pairs (each), 1 to 1 000 000.
-    #[arg(long, default_value_t = 20000)]
+    #[arg(long, default_value_t = 20000, value_parser = crate::limits::whole::<usize>(1, MAX_PAIRS as u64))]
     pub pairs: usize,
     /// Frames of the wheel-over-hill path, 1 to 10 000.
-    #[arg(long, default_value_t = 121)]
+    #[arg(long, default_value_t = 121, value_parser = crate::limits::whole::<usize>(1, MAX_FRAMES as u64))]
     pub frames: usize,
     /// Seconds of timing per sample (5 samples per measurement), in
     /// (0, 10].
@@ -1011,7 +1011,7 @@ fn summary(r: &Results, args: &Args) -> String {
     s += "# Discrete detectors vs parry3d-f64\n\n";
     s += &format!("{}\n\n", r.stamp.markdown_line());
     s += &format!(
-        "Regenerate: `cargo run --release -- discrete --seed {} --terrains {} --cylinders {} --pairs {} --frames {}` \
+        "Regenerate: `cargo run --release -- discrete --out reports/discrete --seed {} --terrains {} --cylinders {} --pairs {} --frames {}` \
          (one thread; timings are the median of 5 samples of ≥ {} s each).\n\n",
         r.seed, args.terrains, args.cylinders, args.pairs, args.frames, args.time_per_sample
     );

@@ -33,13 +33,16 @@ impl Format {
 pub struct Args {
     /// Cloth vertices per side, 2 to 1024 (216: about the data sets'
     /// cloth-ball scale, 46,656 cloth vertices).
-    #[arg(long, default_value_t = SceneParams::default().resolution)]
+    #[arg(long, default_value_t = SceneParams::default().resolution,
+          value_parser = crate::limits::whole::<usize>(2, 1024))]
     resolution: usize,
     /// Frames to write, 2 to 10000 (steps are one fewer).
-    #[arg(long, default_value_t = SceneParams::default().frames)]
+    #[arg(long, default_value_t = SceneParams::default().frames,
+          value_parser = crate::limits::whole::<usize>(2, 10_000))]
     frames: usize,
     /// Seed of the cloth's initial height jitter.
-    #[arg(long, default_value_t = SceneParams::default().seed)]
+    #[arg(long, default_value_t = SceneParams::default().seed,
+          value_parser = crate::limits::whole::<u64>(0, u64::MAX))]
     seed: u64,
     /// Frame file format.
     #[arg(long, value_enum, default_value_t = Format::Ply)]

@@ -2,8 +2,9 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+mod counts_table;
 mod discrete;
 mod generate;
 mod limits;
@@ -31,7 +32,7 @@ enum Command {
     /// Print where ccdlab looks for the data sets, and what it finds there.
     Data,
     /// Discrete detectors (sphere–sphere, sphere–box, cylinder–terrain) vs
-    /// parry3d-f64: agreement, timing, figures → reports/discrete.
+    /// parry3d-f64: agreement, timing, figures → --out (e.g. reports/discrete).
     Discrete(discrete::Args),
     /// Write the generated scene (a cloth falling onto a spinning sphere)
     /// as numbered frames for `ccdlab replay`.
@@ -45,10 +46,12 @@ enum Command {
     /// a summary.
     Replay(replay::Args),
     /// Regenerate the pipeline reproduction report (paper vs ours vs parry
-    /// vs ipctk: Markdown, PNG, SVG) from recorded JSON → reports/pipeline.
+    /// vs ipctk: Markdown, PNG, SVG) from recorded JSON → --out (e.g.
+    /// reports/pipeline).
     Report(report::Args),
     /// Fly a TIN object along a route over TIN terrain: where it first
-    /// touches, with the contact forms (Yu et al. 2000) → reports/route.
+    /// touches, with the contact forms (Yu et al. 2000); a report with
+    /// --out (e.g. reports/route).
     Route(route::Args),
     /// One frame step through the whole CCD pipeline.
     Step(step::Args),
@@ -64,6 +67,28 @@ fn restore_sigpipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// Ends the process with a clean error and exit code 1 when standard output
+/// cannot be written (`> /dev/full`): `println!` panics then, and this hook
+/// turns that panic into one line on standard error. Output files are
+/// written atomically, so none is left half-written. Other panics keep the
+/// default report.
+fn exit_cleanly_when_stdout_fails() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if let Some(cause) = message.strip_prefix("failed printing to stdout: ") {
+            eprintln!("error: cannot write to standard output: {cause}");
+            std::process::exit(1);
+        }
+        default(info);
+    }));
 }
 
 fn data() -> Result<(), Box<dyn std::error::Error>> {
@@ -83,9 +108,22 @@ fn data() -> Result<(), Box<dyn std::error::Error>> {
     }
 }
 
+/// The command line's grammar: `Cli`'s, with negative numbers read as
+/// values everywhere, so that `--threads -1` is refused by the option's own
+/// check (which names the option and its range) rather than taken for an
+/// unknown flag `-1`.
+fn command() -> clap::Command {
+    fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
+        cmd.allow_negative_numbers(true)
+            .mut_subcommands(negative_numbers_are_values)
+    }
+    negative_numbers_are_values(Cli::command())
+}
+
 fn main() -> ExitCode {
     restore_sigpipe();
-    let cli = Cli::parse();
+    exit_cleanly_when_stdout_fails();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Data => data(),
         Command::Discrete(args) => discrete::run(args),

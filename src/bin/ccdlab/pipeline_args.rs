@@ -38,7 +38,7 @@ pub struct PipelineArgs {
     #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
     pub time_aligned: String,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::whole::<usize>(1, MAX_THREADS as u64))]
     pub threads: Option<usize>,
 }
 

@@ -23,7 +23,7 @@ pub struct Args {
     /// Minimum timed duration per query set, in milliseconds, 0 to 60000
     /// (each set is solved repeatedly until this much time has passed; 0:
     /// once).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    #[arg(long, default_value_t = 50, value_parser = crate::limits::whole::<u64>(0, 60_000))]
     min_time_ms: u64,
     /// Query CSVs, Sample-Queries scene folders, Scalable-CCD scene folders,
     /// or folders holding several scenes.

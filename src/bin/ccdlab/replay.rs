@@ -99,7 +99,7 @@ fn default_sequences() -> Result<Vec<String>, Box<dyn Error>> {
     }
     let p = ccdlab::harness::generate::SceneParams::default();
     println!(
-        "no data-set frames found (set CCDLAB_DATA, see scripts/fetch_datasets.py): \
+        "no data-set frames found (they are committed under datasets/; CCDLAB_DATA overrides): \
          replaying the generated scene instead (a {r}x{r} cloth on a spinning sphere, {f} frames)",
         r = p.resolution,
         f = p.frames
@@ -124,7 +124,7 @@ fn progress_bar(seq: &FrameSequence) -> indicatif::ProgressBar {
 
 fn print_summary(s: &ReplaySummary) {
     println!(
-        "{}: {} step{} ({} V, {} E, {} F), {}-DOP, {}, {} solver, {} thread{}",
+        "{}: {} step{} ({} V, {} E, {} F), {}-DOP, {} solver, {} thread{}",
         s.sequence,
         s.steps,
         if s.steps == 1 { "" } else { "s" },
@@ -132,27 +132,19 @@ fn print_summary(s: &ReplaySummary) {
         s.mesh[1],
         s.mesh[2],
         s.k,
-        s.filters,
         s.solver,
         s.stamp.threads,
         if s.stamp.threads == 1 { "" } else { "s" }
     );
-    println!(
-        "{:>4} {:>13} {:>12} {:>12} {:>12} {:>10} {:>9}",
-        "", "candidates", "SLPF culled", "DNF culled", "after filter", "colliding", "culled %"
-    );
-    for (name, t) in [("VF", &s.vf), ("EE", &s.ee)] {
+    for run in &s.ran {
         println!(
-            "{:>4} {:>13} {:>12} {:>12} {:>12} {:>10} {:>9.2}",
-            name,
-            t.candidates,
-            t.culled_slpf,
-            t.culled_dnf,
-            t.after_filter,
-            t.colliding,
-            t.culling_rate_percent
+            "ran: {} ({} step{})",
+            crate::counts_table::setting(&run.filters, run.time_aligned, run.window),
+            run.steps,
+            if run.steps == 1 { "" } else { "s" }
         );
     }
+    crate::counts_table::print((&s.vf).into(), (&s.ee).into());
     println!(
         "steps with collisions: {}/{}; smallest step TOI: {}",
         s.steps_with_collisions,

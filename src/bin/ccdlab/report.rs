@@ -19,10 +19,10 @@ pub struct Args {
     /// the pipeline benches replace those in bench_timings.json.
     #[arg(long)]
     criterion: Option<PathBuf>,
-    /// The report folder to (re)write; replaced only when everything is
-    /// written.
-    #[arg(long, default_value = "reports/pipeline")]
-    out: PathBuf,
+    /// The report folder to (re)write, e.g. `reports/pipeline`; replaced
+    /// only when everything is written.
+    #[arg(long, required_unless_present = "list_scenes")]
+    out: Option<PathBuf>,
     /// Print the measured scenes, one per line — `NAME SEQUENCE STEP FRAME0
     /// FRAME1` (frame files, `-` for generated frames) — and exit; scripts
     /// use this list. A scene whose data is not found is left out, with a
@@ -52,10 +52,13 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         }
         return Ok(());
     }
+    let out = args
+        .out
+        .ok_or("give --out DIR, the report folder to write")?;
     let summary = generate(&ReportOptions {
         from: args.from.clone(),
         criterion: args.criterion,
-        out: args.out,
+        out,
     })?;
     for name in &summary.ignored {
         eprintln!("note: ignored {name} (not a report input)");

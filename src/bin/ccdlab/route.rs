@@ -33,7 +33,9 @@ use serde::Serialize;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A built-in scenario instead of files: `demo` (terrain, aircraft and
-    /// two routes generated in code; its own heading and speed).
+    /// two routes generated in code, with their own heading, speed and turn
+    /// step, so `--heading`, `--speed` and `--turn-step` are refused with
+    /// it).
     #[arg(long, value_parser = ["demo"], conflicts_with_all = ["terrain", "grid", "object", "route"])]
     pub scenario: Option<String>,
     /// Terrain mesh (`.obj` or `.ply`).
@@ -52,14 +54,14 @@ pub struct Args {
     pub route: Option<String>,
     /// Heading: `follow` (along each segment, turning at waypoints) or a
     /// fixed yaw in degrees.
-    #[arg(long, default_value = "0")]
+    #[arg(long, default_value = "0", conflicts_with = "scenario")]
     pub heading: String,
     /// Largest heading change of one turn sub-step, in degrees (0.01 to
     /// 180).
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 5.0, conflicts_with = "scenario")]
     pub turn_step: f64,
     /// Speed (length per time unit) when the route gives no times.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, conflicts_with = "scenario")]
     pub speed: f64,
     /// Output folder for README.md, result.json and route.png: absent,
     /// empty, or a report of this command (replaced as a whole).

@@ -31,7 +31,7 @@ pub struct Args {
     /// every run. Runs after the first refit the BVH built by the first, as
     /// the steps of a sequence do (the report's `bvh` says which), unless
     /// `--rebuild`. The JSON adds `runs` and every run's `total_ms`.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::whole::<u32>(1, 1000))]
     repeat: u32,
     /// With `--repeat`: build a fresh BVH in every run (over the previous
     /// run's memory, as a simulation that rebuilds would).
@@ -113,46 +113,21 @@ fn write_pairs(path: &std::path::Path, pairs: &[ContactPair]) -> Result<(), Box<
 
 fn print_summary(args: &Args, r: &StepReport) {
     println!(
-        "{} -> {}: {} V, {} E, {} F; {}-DOP{}, {}, {} solver, {} threads",
+        "{} -> {}: {} V, {} E, {} F; {}-DOP, {} solver, {} threads",
         args.frame0.display(),
         args.frame1.display(),
         r.vertices,
         r.edges,
         r.faces,
         r.k,
-        if r.time_aligned {
-            " (time-aligned pruning)"
-        } else {
-            ""
-        },
-        r.filters,
         r.solver,
         r.threads
     );
     println!(
-        "{:>4} {:>12} {:>12} {:>12} {:>12} {:>9} {:>12} {:>10}",
-        "",
-        "candidates",
-        "SLPF culled",
-        "DNF culled",
-        "after filter",
-        "culled %",
-        "window cull",
-        "colliding"
+        "ran: {}",
+        crate::counts_table::setting(&r.filters, r.time_aligned, r.window)
     );
-    for (name, c) in [("VF", &r.vf), ("EE", &r.ee)] {
-        println!(
-            "{:>4} {:>12} {:>12} {:>12} {:>12} {:>9.2} {:>12} {:>10}",
-            name,
-            c.candidates,
-            c.culled_slpf,
-            c.culled_dnf,
-            c.after_filter,
-            c.culling_rate_percent,
-            c.culled_window,
-            c.colliding,
-        );
-    }
+    crate::counts_table::print((&r.vf).into(), (&r.ee).into());
     let b = &r.bvh_tests;
     println!(
         "BVH: {} node tests, {} leaf pairs ({} pruned), {} feature tests",

@@ -286,7 +286,7 @@ impl HeightGridSpec {
 
     /// Reads a grid file.
     pub fn read(path: &Path) -> Result<HeightGridSpec, RouteError> {
-        let text = std::fs::read_to_string(path).map_err(|source| RouteError::Io {
+        let text = crate::io::read_input_to_string(path).map_err(|source| RouteError::Io {
             path: path.to_path_buf(),
             source,
         })?;

@@ -164,7 +164,7 @@ impl Route {
 
     /// Reads a route file.
     pub fn read(path: &Path, speed: Real) -> Result<Route, RouteError> {
-        let text = std::fs::read_to_string(path).map_err(|source| RouteError::Io {
+        let text = crate::io::read_input_to_string(path).map_err(|source| RouteError::Io {
             path: path.to_path_buf(),
             source,
         })?;

@@ -15,11 +15,12 @@ use std::path::Path;
 use super::rational::{RationalError, is_integer, rational_to_f64};
 use super::{DataError, QueryKind, QuerySet};
 use crate::math::Vec3;
+use crate::printable::excerpt;
 
 /// Reads a query CSV. With seven columns the truth comes from the file; with
 /// six, [`QuerySet::truth`] is `None`.
 pub fn read_query_csv(path: &Path, kind: QueryKind) -> Result<QuerySet, DataError> {
-    let bytes = std::fs::read(path).map_err(|source| DataError::Io {
+    let bytes = crate::io::read_input(path).map_err(|source| DataError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -83,14 +84,23 @@ pub fn parse_query_csv(path: &Path, bytes: &[u8], kind: QueryKind) -> Result<Que
                 // The field to blame: the denominator when it is zero or the
                 // numerator is fine but it is not an integer, else the numerator.
                 let column = match e {
-                    RationalError::NotAnInteger(_) if is_integer(n) => 2 * axis + 2,
+                    RationalError::NotAnInteger(_) | RationalError::TooManyDigits(_)
+                        if is_integer(n) =>
+                    {
+                        2 * axis + 2
+                    }
                     RationalError::ZeroDenominator => 2 * axis + 2,
                     _ => 2 * axis + 1,
                 };
                 csv(
                     line,
                     Some(column),
-                    format!("{} = {}/{}: {e}", ["x", "y", "z"][axis], n.trim(), d.trim()),
+                    format!(
+                        "{} = {}/{}: {e}",
+                        ["x", "y", "z"][axis],
+                        excerpt(n.trim()),
+                        excerpt(d.trim())
+                    ),
                 )
             })?;
         }

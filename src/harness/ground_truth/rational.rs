@@ -15,12 +15,18 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
+use crate::printable::excerpt;
+
 /// Why `numerator / denominator` was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RationalError {
     /// A field is not an integer (optional sign, then decimal digits).
     #[error("`{0}` is not an integer")]
     NotAnInteger(String),
+    /// A field with more digits than [`MAX_DIGITS`], refused before it is
+    /// converted (a million-digit field would take minutes).
+    #[error("an integer of {0} digits; a coordinate needs at most {MAX_DIGITS}")]
+    TooManyDigits(usize),
     /// The denominator is zero.
     #[error("zero denominator")]
     ZeroDenominator,
@@ -43,6 +49,12 @@ enum Magnitude {
     Big(BigUint),
 }
 
+/// The most decimal digits (leading zeros included) a numerator or
+/// denominator may have. In lowest terms a double needs at most 324: its
+/// numerator is below `2^1024` (309 digits), its denominator at most
+/// `2^1074` (324 digits); the margin admits fractions not in lowest terms.
+pub const MAX_DIGITS: usize = 1_000;
+
 /// `true` when `field` is `[+-]digits` (surrounding spaces allowed).
 pub(crate) fn is_integer(field: &str) -> bool {
     parse_integer(field).is_ok()
@@ -57,14 +69,19 @@ fn parse_integer(field: &str) -> Result<(bool, Magnitude), RationalError> {
         _ => (false, t),
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(RationalError::NotAnInteger(field.trim().to_string()));
+        return Err(RationalError::NotAnInteger(
+            excerpt(field.trim()).into_owned(),
+        ));
+    }
+    if digits.len() > MAX_DIGITS {
+        return Err(RationalError::TooManyDigits(digits.len()));
     }
     let magnitude = match digits.parse::<u64>() {
         Ok(v) => Magnitude::Small(v),
         // Only overflow can fail here: the digits were checked.
         Err(_) => Magnitude::Big(
             BigUint::parse_bytes(digits.as_bytes(), 10)
-                .ok_or_else(|| RationalError::NotAnInteger(field.trim().to_string()))?,
+                .ok_or_else(|| RationalError::NotAnInteger(excerpt(field.trim()).into_owned()))?,
         ),
     };
     Ok((negative, magnitude))

@@ -12,13 +12,23 @@ pub fn read_mma_bool(path: &Path) -> Result<Vec<bool>, DataError> {
     read_json(path)
 }
 
+/// Parses the bytes of a truth file; `path` names it in errors.
+pub fn parse_mma_bool(path: &Path, bytes: &[u8]) -> Result<Vec<bool>, DataError> {
+    parse_json(path, bytes)
+}
+
 /// Reads a JSON file into `T`, naming the file in errors.
 pub(crate) fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, DataError> {
-    let bytes = std::fs::read(path).map_err(|source| DataError::Io {
+    let bytes = crate::io::read_input(path).map_err(|source| DataError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    serde_json::from_slice(&bytes).map_err(|source| DataError::Json {
+    parse_json(path, &bytes)
+}
+
+/// Parses JSON bytes into `T`, naming the file in errors.
+fn parse_json<T: serde::de::DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T, DataError> {
+    serde_json::from_slice(bytes).map_err(|source| DataError::Json {
         path: path.to_path_buf(),
         source,
     })

@@ -383,7 +383,7 @@ impl ReportInputs {
         };
         for name in names {
             let path = from.join(&name);
-            let read = || std::fs::read(&path).map_err(|e| io(&path, e));
+            let read = || crate::io::read_input(&path).map_err(|e| io(&path, e));
             if let Some(scene) = name
                 .strip_prefix("counts_")
                 .and_then(|s| s.strip_suffix(".json"))
@@ -604,7 +604,7 @@ pub fn read_criterion(dir: &Path, ids: &[String]) -> Result<BenchTimings, Report
     files.sort();
     let mut benchmarks = Vec::new();
     for file in files {
-        let bytes = std::fs::read(&file).map_err(|source| ReportError::Io {
+        let bytes = crate::io::read_input(&file).map_err(|source| ReportError::Io {
             path: file.clone(),
             source,
         })?;
@@ -613,7 +613,7 @@ pub fn read_criterion(dir: &Path, ids: &[String]) -> Result<BenchTimings, Report
             continue;
         }
         let est_path = file.with_file_name("estimates.json");
-        let bytes = std::fs::read(&est_path).map_err(|source| ReportError::Io {
+        let bytes = crate::io::read_input(&est_path).map_err(|source| ReportError::Io {
             path: est_path.clone(),
             source,
         })?;

@@ -1,0 +1,87 @@
+//! The pair-count table that `ccdlab step` and `ccdlab replay` print, one
+//! row per query kind, with the same columns in the same order, and the
+//! line that says which setting ran.
+
+use ccdlab::harness::replay::KindTotals;
+use ccdlab::pipeline::KindCounts;
+
+/// One row: a kind's counts through the filters.
+pub struct Row {
+    candidates: u64,
+    culled_slpf: u64,
+    culled_dnf: u64,
+    after_filter: u64,
+    culling_rate_percent: f64,
+    culled_window: u64,
+    colliding: u64,
+}
+
+impl From<&KindCounts> for Row {
+    fn from(c: &KindCounts) -> Row {
+        Row {
+            candidates: c.candidates,
+            culled_slpf: c.culled_slpf,
+            culled_dnf: c.culled_dnf,
+            after_filter: c.after_filter,
+            culling_rate_percent: c.culling_rate_percent,
+            culled_window: c.culled_window,
+            colliding: c.colliding,
+        }
+    }
+}
+
+impl From<&KindTotals> for Row {
+    fn from(t: &KindTotals) -> Row {
+        Row {
+            candidates: t.candidates,
+            culled_slpf: t.culled_slpf,
+            culled_dnf: t.culled_dnf,
+            after_filter: t.after_filter,
+            culling_rate_percent: t.culling_rate_percent,
+            culled_window: t.culled_window,
+            colliding: t.colliding,
+        }
+    }
+}
+
+/// What ran, in words: "filters dnf with time-aligned pruning, window
+/// filter on".
+pub fn setting(filters: &str, time_aligned: bool, window: bool) -> String {
+    format!(
+        "filters {filters}{}, window filter {}",
+        if time_aligned {
+            " with time-aligned pruning"
+        } else {
+            ""
+        },
+        if window { "on" } else { "off" }
+    )
+}
+
+/// Prints the header and the `VF` and `EE` rows.
+pub fn print(vf: Row, ee: Row) {
+    println!(
+        "{:>4} {:>13} {:>12} {:>12} {:>12} {:>9} {:>12} {:>10}",
+        "",
+        "candidates",
+        "SLPF culled",
+        "DNF culled",
+        "after filter",
+        "culled %",
+        "window cull",
+        "colliding"
+    );
+    for (name, r) in [("VF", vf), ("EE", ee)] {
+        println!(
+            "{:>4} {:>13} {:>12} {:>12} {:>12} {:>9.2} {:>12} {:>10}",
+            name,
+            r.candidates,
+            r.culled_slpf,
+            r.culled_dnf,
+            r.after_filter,
+            r.culling_rate_percent,
+            r.culled_window,
+            r.colliding,
+        );
+    }
+}

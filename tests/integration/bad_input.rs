@@ -1,0 +1,294 @@
+//! Bad input found by fuzzing the command line, one regression test each:
+//! every case fails at once with a clear error that names the right file
+//! (or option) and quotes at most a short prefix of a bad token; nothing
+//! panics, hangs or grows without bound.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use ccdlab::harness::ground_truth::{QueryKind, read_mma_bool, read_query_csv};
+use ccdlab::mesh::{read_step, write_obj, write_ply};
+
+use crate::common::Scratch;
+
+fn ccdlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ccdlab")
+}
+
+/// Runs `ccdlab args` and asserts a clean failure (exit code 1, or 2 for
+/// a command line that does not parse; no panic) whose standard error holds
+/// every one of `needles`; returns it.
+fn fails_with(args: &[&str], needles: &[&str]) -> String {
+    let out = ccdlab(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        matches!(out.status.code(), Some(1 | 2)),
+        "{args:?}: {:?} {err}",
+        out.status
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    for needle in needles {
+        assert!(err.contains(needle), "{args:?}: {needle:?} not in {err}");
+    }
+    err
+}
+
+/// A small valid mesh: two triangles over four vertices.
+fn quad(z: f64) -> (Vec<ccdlab::math::Vec3>, Vec<[u32; 3]>) {
+    use ccdlab::math::Vec3;
+    (
+        vec![
+            Vec3::new(0.0, 0.0, z),
+            Vec3::new(1.0, 0.0, z),
+            Vec3::new(1.0, 1.0, z),
+            Vec3::new(0.0, 1.0, z),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+#[test]
+fn a_damaged_first_frame_is_reported_against_itself_not_the_second() {
+    let d = Scratch::new("bad-first-frame");
+    let (x, faces) = quad(0.0);
+    let good = d.join("good.ply");
+    write_ply(&good, &x, &faces).unwrap();
+
+    // A face index flipped out of range.
+    let flipped = d.join("flipped.ply");
+    write_ply(&flipped, &x, &[[0, 1, 2], [0, 2, 3 | 1 << 20]]).unwrap_or_else(|_| {
+        // The writer may refuse an index out of range: write it by hand.
+        std::fs::write(
+            &flipped,
+            "ply\nformat ascii 1.0\nelement vertex 4\nproperty double x\nproperty double y\n\
+             property double z\nelement face 2\nproperty list uchar int vertex_indices\n\
+             end_header\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n3 0 1 2\n3 0 2 1048579\n",
+        )
+        .unwrap()
+    });
+    // An empty OBJ, a truncated one (vertices, no faces), and a PLY whose
+    // header misspells the face element, so that it reads no faces.
+    let empty = d.file("empty.obj", "");
+    let truncated = d.file("truncated.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n");
+    let misspelled = d.file(
+        "misspelled.ply",
+        "ply\nformat ascii 1.0\nelement vertex 4\nproperty double x\nproperty double y\n\
+         property double z\nelement faces 2\nproperty list uchar int vertex_indices\n\
+         end_header\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n3 0 1 2\n3 0 2 3\n",
+    );
+    let good_obj = d.join("good.obj");
+    write_obj(&good_obj, &x, &faces).unwrap();
+    for (bad, other) in [
+        (&flipped, &good),
+        (&empty, &good_obj),
+        (&truncated, &good_obj),
+        (&misspelled, &good),
+    ] {
+        for (t0, t1) in [(bad, other), (other, bad)] {
+            let e = read_step(t0, t1).unwrap_err();
+            let message = e.to_string();
+            assert!(
+                message.starts_with(&bad.display().to_string()),
+                "{} -> {}: {message}",
+                t0.display(),
+                t1.display()
+            );
+            assert!(
+                !message.contains("expected"),
+                "a frame's own fault, not a mismatch: {message}"
+            );
+        }
+    }
+    let (bad, other) = (flipped.to_str().unwrap(), good.to_str().unwrap());
+    fails_with(&["step", bad, other], &[bad, "face 1"]);
+}
+
+#[test]
+fn special_files_are_refused_at_once_as_frames_queries_and_truth() {
+    let d = Scratch::new("bad-special-files");
+    let (x, faces) = quad(0.0);
+    let good = d.join("good.ply");
+    write_ply(&good, &x, &faces).unwrap();
+    let fifo = d.join("pipe.ply");
+    mkfifo(&fifo);
+    let zero = d.join("zero.ply");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    for bad in [&fifo, &zero] {
+        let e = read_step(bad, &good).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let b = bad.to_str().unwrap();
+        fails_with(
+            &["step", b, good.to_str().unwrap()],
+            &[b, "not a regular file"],
+        );
+    }
+    let csv = d.join("pipe.csv");
+    mkfifo(&csv);
+    let e = read_query_csv(&csv, QueryKind::VertexFace)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("FIFO") && e.contains("pipe.csv"), "{e}");
+    let json = d.join("pipe.json");
+    mkfifo(&json);
+    let e = read_mma_bool(&json).unwrap_err().to_string();
+    assert!(e.contains("FIFO") && e.contains("pipe.json"), "{e}");
+    fails_with(&["queries", csv.to_str().unwrap()], &["pipe.csv"]);
+}
+
+#[test]
+fn replay_refuses_frames_that_are_no_regular_files() {
+    for (tag, make) in [
+        (
+            "dangling",
+            (|p: &Path| std::os::unix::fs::symlink("nothing.ply", p).unwrap()) as fn(&Path),
+        ),
+        ("pipe", |p: &Path| mkfifo(p)),
+        ("zero", |p: &Path| {
+            std::os::unix::fs::symlink("/dev/zero", p).unwrap()
+        }),
+    ] {
+        let d = Scratch::new(&format!("bad-replay-{tag}"));
+        for (n, z) in [(1, 0.0), (2, 0.5), (3, 1.0)] {
+            let (x, faces) = quad(z);
+            write_ply(&d.join(format!("f{n}.ply")), &x, &faces).unwrap();
+        }
+        make(&d.join("f4.ply"));
+        fails_with(
+            &["replay", d.to_str().unwrap()],
+            &["f4.ply", "regular file"],
+        );
+    }
+}
+
+#[test]
+fn long_tokens_are_refused_early_and_quoted_short() {
+    let d = Scratch::new("bad-long-tokens");
+    // A million-digit numerator: refused before any conversion.
+    let digits = "7".repeat(1_000_000);
+    let mut csv = String::new();
+    for row in 0..8 {
+        let n = if row == 3 { digits.as_str() } else { "1" };
+        csv += &format!("{n},2,1,2,1,2,0\n");
+    }
+    let path = d.file("long_vf.csv", &csv);
+    let e = read_query_csv(&path, QueryKind::VertexFace)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(":4") && e.contains("1000000 digits"), "{e}");
+    assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..400]);
+    let err = fails_with(&["queries", path.to_str().unwrap()], &["1000000 digits"]);
+    assert!(err.len() < 600, "{} bytes of error", err.len());
+
+    // A header line of 10 MB without a newline.
+    let mut ply = b"ply\nformat ascii 1.0\nelement vertex 4 ".to_vec();
+    ply.extend(std::iter::repeat_n(b'x', 10_000_000));
+    let big = d.file("long.ply", &ply);
+    let other = d.join("good.ply");
+    let (x, faces) = quad(0.0);
+    write_ply(&other, &x, &faces).unwrap();
+    let e = read_step(&big, &other).unwrap_err().to_string();
+    assert!(e.contains("long.ply"), "{e}");
+    assert!(e.len() < 2_000, "{} bytes", e.len());
+}
+
+#[test]
+fn negative_numbers_to_options_name_the_option_and_its_range() {
+    let d = Scratch::new("bad-negative");
+    let (x, faces) = quad(0.0);
+    let f0 = d.join("a.ply");
+    write_ply(&f0, &x, &faces).unwrap();
+    let f0 = f0.to_str().unwrap();
+    let out: PathBuf = d.join("out");
+    let out = out.to_str().unwrap();
+    for (args, option) in [
+        (vec!["step", f0, f0, "--k", "-1"], "'--k <K>'"),
+        (
+            vec!["step", f0, f0, "--threads", "-1"],
+            "'--threads <THREADS>': must be a whole number from 1 to 1024",
+        ),
+        (
+            vec!["step", f0, f0, "--repeat", "-1"],
+            "'--repeat <REPEAT>': must be a whole number from 1 to 1000",
+        ),
+        (
+            vec!["generate", "--out", out, "--resolution", "-1"],
+            "'--resolution <RESOLUTION>': must be a whole number from 2 to 1024",
+        ),
+        (
+            vec!["generate", "--out", out, "--seed", "-1"],
+            "'--seed <SEED>': must be a whole number from 0 to",
+        ),
+        (
+            vec!["queries", "--min-time-ms", "-1", f0],
+            "'--min-time-ms <MIN_TIME_MS>': must be a whole number from 0 to 60000",
+        ),
+        (
+            vec![
+                "route",
+                "--terrain",
+                f0,
+                "--object",
+                f0,
+                "--route",
+                "0,0,1;1,0,1",
+                "--speed",
+                "-1",
+            ],
+            "speed",
+        ),
+    ] {
+        let err = fails_with(&args, &[option]);
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+    assert!(!Path::new(out).exists());
+}
+
+#[test]
+fn the_demo_route_refuses_the_options_it_would_ignore() {
+    for (option, value) in [
+        ("--turn-step", "0"),
+        ("--turn-step", "181"),
+        ("--speed", "nan"),
+        ("--heading", "abc"),
+    ] {
+        fails_with(
+            &["route", "--scenario", "demo", option, value],
+            &[option, "--scenario"],
+        );
+    }
+}
+
+#[test]
+fn a_full_standard_output_is_a_clean_error() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(["replay", "generated:6:3", "--threads", "1"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("cannot write to standard output"), "{err}");
+}
+
+#[test]
+fn report_commands_write_only_where_told() {
+    // Without --out they refuse before any work, rather than write into
+    // reports/.
+    fails_with(&["discrete"], &["--out"]);
+    fails_with(&["polygons", "report"], &["--out"]);
+    fails_with(&["report"], &["--out"]);
+}
