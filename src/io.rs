@@ -18,13 +18,19 @@ use std::fs::{FileType, Permissions};
 use std::io::{BufWriter, Error, ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
+/// The largest input file read: 4 GiB, far above a mesh of tens of millions
+/// of triangles, and below what a sparse file of any apparent size would
+/// make the reader allocate.
+pub const MAX_INPUT_BYTES: u64 = 4 << 30;
+
 /// Reads the whole of the regular file at `path` (symbolic links followed).
 ///
 /// Anything else is refused before it is opened, with an
 /// [`ErrorKind::InvalidInput`] error saying what it is: a FIFO would block
 /// the read until a writer comes, a device such as `/dev/zero` would grow
-/// the buffer without bound, and a folder has no content. The read is
-/// bounded by the size the file had when it was opened.
+/// the buffer without bound, and a folder has no content. A file over
+/// [`MAX_INPUT_BYTES`] is refused too ([`ErrorKind::FileTooLarge`]). The
+/// read is bounded by the size the file had when it was opened.
 pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
     refuse_irregular(std::fs::metadata(path)?.file_type())?;
     let mut options = std::fs::OpenOptions::new();
@@ -40,6 +46,12 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
     let metadata = file.metadata()?;
     refuse_irregular(metadata.file_type())?;
     let len = metadata.len();
+    if len > MAX_INPUT_BYTES {
+        return Err(Error::new(
+            ErrorKind::FileTooLarge,
+            format!("{len} bytes; at most {MAX_INPUT_BYTES} are read"),
+        ));
+    }
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.take(len).read_to_end(&mut bytes)?;
     Ok(bytes)
@@ -562,6 +574,15 @@ mod tests {
             assert!(message.starts_with(kind), "{}: {message}", path.display());
             assert!(message.contains("not a regular file"), "{message}");
         }
+        // A sparse file of a huge apparent size is refused, not allocated.
+        let sparse = dir.join("sparse.ply");
+        std::fs::File::create(&sparse)
+            .unwrap()
+            .set_len(1 << 40)
+            .unwrap();
+        let e = read_input(&sparse).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::FileTooLarge);
+        assert!(e.to_string().contains("1099511627776 bytes"), "{e}");
         // A dangling link and a missing file are "not found".
         let dangling = dir.join("dangling.ply");
         std::os::unix::fs::symlink(dir.join("nothing"), &dangling).unwrap();

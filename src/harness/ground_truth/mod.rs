@@ -14,5 +14,5 @@ pub use discover::{QueryOrigin, QuerySetSource, discover_query_sets, load};
 pub use error::DataError;
 pub use query_csv::{parse_query_csv, read_query_csv};
 pub use query_set::{QueryKind, QuerySet};
-pub use rational::{RationalError, rational_to_f64};
+pub use rational::{MAX_DIGITS, RationalError, rational_to_f64};
 pub use truth::{attach_truth, parse_mma_bool, read_mma_bool};
