@@ -275,18 +275,20 @@ fn faces(
                 )));
             }
             if index >= limit {
-                let e = match num_vertices {
-                    Some(num_vertices) => MeshError::FaceIndexOutOfRange {
-                        face,
-                        index: index as u64,
-                        num_vertices,
-                    },
-                    None => MeshError::TooLarge {
-                        what: "vertices",
-                        count: index as usize,
-                    },
-                };
-                return Err(value_error(format!("{name}: {e}")));
+                return Err(value_error(match num_vertices {
+                    Some(num_vertices) => {
+                        let e = MeshError::FaceIndexOutOfRange {
+                            face,
+                            index: index as u64,
+                            num_vertices,
+                        };
+                        format!("{name}: {e}")
+                    }
+                    None => format!(
+                        "{name}: face {face} (numbered from 0) refers to vertex {index}; \
+                         at most 2^32 - 2 vertices are supported"
+                    ),
+                }));
             }
         }
         out.push(row.map(|i| i as u32));
