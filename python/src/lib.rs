@@ -875,7 +875,9 @@ impl StepResult {
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
     time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-    collect_pairs = false))]
+    collect_pairs = false),
+    text_signature = "(V0, V1, F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
+        solver='exact', threads=None, collect_pairs=False)")]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 fn step(
     py: Python<'_>,
@@ -1009,7 +1011,9 @@ impl PyPipeline {
     #[new]
     #[pyo3(signature = (F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
         time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-        collect_pairs = false, num_vertices = None))]
+        collect_pairs = false, num_vertices = None),
+        text_signature = "(F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
+            solver='exact', threads=None, collect_pairs=False, num_vertices=None)")]
     #[allow(non_snake_case, clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -2,6 +2,7 @@
 results, thread counts, the Pipeline object, and the API's surface."""
 
 import hashlib
+import inspect
 import pickle
 import pydoc
 
@@ -196,3 +197,6 @@ def test_help_shows_docstrings():
     text = pydoc.render_doc(ccdlab.step)
     assert "Parameters" in text and "collect_pairs" in text and "time_aligned" in text
     assert ccdlab.__version__ == "0.1.0"
+    sig = inspect.signature(ccdlab.step)
+    assert sig.parameters["k"].default == 26 and sig.parameters["time_aligned"].default == "auto"
+    assert inspect.signature(ccdlab.Pipeline).parameters["num_vertices"].default is None
