@@ -1,0 +1,49 @@
+"""ccdlab: exact continuous collision detection (CCD) of deforming triangle meshes.
+
+The Rust library ccdlab, from Python:
+
+- ``vertex_face_ccd`` / ``edge_edge_ccd``: one query, eight points in the data
+  sets' order, with the exact solver (no false negatives or positives);
+  ``None`` or a ``Toi(lower, upper)`` bracket of the earliest time of impact.
+- ``vertex_face_ccd_batch`` / ``edge_edge_ccd_batch``: an ``(n, 8, 3)`` array of
+  queries at once, in parallel.
+- ``step(V0, V1, F, ...)``: one step of a deforming mesh through the whole
+  pipeline (26-DOP BVH, SLPF and DNF filters, exact tests), as ``ccdlab step``.
+- ``Pipeline(F, ...)``: a sequence of steps that refits its BVH, as
+  ``ccdlab replay``.
+- ``read_mesh``, ``edges``, ``queries``: PLY/OBJ frames, libigl's edge order,
+  and the ground-truth scores of ``ccdlab queries``.
+
+Bad input raises ``ValueError`` (``OSError`` for files) with the library's
+message; the interpreter lock is released while Rust works.
+"""
+
+from ._types import Toi
+from ._native import (
+    Pipeline,
+    StepResult,
+    __version__,
+    edge_edge_ccd,
+    edge_edge_ccd_batch,
+    edges,
+    queries,
+    read_mesh,
+    step,
+    vertex_face_ccd,
+    vertex_face_ccd_batch,
+)
+
+__all__ = [
+    "Pipeline",
+    "StepResult",
+    "Toi",
+    "__version__",
+    "edge_edge_ccd",
+    "edge_edge_ccd_batch",
+    "edges",
+    "queries",
+    "read_mesh",
+    "step",
+    "vertex_face_ccd",
+    "vertex_face_ccd_batch",
+]

@@ -1,0 +1,162 @@
+"""Type stubs of ccdlab's native module (the Rust bindings)."""
+
+import os
+from typing import Any, Dict, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._types import Toi
+
+__version__: str
+
+ArrayLike3 = npt.ArrayLike
+"""A length-3 array-like of floats (a point)."""
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+def vertex_face_ccd(
+    v_t0: ArrayLike3,
+    f0_t0: ArrayLike3,
+    f1_t0: ArrayLike3,
+    f2_t0: ArrayLike3,
+    v_t1: ArrayLike3,
+    f0_t1: ArrayLike3,
+    f1_t1: ArrayLike3,
+    f2_t1: ArrayLike3,
+    *,
+    solver: str = "exact",
+) -> Optional[Toi]:
+    """Exact CCD of a vertex and a triangle moving linearly over t in [0, 1].
+
+    Returns None when they never touch, else the bracket ``Toi(lower, upper)``
+    of the earliest time of impact. ``solver``: "exact" (default) or "cubic".
+    Raises ValueError for a point that is not 3 finite coordinates.
+    """
+
+def edge_edge_ccd(
+    ea0_t0: ArrayLike3,
+    ea1_t0: ArrayLike3,
+    eb0_t0: ArrayLike3,
+    eb1_t0: ArrayLike3,
+    ea0_t1: ArrayLike3,
+    ea1_t1: ArrayLike3,
+    eb0_t1: ArrayLike3,
+    eb1_t1: ArrayLike3,
+    *,
+    solver: str = "exact",
+) -> Optional[Toi]:
+    """Exact CCD of two edges moving linearly over t in [0, 1].
+
+    Returns None when they never touch, else ``Toi(lower, upper)``.
+    """
+
+def vertex_face_ccd_batch(
+    queries: npt.NDArray[Union[np.float64, np.float32]],
+    *,
+    solver: str = "exact",
+    threads: Optional[int] = None,
+) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Vertex-face CCD of an (n, 8, 3) array of queries, in parallel.
+
+    Returns ``(hit, toi_lower, toi_upper)``, each of length n (NaN where no hit).
+    """
+
+def edge_edge_ccd_batch(
+    queries: npt.NDArray[Union[np.float64, np.float32]],
+    *,
+    solver: str = "exact",
+    threads: Optional[int] = None,
+) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Edge-edge CCD of an (n, 8, 3) array of queries, in parallel.
+
+    Returns ``(hit, toi_lower, toi_upper)``, each of length n (NaN where no hit).
+    """
+
+class StepResult:
+    """The result of one step: time of impact, colliding pairs, report."""
+
+    @property
+    def toi(self) -> Optional[float]:
+        """Earliest time of impact (a lower bound), or None without contact."""
+    @property
+    def toi_upper(self) -> Optional[float]:
+        """An upper bound on the earliest time of impact, or None."""
+    @property
+    def vf_pairs(self) -> Optional[npt.NDArray[np.int64]]:
+        """Colliding (vertex, face) pairs, (m, 2); None unless collect_pairs."""
+    @property
+    def ee_pairs(self) -> Optional[npt.NDArray[np.int64]]:
+        """Colliding (edge, edge) pairs in ``edges(F)`` order, (m, 2); None unless collect_pairs."""
+    @property
+    def vf_toi(self) -> Optional[npt.NDArray[np.float64]]:
+        """Per vertex-face pair (lower, upper) time of impact, (m, 2)."""
+    @property
+    def ee_toi(self) -> Optional[npt.NDArray[np.float64]]:
+        """Per edge-edge pair (lower, upper) time of impact, (m, 2)."""
+    @property
+    def report(self) -> Dict[str, Any]:
+        """The JSON object of ``ccdlab step --json``."""
+
+def step(
+    V0: npt.ArrayLike,
+    V1: npt.ArrayLike,
+    F: npt.ArrayLike,
+    *,
+    k: Union[int, str] = 26,
+    filters: str = "slpf+dnf",
+    window: bool = True,
+    time_aligned: Union[str, bool] = "auto",
+    solver: str = "exact",
+    threads: Optional[int] = None,
+    collect_pairs: bool = False,
+) -> StepResult:
+    """One step of a deforming triangle mesh through the whole pipeline.
+
+    V0, V1: (n, 3) float64/float32 positions at t = 0 and 1; F: (m, 3) integer
+    triangles. The options and defaults are those of ``ccdlab step``.
+    Raises ValueError for bad arrays or options.
+    """
+
+class Pipeline:
+    """A pipeline over a frame sequence of one mesh; refits its BVH between steps."""
+
+    def __init__(
+        self,
+        F: npt.ArrayLike,
+        *,
+        k: Union[int, str] = 26,
+        filters: str = "slpf+dnf",
+        window: bool = True,
+        time_aligned: Union[str, bool] = "auto",
+        solver: str = "exact",
+        threads: Optional[int] = None,
+        collect_pairs: bool = False,
+        num_vertices: Optional[int] = None,
+    ) -> None: ...
+    def step(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> StepResult:
+        """Runs one step (the first builds the BVH, the next ones refit it)."""
+    def rebuild_next(self) -> None:
+        """Makes the next step build its BVH anew."""
+    @property
+    def config(self) -> Dict[str, Any]:
+        """The configuration, as the keyword arguments that give it."""
+    @property
+    def faces(self) -> npt.NDArray[np.int64]:
+        """The mesh's triangles, (m, 3)."""
+    @property
+    def num_vertices(self) -> Optional[int]:
+        """The mesh's vertex count, or None before the first step."""
+
+def read_mesh(path: PathLike) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Reads a PLY or OBJ mesh: ``(V (n, 3) float64, F (m, 3) int64)``.
+
+    Raises OSError (FileNotFoundError) for unreadable files, ValueError for
+    malformed ones.
+    """
+
+def edges(F: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """The unique edges of F, (E, 2), in libigl's ``edges(F)`` order."""
+
+def queries(*paths: PathLike, solver: str = "exact", min_time_ms: int = 50) -> Dict[str, Any]:
+    """Scores a solver on ground-truth query sets: the JSON of ``ccdlab queries --json``."""

@@ -1,0 +1,1381 @@
+//! Python bindings of ccdlab: the `ccdlab._native` extension module, which
+//! the `ccdlab` package (python/ccdlab/) re-exports.
+//!
+//! - single queries ([`vertex_face_ccd`], [`edge_edge_ccd`]) and batches of
+//!   them ([`vertex_face_ccd_batch`], [`edge_edge_ccd_batch`], in parallel);
+//! - a whole step of a deforming mesh ([`step`]) and a sequence of steps
+//!   that refits its BVH ([`PyPipeline`], `ccdlab.Pipeline`), with the
+//!   configuration and the defaults of `ccdlab step` (`--time-aligned auto`);
+//! - files: [`read_mesh`] (PLY/OBJ, checked as `ccdlab step` checks a
+//!   frame), [`queries`] (the report of `ccdlab queries --json`), and
+//!   [`edges`] (libigl's edge order, that of the data sets' global IDs).
+//!
+//! Every array is checked before Rust works on it (shape, dtype, finite
+//! coordinates, face indices), and every fault is a Python exception with
+//! the library's message: `ValueError` for bad values, `OSError` (or its
+//! subclasses `FileNotFoundError`, `PermissionError`) for files. The inputs
+//! are copied into Rust vectors while the interpreter lock is held; the
+//! work then runs with it released, on a rayon pool built for the call (or
+//! kept by a pipeline, and built anew in a forked child), so that nothing
+//! global is shared with worker processes.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::filter::FilterSet;
+use ccdlab::harness::ground_truth::{discover_query_sets, load};
+use ccdlab::harness::memory::peak_rss_mb;
+use ccdlab::harness::query_eval::{QueriesReport, SetScore, Totals, score};
+use ccdlab::harness::stamp::Stamp;
+use ccdlab::math::Vec3;
+use ccdlab::mesh::{Feature, MeshError, Step, TriMesh, check_finite, read_frame};
+use ccdlab::narrow_phase::{QueryKind, Solver, Toi};
+use ccdlab::pipeline::{Pipeline, PipelineConfig, StepOutcome, TimeAligned};
+use numpy::ndarray::{Array1, Array2, Ix2, Ix3};
+use numpy::{
+    IntoPyArray, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use rayon::prelude::*;
+
+/// The most worker threads `threads=` accepts (as `ccdlab --threads`).
+const MAX_THREADS: i64 = 1024;
+
+// ---------------------------------------------------------------------------
+// Errors
+
+/// A `ValueError` with `message`.
+fn value_error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(message.into())
+}
+
+/// A library error as a Python exception with the error's message:
+/// `FileNotFoundError`, `PermissionError` or `OSError` when an operating
+/// system error is at its root (a file that cannot be read), `ValueError`
+/// otherwise (a file or a value that is wrong).
+fn library_error(error: &(dyn std::error::Error + 'static)) -> PyErr {
+    let message = error.to_string();
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            return match io.kind() {
+                std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+                _ => PyOSError::new_err(message),
+            };
+        }
+        cause = e.source();
+    }
+    PyValueError::new_err(message)
+}
+
+/// An array shape as Python prints it: `(4, 3)`, `(3,)`, `()`.
+fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            format!("({})", dims.join(", "))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Arrays in
+
+/// `obj` as a numpy array: an array as it is, anything else through
+/// `numpy.asarray` (with `dtype`, when given).
+fn as_ndarray<'py>(
+    obj: &Bound<'py, PyAny>,
+    dtype: Option<&str>,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    if obj.cast::<PyUntypedArray>().is_ok() {
+        return Ok(obj.clone());
+    }
+    let numpy = obj.py().import("numpy")?;
+    let converted = match dtype {
+        Some(dtype) => numpy.call_method1("asarray", (obj, dtype)),
+        None => numpy.call_method1("asarray", (obj,)),
+    };
+    converted.map_err(|e| value_error(format!("{name}: cannot be read as an array ({e})")))
+}
+
+/// `obj` as a float64 array: float64 arrays as they are (C or Fortran
+/// order, any strides), float32 ones widened (exactly), other array-likes
+/// (lists, tuples) through `numpy.asarray(obj, float64)`; arrays of any
+/// other dtype are refused.
+fn float_array<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+    let array = as_ndarray(obj, Some("float64"), name)?;
+    let dtype = array.cast::<PyUntypedArray>()?.dtype();
+    if dtype.kind() != b'f' || !matches!(dtype.itemsize(), 4 | 8) {
+        return Err(value_error(format!(
+            "{name}: dtype {dtype} is not supported; pass float64 or float32 \
+             (for example {name}.astype(numpy.float64))"
+        )));
+    }
+    if let Ok(a) = array.cast::<PyArrayDyn<f64>>() {
+        return Ok(a.clone());
+    }
+    // float32, or float64 of the other byte order.
+    Ok(array
+        .call_method1("astype", ("float64",))?
+        .cast_into::<PyArrayDyn<f64>>()?)
+}
+
+/// An `(n, 3)` array's rows as points, every coordinate finite.
+fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec3>> {
+    let array = float_array(obj, name)?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array.as_array();
+    if view.ndim() != 2 || view.shape()[1] != 3 {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (n, 3), got shape {}",
+            shape_text(view.shape())
+        )));
+    }
+    let view = view
+        .into_dimensionality::<Ix2>()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let out: Vec<Vec3> = view
+        .outer_iter()
+        .map(|r| Vec3::new(r[0], r[1], r[2]))
+        .collect();
+    check_finite(&out).map_err(|e| value_error(format!("{name}: {e}")))?;
+    Ok(out)
+}
+
+/// A length-3 array-like as a point with finite coordinates.
+fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec3> {
+    let array = float_array(obj, name)?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array.as_array();
+    if view.shape() != [3] {
+        return Err(value_error(format!(
+            "{name}: expected 3 coordinates (shape (3,)), got shape {}",
+            shape_text(view.shape())
+        )));
+    }
+    let p: Vec<f64> = view.iter().copied().collect();
+    if let Some(x) = p.iter().find(|x| !x.is_finite()) {
+        return Err(value_error(format!("{name}: non-finite coordinate {x}")));
+    }
+    Ok(Vec3::new(p[0], p[1], p[2]))
+}
+
+/// An `(n, 8, 3)` array as `n` queries of eight points in the data sets'
+/// row order, every coordinate finite.
+fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[Vec3; 8]>> {
+    let array = float_array(obj, name)?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array.as_array();
+    if view.ndim() != 3 || view.shape()[1..] != [8, 3] {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (n, 8, 3) (eight points per query), got shape {}",
+            shape_text(view.shape())
+        )));
+    }
+    let view = view
+        .into_dimensionality::<Ix3>()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let mut out = Vec::with_capacity(view.shape()[0]);
+    for (i, q) in view.outer_iter().enumerate() {
+        let mut pts = [Vec3::zeros(); 8];
+        for (row, p) in pts.iter_mut().enumerate() {
+            let (x, y, z) = (q[[row, 0]], q[[row, 1]], q[[row, 2]]);
+            if let Some(v) = [x, y, z].into_iter().find(|v| !v.is_finite()) {
+                return Err(value_error(format!(
+                    "{name}: query {i}, point {row} (both numbered from 0) has a non-finite \
+                     coordinate {v}"
+                )));
+            }
+            *p = Vec3::new(x, y, z);
+        }
+        out.push(pts);
+    }
+    Ok(out)
+}
+
+/// The rows of an `(m, 3)` index array of element type `T`, widened.
+fn index_rows<T: Copy + Into<i128> + numpy::Element>(
+    array: &Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<Vec<[i128; 3]>> {
+    let array = array.cast::<PyArrayDyn<T>>()?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array
+        .as_array()
+        .into_dimensionality::<Ix2>()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    Ok(view
+        .outer_iter()
+        .map(|r| [r[0].into(), r[1].into(), r[2].into()])
+        .collect())
+}
+
+/// An `(m, 3)` array of vertex indices (any integer dtype) as faces. With
+/// `num_vertices`, every index must be below it; without, below 2³² − 2.
+fn faces(
+    obj: &Bound<'_, PyAny>,
+    num_vertices: Option<usize>,
+    name: &str,
+) -> PyResult<Vec<[u32; 3]>> {
+    let array = as_ndarray(obj, None, name)?;
+    let untyped = array.cast::<PyUntypedArray>()?;
+    let dtype = untyped.dtype();
+    if untyped.ndim() != 2 || untyped.shape()[1] != 3 {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (m, 3) of vertex indices, got shape {}",
+            shape_text(untyped.shape())
+        )));
+    }
+    let rows = match dtype.kind() {
+        b'i' => {
+            let a = match array.cast::<PyArrayDyn<i64>>() {
+                Ok(a) => a.clone().into_any(),
+                Err(_) => array.call_method1("astype", ("int64",))?,
+            };
+            index_rows::<i64>(&a, name)?
+        }
+        b'u' => {
+            let a = match array.cast::<PyArrayDyn<u64>>() {
+                Ok(a) => a.clone().into_any(),
+                Err(_) => array.call_method1("astype", ("uint64",))?,
+            };
+            index_rows::<u64>(&a, name)?
+        }
+        _ => {
+            return Err(value_error(format!(
+                "{name}: dtype {dtype} is not supported; face indices need an integer dtype \
+                 (for example {name}.astype(numpy.int64))"
+            )));
+        }
+    };
+    let limit = num_vertices.map_or(i128::from(u32::MAX - 1), |n| n as i128);
+    let mut out = Vec::with_capacity(rows.len());
+    for (face, row) in rows.iter().enumerate() {
+        for &index in row {
+            if index < 0 {
+                return Err(value_error(format!(
+                    "{name}: face {face} (numbered from 0) has a negative vertex index {index}"
+                )));
+            }
+            if index >= limit {
+                return Err(value_error(match num_vertices {
+                    Some(num_vertices) => {
+                        let e = MeshError::FaceIndexOutOfRange {
+                            face,
+                            index: index as u64,
+                            num_vertices,
+                        };
+                        format!("{name}: {e}")
+                    }
+                    None => format!(
+                        "{name}: face {face} (numbered from 0) refers to vertex {index}; \
+                         at most 2^32 - 2 vertices are supported"
+                    ),
+                }));
+            }
+        }
+        out.push(row.map(|i| i as u32));
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------
+// Arrays out
+
+/// `flat` as an `(len / 2, 2)` array.
+fn pairs_array<T: numpy::Element>(py: Python<'_>, flat: Vec<T>) -> PyResult<Py<PyAny>> {
+    let n = flat.len() / 2;
+    let array = Array2::from_shape_vec((n, 2), flat)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    Ok(array.into_pyarray(py).into_any().unbind())
+}
+
+/// A serialisable report as a Python dict (through JSON, so that the dict
+/// is exactly what the command line prints with `--json`).
+fn to_dict<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// A time of impact as `ccdlab.Toi`.
+fn toi_object(py: Python<'_>, toi: Option<Toi>) -> PyResult<Option<Py<PyAny>>> {
+    match toi {
+        None => Ok(None),
+        Some(t) => {
+            let class = py.import("ccdlab._types")?.getattr("Toi")?;
+            Ok(Some(class.call1((t.lower, t.upper))?.unbind()))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Options
+
+/// `k=`: an int or a string such as `"26"`.
+#[derive(FromPyObject)]
+enum IntOrStr {
+    Int(i64),
+    Str(String),
+}
+
+/// `time_aligned=`: `"auto"`, `"on"`, `"off"`, or a bool.
+#[derive(FromPyObject)]
+enum BoolOrStr {
+    Bool(bool),
+    Str(String),
+}
+
+fn parse_solver(solver: &str) -> PyResult<Solver> {
+    Solver::from_str(solver).map_err(|e| value_error(format!("solver: {e}")))
+}
+
+/// `threads=`: `None` (all CPUs) or 1 to [`MAX_THREADS`].
+fn parse_threads(threads: Option<i64>) -> PyResult<Option<usize>> {
+    match threads {
+        None => Ok(None),
+        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(Some(n as usize)),
+        Some(n) => Err(value_error(format!(
+            "threads: {n} is out of range; pass 1 to {MAX_THREADS}, or None for all CPUs"
+        ))),
+    }
+}
+
+/// A rayon pool of `threads` workers (all logical CPUs, or
+/// `RAYON_NUM_THREADS`, for `None`, as the command line's default).
+fn thread_pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("could not start the worker threads: {e}")))
+}
+
+/// A pipeline configuration and a thread count, checked; also kept as the
+/// plain values they were given as (for `Pipeline.config` and pickling).
+#[derive(Clone, Debug)]
+struct Options {
+    config: PipelineConfig,
+    threads: Option<usize>,
+}
+
+impl Options {
+    #[allow(clippy::too_many_arguments)]
+    fn parse(
+        k: IntOrStr,
+        filters: &str,
+        window: bool,
+        time_aligned: BoolOrStr,
+        solver: &str,
+        threads: Option<i64>,
+        collect_pairs: bool,
+    ) -> PyResult<Options> {
+        let k = match k {
+            IntOrStr::Int(k) => k.to_string(),
+            IntOrStr::Str(k) => k,
+        };
+        let axes = KdopAxes::from_str(&k).map_err(|e| value_error(format!("k: {e}")))?;
+        let filters =
+            FilterSet::from_str(filters).map_err(|e| value_error(format!("filters: {e}")))?;
+        let time_aligned = match time_aligned {
+            BoolOrStr::Bool(true) => TimeAligned::On,
+            BoolOrStr::Bool(false) => TimeAligned::Off,
+            BoolOrStr::Str(s) => match s.as_str() {
+                "on" => TimeAligned::On,
+                "off" => TimeAligned::Off,
+                "auto" => TimeAligned::Auto,
+                _ => {
+                    return Err(value_error(format!(
+                        "time_aligned: {s:?} is not a setting; pass \"auto\", \"on\" or \"off\" \
+                         (or True / False)"
+                    )));
+                }
+            },
+        };
+        Ok(Options {
+            config: PipelineConfig {
+                axes,
+                filters,
+                solver: parse_solver(solver)?,
+                window,
+                time_aligned,
+                collect_pairs,
+                ..PipelineConfig::default()
+            },
+            threads: parse_threads(threads)?,
+        })
+    }
+
+    /// The options as plain Python values (the keyword arguments that
+    /// give them).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let c = &self.config;
+        let d = PyDict::new(py);
+        d.set_item("k", c.axes.k())?;
+        d.set_item("filters", c.filters.to_string())?;
+        d.set_item("window", c.window)?;
+        d.set_item(
+            "time_aligned",
+            match c.time_aligned {
+                TimeAligned::On => "on",
+                TimeAligned::Off => "off",
+                TimeAligned::Auto => "auto",
+            },
+        )?;
+        d.set_item("solver", c.solver.name())?;
+        d.set_item("threads", self.threads)?;
+        d.set_item("collect_pairs", c.collect_pairs)?;
+        Ok(d)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Single queries and batches
+
+/// Solves one query of `kind` given as eight array-likes.
+fn solve_one(
+    py: Python<'_>,
+    kind: QueryKind,
+    names: [&str; 8],
+    args: [&Bound<'_, PyAny>; 8],
+    solver: &str,
+) -> PyResult<Option<Py<PyAny>>> {
+    let solver = parse_solver(solver)?;
+    let mut q = [Vec3::zeros(); 8];
+    for ((p, arg), name) in q.iter_mut().zip(args).zip(names) {
+        *p = point(arg, name)?;
+    }
+    let toi = py.detach(|| solver.solve(kind, &q));
+    toi_object(py, toi)
+}
+
+type BatchResult<'py> = (
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+);
+
+/// Solves every query of an `(n, 8, 3)` array, in parallel.
+fn solve_batch<'py>(
+    py: Python<'py>,
+    kind: QueryKind,
+    queries: &Bound<'py, PyAny>,
+    solver: &str,
+    threads: Option<i64>,
+) -> PyResult<BatchResult<'py>> {
+    let solver = parse_solver(solver)?;
+    let threads = parse_threads(threads)?;
+    let qs = query_batch(queries, "queries")?;
+    let pool = thread_pool(threads)?;
+    let tois: Vec<Option<Toi>> = py.detach(|| {
+        pool.install(|| {
+            qs.par_iter()
+                .with_min_len(64)
+                .map(|q| solver.solve(kind, q))
+                .collect()
+        })
+    });
+    let hit: Array1<bool> = tois.iter().map(Option::is_some).collect();
+    let lower: Array1<f64> = tois
+        .iter()
+        .map(|t| t.map_or(f64::NAN, |t| t.lower))
+        .collect();
+    let upper: Array1<f64> = tois
+        .iter()
+        .map(|t| t.map_or(f64::NAN, |t| t.upper))
+        .collect();
+    Ok((
+        hit.into_pyarray(py),
+        lower.into_pyarray(py),
+        upper.into_pyarray(py),
+    ))
+}
+
+/// Exact continuous collision detection of a vertex and a triangle.
+///
+/// The vertex and the triangle's corners move linearly from their positions
+/// at t = 0 to those at t = 1. Arguments in the data sets' row order, each
+/// a length-3 array-like of floats (float64, or float32 widened exactly).
+///
+/// Parameters
+/// ----------
+/// v_t0, f0_t0, f1_t0, f2_t0 : array_like, shape (3,)
+///     The vertex and the triangle's corners at t = 0.
+/// v_t1, f0_t1, f1_t1, f2_t1 : array_like, shape (3,)
+///     The same at t = 1.
+/// solver : {"exact", "cubic"}, optional
+///     "exact" (default): the verdict is the exact one (no false negatives,
+///     no false positives). "cubic": the floating-point cubic method of
+///     Provot 1997, which can miss contacts.
+///
+/// Returns
+/// -------
+/// Toi or None
+///     None when they do not touch for any t in [0, 1]; otherwise the
+///     earliest time of impact as a bracket ``Toi(lower, upper)`` that holds
+///     it (``lower`` is never later than the true time).
+///
+/// Raises
+/// ------
+/// ValueError
+///     A point that is not 3 finite coordinates, or an unknown solver.
+#[pyfunction]
+#[pyo3(signature = (v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, *, solver = "exact"))]
+#[allow(clippy::too_many_arguments)]
+fn vertex_face_ccd(
+    py: Python<'_>,
+    v_t0: &Bound<'_, PyAny>,
+    f0_t0: &Bound<'_, PyAny>,
+    f1_t0: &Bound<'_, PyAny>,
+    f2_t0: &Bound<'_, PyAny>,
+    v_t1: &Bound<'_, PyAny>,
+    f0_t1: &Bound<'_, PyAny>,
+    f1_t1: &Bound<'_, PyAny>,
+    f2_t1: &Bound<'_, PyAny>,
+    solver: &str,
+) -> PyResult<Option<Py<PyAny>>> {
+    solve_one(
+        py,
+        QueryKind::VertexFace,
+        [
+            "v_t0", "f0_t0", "f1_t0", "f2_t0", "v_t1", "f0_t1", "f1_t1", "f2_t1",
+        ],
+        [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1],
+        solver,
+    )
+}
+
+/// Exact continuous collision detection of two edges.
+///
+/// Both edges' end points move linearly from their positions at t = 0 to
+/// those at t = 1. Arguments in the data sets' row order, each a length-3
+/// array-like of floats (float64, or float32 widened exactly).
+///
+/// Parameters
+/// ----------
+/// ea0_t0, ea1_t0, eb0_t0, eb1_t0 : array_like, shape (3,)
+///     Edge a's and edge b's end points at t = 0.
+/// ea0_t1, ea1_t1, eb0_t1, eb1_t1 : array_like, shape (3,)
+///     The same at t = 1.
+/// solver : {"exact", "cubic"}, optional
+///     "exact" (default, no false negatives or positives) or "cubic"
+///     (Provot 1997, the floating-point baseline).
+///
+/// Returns
+/// -------
+/// Toi or None
+///     None when the edges do not touch for any t in [0, 1]; otherwise
+///     ``Toi(lower, upper)``, a bracket of the earliest time of impact.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A point that is not 3 finite coordinates, or an unknown solver.
+#[pyfunction]
+#[pyo3(signature = (ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, *, solver = "exact"))]
+#[allow(clippy::too_many_arguments)]
+fn edge_edge_ccd(
+    py: Python<'_>,
+    ea0_t0: &Bound<'_, PyAny>,
+    ea1_t0: &Bound<'_, PyAny>,
+    eb0_t0: &Bound<'_, PyAny>,
+    eb1_t0: &Bound<'_, PyAny>,
+    ea0_t1: &Bound<'_, PyAny>,
+    ea1_t1: &Bound<'_, PyAny>,
+    eb0_t1: &Bound<'_, PyAny>,
+    eb1_t1: &Bound<'_, PyAny>,
+    solver: &str,
+) -> PyResult<Option<Py<PyAny>>> {
+    solve_one(
+        py,
+        QueryKind::EdgeEdge,
+        [
+            "ea0_t0", "ea1_t0", "eb0_t0", "eb1_t0", "ea0_t1", "ea1_t1", "eb0_t1", "eb1_t1",
+        ],
+        [
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        ],
+        solver,
+    )
+}
+
+/// Vertex–face CCD of many queries at once, in parallel.
+///
+/// Parameters
+/// ----------
+/// queries : ndarray, shape (n, 8, 3), float64 or float32
+///     Query i's eight points in the data sets' row order (v_t0, f0_t0,
+///     f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1). C or Fortran order.
+/// solver : {"exact", "cubic"}, optional
+///     As for ``vertex_face_ccd``.
+/// threads : int or None, optional
+///     Worker threads, 1 to 1024; None (default): all logical CPUs.
+///
+/// Returns
+/// -------
+/// hit : ndarray of bool, shape (n,)
+///     Whether query i collides in [0, 1].
+/// toi_lower, toi_upper : ndarray of float64, shape (n,)
+///     The bracket of the earliest time of impact; NaN where no hit.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype, a non-finite coordinate (named by query and
+///     point), an unknown solver, or a thread count out of range.
+#[pyfunction]
+#[pyo3(signature = (queries, *, solver = "exact", threads = None))]
+fn vertex_face_ccd_batch<'py>(
+    py: Python<'py>,
+    queries: &Bound<'py, PyAny>,
+    solver: &str,
+    threads: Option<i64>,
+) -> PyResult<BatchResult<'py>> {
+    solve_batch(py, QueryKind::VertexFace, queries, solver, threads)
+}
+
+/// Edge–edge CCD of many queries at once, in parallel.
+///
+/// Parameters
+/// ----------
+/// queries : ndarray, shape (n, 8, 3), float64 or float32
+///     Query i's eight points in the data sets' row order (ea0_t0, ea1_t0,
+///     eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1). C or Fortran order.
+/// solver : {"exact", "cubic"}, optional
+///     As for ``edge_edge_ccd``.
+/// threads : int or None, optional
+///     Worker threads, 1 to 1024; None (default): all logical CPUs.
+///
+/// Returns
+/// -------
+/// hit : ndarray of bool, shape (n,)
+///     Whether query i collides in [0, 1].
+/// toi_lower, toi_upper : ndarray of float64, shape (n,)
+///     The bracket of the earliest time of impact; NaN where no hit.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype, a non-finite coordinate (named by query and
+///     point), an unknown solver, or a thread count out of range.
+#[pyfunction]
+#[pyo3(signature = (queries, *, solver = "exact", threads = None))]
+fn edge_edge_ccd_batch<'py>(
+    py: Python<'py>,
+    queries: &Bound<'py, PyAny>,
+    solver: &str,
+    threads: Option<i64>,
+) -> PyResult<BatchResult<'py>> {
+    solve_batch(py, QueryKind::EdgeEdge, queries, solver, threads)
+}
+
+// ---------------------------------------------------------------------------
+// Steps
+
+/// The result of one step (``ccdlab.step``, ``Pipeline.step``).
+///
+/// Attributes
+/// ----------
+/// toi : float or None
+///     The earliest time of impact over all colliding pairs, as a
+///     conservative lower bound (never later than the true one); None when
+///     nothing collides in the step.
+/// toi_upper : float or None
+///     An upper bound on the earliest time of impact.
+/// vf_pairs : ndarray of int64, shape (m, 2), or None
+///     Colliding vertex–face pairs as (vertex index, face index); None
+///     unless the step ran with ``collect_pairs=True``.
+/// ee_pairs : ndarray of int64, shape (m, 2), or None
+///     Colliding edge–edge pairs as (edge index, edge index), edges in the
+///     order of ``ccdlab.edges(F)``; None unless ``collect_pairs=True``.
+/// vf_toi, ee_toi : ndarray of float64, shape (m, 2), or None
+///     Each pair's time-of-impact bracket (lower, upper), row for row with
+///     the pairs; None unless ``collect_pairs=True``.
+/// report : dict
+///     Counts per stage, stage times, what ran: the JSON object of
+///     ``ccdlab step --json``.
+#[pyclass(module = "ccdlab", name = "StepResult", frozen)]
+struct StepResult {
+    toi: Option<f64>,
+    toi_upper: Option<f64>,
+    vf_pairs: Option<Py<PyAny>>,
+    ee_pairs: Option<Py<PyAny>>,
+    vf_toi: Option<Py<PyAny>>,
+    ee_toi: Option<Py<PyAny>>,
+    report: Py<PyAny>,
+    /// For `repr`: colliding pair counts (vf, ee).
+    colliding: (u64, u64),
+}
+
+impl StepResult {
+    /// The result of a finished step; its pairs are kept (as arrays of local
+    /// indices) when the step collected them.
+    fn new(
+        py: Python<'_>,
+        mut outcome: StepOutcome,
+        mesh: &TriMesh,
+        collect_pairs: bool,
+    ) -> PyResult<StepResult> {
+        outcome.report.peak_rss_mb = peak_rss_mb();
+        let (mut vf, mut vf_toi, mut ee, mut ee_toi) = (vec![], vec![], vec![], vec![]);
+        let internal = |id: u64| {
+            PyRuntimeError::new_err(format!(
+                "internal error: pair ID {id} is no feature of the mesh"
+            ))
+        };
+        // The pairs carry the data sets' global IDs (vertex i, edge #V + j,
+        // face #V + #E + k): back to local indices.
+        for p in &outcome.pairs {
+            match (p.kind, mesh.feature(p.a), mesh.feature(p.b)) {
+                (QueryKind::VertexFace, Some(Feature::Vertex(v)), Some(Feature::Face(f))) => {
+                    vf.extend([i64::from(v), i64::from(f)]);
+                    vf_toi.extend([p.toi_lower, p.toi_upper]);
+                }
+                (QueryKind::EdgeEdge, Some(Feature::Edge(a)), Some(Feature::Edge(b))) => {
+                    ee.extend([i64::from(a), i64::from(b)]);
+                    ee_toi.extend([p.toi_lower, p.toi_upper]);
+                }
+                (_, Some(_), _) => return Err(internal(p.b)),
+                _ => return Err(internal(p.a)),
+            }
+        }
+        let collected = |flat: Vec<i64>| -> PyResult<Option<Py<PyAny>>> {
+            collect_pairs.then(|| pairs_array(py, flat)).transpose()
+        };
+        let collected_toi = |flat: Vec<f64>| -> PyResult<Option<Py<PyAny>>> {
+            collect_pairs.then(|| pairs_array(py, flat)).transpose()
+        };
+        Ok(StepResult {
+            toi: outcome.report.toi,
+            toi_upper: outcome.report.toi_upper,
+            vf_pairs: collected(vf)?,
+            ee_pairs: collected(ee)?,
+            vf_toi: collected_toi(vf_toi)?,
+            ee_toi: collected_toi(ee_toi)?,
+            report: to_dict(py, &outcome.report)?,
+            colliding: (outcome.report.vf.colliding, outcome.report.ee.colliding),
+        })
+    }
+}
+
+#[pymethods]
+impl StepResult {
+    /// Earliest time of impact (lower bound), or None without contact.
+    #[getter]
+    fn toi(&self) -> Option<f64> {
+        self.toi
+    }
+
+    /// Upper bound on the earliest time of impact, or None.
+    #[getter]
+    fn toi_upper(&self) -> Option<f64> {
+        self.toi_upper
+    }
+
+    /// Colliding (vertex, face) pairs, int64 (m, 2); None unless collected.
+    #[getter]
+    fn vf_pairs(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.vf_pairs.as_ref().map(|a| a.clone_ref(py))
+    }
+
+    /// Colliding (edge, edge) pairs, int64 (m, 2); None unless collected.
+    #[getter]
+    fn ee_pairs(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.ee_pairs.as_ref().map(|a| a.clone_ref(py))
+    }
+
+    /// Per vertex–face pair (lower, upper) time of impact, float64 (m, 2).
+    #[getter]
+    fn vf_toi(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.vf_toi.as_ref().map(|a| a.clone_ref(py))
+    }
+
+    /// Per edge–edge pair (lower, upper) time of impact, float64 (m, 2).
+    #[getter]
+    fn ee_toi(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.ee_toi.as_ref().map(|a| a.clone_ref(py))
+    }
+
+    /// The step's report: the JSON object of ``ccdlab step --json``.
+    #[getter]
+    fn report(&self, py: Python<'_>) -> Py<PyAny> {
+        self.report.clone_ref(py)
+    }
+
+    fn __repr__(&self) -> String {
+        let toi = self.toi.map_or("None".to_string(), |t| format!("{t:e}"));
+        format!(
+            "StepResult(toi={toi}, vf_colliding={}, ee_colliding={})",
+            self.colliding.0, self.colliding.1
+        )
+    }
+}
+
+/// One step of a deforming triangle mesh through the whole pipeline.
+///
+/// Every vertex moves linearly from ``V0`` (t = 0) to ``V1`` (t = 1). The
+/// step runs the 26-DOP BVH over swept features, the SLPF and DNF filters
+/// and the exact vertex–face and edge–edge tests, with the configuration
+/// and the defaults of ``ccdlab step``; the result is the same as the
+/// command line's for the same frames.
+///
+/// Parameters
+/// ----------
+/// V0, V1 : ndarray, shape (n, 3), float64 or float32
+///     Vertex positions at t = 0 and t = 1 (finite; C or Fortran order).
+/// F : ndarray, shape (m, 3), any integer dtype
+///     Triangles as vertex indices, from 0; three distinct corners each.
+/// k : int, optional
+///     Bounding volume of the BVH: 6, 8, 14, 18 or 26 (default).
+/// filters : {"slpf+dnf", "slpf", "dnf", "none"}, optional
+///     Low-level filters before the exact tests (SLPF is left out when
+///     ``time_aligned="auto"`` prunes).
+/// window : bool, optional
+///     The coplanar-window filter after the paper's filters (default True).
+/// time_aligned : {"auto", "on", "off"} or bool, optional
+///     Time-aligned pruning of the BVH's pairs; "auto" (default) prunes
+///     when the vertices move far against the edges' length; "off" is the
+///     paper's pipeline. The colliding pairs are the same in every setting.
+/// solver : {"exact", "cubic"}, optional
+///     Narrow-phase solver (default "exact").
+/// threads : int or None, optional
+///     Worker threads, 1 to 1024; None (default): all logical CPUs. The
+///     result is the same for any count.
+/// collect_pairs : bool, optional
+///     Keep every colliding pair (``vf_pairs``, ``ee_pairs``, ``vf_toi``,
+///     ``ee_toi``); default False (counts and time of impact only).
+///
+/// Returns
+/// -------
+/// StepResult
+///     ``toi``, ``toi_upper``, the pairs (when collected) and ``report``.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype, a non-finite coordinate, frames of different
+///     vertex counts, a face index out of range, a face repeating a vertex,
+///     no faces, or a bad option.
+#[pyfunction]
+#[pyo3(signature = (V0, V1, F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
+    time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
+    collect_pairs = false),
+    text_signature = "(V0, V1, F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
+        solver='exact', threads=None, collect_pairs=False)")]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+fn step(
+    py: Python<'_>,
+    V0: &Bound<'_, PyAny>,
+    V1: &Bound<'_, PyAny>,
+    F: &Bound<'_, PyAny>,
+    k: IntOrStr,
+    filters: &str,
+    window: bool,
+    time_aligned: BoolOrStr,
+    solver: &str,
+    threads: Option<i64>,
+    collect_pairs: bool,
+) -> PyResult<StepResult> {
+    let options = Options::parse(
+        k,
+        filters,
+        window,
+        time_aligned,
+        solver,
+        threads,
+        collect_pairs,
+    )?;
+    let (x_t0, x_t1) = frames(V0, V1, None)?;
+    let faces = faces(F, Some(x_t0.len()), "F")?;
+    let num_vertices = x_t0.len();
+    let mesh = py
+        .detach(|| TriMesh::new(num_vertices, faces))
+        .map_err(|e| value_error(format!("F: {e}")))?;
+    let pool = thread_pool(options.threads)?;
+    let mut pipeline = Pipeline::new(options.config.clone());
+    let outcome = run_step(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)?;
+    StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
+}
+
+/// Reads the two frames of a step, checking that they have the same number
+/// of vertices (and `num_vertices`, when given).
+#[allow(non_snake_case)]
+fn frames(
+    V0: &Bound<'_, PyAny>,
+    V1: &Bound<'_, PyAny>,
+    num_vertices: Option<usize>,
+) -> PyResult<(Vec<Vec3>, Vec<Vec3>)> {
+    let x_t0 = points(V0, "V0")?;
+    let x_t1 = points(V1, "V1")?;
+    if x_t1.len() != x_t0.len() {
+        return Err(value_error(format!(
+            "V1 has {} vertices but V0 has {}: the two frames of a step need the same vertices",
+            x_t1.len(),
+            x_t0.len()
+        )));
+    }
+    if let Some(n) = num_vertices
+        && x_t0.len() != n
+    {
+        return Err(value_error(format!(
+            "V0 has {} vertices but this pipeline's mesh has {n}",
+            x_t0.len()
+        )));
+    }
+    Ok((x_t0, x_t1))
+}
+
+/// Runs one step on `pool` with the interpreter lock released.
+fn run_step(
+    py: Python<'_>,
+    pool: &rayon::ThreadPool,
+    pipeline: &mut Pipeline,
+    mesh: &TriMesh,
+    x_t0: &[Vec3],
+    x_t1: &[Vec3],
+) -> PyResult<StepOutcome> {
+    py.detach(|| -> Result<StepOutcome, String> {
+        let step = Step::new(mesh, x_t0, x_t1).map_err(|e| e.to_string())?;
+        pool.install(|| pipeline.step(&step))
+            .map_err(|e| e.to_string())
+    })
+    .map_err(value_error)
+}
+
+/// A pipeline over the steps of one mesh's frame sequence.
+///
+/// The first step builds the BVH; the next ones refit it (as
+/// ``ccdlab replay`` does from step to step), unless ``rebuild_next()`` was
+/// called. Results are those of fresh steps with the same frames.
+///
+/// Parameters
+/// ----------
+/// F : ndarray, shape (m, 3), any integer dtype
+///     The mesh's triangles (fixed over the sequence).
+/// k, filters, window, time_aligned, solver, threads, collect_pairs
+///     As for ``ccdlab.step`` (the same defaults).
+/// num_vertices : int or None, optional
+///     The mesh's vertex count; None (default): that of the first step's
+///     frames. Every step must have this many vertices.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype of ``F``, a negative index, or a bad option.
+#[pyclass(module = "ccdlab", name = "Pipeline")]
+struct PyPipeline {
+    faces: Vec<[u32; 3]>,
+    /// Built by the first step (or at once, with `num_vertices`).
+    mesh: Option<TriMesh>,
+    options: Options,
+    inner: Pipeline,
+    /// The worker pool and the process that built it (a forked child
+    /// builds its own: the parent's workers do not exist in it).
+    pool: Option<(u32, rayon::ThreadPool)>,
+}
+
+impl PyPipeline {
+    /// The pool of this process, built when missing.
+    fn pool(&mut self) -> PyResult<&rayon::ThreadPool> {
+        let pid = std::process::id();
+        if !matches!(&self.pool, Some((owner, _)) if *owner == pid) {
+            if let Some(stale) = self.pool.take() {
+                // Inherited through fork: its threads are not in this
+                // process; dropping it would signal them. Leak it.
+                std::mem::forget(stale);
+            }
+            self.pool = Some((pid, thread_pool(self.options.threads)?));
+        }
+        Ok(&self.pool.as_ref().expect("set above").1)
+    }
+}
+
+#[pymethods]
+impl PyPipeline {
+    #[new]
+    #[pyo3(signature = (F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
+        time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
+        collect_pairs = false, num_vertices = None),
+        text_signature = "(F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
+            solver='exact', threads=None, collect_pairs=False, num_vertices=None)")]
+    #[allow(non_snake_case, clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        F: &Bound<'_, PyAny>,
+        k: IntOrStr,
+        filters: &str,
+        window: bool,
+        time_aligned: BoolOrStr,
+        solver: &str,
+        threads: Option<i64>,
+        collect_pairs: bool,
+        num_vertices: Option<usize>,
+    ) -> PyResult<PyPipeline> {
+        let options = Options::parse(
+            k,
+            filters,
+            window,
+            time_aligned,
+            solver,
+            threads,
+            collect_pairs,
+        )?;
+        let faces = faces(F, num_vertices, "F")?;
+        let mesh = match num_vertices {
+            Some(n) => {
+                let faces = faces.clone();
+                Some(
+                    py.detach(|| TriMesh::new(n, faces))
+                        .map_err(|e| value_error(format!("F: {e}")))?,
+                )
+            }
+            None => None,
+        };
+        Ok(PyPipeline {
+            faces,
+            mesh,
+            inner: Pipeline::new(options.config.clone()),
+            options,
+            pool: None,
+        })
+    }
+
+    /// Runs one step, from ``V0`` (t = 0) to ``V1`` (t = 1).
+    ///
+    /// Parameters
+    /// ----------
+    /// V0, V1 : ndarray, shape (n, 3), float64 or float32
+    ///     Vertex positions; n is the mesh's vertex count (set by the first
+    ///     step unless given to the constructor).
+    ///
+    /// Returns
+    /// -------
+    /// StepResult
+    ///     As ``ccdlab.step``; ``report["bvh"]`` says whether this step built
+    ///     or refitted the BVH.
+    ///
+    /// Raises
+    /// ------
+    /// ValueError
+    ///     Bad frames, or frames of another vertex count than the mesh's.
+    #[allow(non_snake_case)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        V0: &Bound<'_, PyAny>,
+        V1: &Bound<'_, PyAny>,
+    ) -> PyResult<StepResult> {
+        let (x_t0, x_t1) = frames(V0, V1, self.mesh.as_ref().map(TriMesh::num_vertices))?;
+        if self.mesh.is_none() {
+            let n = x_t0.len();
+            let faces = faces_checked(&self.faces, n)?;
+            let mesh = py
+                .detach(|| TriMesh::new(n, faces))
+                .map_err(|e| value_error(format!("F: {e}")))?;
+            self.mesh = Some(mesh);
+        }
+        self.pool()?;
+        let collect = self.options.config.collect_pairs;
+        let PyPipeline {
+            mesh, inner, pool, ..
+        } = self;
+        let mesh = mesh.as_ref().expect("built above");
+        let pool = &pool.as_ref().expect("built above").1;
+        let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
+        StepResult::new(py, outcome, mesh, collect)
+    }
+
+    /// Makes the next step build its BVH anew instead of refitting it
+    /// (after large deformations, say). Its result is a fresh step's.
+    fn rebuild_next(&mut self) {
+        self.inner.rebuild_next();
+    }
+
+    /// The configuration, as the keyword arguments that give it.
+    #[getter]
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.options.to_dict(py)
+    }
+
+    /// The mesh's triangles, int64 (m, 3).
+    #[getter]
+    fn faces<'py>(&self, py: Python<'py>) -> PyResult<Py<PyAny>> {
+        faces_array(py, &self.faces)
+    }
+
+    /// The mesh's vertex count, or None before the first step.
+    #[getter]
+    fn num_vertices(&self) -> Option<usize> {
+        self.mesh.as_ref().map(TriMesh::num_vertices)
+    }
+
+    /// Pickling: the faces and the configuration (a new BVH is built by the
+    /// unpickled pipeline's first step).
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        let args = PyTuple::new(py, [faces_array(py, &self.faces)?])?;
+        let kwargs = self.options.to_dict(py)?;
+        kwargs.set_item("num_vertices", self.num_vertices())?;
+        Ok((args, kwargs))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Pipeline({} faces, k={}, filters={:?}, time_aligned={:?}, solver={:?})",
+            self.faces.len(),
+            self.options.config.axes.k(),
+            self.options.config.filters.to_string(),
+            format!("{:?}", self.options.config.time_aligned).to_lowercase(),
+            self.options.config.solver.name()
+        )
+    }
+}
+
+/// `faces` checked against `num_vertices` (the first step's vertex count).
+fn faces_checked(faces: &[[u32; 3]], num_vertices: usize) -> PyResult<Vec<[u32; 3]>> {
+    for (face, tri) in faces.iter().enumerate() {
+        for &index in tri {
+            if index as usize >= num_vertices {
+                let e = MeshError::FaceIndexOutOfRange {
+                    face,
+                    index: u64::from(index),
+                    num_vertices,
+                };
+                return Err(value_error(format!("F: {e}")));
+            }
+        }
+    }
+    Ok(faces.to_vec())
+}
+
+/// Triangles as an int64 `(m, 3)` array.
+fn faces_array(py: Python<'_>, faces: &[[u32; 3]]) -> PyResult<Py<PyAny>> {
+    let flat: Vec<i64> = faces.iter().flatten().map(|&i| i64::from(i)).collect();
+    let array = Array2::from_shape_vec((faces.len(), 3), flat)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    Ok(array.into_pyarray(py).into_any().unbind())
+}
+
+// ---------------------------------------------------------------------------
+// Files and topology
+
+/// Reads a triangle mesh from a PLY (ASCII or binary) or OBJ file.
+///
+/// The file is checked as ``ccdlab step`` checks a frame: at least one
+/// face, indices in range, three distinct corners per face, finite
+/// coordinates. float32 files are widened exactly.
+///
+/// Parameters
+/// ----------
+/// path : str or os.PathLike
+///     A ``.ply`` or ``.obj`` file (extension case-insensitive).
+///
+/// Returns
+/// -------
+/// V : ndarray of float64, shape (n, 3)
+///     Vertex positions.
+/// F : ndarray of int64, shape (m, 3)
+///     Triangles, 0-based vertex indices.
+///
+/// Raises
+/// ------
+/// OSError
+///     The file cannot be read (FileNotFoundError when it does not exist).
+/// ValueError
+///     The file is malformed (the message names the file and the line or
+///     element).
+#[pyfunction]
+fn read_mesh(py: Python<'_>, path: PathBuf) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let mesh = py
+        .detach(|| read_frame(&path))
+        .map_err(|e| library_error(&e))?;
+    let flat: Vec<f64> = mesh
+        .positions
+        .iter()
+        .flat_map(|p| [p.x, p.y, p.z])
+        .collect();
+    let v = Array2::from_shape_vec((mesh.positions.len(), 3), flat)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    Ok((
+        v.into_pyarray(py).into_any().unbind(),
+        faces_array(py, &mesh.faces)?,
+    ))
+}
+
+/// The unique edges of a triangle mesh, in libigl's ``edges(F)`` order.
+///
+/// Edge j is ``[min, max]``; edges are sorted by their larger vertex, then
+/// by the smaller one. This is the order of the data sets' global IDs
+/// (edge j is ``#V + j``) and of ``StepResult.ee_pairs``.
+///
+/// Parameters
+/// ----------
+/// F : ndarray, shape (m, 3), any integer dtype
+///     Triangles; at least one, three distinct corners each.
+///
+/// Returns
+/// -------
+/// ndarray of int64, shape (E, 2)
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype, a negative index, a face repeating a vertex,
+///     or no faces.
+#[pyfunction]
+#[allow(non_snake_case)]
+fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let faces = faces(F, None, "F")?;
+    let num_vertices = faces
+        .iter()
+        .flatten()
+        .map(|&i| i as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mesh = py
+        .detach(|| TriMesh::new(num_vertices, faces))
+        .map_err(|e| value_error(format!("F: {e}")))?;
+    let flat: Vec<i64> = mesh
+        .edges()
+        .iter()
+        .flatten()
+        .map(|&i| i64::from(i))
+        .collect();
+    pairs_array(py, flat)
+}
+
+/// Scores a solver on query sets with ground truth, as ``ccdlab queries``.
+///
+/// Parameters
+/// ----------
+/// *paths : str or os.PathLike
+///     Query CSVs, Sample-Queries scene folders, Scalable-CCD scene folders,
+///     or folders holding several scenes (for example ``"datasets"``).
+/// solver : {"exact", "cubic"}, optional
+///     The solver to score (default "exact").
+/// min_time_ms : int, optional
+///     Minimum timed duration per query set, 0 to 60000 ms (default 50, as
+///     the command line; 0: each set is solved once more for the timing).
+///
+/// Returns
+/// -------
+/// dict
+///     The JSON object of ``ccdlab queries --json``: ``solver``, ``sets``
+///     (per set: path, kind, queries, positives, false_positives,
+///     false_negatives, mean_ns, exact_fallbacks), ``total`` and ``stamp``.
+///
+/// Raises
+/// ------
+/// OSError
+///     A path that cannot be read.
+/// ValueError
+///     A malformed file, a path without query sets, a set without ground
+///     truth, or a bad option.
+#[pyfunction]
+#[pyo3(signature = (*paths, solver = "exact", min_time_ms = 50))]
+fn queries(
+    py: Python<'_>,
+    paths: &Bound<'_, PyTuple>,
+    solver: &str,
+    min_time_ms: i64,
+) -> PyResult<Py<PyAny>> {
+    let solver = parse_solver(solver)?;
+    if !(0..=60_000).contains(&min_time_ms) {
+        return Err(value_error(format!(
+            "min_time_ms: {min_time_ms} is out of range; pass 0 to 60000"
+        )));
+    }
+    if paths.is_empty() {
+        return Err(value_error("queries: pass at least one path"));
+    }
+    let paths: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| p.extract::<PathBuf>())
+        .collect::<PyResult<_>>()?;
+    let min_time = std::time::Duration::from_millis(min_time_ms as u64);
+    let report = py.detach(|| -> Result<QueriesReport, PyErrText> {
+        // Load everything first: a bad file fails before any scoring.
+        let mut sets = Vec::new();
+        for path in &paths {
+            for source in discover_query_sets(path).map_err(PyErrText::library)? {
+                let set = load(&source).map_err(PyErrText::library)?;
+                if set.truth.is_none() {
+                    return Err(PyErrText::Value(format!(
+                        "{}: no ground truth to score against (a query CSV needs the seventh \
+                         column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
+                        set.path.display()
+                    )));
+                }
+                sets.push(set);
+            }
+        }
+        let scores: Vec<SetScore> = sets.iter().map(|s| score(s, solver, min_time)).collect();
+        Ok(QueriesReport {
+            solver: solver.name().to_string(),
+            total: Totals::of(&scores),
+            sets: scores,
+            stamp: Stamp::new(1),
+        })
+    });
+    match report {
+        Ok(report) => to_dict(py, &report),
+        Err(e) => Err(e.into_py_err()),
+    }
+}
+
+/// An error made while the interpreter lock is released, turned into a
+/// Python exception once it is held again.
+enum PyErrText {
+    /// A library error (its kind is decided by [`library_error`]).
+    Library(Box<dyn std::error::Error + Send + Sync>),
+    /// A `ValueError`.
+    Value(String),
+}
+
+impl PyErrText {
+    fn library(e: impl std::error::Error + Send + Sync + 'static) -> PyErrText {
+        PyErrText::Library(Box::new(e))
+    }
+
+    fn into_py_err(self) -> PyErr {
+        match self {
+            PyErrText::Library(e) => library_error(e.as_ref()),
+            PyErrText::Value(m) => value_error(m),
+        }
+    }
+}
+
+/// Exact continuous collision detection (CCD) of deforming triangle meshes:
+/// the native module of the ``ccdlab`` package.
+#[pymodule]
+mod _native {
+    #[pymodule_export]
+    use super::{
+        PyPipeline, StepResult, edge_edge_ccd, edge_edge_ccd_batch, edges, queries, read_mesh,
+        step, vertex_face_ccd, vertex_face_ccd_batch,
+    };
+    use pyo3::prelude::*;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}

@@ -1,0 +1,171 @@
+"""Bad input raises ValueError (OSError for files) with a message, never a
+crash: shapes, dtypes, non-finite values, face indices, frames, files,
+options."""
+
+import numpy as np
+import pytest
+
+import ccdlab
+
+F = np.array([[0, 1, 2], [1, 3, 2]])
+V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], dtype=float)
+W = V + [0, 0, 1]
+
+
+@pytest.mark.parametrize("bad,match", [
+    (V[:, :2], r"V0: expected an array of shape \(n, 3\), got shape \(4, 2\)"),
+    (V[:, :, None], r"shape \(4, 3, 1\)"),
+    (V.ravel(), r"shape \(12,\)"),
+    (np.float64(1.0), r"shape \(\)"),
+    (V.astype(np.int64), "dtype int64 is not supported"),
+    (V.astype(np.complex128), "dtype complex128 is not supported"),
+    (V.astype(object), "dtype object is not supported"),
+    (V.astype(np.float16), "dtype float16 is not supported"),
+    ([[0, 0, "x"]] * 4, "V0: cannot be read as an array"),
+    ([[0, 0], [1, 1, 1]], "V0: cannot be read as an array"),
+])
+def test_bad_vertex_arrays(bad, match):
+    with pytest.raises(ValueError, match=match):
+        ccdlab.step(bad, W, F)
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("frame", [0, 1])
+def test_non_finite_coordinates(value, frame):
+    frames = [V.copy(), W.copy()]
+    frames[frame][2, 1] = value
+    with pytest.raises(ValueError, match=rf"V{frame}: vertex 2 \(numbered from 0\) has a non-finite"):
+        ccdlab.step(frames[0], frames[1], F)
+    with pytest.raises(ValueError, match="non-finite"):
+        ccdlab.Pipeline(F).step(frames[0], frames[1])
+
+
+@pytest.mark.parametrize("bad,match", [
+    ([[0, 1, 4]], r"F: face 0 refers to vertex 4 .* but the mesh has 4 vertices"),
+    ([[0, 1, 2], [0, -1, 2]], "F: face 1 .* negative vertex index -1"),
+    ([[0, 1, 2**40]], "refers to vertex 1099511627776"),
+    ([[0, 0, 1]], r"F: face 0 repeats a vertex"),
+    (np.zeros((0, 3), dtype=np.int64), "no faces"),
+    (F.astype(float), "dtype float64 is not supported; face indices need an integer dtype"),
+    (F.astype(bool), "dtype bool is not supported"),
+    (F[:, :2], r"shape \(m, 3\).*got shape \(2, 2\)"),
+    (F.ravel(), r"got shape \(6,\)"),
+    ([], r"got shape \(0,\)"),
+])
+def test_bad_faces(bad, match):
+    with pytest.raises(ValueError, match=match):
+        ccdlab.step(V, W, bad)
+
+
+def test_bad_faces_for_edges_and_pipelines():
+    with pytest.raises(ValueError, match="negative"):
+        ccdlab.edges([[0, -1, 2]])
+    with pytest.raises(ValueError, match="repeats a vertex"):
+        ccdlab.edges([[0, 1, 1]])
+    with pytest.raises(ValueError, match=r"face 0 \(numbered from 0\) refers to vertex 4294967295; at most"):
+        ccdlab.edges(np.array([[0, 1, 2**32 - 1]], dtype=np.uint32))
+    with pytest.raises(ValueError, match="integer dtype"):
+        ccdlab.Pipeline(F.astype(np.float32))
+    with pytest.raises(ValueError, match="refers to vertex 3"):
+        ccdlab.Pipeline(F, num_vertices=3)
+    p = ccdlab.Pipeline(F)
+    with pytest.raises(ValueError, match="refers to vertex 3"):
+        p.step(V[:3], W[:3])
+    # The pipeline is still usable after a refused step.
+    assert p.step(V, W).report["bvh"] == "build"
+
+
+def test_mismatched_frames():
+    with pytest.raises(ValueError, match="V1 has 3 vertices but V0 has 4"):
+        ccdlab.step(V, W[:3], F)
+    p = ccdlab.Pipeline(F)
+    p.step(V, W)
+    with pytest.raises(ValueError, match="V0 has 5 vertices but this pipeline's mesh has 4"):
+        p.step(np.vstack([V, [[2, 2, 2]]]), np.vstack([W, [[2, 2, 2]]]))
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"k": 7}, "k: `7` is not a k-DOP"),
+    ({"k": "big"}, "k: `big` is not a k-DOP"),
+    ({"filters": "fast"}, "filters: unknown filter setting"),
+    ({"solver": "magic"}, "solver: unknown solver"),
+    ({"time_aligned": "maybe"}, "time_aligned: \"maybe\" is not a setting"),
+    ({"threads": 0}, "threads: 0 is out of range"),
+    ({"threads": -3}, "threads: -3 is out of range"),
+    ({"threads": 5000}, "threads: 5000 is out of range"),
+])
+def test_bad_options(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        ccdlab.step(V, W, F, **kwargs)
+    with pytest.raises(ValueError, match=match):
+        ccdlab.Pipeline(F, **kwargs)
+
+
+def test_bad_option_types():
+    with pytest.raises(TypeError):
+        ccdlab.step(V, W, F, k=[26])
+    with pytest.raises(TypeError):
+        ccdlab.step(V, W, F, window="yes")
+    with pytest.raises(TypeError):
+        ccdlab.step(V, W, F, unknown=1)
+
+
+def test_bad_single_queries():
+    p = [0.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match=r"f1_t0: expected 3 coordinates \(shape \(3,\)\), got shape \(2,\)"):
+        ccdlab.vertex_face_ccd(p, p, [0, 1], p, p, p, p, p)
+    with pytest.raises(ValueError, match="eb1_t1: non-finite coordinate NaN"):
+        ccdlab.edge_edge_ccd(p, p, p, p, p, p, p, [0, np.nan, 0])
+    with pytest.raises(ValueError, match="v_t0: dtype int64 is not supported"):
+        ccdlab.vertex_face_ccd(np.zeros(3, dtype=np.int64), p, p, p, p, p, p, p)
+    with pytest.raises(ValueError, match="solver"):
+        ccdlab.vertex_face_ccd(p, p, p, p, p, p, p, p, solver="x")
+    with pytest.raises(TypeError):
+        ccdlab.vertex_face_ccd(p, p, p)
+
+
+def test_bad_batches():
+    q = np.zeros((4, 8, 3))
+    with pytest.raises(ValueError, match=r"queries: expected an array of shape \(n, 8, 3\).*\(4, 8, 2\)"):
+        ccdlab.vertex_face_ccd_batch(q[:, :, :2])
+    with pytest.raises(ValueError, match=r"got shape \(8, 3\)"):
+        ccdlab.edge_edge_ccd_batch(q[0])
+    with pytest.raises(ValueError, match="dtype int32 is not supported"):
+        ccdlab.edge_edge_ccd_batch(q.astype(np.int32))
+    bad = q.copy()
+    bad[2, 5, 1] = np.inf
+    with pytest.raises(ValueError, match=r"query 2, point 5 \(both numbered from 0\) has a non-finite coordinate inf"):
+        ccdlab.vertex_face_ccd_batch(bad)
+    with pytest.raises(ValueError, match="threads"):
+        ccdlab.vertex_face_ccd_batch(q, threads=0)
+
+
+def test_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nowhere.ply"):
+        ccdlab.read_mesh(tmp_path / "nowhere.ply")
+    folder = tmp_path / "folder.ply"
+    folder.mkdir()
+    with pytest.raises(OSError, match="folder.ply"):
+        ccdlab.read_mesh(folder)
+    with pytest.raises(ValueError, match="unknown mesh format `stl`"):
+        ccdlab.read_mesh(tmp_path / "mesh.stl")
+    bad = tmp_path / "bad.ply"
+    bad.write_text("ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nend_header\n1\n")
+    with pytest.raises(ValueError, match="bad.ply"):
+        ccdlab.read_mesh(bad)
+    obj = tmp_path / "bad.obj"
+    obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n")
+    with pytest.raises(ValueError, match="bad.obj"):
+        ccdlab.read_mesh(obj)
+    good = tmp_path / "tri.obj"
+    good.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    V, F = ccdlab.read_mesh(str(good))
+    assert V.shape == (3, 3) and F.tolist() == [[0, 1, 2]]
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        ccdlab.queries(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match="at least one path"):
+        ccdlab.queries()
+    with pytest.raises(ValueError, match="no query files here"):
+        ccdlab.queries(tmp_path)
+    with pytest.raises(ValueError, match="min_time_ms"):
+        ccdlab.queries(tmp_path, min_time_ms=-1)

@@ -1,0 +1,202 @@
+"""Whole steps (funnel 227->228, cloth-ball 92->93) against the command line's
+results, thread counts, the Pipeline object, and the API's surface."""
+
+import hashlib
+import inspect
+import pickle
+import pydoc
+
+import numpy as np
+import pytest
+
+import ccdlab
+from conftest import TESTS
+
+# The keys of `ccdlab step --json` (without --repeat).
+REPORT_KEYS = {"vertices", "edges", "faces", "k", "filters", "window", "time_aligned", "solver",
+               "threads", "bvh", "vf", "ee", "bvh_tests", "toi", "toi_upper", "time_ms", "peak_rss_mb"}
+
+
+def global_pairs(result, V, F):
+    """The pairs as the CLI's `--pairs` rows (kind, global id a, global id b)."""
+    nv, ne = len(V), len(ccdlab.edges(F))
+    rows = [("vf", int(v), nv + ne + int(f)) for v, f in result.vf_pairs]
+    rows += [("ee", nv + int(a), nv + int(b)) for a, b in result.ee_pairs]
+    return rows
+
+
+def cli_pairs():
+    """The funnel's pairs as `ccdlab step --pairs` wrote them."""
+    lines = (TESTS / "data" / "funnel_227_228_pairs.csv").read_text().splitlines()
+    rows = [line.split(",") for line in lines if not line.startswith("#")][1:]
+    return [(k, int(a), int(b), float(lo), float(hi)) for k, a, b, lo, hi in rows]
+
+
+def test_funnel_equals_the_cli(funnel):
+    V0, V1, F = funnel
+    r = ccdlab.step(V0, V1, F, collect_pairs=True)
+    rep = r.report
+    assert set(rep) == REPORT_KEYS
+    assert (rep["vertices"], rep["edges"], rep["faces"]) == (9450, 27930, 18484)
+    assert (rep["k"], rep["filters"], rep["window"], rep["time_aligned"], rep["solver"], rep["bvh"]) == \
+        (26, "slpf+dnf", True, False, "exact", "build")
+    assert (rep["vf"]["colliding"], rep["ee"]["colliding"]) == (27, 107)
+    assert (rep["vf"]["candidates"], rep["ee"]["candidates"]) == (1803, 5765)
+    assert r.toi == rep["toi"] == 0.0452322203750769
+    assert r.toi_upper == rep["toi_upper"] == 0.045232220377218114
+    assert r.vf_pairs.dtype == np.int64 and r.vf_pairs.shape == (27, 2)
+    assert r.ee_pairs.dtype == np.int64 and r.ee_pairs.shape == (107, 2)
+    assert r.vf_toi.dtype == np.float64 and r.vf_toi.shape == (27, 2)
+    assert r.ee_toi.shape == (107, 2)
+    ours = [(k, a, b) + tuple(t) for (k, a, b), t in
+            zip(global_pairs(r, V0, F), list(r.vf_toi.tolist()) + list(r.ee_toi.tolist()))]
+    assert sorted(ours) == sorted(cli_pairs())
+    # Local indices: vertex and face, edge and edge.
+    assert r.vf_pairs[:, 0].max() < len(V0) and r.vf_pairs[:, 1].max() < len(F)
+    assert r.ee_pairs.max() < rep["edges"]
+
+
+def test_cloth_ball_equals_the_cli(ball):
+    V0, V1, F = ball
+    r = ccdlab.step(V0, V1, F, collect_pairs=True)
+    rep = r.report
+    assert (rep["vertices"], rep["edges"], rep["faces"]) == (46598, 138825, 92230)
+    assert (rep["filters"], rep["time_aligned"]) == ("dnf", True)
+    assert (rep["vf"]["colliding"], rep["ee"]["colliding"]) == (19_032, 94_822)
+    assert (rep["vf"]["candidates"], rep["ee"]["candidates"]) == (123_693, 506_529)
+    assert len(r.vf_pairs) == 19_032 and len(r.ee_pairs) == 94_822
+    assert (r.toi, r.toi_upper) == (7.492069170551727e-06, 7.49206920310322e-06)
+    # sha256 of the CLI's sorted `--pairs` rows "kind,id_a,id_b" (113,854 pairs).
+    rows = sorted(f"{k},{a},{b}" for k, a, b in global_pairs(r, V0, F))
+    digest = hashlib.sha256("\n".join(rows).encode()).hexdigest()
+    assert digest == "bf90356ca1de864c008d03fda0ec97be6ff36ee115c5572a967ec709ad25ac0c"
+    # The paper's pipeline finds the same pairs.
+    off = ccdlab.step(V0, V1, F, time_aligned="off", collect_pairs=True)
+    assert off.report["filters"] == "slpf+dnf" and off.report["time_aligned"] is False
+    assert sorted(map(tuple, off.vf_pairs.tolist())) == sorted(map(tuple, r.vf_pairs.tolist()))
+    assert off.toi == r.toi
+
+
+@pytest.mark.parametrize("scene", ["funnel", "ball"])
+def test_one_and_two_threads_give_identical_results(scene, request):
+    V0, V1, F = request.getfixturevalue(scene)
+    one = ccdlab.step(V0, V1, F, threads=1, collect_pairs=True)
+    two = ccdlab.step(V0, V1, F, threads=2, collect_pairs=True)
+    assert one.report["threads"] == 1 and two.report["threads"] == 2
+    for name in ("vf_pairs", "ee_pairs", "vf_toi", "ee_toi"):
+        np.testing.assert_array_equal(getattr(one, name), getattr(two, name))
+    assert (one.toi, one.toi_upper) == (two.toi, two.toi_upper)
+    for key in ("vf", "ee", "bvh_tests"):
+        a, b = dict(one.report[key]), dict(two.report[key])
+        assert a == b
+
+
+def _pair_sets(r):
+    return (sorted(map(tuple, r.vf_pairs.tolist())), sorted(map(tuple, r.ee_pairs.tolist())),
+            r.toi, r.toi_upper, r.report["vf"]["colliding"], r.report["ee"]["colliding"])
+
+
+def test_the_pipeline_refits_and_equals_fresh_steps(funnel):
+    V0, V1, F = funnel
+    p = ccdlab.Pipeline(F, collect_pairs=True)
+    assert p.num_vertices is None
+    frames = [(V0, V1), (V1, V0), (V0, V1)]
+    for i, (a, b) in enumerate(frames):
+        r = p.step(a, b)
+        assert r.report["bvh"] == ("build" if i == 0 else "refit")
+        assert _pair_sets(r) == _pair_sets(ccdlab.step(a, b, F, collect_pairs=True))
+    assert p.num_vertices == len(V0)
+    p.rebuild_next()
+    r = p.step(V1, V0)
+    assert r.report["bvh"] == "build"
+    assert _pair_sets(r) == _pair_sets(ccdlab.step(V1, V0, F, collect_pairs=True))
+    with pytest.raises(ValueError, match="vertices"):
+        p.step(V0[:-1], V1[:-1])
+
+
+def test_the_pipeline_pickles_its_configuration(funnel):
+    V0, V1, F = funnel
+    p = ccdlab.Pipeline(F, k=18, filters="dnf", time_aligned="off", threads=1, collect_pairs=True)
+    assert p.config == {"k": 18, "filters": "dnf", "window": True, "time_aligned": "off",
+                        "solver": "exact", "threads": 1, "collect_pairs": True}
+    first = p.step(V0, V1)
+    q = pickle.loads(pickle.dumps(p))
+    assert q.config == p.config and np.array_equal(q.faces, F)
+    assert q.num_vertices == len(V0)
+    again = q.step(V0, V1)
+    assert again.report["bvh"] == "build"
+    assert _pair_sets(again) == _pair_sets(first)
+    pickle.loads(pickle.dumps(p.config))
+    assert repr(p) == 'Pipeline(18484 faces, k=18, filters="dnf", time_aligned="off", solver="exact")'
+
+
+def test_options_are_those_of_the_cli(funnel):
+    V0, V1, F = funnel
+    for k in (6, 8, 14, 18, 26, "26"):
+        r = ccdlab.step(V0, V1, F, k=k, collect_pairs=True)
+        assert r.report["k"] == int(k)
+        assert (r.report["vf"]["colliding"], r.report["ee"]["colliding"]) == (27, 107)
+    for filters in ("none", "dnf", "slpf", "slpf+dnf"):
+        r = ccdlab.step(V0, V1, F, filters=filters, window=False, time_aligned=True)
+        assert r.report["window"] is False and r.report["time_aligned"] is True
+        assert (r.report["vf"]["colliding"], r.report["ee"]["colliding"]) == (27, 107)
+    r = ccdlab.step(V0, V1, F, solver="cubic")
+    assert r.report["solver"] == "cubic"
+    r = ccdlab.step(V0, V1, F)
+    assert r.vf_pairs is None and r.ee_pairs is None and r.vf_toi is None and r.ee_toi is None
+    assert "StepResult(toi=" in repr(r)
+
+
+def test_dtypes_and_layouts_give_the_same_step(funnel):
+    V0, V1, F = funnel
+    ref = ccdlab.step(V0, V1, F, collect_pairs=True)
+    for F2 in (F.astype(np.int32), F.astype(np.uint32), np.asfortranarray(F), F.tolist()):
+        assert _pair_sets(ccdlab.step(V0, V1, F2, collect_pairs=True)) == _pair_sets(ref)
+    for a, b in ((np.asfortranarray(V0), np.asfortranarray(V1)), (V0.tolist(), V1.tolist())):
+        assert _pair_sets(ccdlab.step(a, b, F, collect_pairs=True)) == _pair_sets(ref)
+    # float32 frames are widened exactly.
+    a32, b32 = V0.astype(np.float32), V1.astype(np.float32)
+    assert _pair_sets(ccdlab.step(a32, b32, F, collect_pairs=True)) == \
+        _pair_sets(ccdlab.step(a32.astype(np.float64), b32.astype(np.float64), F, collect_pairs=True))
+
+
+def test_edges_are_in_libigl_order(funnel):
+    _, _, F = funnel
+    E = ccdlab.edges(F)
+    assert E.dtype == np.int64 and E.shape == (27930, 2)
+    assert np.all(E[:, 0] < E[:, 1])
+    keys = E[:, 1] * (E.max() + 1) + E[:, 0]
+    assert np.all(np.diff(keys) > 0)
+    assert ccdlab.edges([[0, 1, 2]]).tolist() == [[0, 1], [0, 2], [1, 2]]
+
+
+def test_a_small_step():
+    F = np.array([[0, 1, 2], [3, 4, 5]])
+    V0 = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [.2, .2, 1], [.6, .2, 1], [.2, .6, 1]], float)
+    V1 = V0.copy()
+    V1[3:, 2] -= 2
+    r = ccdlab.step(V0, V1, F, collect_pairs=True)
+    assert r.report["vf"]["colliding"] == 3
+    assert sorted(map(tuple, r.vf_pairs.tolist())) == [(3, 0), (4, 0), (5, 0)]
+    assert r.toi is not None and r.toi <= 0.5 <= r.toi_upper
+    none = ccdlab.step(V0, V0, F, collect_pairs=True)
+    assert none.toi is None and none.vf_pairs.shape == (0, 2) and none.ee_pairs.shape == (0, 2)
+
+
+def test_read_mesh_returns_arrays(funnel):
+    V0, _, F = funnel
+    assert V0.dtype == np.float64 and V0.shape == (9450, 3)
+    assert F.dtype == np.int64 and F.shape == (18484, 3)
+
+
+def test_help_shows_docstrings():
+    for f in (ccdlab.step, ccdlab.vertex_face_ccd, ccdlab.edge_edge_ccd, ccdlab.vertex_face_ccd_batch,
+              ccdlab.edge_edge_ccd_batch, ccdlab.read_mesh, ccdlab.edges, ccdlab.queries,
+              ccdlab.Pipeline, ccdlab.Pipeline.step, ccdlab.StepResult):
+        assert f.__doc__ and len(f.__doc__) > 40, f
+    text = pydoc.render_doc(ccdlab.step)
+    assert "Parameters" in text and "collect_pairs" in text and "time_aligned" in text
+    assert ccdlab.__version__ == "0.1.0"
+    sig = inspect.signature(ccdlab.step)
+    assert sig.parameters["k"].default == 26 and sig.parameters["time_aligned"].default == "auto"
+    assert inspect.signature(ccdlab.Pipeline).parameters["num_vertices"].default is None

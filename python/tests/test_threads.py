@@ -1,0 +1,63 @@
+"""The interpreter lock is released while Rust works, and a forked worker
+process (multiprocessing's "fork") runs steps: nothing global is inherited."""
+
+import multiprocessing
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import ccdlab
+
+
+def test_other_python_threads_run_during_a_step(ball):
+    V0, V1, F = ball
+    state = {"started": False, "done": False, "ticks": 0}
+
+    def work():
+        state["started"] = True
+        ccdlab.step(V0, V1, F, threads=1, time_aligned="off")
+        state["done"] = True
+
+    t = threading.Thread(target=work)
+    t.start()
+    while not state["started"]:
+        time.sleep(0)
+    while not state["done"]:
+        state["ticks"] += 1
+        time.sleep(0.001)
+    t.join()
+    # With the lock held for the whole step this loop could not have run.
+    assert state["ticks"] > 5
+
+
+# What a forked child inherits: a pipeline whose pool the parent built.
+_INHERITED = None
+
+
+def _child_step(queries):
+    pipeline, V0, V1, F = _INHERITED
+    r = pipeline.step(V0, V1)
+    fresh = ccdlab.step(V0, V1, F, threads=2)
+    hit, _, _ = ccdlab.vertex_face_ccd_batch(queries, threads=2)
+    return r.toi, fresh.toi, int(hit.sum())
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_a_forked_worker_runs_steps(funnel):
+    global _INHERITED
+    V0, V1, F = funnel
+    p = ccdlab.Pipeline(F, threads=2)
+    toi = p.step(V0, V1).toi  # the parent's pool exists before the fork
+    queries = np.stack([np.stack([V0[F[i, 0]], V0[F[i, 0]], V0[F[i, 1]], V0[F[i, 2]]] * 2) for i in range(50)])
+    hits = int(ccdlab.vertex_face_ccd_batch(queries, threads=2)[0].sum())
+    _INHERITED = (p, V0, V1, F)
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(1) as pool:
+            got = pool.apply_async(_child_step, (queries,)).get(timeout=120)
+    finally:
+        _INHERITED = None
+    assert got == (toi, toi, hits)

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds and tests the Python package from a clean state: a fresh virtual
+# environment in a temporary folder, `pip install .` from the repository root
+# (maturin builds the extension module in python/; numpy and the build
+# backend come from PyPI), then `pytest python/tests`. Fails on any failure,
+# and when no test is collected (pytest's exit code 5).
+#
+# Usage: scripts/python_test.sh [pytest arguments...]
+# Environment: PYTHON (default python3), CARGO_TARGET_DIR (the Rust build
+# folder; default the repository's target/, so that a rerun is incremental).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+python=${PYTHON:-python3}
+venv=$(mktemp -d "${TMPDIR:-/tmp}/ccdlab-python-test.XXXXXX")
+trap 'rm -rf "$venv"' EXIT
+
+"$python" -m venv "$venv"
+# shellcheck disable=SC1091
+. "$venv/bin/activate"
+python -m pip install --quiet --upgrade pip
+start=$(date +%s)
+python -m pip install --quiet "$repo"
+echo "python_test: pip install . took $(( $(date +%s) - start )) s"
+python -m pip install --quiet pytest
+
+# Run from outside the source tree, so that `import ccdlab` is the
+# installed package, not python/ccdlab without its extension module.
+cd "$venv"
+status=0
+python -m pytest -q -p no:cacheprovider "$repo/python/tests" "$@" || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "python_test: no tests were collected" >&2
+    exit 1
+fi
+exit "$status"
