@@ -19,7 +19,6 @@ trap 'rm -rf "$venv"' EXIT
 "$python" -m venv "$venv"
 # shellcheck disable=SC1091
 . "$venv/bin/activate"
-python -m pip install --quiet --upgrade pip
 start=$(date +%s)
 python -m pip install --quiet "$repo"
 echo "python_test: pip install . took $(( $(date +%s) - start )) s"
