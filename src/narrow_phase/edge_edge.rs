@@ -11,8 +11,9 @@
 //! tier repeats this in double-double arithmetic. Everything else —
 //! coplanar motion, an exact touch that no structural argument proves,
 //! multiple roots — goes to the oracle, unless the edges are certified apart
-//! along one of their own directions ([`super::separation`]) or share an
-//! endpoint at `t = 0`, where they touch ([`super::start_contact`]).
+//! along one of their own directions ([`super::separation`]). Edges that
+//! share an endpoint at `t = 0` touch there; that is decided first of all
+//! ([`super::start_contact`]).
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::conditions;
@@ -82,6 +83,11 @@ pub(crate) fn edge_edge_traced_with(
     eb1_t1: &Vec3,
     check_range: bool,
 ) -> (Option<Toi>, Path) {
+    // Coincident endpoints at the start: contact at t = 0, before any tier
+    // (the tiers would sign these slowly or defer them).
+    if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {
+        return (Some(Toi::exact(0.0)), Path::Filtered);
+    }
     if let Some(result) = filtered(
         ea0_t0,
         ea1_t0,
@@ -105,9 +111,6 @@ pub(crate) fn edge_edge_traced_with(
         )
     {
         return (None, Path::Filtered);
-    }
-    if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {
-        return (Some(Toi::exact(0.0)), Path::Filtered);
     }
     let exact = oracle::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,

@@ -5,11 +5,12 @@
 //! Coincident points are common in real meshes (duplicated seam vertices,
 //! collapsed triangles, a frame whose vertices all sit at one point) and
 //! are the queries that the float tiers cannot sign: the distance is
-//! exactly zero at a root of the coplanarity cubic, so they defer them. The
-//! exact fallback would decide them, at big-integer cost per query; this
+//! exactly zero at a root of the coplanarity cubic, so they try every tier
+//! and then defer them to the exact fallback, at big-integer cost. This
 //! test decides them with a few comparisons, exactly (point equality of
-//! doubles, `-0.0 == 0.0`, is equality of the points), and only when the
-//! float tiers have deferred the query.
+//! doubles, `-0.0 == 0.0`, is equality of the points), before any tier:
+//! for other queries it costs a few comparisons, the first of which
+//! usually fails.
 //!
 //! A vertex equal to a corner of the triangle touches the closed triangle;
 //! an endpoint of one edge equal to an endpoint of the other makes the

@@ -27,8 +27,9 @@
 //! roots to a few ulps, and the conditions evaluated in double-double at both
 //! ends of each bracket ([`super::conditions::vertex_face_precise`]).
 //!
-//! A vertex that coincides with a corner at `t = 0`, which the tiers defer,
-//! touches at `t = 0` ([`super::start_contact`]).
+//! First of all, a vertex that coincides with a corner at `t = 0` touches
+//! at `t = 0` ([`super::start_contact`]), which the tiers would sign slowly
+//! or defer.
 //!
 //! Anything else (coplanar motion, a contact exactly on an edge or a vertex
 //! that no structural argument proves, a double root, a degenerate triangle)
@@ -96,6 +97,11 @@ pub(crate) fn vertex_face_traced_with(
     f2_t1: &Vec3,
     check_range: bool,
 ) -> (Option<Toi>, Path) {
+    // Coincident points at the start: contact at t = 0, before any tier
+    // (the tiers would sign these slowly or defer them).
+    if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {
+        return (Some(Toi::exact(0.0)), Path::Filtered);
+    }
     if let Some(result) = filtered(
         v_t0,
         f0_t0,
@@ -108,9 +114,6 @@ pub(crate) fn vertex_face_traced_with(
         check_range,
     ) {
         return (result, Path::Filtered);
-    }
-    if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {
-        return (Some(Toi::exact(0.0)), Path::Filtered);
     }
     let exact =
         oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1).map(|mut t| {
