@@ -471,7 +471,8 @@ type BatchResult<'py> = (
     Bound<'py, PyArray1<f64>>,
 );
 
-/// Solves every query of an `(n, 8, 3)` array, in parallel.
+/// Solves every query of an `(n, 8, 3)` array, in parallel (on the calling
+/// thread for `threads=1`).
 fn solve_batch<'py>(
     py: Python<'py>,
     kind: QueryKind,
@@ -482,15 +483,20 @@ fn solve_batch<'py>(
     let solver = parse_solver(solver)?;
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
-    let pool = thread_pool(threads)?;
-    let tois: Vec<Option<Toi>> = py.detach(|| {
-        pool.install(|| {
-            qs.par_iter()
-                .with_min_len(64)
-                .map(|q| solver.solve(kind, q))
-                .collect()
+    let tois: Vec<Option<Toi>> = if threads == Some(1) {
+        // One thread: on the calling one, without starting a pool.
+        py.detach(|| qs.iter().map(|q| solver.solve(kind, q)).collect())
+    } else {
+        let pool = thread_pool(threads)?;
+        py.detach(|| {
+            pool.install(|| {
+                qs.par_iter()
+                    .with_min_len(64)
+                    .map(|q| solver.solve(kind, q))
+                    .collect()
+            })
         })
-    });
+    };
     let hit: Array1<bool> = tois.iter().map(Option::is_some).collect();
     let lower: Array1<f64> = tois
         .iter()
