@@ -103,7 +103,7 @@ impl Cells {
     /// About one cell per mean interval length over the range of `lo..hi`
     /// (at most [`MAX_CELLS`], and at most one per interval); a single cell
     /// where the range or the lengths are not finite and positive.
-    fn new(intervals: impl Iterator<Item = (f64, f64)> + Clone) -> Cells {
+    fn new(intervals: impl Iterator<Item = (f64, f64)>) -> Cells {
         let one = Cells {
             min: 0.0,
             width: 1.0,
