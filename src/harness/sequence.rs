@@ -363,7 +363,8 @@ mod tests {
             let made = std::process::Command::new("mkfifo").arg(path).status();
             assert!(made.unwrap().success());
         }
-        let cases: [(&str, fn(&Path), &str); 5] = [
+        type Case = (&'static str, fn(&Path), &'static str);
+        let cases: [Case; 5] = [
             ("dangling", |p| symlink("nothing.ply", p).unwrap(), "link"),
             (
                 "self-link",
