@@ -41,7 +41,9 @@ use crate::bounding_volume::{Kdop, QKdop, Quantizer};
 use crate::mesh::{NO_OWNER, Step, TriMesh};
 
 /// Subtrees with more leaves than this are built in parallel.
-pub const PAR_BUILD_CUTOFF: usize = 8192;
+pub(crate) const PAR_BUILD_CUTOFF: usize = 8192;
+// The integration test of the parallel build sizes its mesh by this bound.
+const _: () = assert!(PAR_BUILD_CUTOFF <= 8192);
 
 /// The largest step between the items whose centroids give a node's spread
 /// (module doc, *Split rule*).

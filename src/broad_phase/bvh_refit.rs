@@ -25,10 +25,10 @@ use crate::mesh::Step;
 
 /// Least number of features one rayon task refits (smaller tasks were
 /// slower: docs/notes/bvh-refit.md).
-pub const PAR_REFIT_MIN_LEN: usize = 4096;
+pub(crate) const PAR_REFIT_MIN_LEN: usize = 4096;
 
 /// Subtrees with more nodes than this are refitted with `rayon::join`.
-pub const PAR_REFIT_CUTOFF: usize = 16384;
+pub(crate) const PAR_REFIT_CUTOFF: usize = 16384;
 
 impl<const N: usize> KdopBvh<N> {
     /// Refits every k-DOP to `step`, which must be a step of the mesh the BVH

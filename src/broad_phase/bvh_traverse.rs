@@ -114,7 +114,7 @@ use crate::bounding_volume::{
 /// Leaves (queries) per parallel task: across two trees exactly (the last
 /// task excepted), in the self traversal at least (a task takes whole
 /// clusters; the last may have fewer).
-pub const LEAVES_PER_TASK: usize = 256;
+pub(crate) const LEAVES_PER_TASK: usize = 256;
 
 /// Most vertices, and most edges, a leaf owns (those of one face).
 const MAX_OWNED: usize = 3;

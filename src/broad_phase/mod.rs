@@ -11,7 +11,4 @@ mod candidate;
 
 pub use brute_force::brute_force_candidates;
 pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
-pub use bvh_build::PAR_BUILD_CUTOFF;
-pub use bvh_refit::{PAR_REFIT_CUTOFF, PAR_REFIT_MIN_LEN};
-pub use bvh_traverse::LEAVES_PER_TASK;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};
