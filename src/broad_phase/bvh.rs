@@ -14,7 +14,7 @@
 //! **Layout** (chosen by measurement on cloth-ball 92→93; see
 //! docs/notes/bvh-layout.md). Internal nodes are stored in depth-first order, each
 //! holding the k-DOPs of *both* its children, quantized to 16 bits on a grid
-//! over the root's k-DOP and rounded outward ([`QKdop`]: 52 bytes for
+//! over the root's k-DOP and rounded outward ([`QuantizedKdop`]: 52 bytes for
 //! k = 26, and the two tests a visit makes read one contiguous record of two
 //! cache lines). Leaves are numbered
 //! left to right; per leaf, one [`Leaf`] record. The only `f64` k-DOPs stored
@@ -33,7 +33,7 @@
 //! `bvh_traverse` hold one verb each.
 
 use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};
-use crate::bounding_volume::{AlignedQKdop, Kdop, KdopAxes, QKdop, Quantizer};
+use crate::bounding_volume::{AlignedQuantizedKdop, Kdop, KdopAxes, QuantizedKdop, Quantizer};
 use crate::mesh::Step;
 
 /// Leaf flag in a child reference of [`Inner`].
@@ -63,7 +63,7 @@ pub(crate) const CLUSTER: usize = 16;
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(64))]
 pub(crate) struct Inner<const N: usize> {
-    pub(crate) bv: [QKdop<N>; 2],
+    pub(crate) bv: [QuantizedKdop<N>; 2],
     pub(crate) child: [u32; 2],
     pub(crate) last: [u32; 2],
 }
@@ -127,7 +127,7 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) grid: Quantizer<N>,
     /// The quantized k-DOP of the root (of the single leaf, for a tree of one
     /// leaf).
-    pub(crate) root_bv: QKdop<N>,
+    pub(crate) root_bv: QuantizedKdop<N>,
     /// Per leaf, in depth-first order.
     pub(crate) leaves: Vec<Leaf>,
     /// The self traversal's clusters of consecutive leaves: the first leaf
@@ -147,20 +147,20 @@ pub struct KdopBvh<const N: usize> {
     /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,
     /// The same, quantized on `grid` (for the feature level's first test).
-    pub(crate) vertex_q: Vec<QKdop<N>>,
+    pub(crate) vertex_q: Vec<QuantizedKdop<N>>,
     /// Per leaf: its face's k-DOP quantized on `grid` (the merge of its
     /// corners' `vertex_q`; the bound its parent node stores for it).
-    pub(crate) leaf_q: Vec<QKdop<N>>,
+    pub(crate) leaf_q: Vec<QuantizedKdop<N>>,
     /// Per edge slot: its edge's k-DOP quantized on `grid` (the merge of its
     /// ends' `vertex_q`), contiguous so that the edge–edge loop streams.
-    pub(crate) edge_q: Vec<QKdop<N>>,
+    pub(crate) edge_q: Vec<QuantizedKdop<N>>,
     /// Per vertex slot: the inner image ([`Quantizer::quantize_inner`]) of
     /// its k-DOP on `grid`. An edge's or a face's is the merge of its
     /// vertices' (computed where needed: storing them would cost 12 MB more
     /// on cloth-ball, whose first touch costs more than the merges). Two
     /// features whose inner images overlap are a candidate without the
     /// `f64` test.
-    pub(crate) vertex_qi: Vec<QKdop<N>>,
+    pub(crate) vertex_qi: Vec<QuantizedKdop<N>>,
     /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
     /// The connected component of each vertex slot.
@@ -178,11 +178,11 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) time_aligned: bool,
     /// With `time_aligned`, per vertex slot: its position's k-DOP at
     /// `t = 0` and at `t = 1`, quantized on `grid`; empty otherwise.
-    pub(crate) vertex_qt: Vec<AlignedQKdop<N>>,
+    pub(crate) vertex_qt: Vec<AlignedQuantizedKdop<N>>,
     /// With `time_aligned`, per leaf: its face's k-DOP at `t = 0` and at
     /// `t = 1`, quantized on `grid` (the merges of its corners'
     /// `vertex_qt`); empty otherwise.
-    pub(crate) leaf_qt: Vec<AlignedQKdop<N>>,
+    pub(crate) leaf_qt: Vec<AlignedQuantizedKdop<N>>,
 }
 
 impl<const N: usize> KdopBvh<N> {
@@ -248,7 +248,7 @@ impl<const N: usize> KdopBvh<N> {
     /// The inner image of a leaf's face: the merge of its corners' (the
     /// inner image of a merge is the merge of the inner images).
     #[inline(always)]
-    pub(crate) fn face_qi(&self, leaf: &Leaf) -> QKdop<N> {
+    pub(crate) fn face_qi(&self, leaf: &Leaf) -> QuantizedKdop<N> {
         let [a, b, c] = leaf.corner_slots.map(|s| &self.vertex_qi[s as usize]);
         a.merge(b).merge(c)
     }
@@ -282,14 +282,14 @@ impl<const N: usize> KdopBvh<N> {
     /// Whether `q` overlaps the inner image of a leaf's face
     /// (`q.overlaps(&self.face_qi(leaf))`, merged in registers).
     #[inline(always)]
-    pub(crate) fn face_qi_overlaps(&self, leaf: &Leaf, q: &QKdop<N>) -> bool {
+    pub(crate) fn face_qi_overlaps(&self, leaf: &Leaf, q: &QuantizedKdop<N>) -> bool {
         q.overlaps_merge(leaf.corner_slots.map(|s| &self.vertex_qi[s as usize]))
     }
 
     /// Whether `q` overlaps the inner image of an edge slot
     /// (`q.overlaps(&self.edge_qi(slot))`, merged in registers).
     #[inline(always)]
-    pub(crate) fn edge_qi_overlaps(&self, slot: usize, q: &QKdop<N>) -> bool {
+    pub(crate) fn edge_qi_overlaps(&self, slot: usize, q: &QuantizedKdop<N>) -> bool {
         q.overlaps_merge(self.edge_end_slots[slot].map(|s| &self.vertex_qi[s as usize]))
     }
 
@@ -302,7 +302,7 @@ impl<const N: usize> KdopBvh<N> {
 
     /// The inner image of an edge slot: the merge of its endpoints'.
     #[inline(always)]
-    pub(crate) fn edge_qi(&self, slot: usize) -> QKdop<N> {
+    pub(crate) fn edge_qi(&self, slot: usize) -> QuantizedKdop<N> {
         let [a, b] = self.edge_end_slots[slot];
         self.vertex_qi[a as usize].merge(&self.vertex_qi[b as usize])
     }
@@ -502,7 +502,7 @@ impl<const N: usize> KdopBvh<N> {
     /// leaves and edge slots against the vertex k-DOPs and their merges.
     fn check_quantized(&self) -> Result<(), String> {
         let (vertex_q, leaf_q, edge_q) = (&self.vertex_q, &self.leaf_q, &self.edge_q);
-        let stale = |images: &[QKdop<N>], image: &dyn Fn(&Kdop<N>) -> QKdop<N>| {
+        let stale = |images: &[QuantizedKdop<N>], image: &dyn Fn(&Kdop<N>) -> QuantizedKdop<N>| {
             images.len() != self.vertex_bv.len()
                 || images
                     .iter()
@@ -516,8 +516,9 @@ impl<const N: usize> KdopBvh<N> {
             return Err("stale inner vertex k-DOPs".into());
         }
         let merged = |s: &[u32]| {
-            s.iter()
-                .fold(QKdop::<N>::EMPTY, |m, &x| m.merge(&vertex_q[x as usize]))
+            s.iter().fold(QuantizedKdop::<N>::EMPTY, |m, &x| {
+                m.merge(&vertex_q[x as usize])
+            })
         };
         if leaf_q.len() != self.leaves.len()
             || leaf_q
@@ -563,9 +564,11 @@ impl<const N: usize> KdopBvh<N> {
             return Err("stale time-aligned vertex images".into());
         }
         let merged = |l: &Leaf, t: usize| {
-            l.corner_slots.iter().fold(QKdop::<N>::EMPTY, |m, &s| {
-                m.merge(&self.vertex_qt[s as usize][t])
-            })
+            l.corner_slots
+                .iter()
+                .fold(QuantizedKdop::<N>::EMPTY, |m, &s| {
+                    m.merge(&self.vertex_qt[s as usize][t])
+                })
         };
         if self.leaf_qt.len() != self.leaves.len()
             || self
@@ -594,7 +597,7 @@ impl<const N: usize> KdopBvh<N> {
         i: usize,
         depth: usize,
         next_leaf: &mut u32,
-        leaf_q: &impl Fn(u32) -> QKdop<N>,
+        leaf_q: &impl Fn(u32) -> QuantizedKdop<N>,
     ) -> Result<(), String> {
         if depth > MAX_DEPTH {
             return Err(format!(

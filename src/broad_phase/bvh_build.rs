@@ -37,7 +37,7 @@ use rayon::prelude::*;
 
 use super::bvh::{CLUSTER, Inner, KdopBvh, LEAF, Leaf, NO_FACE, owned_counts};
 use super::bvh_refit::{PAR_REFIT_MIN_LEN, par_fill};
-use crate::bounding_volume::{Kdop, QKdop, Quantizer};
+use crate::bounding_volume::{Kdop, QuantizedKdop, Quantizer};
 use crate::mesh::{NO_OWNER, Step, TriMesh};
 
 /// Subtrees with more leaves than this are built in parallel.
@@ -152,7 +152,7 @@ impl<const N: usize> KdopBvh<N> {
             })
             .collect();
         let blank = Inner {
-            bv: [QKdop::<N>::EMPTY; 2],
+            bv: [QuantizedKdop::<N>::EMPTY; 2],
             child: [0; 2],
             last: [0; 2],
         };
@@ -178,7 +178,7 @@ impl<const N: usize> KdopBvh<N> {
             components: Vec::new(),
             inner: Vec::new(),
             grid: Quantizer::new(&Kdop::EMPTY),
-            root_bv: QKdop::<N>::EMPTY,
+            root_bv: QuantizedKdop::<N>::EMPTY,
             leaves: Vec::new(),
             clusters: Vec::new(),
             leaf_start: Vec::new(),
