@@ -64,7 +64,7 @@ use rayon::prelude::*;
 use super::clock::{Clock, busy_ms};
 use super::config::{PipelineConfig, TimeAligned};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
-use super::report::{BvhCounts, ContactPair, KindCounts, StageTimes, StepReport};
+use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
 use crate::broad_phase::CandidateSink;
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::filter::{
@@ -222,12 +222,16 @@ impl Pipeline {
             edges: mesh.num_edges(),
             faces: mesh.num_faces(),
             k: cfg.axes.k(),
-            filters: filters.name().to_string(),
+            filters,
             window: cfg.window,
             time_aligned: prune,
-            solver: cfg.solver.name().to_string(),
+            solver: cfg.solver,
             threads: rayon::current_num_threads(),
-            bvh: if built { "build" } else { "refit" }.to_string(),
+            bvh: if built {
+                BvhMode::Build
+            } else {
+                BvhMode::Refit
+            },
             vf,
             ee,
             bvh_tests: BvhCounts {
@@ -239,13 +243,12 @@ impl Pipeline {
             toi,
             toi_upper,
             time_ms: StageTimes {
-                refit: refit_ms,
+                bvh: refit_ms,
                 traverse: traverse_ms,
                 filter: filter_ms,
                 solve: solve_ms,
                 total: start.ms(),
             },
-            peak_rss_mb: 0.0,
         };
         Ok(StepOutcome { report, pairs })
     }
