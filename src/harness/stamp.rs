@@ -70,11 +70,33 @@ fn command_output(cmd: &str, args: &[&str]) -> String {
 mod tests {
     use super::*;
 
+    /// In a git checkout the stamp names the commit (12 hex digits, with
+    /// `-dirty` for a changed tree); outside one (a crate's sources) it says
+    /// `unknown`. Either way a wrong stamp fails.
     #[test]
-    fn stamp_names_threads_and_a_commit() {
+    fn stamp_names_threads_the_commit_and_the_date() {
         let s = Stamp::new(3);
         assert_eq!(s.threads, 3);
-        assert!(!s.git_commit.is_empty());
         assert!(s.markdown_line().contains("threads: 3"));
+        let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(".git")
+            .exists();
+        // `git describe` gives `HASH` or, past a tag, `TAG-N-gHASH`.
+        let described = s.git_commit.trim_end_matches("-dirty");
+        let commit = described.rsplit_once("-g").map_or(described, |(_, h)| h);
+        let named = commit.len() >= 12 && commit.bytes().all(|b| b.is_ascii_hexdigit());
+        assert_eq!(
+            named, checkout,
+            "commit {:?}, checkout {checkout}",
+            s.git_commit
+        );
+        assert_eq!(s.git_commit == "unknown", !checkout, "{:?}", s.git_commit);
+        // 2026-11-28T07:34:40Z
+        let d = s.date.as_bytes();
+        assert!(
+            d.len() == 20 && d[4] == b'-' && d[10] == b'T' && d[19] == b'Z',
+            "date {:?}",
+            s.date
+        );
     }
 }

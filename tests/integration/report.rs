@@ -52,9 +52,9 @@ fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
     assert_eq!(summary.ignored, ["README.md"]);
     assert_eq!(summary.estimates, 5);
 
+    // The page's data: table rows (numbers) and verdicts, not its sentences.
     let md = std::fs::read_to_string(out.join("README.md")).unwrap();
     // The paper's Table 2 beside ours, with both culling rows.
-    assert!(md.contains("the paper's Table 2"), "{md}");
     assert!(md.contains(
         "| | SLPF paper | SLPF ours | DNF paper | DNF ours | SLPF+DNF paper | SLPF+DNF ours |"
     ));
@@ -70,16 +70,12 @@ fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
     assert!(
         md.contains("| funnel | 227.ply → 228.ply | 9,450 | 27,930 | 18,484 | 1 | fixture CPU")
     );
-    // The k-value test, parry, the peer, the step runs, the replays.
-    assert!(md.contains("## Fig. 6: the k-value test"));
+    // The parry verdict, the peer, the step runs, the replays (the k-value
+    // test is the k_test figure, checked below).
     assert!(md.contains("parry's candidate set equals our 6-DOP BVH's"));
     assert!(md.contains("| funnel | ipctk 1.5.0 (LBVH) | 2 | 20.0 | 40.0 | 60.0 |"));
-    assert!(md.contains("not counted"));
     assert!(md.contains("| funnel | ccdlab | 2 |"));
     assert!(md.contains("| generated | slpf+dnf | 3 | 2 |"));
-    assert!(md.contains("only two frames of each UNC scene"));
-    assert!(md.contains("## Differences from the paper, and why"));
-    assert!(md.contains("**Why DNF culls more than SLPF on funnel (VF, EE).**"));
 
     for stem in ["culling_rates", "k_test", "stage_times", "sequence"] {
         for ext in ["png", "svg"] {
@@ -142,10 +138,14 @@ fn the_step_table_says_how_many_runs_were_timed_and_which_pipeline() {
         .unwrap();
         std::fs::read_to_string(out.join("README.md")).unwrap()
     };
+    // What is checked: the run count and the pipeline each record states,
+    // where the page gives them (the option that ran, the goal line's
+    // pipeline), not the sentences around them.
     let single = md_of(&fixture(), "single");
-    assert!(single.contains("exact tests; single runs."), "{single}");
+    assert!(single.contains("single runs"), "{single}");
+    assert!(!single.contains("--repeat"), "{single}");
     assert!(
-        single.contains("exact solver; the paper's pipeline, `--time-aligned off`: the command")
+        single.contains("`--time-aligned off`")
             && single.contains("- funnel: speed goal ≤ 3 ms on 2 threads, paper's pipeline: "),
         "{single}"
     );
@@ -166,11 +166,7 @@ fn the_step_table_says_how_many_runs_were_timed_and_which_pipeline() {
         "{repeated}"
     );
     assert!(
-        repeated.contains(
-            "exact tests; the fastest of 3 runs in one process, each building its BVH anew \
-             (`--repeat 3 --rebuild`; runs after the first write the new tree over the memory \
-             of the last one, as a simulation that rebuilds would)."
-        ),
+        repeated.contains("the fastest of 3 runs") && repeated.contains("`--repeat 3 --rebuild`"),
         "{repeated}"
     );
 }
