@@ -3,6 +3,11 @@
 //! them), down to the paper's feature level (Wan, Fu & Yao 2022, §1.1: the
 //! smallest BVs enclose the triangles' vertices and edges, not the triangles).
 //!
+//! (One file of over 1,000 lines on purpose: the descent, the clusters and
+//! the feature level below a leaf pair share one scratch buffer, its flush
+//! and the invariants stated here; apart, each part would reach into the
+//! others' private items.)
+//!
 //! **What is emitted.** For every pair of distinct leaves `A`, `B` reached
 //! (below), with `f_A`, `f_B` their faces: `(v, f_B)` for every vertex `v`
 //! owned by `A` with `BV(v) ∩ BV(f_B) ≠ ∅` and `v` not a corner of `f_B`;

@@ -4,6 +4,7 @@ mod error;
 mod frame;
 mod obj;
 mod ply;
+mod ply_header;
 mod read;
 mod trimesh;
 

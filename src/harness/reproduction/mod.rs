@@ -6,6 +6,7 @@
 mod figures;
 mod inputs;
 mod markdown;
+mod markdown_steps;
 pub mod paper;
 mod record;
 mod report;
