@@ -1,6 +1,7 @@
 //! Measurement, not algorithms: data sets, ground truth, replay and reports.
 
 pub mod data;
+pub mod discrete_report;
 pub mod figure;
 pub mod generate;
 pub mod ground_truth;
