@@ -12,6 +12,7 @@ pub mod polygon_report;
 pub mod query_eval;
 pub mod replay;
 pub mod reproduction;
+pub mod route_report;
 pub mod sequence;
 pub mod stamp;
 pub mod thread_time;
