@@ -41,7 +41,6 @@ use ccdlab::broad_phase::{Bvh, CandidateSet, EePair, VfPair};
 use ccdlab::filter::{
     FilterSet, PAPER_DIRECTIONS, SlpfProjections, Verdict, dnf_edge_edge, dnf_vertex_face,
 };
-use ccdlab::harness::memory::peak_rss_mb;
 use ccdlab::harness::output::write_atomic;
 use ccdlab::harness::reproduction::{
     BroadPhaseTimes, FilterCounts, KdopRecord, Motion, ParryRecord, RECORD_FORMAT, SCENES,
@@ -288,8 +287,7 @@ fn record(scene: &Scene, threads: usize) -> SceneRecord {
             filters,
             ..PipelineConfig::default()
         });
-        let mut report = pipeline.step(&step).expect("same mesh").report;
-        report.peak_rss_mb = peak_rss_mb();
+        let report = pipeline.step(&step).expect("same mesh").report;
         // The bench's filter loop mirrors the pipeline's stage: same counts.
         let k = kdops.iter().find(|r| r.k == axes.k()).expect("every k");
         for (name, ours, theirs) in [("vf", &k.vf, &report.vf), ("ee", &k.ee, &report.ee)] {

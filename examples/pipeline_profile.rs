@@ -156,7 +156,7 @@ fn run(what: &str, step: &Step<'_>, runs: usize, time_aligned: bool) -> ExitCode
         let t = &r.time_ms;
         text += &format!(
             "stages ms: {} {:.2}, traverse {:.2}, filter {:.2}, solve {:.2}, total {:.2}\n",
-            r.bvh, t.refit, t.traverse, t.filter, t.solve, t.total
+            r.bvh, t.bvh, t.traverse, t.filter, t.solve, t.total
         );
     }
     // A reader that stops early (`| head -1`) is not an error.

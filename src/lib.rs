@@ -71,12 +71,30 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+//! ## Features
+//!
+//! All on by default; `default-features = false` leaves the CCD library alone
+//! (mesh → pipeline, and the harness's data sets, ground truth, generator and
+//! replay) with its core dependencies.
+//!
+//! | feature | gives | adds |
+//! |---|---|---|
+//! | `cli` | the `ccdlab` binary; all of the below | clap, indicatif |
+//! | `reports` | `harness::figure`, `harness::reproduction` (written and plotted reports); with a side track, its report (`harness::discrete_report`, `polygon_report`, `route_report`) | plotters |
+//! | `baselines` | `baseline` (parry3d's BVH) and, with `discrete`, parry's discrete queries | parry3d-f64 |
+//! | `discrete` | `discrete`: sphere–sphere, sphere–box, cylinder–height grid | |
+//! | `polygon` | `polygon`: 2D non-convex SAT, beside GJK/EPA | parry2d-f64 |
+//! | `tin-contact` | `contact`: contact forms of moving TINs, the route over terrain | |
+
 #![warn(missing_docs)]
 
+#[cfg(feature = "baselines")]
 pub mod baseline;
 pub mod bounding_volume;
 pub mod broad_phase;
+#[cfg(feature = "tin-contact")]
 pub mod contact;
+#[cfg(feature = "discrete")]
 pub mod discrete;
 pub mod exact;
 pub mod filter;
@@ -86,6 +104,7 @@ pub mod math;
 pub mod mesh;
 pub mod narrow_phase;
 pub mod pipeline;
+#[cfg(feature = "polygon")]
 pub mod polygon;
 pub mod primitive;
 pub(crate) mod printable;

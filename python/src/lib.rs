@@ -25,7 +25,7 @@ use std::str::FromStr;
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
 use ccdlab::harness::ground_truth::{discover_query_sets, load};
-use ccdlab::harness::memory::peak_rss_mb;
+use ccdlab::harness::memory::MeasuredStep;
 use ccdlab::harness::query_eval::{QueriesReport, SetScore, Totals, score};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
@@ -734,11 +734,10 @@ impl StepResult {
     /// indices) when the step collected them.
     fn new(
         py: Python<'_>,
-        mut outcome: StepOutcome,
+        outcome: StepOutcome,
         mesh: &TriMesh,
         collect_pairs: bool,
     ) -> PyResult<StepResult> {
-        outcome.report.peak_rss_mb = peak_rss_mb();
         let (mut vf, mut vf_toi, mut ee, mut ee_toi) = (vec![], vec![], vec![], vec![]);
         let internal = |id: u64| {
             PyRuntimeError::new_err(format!(
@@ -774,7 +773,7 @@ impl StepResult {
             ee_pairs: collected(ee)?,
             vf_toi: collected_toi(vf_toi)?,
             ee_toi: collected_toi(ee_toi)?,
-            report: to_dict(py, &outcome.report)?,
+            report: to_dict(py, &MeasuredStep::now(outcome.report.clone()))?,
             colliding: (outcome.report.vf.colliding, outcome.report.ee.colliding),
         })
     }

@@ -29,14 +29,17 @@
 //! overlap, 1,217,951 overlap here (1,197,858 with their exact `f64`
 //! k-DOPs).
 
-use super::kdop16::QKdop;
+use super::quantized::QuantizedKdop;
 
 /// A triangle's quantized k-DOPs at `t = 0` and at `t = 1`, on one grid.
-pub type AlignedQKdop<const N: usize> = [QKdop<N>; 2];
+pub type AlignedQuantizedKdop<const N: usize> = [QuantizedKdop<N>; 2];
 
 /// The merge of `a` and `b` at each time.
 #[inline(always)]
-pub fn aligned_merge<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>) -> AlignedQKdop<N> {
+pub fn aligned_merge<const N: usize>(
+    a: &AlignedQuantizedKdop<N>,
+    b: &AlignedQuantizedKdop<N>,
+) -> AlignedQuantizedKdop<N> {
     [a[0].merge(&b[0]), a[1].merge(&b[1])]
 }
 
@@ -44,7 +47,10 @@ pub fn aligned_merge<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>) -
 /// the same one below (module doc: `false` proves that no point of one
 /// meets a point of the other on `[0, 1]`); branch-free.
 #[inline(always)]
-pub fn aligned_overlap<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>) -> bool {
+pub fn aligned_overlap<const N: usize>(
+    a: &AlignedQuantizedKdop<N>,
+    b: &AlignedQuantizedKdop<N>,
+) -> bool {
     #[cfg(target_arch = "x86_64")]
     if (8..=16).contains(&N) {
         return simd::aligned_overlap_merge(a, [b]);
@@ -60,18 +66,18 @@ pub fn aligned_overlap<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>)
 
 /// [`aligned_overlap`] of `a` and the merge of `parts` (at each time), the
 /// merge computed in registers (stored to memory and read back by the test,
-/// it would stall on store-to-load forwarding, as `QKdop::overlaps_merge`'s
+/// it would stall on store-to-load forwarding, as `QuantizedKdop::overlaps_merge`'s
 /// doc says).
 #[inline(always)]
 pub fn aligned_overlap_merge<const N: usize, const M: usize>(
-    a: &AlignedQKdop<N>,
-    parts: [&AlignedQKdop<N>; M],
+    a: &AlignedQuantizedKdop<N>,
+    parts: [&AlignedQuantizedKdop<N>; M],
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     if (8..=16).contains(&N) && M > 0 {
         return simd::aligned_overlap_merge(a, parts);
     }
-    let mut m = [QKdop::<N>::EMPTY; 2];
+    let mut m = [QuantizedKdop::<N>::EMPTY; 2];
     for p in parts {
         m = aligned_merge(&m, p);
     }
@@ -79,16 +85,16 @@ pub fn aligned_overlap_merge<const N: usize, const M: usize>(
 }
 
 /// The test on SSE2 (part of every x86-64): slabs `0..8` and `N − 8..N`,
-/// as [`QKdop::overlaps`] does.
+/// as [`QuantizedKdop::overlaps`] does.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::AlignedQKdop;
+    use super::AlignedQuantizedKdop;
     use std::arch::x86_64::*;
 
     #[inline(always)]
     pub(super) fn aligned_overlap_merge<const N: usize, const M: usize>(
-        a: &AlignedQKdop<N>,
-        parts: [&AlignedQKdop<N>; M],
+        a: &AlignedQuantizedKdop<N>,
+        parts: [&AlignedQuantizedKdop<N>; M],
     ) -> bool {
         debug_assert!((8..=16).contains(&N) && M > 0);
         // SAFETY: each load reads 8 `i16` at offset 0 or `N − 8` of an
@@ -148,7 +154,7 @@ mod tests {
     fn images<const N: usize>(
         a: &[[Vec3; 3]; 2],
         b: &[[Vec3; 3]; 2],
-    ) -> (AlignedQKdop<N>, AlignedQKdop<N>) {
+    ) -> (AlignedQuantizedKdop<N>, AlignedQuantizedKdop<N>) {
         let all = a.iter().chain(b).flatten();
         let grid = Quantizer::new(&Kdop::<N>::from_points(all));
         let img = |t: &[[Vec3; 3]; 2]| t.each_ref().map(|c| grid.quantize(&Kdop::from_points(c)));
@@ -156,7 +162,7 @@ mod tests {
     }
 
     /// The scalar test (the SIMD one must agree with it).
-    fn scalar<const N: usize>(a: &AlignedQKdop<N>, b: &AlignedQKdop<N>) -> bool {
+    fn scalar<const N: usize>(a: &AlignedQuantizedKdop<N>, b: &AlignedQuantizedKdop<N>) -> bool {
         (0..N).all(|i| {
             let below = a[0].hi[i] < b[0].lo[i] && a[1].hi[i] < b[1].lo[i];
             let above = b[0].hi[i] < a[0].lo[i] && b[1].hi[i] < a[1].lo[i];

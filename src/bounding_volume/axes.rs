@@ -23,7 +23,7 @@
 //! of the kind (1,2,0) 31,165 (4.9 %). Of the 33,180, DNF culls 21,252 and
 //! the coplanar-window filter 11,904 anyway; 24 would reach the exact
 //! solver. The node tests already compare 16 lanes for 13 slabs
-//! (`kdop16`), so three more slabs would be free there, but every feature
+//! (`quantized`), so three more slabs would be free there, but every feature
 //! test and k-DOP of the build would pay for them: not pursued.
 
 use std::fmt;

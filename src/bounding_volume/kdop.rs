@@ -24,7 +24,20 @@
 use super::axes::slab_directions;
 use crate::math::Vec3;
 
-/// A k-DOP with `N` slabs (`N` = 3, 4, 7, 9, 13 for k = 6, 8, 14, 18, 26).
+/// The 6-DOP (an axis-aligned box): [`Kdop`] with 3 slabs.
+pub type Kdop6 = Kdop<3>;
+/// The 8-DOP (the four corner diagonals): [`Kdop`] with 4 slabs.
+pub type Kdop8 = Kdop<4>;
+/// The 14-DOP (axes and corner diagonals): [`Kdop`] with 7 slabs.
+pub type Kdop14 = Kdop<7>;
+/// The 18-DOP (axes and edge diagonals): [`Kdop`] with 9 slabs.
+pub type Kdop18 = Kdop<9>;
+/// The 26-DOP of Wan, Fu & Yao 2022 (all 13 directions): [`Kdop`] with 13 slabs.
+pub type Kdop26 = Kdop<13>;
+
+/// A k-DOP with `N` slabs: `N` counts slab directions, `k = 2N` counts
+/// faces (`N` = 3, 4, 7, 9, 13 for k = 6, 8, 14, 18, 26; the aliases
+/// [`Kdop6`] … [`Kdop26`] name them by k).
 ///
 /// `lo[i] ≤ d_i·p ≤ hi[i]` for every enclosed point `p`, where `d_i` is
 /// [`DIRECTIONS`](super::DIRECTIONS)`[`[`slab_directions`]`(N)[i]]`. The empty
@@ -751,15 +764,15 @@ pub(crate) mod tests {
             a in proptest::collection::vec(point(), 1..4),
             b in proptest::collection::vec(point(), 1..4),
         ) {
-            let ka = Kdop::<13>::from_points(&a);
-            let kb = Kdop::<13>::from_points(&b);
+            let ka = Kdop26::from_points(&a);
+            let kb = Kdop26::from_points(&b);
             let m = ka.merge(&kb);
             prop_assert!(m.contains(&ka) && m.contains(&kb));
             prop_assert!(m.overlaps(&ka) && m.overlaps(&kb));
             prop_assert_eq!(ka.overlaps(&kb), kb.overlaps(&ka));
             prop_assert!(ka.overlaps(&ka));
             // A shared point makes them overlap.
-            let kc = Kdop::<13>::from_points(a.iter().chain(&b[..1]));
+            let kc = Kdop26::from_points(a.iter().chain(&b[..1]));
             prop_assert!(kc.overlaps(&kb));
         }
     }
@@ -768,32 +781,32 @@ pub(crate) mod tests {
     fn cancellation_in_a_corner_diagonal_is_bounded() {
         // fl(fl(1e16 + 1) - 1e16) = 0, but the exact x + y − z is 1.
         let p = Vec3::new(1e16, 1.0, 1e16);
-        let b = Kdop::<4>::from_point(&p);
+        let b = Kdop8::from_point(&p);
         let i = 1; // (1, 1, -1)
-        assert_eq!(DIRECTIONS[Kdop::<4>::SLABS[i]], [1, 1, -1]);
+        assert_eq!(DIRECTIONS[Kdop8::SLABS[i]], [1, 1, -1]);
         assert!(b.lo[i] <= 1.0 && 1.0 <= b.hi[i], "{:?}", (b.lo[i], b.hi[i]));
         assert!(contains_exactly(&b, &[(1, p)]));
     }
 
     #[test]
     fn aabb_slabs_are_exact_and_touching_counts() {
-        let a = Kdop::<3>::from_swept_point(&Vec3::new(0.0, 0.0, 0.0), &Vec3::new(1.0, 1.0, 1.0));
+        let a = Kdop6::from_swept_point(&Vec3::new(0.0, 0.0, 0.0), &Vec3::new(1.0, 1.0, 1.0));
         assert_eq!(a.lo, [0.0; 3]);
         assert_eq!(a.hi, [1.0; 3]);
-        let b = Kdop::<3>::from_point(&Vec3::new(1.0, 0.5, 0.5));
+        let b = Kdop6::from_point(&Vec3::new(1.0, 0.5, 0.5));
         assert!(a.overlaps(&b));
-        let c = Kdop::<3>::from_point(&Vec3::new(1.0f64.next_up(), 0.5, 0.5));
+        let c = Kdop6::from_point(&Vec3::new(1.0f64.next_up(), 0.5, 0.5));
         assert!(!a.overlaps(&c) && !c.overlaps(&a));
     }
 
     #[test]
     fn empty_is_the_merge_identity_and_overlaps_nothing() {
-        let p = Kdop::<13>::from_point(&Vec3::new(1.0, 2.0, 3.0));
+        let p = Kdop26::from_point(&Vec3::new(1.0, 2.0, 3.0));
         assert_eq!(Kdop::EMPTY.merge(&p), p);
-        assert!(!Kdop::<13>::EMPTY.overlaps(&p));
-        assert!(Kdop::<13>::EMPTY.is_empty() && !p.is_empty());
+        assert!(!Kdop26::EMPTY.overlaps(&p));
+        assert!(Kdop26::EMPTY.is_empty() && !p.is_empty());
         assert!(p.contains(&Kdop::EMPTY));
-        assert_eq!(Kdop::<13>::from_points(&[]), Kdop::EMPTY);
+        assert_eq!(Kdop26::from_points(&[]), Kdop::EMPTY);
     }
 
     #[test]
@@ -802,7 +815,7 @@ pub(crate) mod tests {
         // the segment's bounding box.
         let seg = [Vec3::new(0.0, 1.0, 0.0), Vec3::new(1.0, 0.0, 0.0)];
         let p = [Vec3::new(0.9, 0.9, 0.0)];
-        assert!(Kdop::<3>::from_points(&seg).overlaps(&Kdop::<3>::from_points(&p)));
+        assert!(Kdop6::from_points(&seg).overlaps(&Kdop6::from_points(&p)));
         for_each_n_without_aabb(&seg, &p);
     }
 

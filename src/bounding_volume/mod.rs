@@ -9,18 +9,18 @@
 //! (see [`Kdop::from_point`]), so a stored k-DOP provably contains the exact
 //! projections.
 //!
-//! A triangle's k-DOPs at `t = 0` and `t = 1` kept apart ([`AlignedQKdop`])
+//! A triangle's k-DOPs at `t = 0` and `t = 1` kept apart ([`AlignedQuantizedKdop`])
 //! prove more pairs apart than its swept k-DOP (SLPF's theorem; see
 //! [`aligned_overlap`]).
 
 mod aligned;
 mod axes;
 mod kdop;
-mod kdop16;
+mod quantized;
 mod swept;
 
-pub use aligned::{AlignedQKdop, aligned_merge, aligned_overlap, aligned_overlap_merge};
+pub use aligned::{AlignedQuantizedKdop, aligned_merge, aligned_overlap, aligned_overlap_merge};
 pub use axes::{DIRECTIONS, KdopAxes, ParseKdopAxesError, slab_directions};
-pub use kdop::Kdop;
-pub use kdop16::{QKdop, QKdopQuery, Quantizer};
+pub use kdop::{Kdop, Kdop6, Kdop8, Kdop14, Kdop18, Kdop26};
+pub use quantized::{QuantizedKdop, QuantizedKdopQuery, Quantizer};
 pub use swept::{swept_edge_kdops, swept_face_kdops, swept_vertex_kdops};

@@ -14,7 +14,7 @@
 //! **Layout** (chosen by measurement on cloth-ball 92→93; see
 //! docs/notes/bvh-layout.md). Internal nodes are stored in depth-first order, each
 //! holding the k-DOPs of *both* its children, quantized to 16 bits on a grid
-//! over the root's k-DOP and rounded outward ([`QKdop`]: 52 bytes for
+//! over the root's k-DOP and rounded outward ([`QuantizedKdop`]: 52 bytes for
 //! k = 26, and the two tests a visit makes read one contiguous record of two
 //! cache lines). Leaves are numbered
 //! left to right; per leaf, one [`Leaf`] record. The only `f64` k-DOPs stored
@@ -29,11 +29,12 @@
 //! 52 more bytes per vertex slot) overlap are, and the rest get the `f64`
 //! test.
 //!
-//! Files: this one holds the types; `bvh_build`, `bvh_refit` and
-//! `bvh_traverse` hold one verb each.
+//! Files: this one holds the types; `bvh_build`, `bvh_refit`,
+//! `bvh_traverse` and `bvh_validate` hold one verb each.
 
+use super::bvh_validate::InvalidBvh;
 use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};
-use crate::bounding_volume::{AlignedQKdop, Kdop, KdopAxes, QKdop, Quantizer};
+use crate::bounding_volume::{AlignedQuantizedKdop, Kdop, KdopAxes, QuantizedKdop, Quantizer};
 use crate::mesh::Step;
 
 /// Leaf flag in a child reference of [`Inner`].
@@ -63,7 +64,7 @@ pub(crate) const CLUSTER: usize = 16;
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(64))]
 pub(crate) struct Inner<const N: usize> {
-    pub(crate) bv: [QKdop<N>; 2],
+    pub(crate) bv: [QuantizedKdop<N>; 2],
     pub(crate) child: [u32; 2],
     pub(crate) last: [u32; 2],
 }
@@ -127,7 +128,7 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) grid: Quantizer<N>,
     /// The quantized k-DOP of the root (of the single leaf, for a tree of one
     /// leaf).
-    pub(crate) root_bv: QKdop<N>,
+    pub(crate) root_bv: QuantizedKdop<N>,
     /// Per leaf, in depth-first order.
     pub(crate) leaves: Vec<Leaf>,
     /// The self traversal's clusters of consecutive leaves: the first leaf
@@ -147,20 +148,20 @@ pub struct KdopBvh<const N: usize> {
     /// Per vertex slot (owned vertices in leaf order): its swept k-DOP.
     pub(crate) vertex_bv: Vec<Kdop<N>>,
     /// The same, quantized on `grid` (for the feature level's first test).
-    pub(crate) vertex_q: Vec<QKdop<N>>,
+    pub(crate) vertex_q: Vec<QuantizedKdop<N>>,
     /// Per leaf: its face's k-DOP quantized on `grid` (the merge of its
     /// corners' `vertex_q`; the bound its parent node stores for it).
-    pub(crate) leaf_q: Vec<QKdop<N>>,
+    pub(crate) leaf_q: Vec<QuantizedKdop<N>>,
     /// Per edge slot: its edge's k-DOP quantized on `grid` (the merge of its
     /// ends' `vertex_q`), contiguous so that the edge–edge loop streams.
-    pub(crate) edge_q: Vec<QKdop<N>>,
+    pub(crate) edge_q: Vec<QuantizedKdop<N>>,
     /// Per vertex slot: the inner image ([`Quantizer::quantize_inner`]) of
     /// its k-DOP on `grid`. An edge's or a face's is the merge of its
     /// vertices' (computed where needed: storing them would cost 12 MB more
     /// on cloth-ball, whose first touch costs more than the merges). Two
     /// features whose inner images overlap are a candidate without the
     /// `f64` test.
-    pub(crate) vertex_qi: Vec<QKdop<N>>,
+    pub(crate) vertex_qi: Vec<QuantizedKdop<N>>,
     /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
     /// The connected component of each vertex slot.
@@ -178,11 +179,11 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) time_aligned: bool,
     /// With `time_aligned`, per vertex slot: its position's k-DOP at
     /// `t = 0` and at `t = 1`, quantized on `grid`; empty otherwise.
-    pub(crate) vertex_qt: Vec<AlignedQKdop<N>>,
+    pub(crate) vertex_qt: Vec<AlignedQuantizedKdop<N>>,
     /// With `time_aligned`, per leaf: its face's k-DOP at `t = 0` and at
     /// `t = 1`, quantized on `grid` (the merges of its corners'
     /// `vertex_qt`); empty otherwise.
-    pub(crate) leaf_qt: Vec<AlignedQKdop<N>>,
+    pub(crate) leaf_qt: Vec<AlignedQuantizedKdop<N>>,
 }
 
 impl<const N: usize> KdopBvh<N> {
@@ -248,7 +249,7 @@ impl<const N: usize> KdopBvh<N> {
     /// The inner image of a leaf's face: the merge of its corners' (the
     /// inner image of a merge is the merge of the inner images).
     #[inline(always)]
-    pub(crate) fn face_qi(&self, leaf: &Leaf) -> QKdop<N> {
+    pub(crate) fn face_qi(&self, leaf: &Leaf) -> QuantizedKdop<N> {
         let [a, b, c] = leaf.corner_slots.map(|s| &self.vertex_qi[s as usize]);
         a.merge(b).merge(c)
     }
@@ -282,14 +283,14 @@ impl<const N: usize> KdopBvh<N> {
     /// Whether `q` overlaps the inner image of a leaf's face
     /// (`q.overlaps(&self.face_qi(leaf))`, merged in registers).
     #[inline(always)]
-    pub(crate) fn face_qi_overlaps(&self, leaf: &Leaf, q: &QKdop<N>) -> bool {
+    pub(crate) fn face_qi_overlaps(&self, leaf: &Leaf, q: &QuantizedKdop<N>) -> bool {
         q.overlaps_merge(leaf.corner_slots.map(|s| &self.vertex_qi[s as usize]))
     }
 
     /// Whether `q` overlaps the inner image of an edge slot
     /// (`q.overlaps(&self.edge_qi(slot))`, merged in registers).
     #[inline(always)]
-    pub(crate) fn edge_qi_overlaps(&self, slot: usize, q: &QKdop<N>) -> bool {
+    pub(crate) fn edge_qi_overlaps(&self, slot: usize, q: &QuantizedKdop<N>) -> bool {
         q.overlaps_merge(self.edge_end_slots[slot].map(|s| &self.vertex_qi[s as usize]))
     }
 
@@ -302,7 +303,7 @@ impl<const N: usize> KdopBvh<N> {
 
     /// The inner image of an edge slot: the merge of its endpoints'.
     #[inline(always)]
-    pub(crate) fn edge_qi(&self, slot: usize) -> QKdop<N> {
+    pub(crate) fn edge_qi(&self, slot: usize) -> QuantizedKdop<N> {
         let [a, b] = self.edge_end_slots[slot];
         self.vertex_qi[a as usize].merge(&self.vertex_qi[b as usize])
     }
@@ -322,318 +323,6 @@ impl<const N: usize> KdopBvh<N> {
                     expected: self.mesh_size[k],
                     found: found[k],
                 });
-            }
-        }
-        Ok(())
-    }
-
-    /// Checks the invariants the traversal relies on, against `step` (the
-    /// positions the BVH was last built or refitted for): every vertex k-DOP
-    /// is the swept k-DOP of its vertex, leaves and edge slots name the right
-    /// features and slots, the grid is the root's, every node's quantized
-    /// k-DOP is the merge of its children's (a leaf's: its face's, quantized),
-    /// leaves appear left to right, no node has a leaf right of an internal
-    /// node, no path holds more internal nodes than the traversal's stack
-    /// takes (32), and every vertex and edge of the covered components is
-    /// owned by exactly one leaf.
-    pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
-        self.check_step(step).map_err(|e| e.to_string())?;
-        let mesh = step.mesh;
-        let swept =
-            |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
-        let mut vertex_seen = vec![0u8; mesh.num_vertices()];
-        let mut edge_seen = vec![0u8; mesh.num_edges()];
-        let mut slot_of = vec![u32::MAX; mesh.num_vertices()];
-        if self.slot_vertex_comp.len() != self.slot_vertex.len()
-            || self.slot_edge_comp.len() != self.slot_edge.len()
-        {
-            return Err("slot arrays of different lengths".into());
-        }
-        let ends = [self.slot_vertex.len(), self.slot_edge.len()].map(|n| n as u32);
-        if self.leaf_start.len() != self.leaves.len() + 1
-            || self.leaf_start.first() != Some(&[0, 0])
-            || self.leaf_start.last() != Some(&ends)
-            || self
-                .leaf_start
-                .windows(2)
-                .any(|w| w[1][0] < w[0][0] || w[1][1] < w[0][1])
-        {
-            return Err("leaf slot starts do not run from 0 up to the slot counts".into());
-        }
-        for (s, &v) in self.slot_vertex.iter().enumerate() {
-            if self.vertex_bv[s] != swept(v) {
-                return Err(format!("vertex slot {s} (vertex {v}): stale k-DOP"));
-            }
-            if self.slot_vertex_comp[s] != mesh.component()[v as usize] {
-                return Err(format!("vertex slot {s} (vertex {v}): wrong component"));
-            }
-            slot_of[v as usize] = s as u32;
-        }
-        for (l, leaf) in self.leaves.iter().enumerate() {
-            let (f, c) = (leaf.face, leaf.corners);
-            let face_edges = if f == NO_FACE {
-                [u32::MAX; 3]
-            } else {
-                mesh.face_edges()[f as usize]
-            };
-            if f != NO_FACE && mesh.faces()[f as usize] != c {
-                return Err(format!("leaf {l}: face {f} has other corners"));
-            }
-            if leaf.component != mesh.component()[c[0] as usize] {
-                return Err(format!("leaf {l}: wrong component"));
-            }
-            if leaf.corner_slots != c.map(|v| slot_of[v as usize]) {
-                return Err(format!("leaf {l}: wrong corner slots"));
-            }
-            if self.vertex_slots(l, l + 1).len() != leaf.num_vertices()
-                || self.edge_slots(l, l + 1).len() != leaf.num_edges()
-            {
-                return Err(format!("leaf {l}: slot ranges do not match what it owns"));
-            }
-            let mut slot = self.leaf_start[l][0] as usize;
-            for (k, &v) in c.iter().enumerate() {
-                if leaf.owned & (1 << k) == 0 {
-                    continue;
-                }
-                let owner = mesh.vertex_owner()[v as usize];
-                if (f == NO_FACE && (k != 0 || owner != crate::mesh::NO_OWNER))
-                    || (f != NO_FACE && owner != f)
-                {
-                    return Err(format!("leaf {l}: vertex {v} is not its own"));
-                }
-                if self.slot_vertex.get(slot) != Some(&v) {
-                    return Err(format!("leaf {l}: vertex {v}: wrong slot"));
-                }
-                vertex_seen[v as usize] += 1;
-                slot += 1;
-            }
-            let mut slot = self.leaf_start[l][1] as usize;
-            for (k, &e) in face_edges.iter().enumerate() {
-                if leaf.owned & (8 << k) == 0 {
-                    continue;
-                }
-                if f == NO_FACE || mesh.edge_owner()[e as usize] != f {
-                    return Err(format!("leaf {l}: edge {e} is not its own"));
-                }
-                let [a, b] = mesh.edges()[e as usize];
-                if self.slot_edge.get(slot) != Some(&e)
-                    || self.slot_edge_ends[slot] != [a, b]
-                    || self.slot_edge_comp[slot] != leaf.component
-                    || self.edge_end_slots[slot] != [slot_of[a as usize], slot_of[b as usize]]
-                {
-                    return Err(format!("leaf {l}: edge {e}: wrong slot"));
-                }
-                edge_seen[e as usize] += 1;
-                slot += 1;
-            }
-        }
-        if self.grid != Quantizer::new(&self.root_kdop()) {
-            return Err("the grid is not the root's".into());
-        }
-        self.check_quantized()?;
-        self.check_time_aligned(step)?;
-        let leaf_q = |l: u32| {
-            self.grid
-                .quantize(&self.face_kdop(&self.leaves[l as usize]))
-        };
-        if self.leaves.len() > 1 {
-            if self.inner.len() != self.leaves.len() - 1 {
-                return Err(format!(
-                    "{} internal nodes for {} leaves",
-                    self.inner.len(),
-                    self.leaves.len()
-                ));
-            }
-            // Depth first from the root: leaves must come out as 0, 1, 2, …
-            let mut next_leaf = 0u32;
-            self.validate_subtree(0, 1, &mut next_leaf, &leaf_q)?;
-            let r = &self.inner[0];
-            if self.root_bv != r.bv[0].merge(&r.bv[1]) {
-                return Err("stale root k-DOP".into());
-            }
-        } else if !self.inner.is_empty() {
-            return Err("internal nodes without two leaves".into());
-        } else if self.leaves.len() == 1 && self.root_bv != leaf_q(0) {
-            return Err("stale root k-DOP".into());
-        }
-        self.check_clusters()?;
-        let covered = |v: usize| self.components.binary_search(&mesh.component()[v]).is_ok();
-        for (v, &k) in vertex_seen.iter().enumerate() {
-            if k != u8::from(covered(v)) {
-                return Err(format!("vertex {v} is owned by {k} leaves"));
-            }
-        }
-        for (e, &k) in edge_seen.iter().enumerate() {
-            if k != u8::from(covered(mesh.edges()[e][0] as usize)) {
-                return Err(format!("edge {e} is owned by {k} leaves"));
-            }
-        }
-        Ok(())
-    }
-
-    /// Checks the clusters: consecutive runs of 1 to [`CLUSTER`] leaves that
-    /// cover every leaf once (what the self traversal needs to emit each
-    /// pair once), and the tree's largest subtrees of at most [`CLUSTER`]
-    /// leaves (what makes them tight).
-    fn check_clusters(&self) -> Result<(), String> {
-        let n = self.leaves.len() as u32;
-        let c = &self.clusters;
-        if c.first() != Some(&0) || c.last() != Some(&n) {
-            return Err(format!("the clusters do not run from leaf 0 to leaf {n}"));
-        }
-        if let Some(w) = c
-            .windows(2)
-            .find(|w| w[1] <= w[0] || (w[1] - w[0]) as usize > CLUSTER)
-        {
-            return Err(format!(
-                "cluster of leaves {}..{}: not 1 to {CLUSTER} leaves",
-                w[0], w[1]
-            ));
-        }
-        let mut subtrees = Vec::new();
-        super::bvh_build::cluster_starts(&self.inner, self.leaves.len(), &mut subtrees);
-        if *c != subtrees {
-            return Err("the clusters are not the tree's largest subtrees".into());
-        }
-        Ok(())
-    }
-
-    /// Checks the quantized k-DOPs of vertex slots (outer and inner images),
-    /// leaves and edge slots against the vertex k-DOPs and their merges.
-    fn check_quantized(&self) -> Result<(), String> {
-        let (vertex_q, leaf_q, edge_q) = (&self.vertex_q, &self.leaf_q, &self.edge_q);
-        let stale = |images: &[QKdop<N>], image: &dyn Fn(&Kdop<N>) -> QKdop<N>| {
-            images.len() != self.vertex_bv.len()
-                || images
-                    .iter()
-                    .zip(&self.vertex_bv)
-                    .any(|(q, bv)| *q != image(bv))
-        };
-        if stale(vertex_q, &|bv| self.grid.quantize(bv)) {
-            return Err("stale quantized vertex k-DOPs".into());
-        }
-        if stale(&self.vertex_qi, &|bv| self.grid.quantize_inner(bv)) {
-            return Err("stale inner vertex k-DOPs".into());
-        }
-        let merged = |s: &[u32]| {
-            s.iter()
-                .fold(QKdop::<N>::EMPTY, |m, &x| m.merge(&vertex_q[x as usize]))
-        };
-        if leaf_q.len() != self.leaves.len()
-            || leaf_q
-                .iter()
-                .zip(&self.leaves)
-                .any(|(q, l)| *q != merged(&l.corner_slots))
-        {
-            return Err("stale quantized leaf k-DOPs".into());
-        }
-        if edge_q.len() != self.edge_end_slots.len()
-            || edge_q
-                .iter()
-                .zip(&self.edge_end_slots)
-                .any(|(q, e)| *q != merged(e))
-        {
-            return Err("stale quantized edge k-DOPs".into());
-        }
-        Ok(())
-    }
-
-    /// Checks the time-aligned images: none without `time_aligned`; else
-    /// each vertex slot's are its positions' quantized k-DOPs, each leaf's
-    /// the merges of its corners', and their merge is the leaf's swept
-    /// image (so the time-aligned test never passes what the swept one
-    /// refutes).
-    fn check_time_aligned(&self, step: &Step<'_>) -> Result<(), String> {
-        if !self.time_aligned {
-            return if self.vertex_qt.is_empty() && self.leaf_qt.is_empty() {
-                Ok(())
-            } else {
-                Err("time-aligned images without time-aligned pruning".into())
-            };
-        }
-        let point =
-            |x: &[crate::math::Vec3], v: u32| self.grid.quantize(&Kdop::from_point(&x[v as usize]));
-        if self.vertex_qt.len() != self.slot_vertex.len()
-            || self
-                .vertex_qt
-                .iter()
-                .zip(&self.slot_vertex)
-                .any(|(q, &v)| *q != [point(step.x_t0, v), point(step.x_t1, v)])
-        {
-            return Err("stale time-aligned vertex images".into());
-        }
-        let merged = |l: &Leaf, t: usize| {
-            l.corner_slots.iter().fold(QKdop::<N>::EMPTY, |m, &s| {
-                m.merge(&self.vertex_qt[s as usize][t])
-            })
-        };
-        if self.leaf_qt.len() != self.leaves.len()
-            || self
-                .leaf_qt
-                .iter()
-                .zip(&self.leaves)
-                .any(|(q, l)| *q != [merged(l, 0), merged(l, 1)])
-        {
-            return Err("stale time-aligned leaf images".into());
-        }
-        if self
-            .leaf_qt
-            .iter()
-            .zip(&self.leaf_q)
-            .any(|(a, q)| a[0].merge(&a[1]) != *q)
-        {
-            return Err("time-aligned leaf images do not merge into the swept ones".into());
-        }
-        Ok(())
-    }
-
-    /// Checks internal node `i`, the `depth`-th internal node on its path
-    /// from the root, and below; advances `next_leaf` past the leaves below.
-    fn validate_subtree(
-        &self,
-        i: usize,
-        depth: usize,
-        next_leaf: &mut u32,
-        leaf_q: &impl Fn(u32) -> QKdop<N>,
-    ) -> Result<(), String> {
-        if depth > MAX_DEPTH {
-            return Err(format!(
-                "node {i}: {depth} internal nodes deep, more than the traversal's stack takes ({MAX_DEPTH})"
-            ));
-        }
-        let n = &self.inner[i];
-        // A descent lists a leaf child as soon as it meets it, and the
-        // leaves of an internal child when it gets to them: only if a right
-        // leaf child has a leaf sibling do partner lists come out ascending
-        // (`bvh_traverse::gather`; the median split guarantees it).
-        if n.child[1] & LEAF != 0 && n.child[0] & LEAF == 0 {
-            return Err(format!(
-                "node {i}: a leaf right of an internal node (a descent would list it before the leaves left of it)"
-            ));
-        }
-        for c in 0..2 {
-            let r = n.child[c];
-            if r & LEAF != 0 {
-                let l = r & !LEAF;
-                if l != *next_leaf {
-                    return Err(format!("node {i}: leaf {l} out of order"));
-                }
-                *next_leaf += 1;
-                if n.bv[c] != leaf_q(l) {
-                    return Err(format!("node {i}: stale k-DOP of leaf {l}"));
-                }
-            } else {
-                if r as usize <= i || r as usize >= self.inner.len() {
-                    return Err(format!("node {i}: bad child {r}"));
-                }
-                self.validate_subtree(r as usize, depth + 1, next_leaf, leaf_q)?;
-                let m = &self.inner[r as usize];
-                if n.bv[c] != m.bv[0].merge(&m.bv[1]) {
-                    return Err(format!("node {i}: stale k-DOP of node {r}"));
-                }
-            }
-            if n.last[c] + 1 != *next_leaf {
-                return Err(format!("node {i}: wrong last leaf of child {c}"));
             }
         }
         Ok(())
@@ -783,7 +472,7 @@ impl Bvh {
     }
 
     /// See [`KdopBvh::validate`].
-    pub fn validate(&self, step: &Step<'_>) -> Result<(), String> {
+    pub fn validate(&self, step: &Step<'_>) -> Result<(), InvalidBvh> {
         with_bvh!(self, b => b.validate(step))
     }
 
@@ -941,7 +630,7 @@ mod tests {
         other.inner[0].child = [1, LEAF | 2];
         other.inner[0].last = [1, 2];
         other.inner[0].bv = [q[0].merge(&q[1]), q[2]];
-        let err = other.validate(&step).unwrap_err();
+        let err = other.validate(&step).unwrap_err().0;
         assert!(
             err.starts_with("node 0: a leaf right of an internal node"),
             "{err}"
@@ -1004,15 +693,15 @@ mod tests {
 
         let mut broken = bvh.clone();
         broken.clusters[1] += 1;
-        let err = broken.validate(&step).unwrap_err();
+        let err = broken.validate(&step).unwrap_err().0;
         assert!(err.contains("not the tree's largest subtrees"), "{err}");
         let mut broken = bvh.clone();
         broken.clusters.remove(1);
-        let err = broken.validate(&step).unwrap_err();
+        let err = broken.validate(&step).unwrap_err().0;
         assert!(err.contains("not 1 to"), "{err}");
         let mut broken = bvh;
         broken.clusters.pop();
-        let err = broken.validate(&step).unwrap_err();
+        let err = broken.validate(&step).unwrap_err().0;
         assert!(err.contains("do not run from leaf 0"), "{err}");
     }
 
@@ -1030,7 +719,7 @@ mod tests {
                 Ok(()) => assert!(ok, "{n} leaves"),
                 Err(e) => {
                     assert!(!ok, "{n} leaves: {e}");
-                    assert!(e.contains("internal nodes deep"), "{e}");
+                    assert!(e.0.contains("internal nodes deep"), "{e}");
                 }
             }
         }

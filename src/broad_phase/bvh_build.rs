@@ -37,11 +37,13 @@ use rayon::prelude::*;
 
 use super::bvh::{CLUSTER, Inner, KdopBvh, LEAF, Leaf, NO_FACE, owned_counts};
 use super::bvh_refit::{PAR_REFIT_MIN_LEN, par_fill};
-use crate::bounding_volume::{Kdop, QKdop, Quantizer};
+use crate::bounding_volume::{Kdop, QuantizedKdop, Quantizer};
 use crate::mesh::{NO_OWNER, Step, TriMesh};
 
 /// Subtrees with more leaves than this are built in parallel.
-pub const PAR_BUILD_CUTOFF: usize = 8192;
+pub(crate) const PAR_BUILD_CUTOFF: usize = 8192;
+// The integration test of the parallel build sizes its mesh by this bound.
+const _: () = assert!(PAR_BUILD_CUTOFF <= 8192);
 
 /// The largest step between the items whose centroids give a node's spread
 /// (module doc, *Split rule*).
@@ -150,7 +152,7 @@ impl<const N: usize> KdopBvh<N> {
             })
             .collect();
         let blank = Inner {
-            bv: [QKdop::<N>::EMPTY; 2],
+            bv: [QuantizedKdop::<N>::EMPTY; 2],
             child: [0; 2],
             last: [0; 2],
         };
@@ -176,7 +178,7 @@ impl<const N: usize> KdopBvh<N> {
             components: Vec::new(),
             inner: Vec::new(),
             grid: Quantizer::new(&Kdop::EMPTY),
-            root_bv: QKdop::<N>::EMPTY,
+            root_bv: QuantizedKdop::<N>::EMPTY,
             leaves: Vec::new(),
             clusters: Vec::new(),
             leaf_start: Vec::new(),

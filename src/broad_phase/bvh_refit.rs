@@ -19,16 +19,16 @@
 use rayon::prelude::*;
 
 use super::bvh::{Inner, KdopBvh, LEAF};
-use crate::bounding_volume::{AlignedQKdop, Kdop, QKdop, Quantizer};
+use crate::bounding_volume::{AlignedQuantizedKdop, Kdop, QuantizedKdop, Quantizer};
 use crate::math::Vec3;
 use crate::mesh::Step;
 
 /// Least number of features one rayon task refits (smaller tasks were
 /// slower: docs/notes/bvh-refit.md).
-pub const PAR_REFIT_MIN_LEN: usize = 4096;
+pub(crate) const PAR_REFIT_MIN_LEN: usize = 4096;
 
 /// Subtrees with more nodes than this are refitted with `rayon::join`.
-pub const PAR_REFIT_CUTOFF: usize = 16384;
+pub(crate) const PAR_REFIT_CUTOFF: usize = 16384;
 
 impl<const N: usize> KdopBvh<N> {
     /// Refits every k-DOP to `step`, which must be a step of the mesh the BVH
@@ -82,7 +82,7 @@ impl<const N: usize> KdopBvh<N> {
             // (`Kdop::set_points`: the same bits as `Kdop::from_point` of
             // each, without its branches); positions prefetched as in the
             // first vertex pass.
-            let image = |v: u32, q: &mut AlignedQKdop<N>| {
+            let image = |v: u32, q: &mut AlignedQuantizedKdop<N>| {
                 let v = v as usize;
                 let mut bv = [Kdop::EMPTY; 2];
                 Kdop::set_points(&mut bv, &x_t0[v], &x_t1[v]);
@@ -137,7 +137,10 @@ impl<const N: usize> KdopBvh<N> {
         });
         let leaf_bv = &self.leaf_q;
         if self.inner.is_empty() {
-            self.root_bv = leaf_bv.first().copied().unwrap_or(QKdop::<N>::EMPTY);
+            self.root_bv = leaf_bv
+                .first()
+                .copied()
+                .unwrap_or(QuantizedKdop::<N>::EMPTY);
         } else {
             refit_subtree(&mut self.inner, 0, leaf_bv);
             let r = &self.inner[0];
@@ -235,11 +238,11 @@ pub(crate) fn par_set<T: Send + Default, S: Sync>(
 /// `inner` (whose first entry has absolute index `base`).
 #[inline(always)]
 fn set_child_bv<const N: usize>(
-    out: &mut QKdop<N>,
+    out: &mut QuantizedKdop<N>,
     r: u32,
     inner: &[Inner<N>],
     base: usize,
-    leaf_bv: &[QKdop<N>],
+    leaf_bv: &[QuantizedKdop<N>],
 ) {
     if r & LEAF != 0 {
         *out = leaf_bv[(r & !LEAF) as usize];
@@ -251,7 +254,11 @@ fn set_child_bv<const N: usize>(
 
 /// Refits the subtree of internal nodes `inner` (exactly one subtree, its root
 /// first, at absolute index `base`): children after parents, so in reverse.
-fn refit_subtree<const N: usize>(inner: &mut [Inner<N>], base: usize, leaf_bv: &[QKdop<N>]) {
+fn refit_subtree<const N: usize>(
+    inner: &mut [Inner<N>],
+    base: usize,
+    leaf_bv: &[QuantizedKdop<N>],
+) {
     if inner.len() > PAR_REFIT_CUTOFF {
         let child = inner[0].child;
         let (head, rest) = inner.split_at_mut(1);

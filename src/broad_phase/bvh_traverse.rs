@@ -72,7 +72,7 @@
 //!
 //! **Queries in registers.** Every k-DOP tested against many others (a
 //! cluster's merge, a leaf in its cluster's partner filter, a query's
-//! features in their outer tests) is a [`QKdopQuery`]: loaded once into
+//! features in their outer tests) is a [`QuantizedKdopQuery`]: loaded once into
 //! registers, not copied into a local whose stores the tests' loads then
 //! straddle (a failed store-to-load forwarding per copy).
 //!
@@ -108,13 +108,14 @@ use rayon::prelude::*;
 use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, MAX_DEPTH, NO_FACE, check_disjoint};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
 use crate::bounding_volume::{
-    AlignedQKdop, Kdop, QKdop, QKdopQuery, aligned_merge, aligned_overlap, aligned_overlap_merge,
+    AlignedQuantizedKdop, Kdop, QuantizedKdop, QuantizedKdopQuery, aligned_merge, aligned_overlap,
+    aligned_overlap_merge,
 };
 
 /// Leaves (queries) per parallel task: across two trees exactly (the last
 /// task excepted), in the self traversal at least (a task takes whole
 /// clusters; the last may have fewer).
-pub const LEAVES_PER_TASK: usize = 256;
+pub(crate) const LEAVES_PER_TASK: usize = 256;
 
 /// Most vertices, and most edges, a leaf owns (those of one face).
 const MAX_OWNED: usize = 3;
@@ -326,7 +327,7 @@ fn self_range<const N: usize>(
     let mut k = 0;
     while k + 1 < starts.len() {
         let (c0, c1) = (starts[k] as usize, starts[k + 1] as usize);
-        let qa = QKdopQuery::merge_of(&t.leaf_q[c0..c1]);
+        let qa = QuantizedKdopQuery::merge_of(&t.leaf_q[c0..c1]);
         let la = own_leaves(&qa, t, c0, c1, &mut sc.cluster, &mut stats.node_tests);
         if k + 2 == starts.len() {
             let nc = gather(
@@ -341,7 +342,7 @@ fn self_range<const N: usize>(
             return;
         }
         let c2 = starts[k + 2] as usize;
-        let qb = QKdopQuery::merge_of(&t.leaf_q[c1..c2]);
+        let qb = QuantizedKdopQuery::merge_of(&t.leaf_q[c1..c2]);
         let lb = own_leaves(&qb, t, c1, c2, &mut sc.cluster_next, &mut stats.node_tests);
         let [na, nb] = gather_two(
             [&qa, &qb],
@@ -365,7 +366,7 @@ fn self_range<const N: usize>(
 /// starts at `c1` and skips the cluster's own subtree.
 #[inline(always)]
 fn own_leaves<const N: usize>(
-    q: &QKdopQuery<N>,
+    q: &QuantizedKdopQuery<N>,
     t: &KdopBvh<N>,
     c0: usize,
     c1: usize,
@@ -397,7 +398,7 @@ fn own_leaves<const N: usize>(
 /// SAH split, see `bvh_build`).
 #[inline(always)]
 fn gather<const N: usize>(
-    q: &QKdopQuery<N>,
+    q: &QuantizedKdopQuery<N>,
     t: &KdopBvh<N>,
     bound: u32,
     listed: usize,
@@ -430,7 +431,7 @@ fn gather<const N: usize>(
 /// exactly [`gather`]'s for its query, and so is the count of node tests.
 #[inline(always)]
 fn gather_two<const N: usize>(
-    q: [&QKdopQuery<N>; 2],
+    q: [&QuantizedKdopQuery<N>; 2],
     t: &KdopBvh<N>,
     bound: [u32; 2],
     listed: [usize; 2],
@@ -486,7 +487,7 @@ impl Descent {
     #[inline(always)]
     fn visit<const N: usize>(
         &mut self,
-        q: &QKdopQuery<N>,
+        q: &QuantizedKdopQuery<N>,
         t: &KdopBvh<N>,
         bound: u32,
         out: &mut Vec<u32>,
@@ -525,7 +526,7 @@ fn query<const N: usize>(
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
 ) {
-    let q = QKdopQuery::new(&b.grid.quantize(&a.face_kdop(&a.leaves[la])));
+    let q = QuantizedKdopQuery::new(&b.grid.quantize(&a.face_kdop(&a.leaves[la])));
     let np = gather(&q, b, bound, 0, &mut sc.partners, &mut stats.node_tests);
     features(a, la, b, &q, np, sc, stats);
 }
@@ -578,7 +579,7 @@ fn cluster<const N: usize>(
         // In registers, and local copies of the buffers: the stores into
         // `partners` do not make the compiler reload the query or the
         // buffers' headers.
-        let ql = QKdopQuery::new(&t.leaf_q[la]);
+        let ql = QuantizedKdopQuery::new(&t.leaf_q[la]);
         let (cluster, partners) = (&sc.cluster[first..nc], &mut sc.partners[..nc]);
         let mut np = 0;
         for &p in cluster {
@@ -606,8 +607,8 @@ fn cluster<const N: usize>(
 #[inline(always)]
 fn retain_aligned<const N: usize>(
     leaves: &mut [u32],
-    q: &AlignedQKdop<N>,
-    leaf_qt: &[AlignedQKdop<N>],
+    q: &AlignedQuantizedKdop<N>,
+    leaf_qt: &[AlignedQuantizedKdop<N>],
 ) -> usize {
     retain(leaves, |p| aligned_overlap(q, &leaf_qt[p as usize]))
 }
@@ -631,7 +632,7 @@ fn features<const N: usize>(
     a: &KdopBvh<N>,
     la: usize,
     b: &KdopBvh<N>,
-    q: &QKdopQuery<N>,
+    q: &QuantizedKdopQuery<N>,
     np: usize,
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
@@ -758,7 +759,7 @@ fn features<const N: usize>(
             let face_qi = if same_tree {
                 a.face_qi(leaf)
             } else {
-                QKdop::<N>::EMPTY
+                QuantizedKdop::<N>::EMPTY
             };
             let mut face_bv = None;
             for &h in &hits[..nh] {
@@ -825,12 +826,16 @@ enum Feature {
 /// and the self traversal, which never quantizes there, paid a call per
 /// query (about 3 % of funnel 227→228's traversal time).
 #[inline(never)]
-fn requantized<const N: usize>(b: &KdopBvh<N>, a: &KdopBvh<N>, feature: Feature) -> QKdopQuery<N> {
+fn requantized<const N: usize>(
+    b: &KdopBvh<N>,
+    a: &KdopBvh<N>,
+    feature: Feature,
+) -> QuantizedKdopQuery<N> {
     let bv = match feature {
         Feature::Vertex(s) => a.vertex_bv[s],
         Feature::Edge(s) => a.edge_kdop(s),
     };
-    QKdopQuery::new(&b.grid.quantize(&bv))
+    QuantizedKdopQuery::new(&b.grid.quantize(&bv))
 }
 
 /// The outer tests of the `NEA` edges owned by the query against the edges
@@ -846,9 +851,9 @@ fn edge_edge_hits<const N: usize, const NEA: usize>(
 ) -> usize {
     let (a, b, es) = (query.a, query.b, query.start[1]);
     let qends: [[u32; 2]; NEA] = std::array::from_fn(|k| a.slot_edge_ends[es + k]);
-    let qq: [QKdopQuery<N>; NEA] = std::array::from_fn(|k| {
+    let qq: [QuantizedKdopQuery<N>; NEA] = std::array::from_fn(|k| {
         if query.same_tree {
-            QKdopQuery::new(&a.edge_q[es + k])
+            QuantizedKdopQuery::new(&a.edge_q[es + k])
         } else {
             requantized(b, a, Feature::Edge(es + k))
         }
@@ -905,7 +910,7 @@ fn edges_edges<const N: usize, const ALIGNED: bool>(
     // first needed.
     let qids: [u32; 3] = std::array::from_fn(|k| if k < nea { a.slot_edge[es + k] } else { 0 });
     // (A loop, not `array::from_fn`, whose closure was not inlined.)
-    let mut qi = [QKdop::<N>::EMPTY; 3];
+    let mut qi = [QuantizedKdop::<N>::EMPTY; 3];
     if query.same_tree {
         for (k, q) in qi.iter_mut().enumerate().take(nea) {
             *q = a.edge_qi(es + k);
@@ -913,10 +918,10 @@ fn edges_edges<const N: usize, const ALIGNED: bool>(
     }
     let mut qe: [Option<Kdop<N>>; 3] = [None; 3];
     // The time-aligned images of an edge slot's ends.
-    fn ends_qt<const N: usize>(t: &KdopBvh<N>, s: usize) -> [&AlignedQKdop<N>; 2] {
+    fn ends_qt<const N: usize>(t: &KdopBvh<N>, s: usize) -> [&AlignedQuantizedKdop<N>; 2] {
         t.edge_end_slots[s].map(|x| &t.vertex_qt[x as usize])
     }
-    let mut qt = [[QKdop::<N>::EMPTY; 2]; 3];
+    let mut qt = [[QuantizedKdop::<N>::EMPTY; 2]; 3];
     if ALIGNED {
         for (k, q) in qt.iter_mut().enumerate().take(nea) {
             let [u, v] = ends_qt(a, es + k);
@@ -957,9 +962,9 @@ fn vertex_face_hits<const N: usize, const NVA: usize>(
 ) -> usize {
     let (a, b, vs) = (query.a, query.b, query.start[0]);
     let qv: [u32; NVA] = std::array::from_fn(|i| a.slot_vertex[vs + i]);
-    let qq: [QKdopQuery<N>; NVA] = std::array::from_fn(|i| {
+    let qq: [QuantizedKdopQuery<N>; NVA] = std::array::from_fn(|i| {
         if query.same_tree {
-            QKdopQuery::new(&a.vertex_q[vs + i])
+            QuantizedKdopQuery::new(&a.vertex_q[vs + i])
         } else {
             requantized(b, a, Feature::Vertex(vs + i))
         }

@@ -7,11 +7,10 @@ mod bvh;
 mod bvh_build;
 mod bvh_refit;
 mod bvh_traverse;
+mod bvh_validate;
 mod candidate;
 
 pub use brute_force::brute_force_candidates;
 pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
-pub use bvh_build::PAR_BUILD_CUTOFF;
-pub use bvh_refit::{PAR_REFIT_CUTOFF, PAR_REFIT_MIN_LEN};
-pub use bvh_traverse::LEAVES_PER_TASK;
+pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};

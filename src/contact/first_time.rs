@@ -23,7 +23,7 @@ use std::cmp::Ordering;
 
 use super::feature::Elementary;
 use super::predicates::segment_pierces_triangle;
-use crate::bounding_volume::Kdop;
+use crate::bounding_volume::Kdop6;
 use crate::exact::{Algebraic, Dyadic};
 use crate::math::Vec3;
 use crate::narrow_phase::{Toi, edge_edge, oracle, vertex_face};
@@ -102,7 +102,7 @@ pub fn elementary_exact(
 /// Whether the triangles interpenetrate at `t = 0`: an edge of one pierces
 /// the other's relative interior transversally (exact).
 pub fn pierced_at_start(a_t0: &[Vec3; 3], b_t0: &[Vec3; 3]) -> bool {
-    if !Kdop::<3>::from_points(a_t0).overlaps(&Kdop::<3>::from_points(b_t0)) {
+    if !Kdop6::from_points(a_t0).overlaps(&Kdop6::from_points(b_t0)) {
         return false;
     }
     let pierces = |x: &[Vec3; 3], y: &[Vec3; 3]| {

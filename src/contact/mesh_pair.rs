@@ -36,7 +36,7 @@ use rayon::prelude::*;
 use super::feature::{Corners, Elementary, Form};
 use super::region::Region;
 use super::triangle_pair::{TriangleContact, triangle_pair};
-use crate::bounding_volume::{Kdop, swept_face_kdops, swept_vertex_kdops};
+use crate::bounding_volume::{Kdop6, swept_face_kdops, swept_vertex_kdops};
 use crate::exact::Algebraic;
 use crate::math::{Real, Vec3};
 use crate::mesh::{Feature, Step, TriMesh};
@@ -212,12 +212,12 @@ fn corners_of(x: &[Vec3], tri: [u32; 3]) -> [Vec3; 3] {
 /// The face pairs of `a` and `b` whose swept coordinate boxes overlap
 /// (closed), in `(face of A, face of B)` order.
 pub fn candidate_face_pairs(a: &Step<'_>, b: &Step<'_>) -> Vec<[u32; 2]> {
-    let boxes = |s: &Step<'_>| -> Vec<Kdop<3>> {
+    let boxes = |s: &Step<'_>| -> Vec<Kdop6> {
         let v = swept_vertex_kdops::<3>(s);
         swept_face_kdops(s, &v)
     };
     let (ba, bb) = (boxes(a), boxes(b));
-    let all_a = ba.iter().fold(Kdop::<3>::EMPTY, |m, k| m.merge(k));
+    let all_a = ba.iter().fold(Kdop6::EMPTY, |m, k| m.merge(k));
     let near_b: Vec<u32> = (0..bb.len() as u32)
         .filter(|&j| bb[j as usize].overlaps(&all_a))
         .collect();

@@ -15,6 +15,7 @@ pub mod cylinder_heightfield;
 mod error;
 pub mod frame;
 pub mod heightfield;
+#[cfg(feature = "baselines")]
 pub mod parry_compare;
 pub mod scenes;
 mod shapes;

@@ -4,21 +4,28 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use super::{Verdict, dnf, slpf};
 use crate::math::Vec3;
 use crate::primitive::QueryKind;
 
-/// Which low-level filters run before the exact test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// Which low-level filters run before the exact test (in reports and JSON,
+/// its [`name`](FilterSet::name)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum FilterSet {
     /// No filtering.
+    #[serde(rename = "none")]
     None,
     /// DNF alone.
+    #[serde(rename = "dnf")]
     Dnf,
     /// SLPF alone.
+    #[serde(rename = "slpf")]
     Slpf,
     /// SLPF, then DNF on the survivors (the paper's combined path).
     #[default]
+    #[serde(rename = "slpf+dnf")]
     SlpfDnf,
 }
 

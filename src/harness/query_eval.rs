@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ground_truth::QuerySet;
 use super::stamp::Stamp;
-use crate::narrow_phase::{Path, Solver, edge_edge_traced, vertex_face_traced};
+use crate::narrow_phase::{Solver, SolverTier, edge_edge_traced, vertex_face_traced};
 use crate::primitive::QueryKind;
 
 /// The score of one solver on one query set.
@@ -88,7 +88,7 @@ pub fn score(set: &QuerySet, solver: Solver, min_time: Duration) -> SetScore {
     let (mut positives, mut fp, mut fneg, mut fallbacks) = (0, 0, 0, 0);
     for (i, q) in set.points.iter().enumerate() {
         let (hit, path) = solve_traced(solver, set.kind, q);
-        if path == Path::Exact && solver == Solver::Exact {
+        if path == SolverTier::Exact && solver == Solver::Exact {
             fallbacks += 1;
         }
         if let Some(t) = truth.map(|t| t[i]) {
@@ -124,7 +124,7 @@ pub fn score(set: &QuerySet, solver: Solver, min_time: Duration) -> SetScore {
     }
 }
 
-fn solve_traced(solver: Solver, kind: QueryKind, q: &[crate::math::Vec3; 8]) -> (bool, Path) {
+fn solve_traced(solver: Solver, kind: QueryKind, q: &[crate::math::Vec3; 8]) -> (bool, SolverTier) {
     let [a, b, c, d, e, f, g, h] = q;
     match (solver, kind) {
         (Solver::Exact, QueryKind::VertexFace) => {
@@ -135,7 +135,7 @@ fn solve_traced(solver: Solver, kind: QueryKind, q: &[crate::math::Vec3; 8]) -> 
             let (r, p) = edge_edge_traced(a, b, c, d, e, f, g, h);
             (r.is_some(), p)
         }
-        (Solver::Cubic, kind) => (solver.solve(kind, q).is_some(), Path::Filtered),
+        (Solver::Cubic, kind) => (solver.solve(kind, q).is_some(), SolverTier::Float),
     }
 }
 

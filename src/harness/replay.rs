@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::memory::peak_rss_mb;
 use super::sequence::{FrameSequence, SequenceError};
 use super::stamp::Stamp;
+use crate::filter::FilterSet;
 use crate::mesh::Step;
+use crate::narrow_phase::Solver;
 use crate::pipeline::{
     KindCounts, Pipeline, PipelineConfig, PipelineError, StageTimes, StepReport,
 };
@@ -41,6 +43,8 @@ pub struct StepRecord {
     /// The pipeline's report.
     #[serde(flatten)]
     pub report: StepReport,
+    /// Peak resident memory of the process after the step, MiB.
+    pub peak_rss_mb: f64,
 }
 
 /// Sums of [`KindCounts`] over the steps.
@@ -83,7 +87,7 @@ impl KindTotals {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SettingRun {
     /// The filters that ran ([`StepReport::filters`]).
-    pub filters: String,
+    pub filters: FilterSet,
     /// Whether the BVH pruned by time-aligned k-DOPs.
     pub time_aligned: bool,
     /// Whether the coplanar-window filter ran.
@@ -113,7 +117,7 @@ pub struct ReplaySummary {
     /// order they first ran.
     pub ran: Vec<SettingRun>,
     /// Solver.
-    pub solver: String,
+    pub solver: Solver,
     /// Vertex–face totals.
     pub vf: KindTotals,
     /// Edge–edge totals.
@@ -150,25 +154,23 @@ pub fn replay(
     for i in 0..steps {
         let x_t1 = seq.frame(i + 1)?;
         let step = Step::new(mesh, &x_t0, &x_t1)?;
-        let mut outcome = pipeline.step(&step)?;
-        outcome.report.peak_rss_mb = peak_rss_mb();
+        let outcome = pipeline.step(&step)?;
         let r = &outcome.report;
         vf.add(&r.vf);
         ee.add(&r.ee);
         match ran.iter_mut().find(|s| {
-            (s.filters.as_str(), s.time_aligned, s.window)
-                == (r.filters.as_str(), r.time_aligned, r.window)
+            (s.filters, s.time_aligned, s.window) == (r.filters, r.time_aligned, r.window)
         }) {
             Some(s) => s.steps += 1,
             None => ran.push(SettingRun {
-                filters: r.filters.clone(),
+                filters: r.filters,
                 time_aligned: r.time_aligned,
                 window: r.window,
                 steps: 1,
             }),
         }
         for (s, t) in [
-            (&mut sum.refit, r.time_ms.refit),
+            (&mut sum.bvh, r.time_ms.bvh),
             (&mut sum.traverse, r.time_ms.traverse),
             (&mut sum.filter, r.time_ms.filter),
             (&mut sum.solve, r.time_ms.solve),
@@ -186,6 +188,7 @@ pub fn replay(
             frame_t0: seq.frame_label(i),
             frame_t1: seq.frame_label(i + 1),
             report: outcome.report,
+            peak_rss_mb: peak_rss_mb(),
         });
         x_t0 = x_t1;
     }
@@ -199,12 +202,12 @@ pub fn replay(
         gaps: seq.gaps(),
         k: cfg.axes.k(),
         ran,
-        solver: cfg.solver.name().to_string(),
+        solver: cfg.solver,
         vf,
         ee,
         min_step_toi: min_toi,
         mean_time_ms: StageTimes {
-            refit: sum.refit / n,
+            bvh: sum.bvh / n,
             traverse: sum.traverse / n,
             filter: sum.filter / n,
             solve: sum.solve / n,

@@ -23,7 +23,7 @@ use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::separation::edge_edge_separated;
 use super::start_contact;
 use super::static_tier;
-use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
+use super::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
 use crate::primitive::certified_common_sign;
 
@@ -48,7 +48,7 @@ pub fn edge_edge(
     .0
 }
 
-/// [`edge_edge`], also telling which path decided.
+/// [`edge_edge`], also telling which tier decided.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn edge_edge_traced(
@@ -60,7 +60,7 @@ pub fn edge_edge_traced(
     ea1_t1: &Vec3,
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     edge_edge_traced_with(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, true,
     )
@@ -82,11 +82,11 @@ pub(crate) fn edge_edge_traced_with(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
     check_range: bool,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     // Coincident endpoints at the start: contact at t = 0, before any tier
     // (the tiers would sign these slowly or defer them).
     if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {
-        return (Some(Toi::exact(0.0)), Path::Filtered);
+        return (Some(Toi::exact(0.0)), SolverTier::Float);
     }
     if let Some(result) = filtered(
         ea0_t0,
@@ -99,7 +99,7 @@ pub(crate) fn edge_edge_traced_with(
         eb1_t1,
         check_range,
     ) {
-        return (result, Path::Filtered);
+        return (result, SolverTier::Float);
     }
     // Edges apart along one of their own directions (`separation`).
     let points = [
@@ -110,7 +110,7 @@ pub(crate) fn edge_edge_traced_with(
             ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
         )
     {
-        return (None, Path::Filtered);
+        return (None, SolverTier::Float);
     }
     let exact = oracle::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
@@ -122,7 +122,7 @@ pub(crate) fn edge_edge_traced_with(
             upper: t.upper_f64(),
         }
     });
-    (exact, Path::Exact)
+    (exact, SolverTier::Exact)
 }
 
 /// The float tiers: `Some(decision)` when certified, `None` to fall back.

@@ -26,6 +26,6 @@ pub use crate::primitive::QueryKind;
 pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
 pub use solver::{Solver, UnknownSolver};
-pub use toi::{EXACT_TOI_WIDTH, Path, Toi};
+pub use toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 pub(crate) use vertex_face::vertex_face_traced_with;
 pub use vertex_face::{vertex_face, vertex_face_traced};

@@ -4,13 +4,16 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use super::toi::Toi;
 use super::{edge_edge, provot, vertex_face};
 use crate::math::Vec3;
 use crate::primitive::QueryKind;
 
-/// A narrow-phase method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// A narrow-phase method (in reports and JSON, its [`name`](Solver::name)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Solver {
     /// Certified fast path + exact fallback: no false negatives or positives.
     #[default]

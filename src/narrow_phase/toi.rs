@@ -18,11 +18,11 @@ impl Toi {
     }
 }
 
-/// Which path of the `exact` solver decided a query.
+/// Which tier of the `exact` solver decided a query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Path {
+pub enum SolverTier {
     /// The floating-point fast path with certified error bounds.
-    Filtered,
+    Float,
     /// The exact big-integer fallback ([`super::oracle`]).
     Exact,
 }

@@ -42,7 +42,7 @@ use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::start_contact;
 use super::static_tier;
-use super::toi::{EXACT_TOI_WIDTH, Path, Toi};
+use super::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
 use crate::primitive::certified_common_sign;
 
@@ -64,7 +64,7 @@ pub fn vertex_face(
     vertex_face_traced(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1).0
 }
 
-/// [`vertex_face`], also telling which path decided.
+/// [`vertex_face`], also telling which tier decided.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn vertex_face_traced(
@@ -76,7 +76,7 @@ pub fn vertex_face_traced(
     f0_t1: &Vec3,
     f1_t1: &Vec3,
     f2_t1: &Vec3,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     vertex_face_traced_with(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, true)
 }
 
@@ -96,11 +96,11 @@ pub(crate) fn vertex_face_traced_with(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
     check_range: bool,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     // Coincident points at the start: contact at t = 0, before any tier
     // (the tiers would sign these slowly or defer them).
     if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {
-        return (Some(Toi::exact(0.0)), Path::Filtered);
+        return (Some(Toi::exact(0.0)), SolverTier::Float);
     }
     if let Some(result) = filtered(
         v_t0,
@@ -113,7 +113,7 @@ pub(crate) fn vertex_face_traced_with(
         f2_t1,
         check_range,
     ) {
-        return (result, Path::Filtered);
+        return (result, SolverTier::Float);
     }
     let exact =
         oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1).map(|mut t| {
@@ -123,7 +123,7 @@ pub(crate) fn vertex_face_traced_with(
                 upper: t.upper_f64(),
             }
         });
-    (exact, Path::Exact)
+    (exact, SolverTier::Exact)
 }
 
 /// The float tiers: `Some(decision)` when certified, `None` to fall back.

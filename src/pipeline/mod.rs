@@ -11,5 +11,5 @@ mod step;
 
 pub use config::{PipelineConfig, TimeAligned};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
-pub use report::{BvhCounts, ContactPair, KindCounts, StageTimes, StepReport};
+pub use report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
 pub use step::{Pipeline, PipelineError, StepOutcome};

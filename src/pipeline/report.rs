@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::filter::FilterSet;
+use crate::narrow_phase::Solver;
 use crate::primitive::QueryKind;
 
 /// Counts of one pair kind (vertex–face or edge–edge) through the stages.
@@ -68,23 +70,51 @@ pub struct BvhCounts {
 }
 
 /// Wall time of each stage, milliseconds. Traversal, filters and exact
-/// tests run fused, in the traversal's tasks: `traverse`, `filter` and
-/// `solve` split that stage's wall time by the filters' and the tests'
-/// busy times (see `pipeline::step`).
+/// tests run fused, in the traversal's tasks, so only `bvh` and `total` are
+/// measured apart: `traverse`, `filter` and `solve` are **estimates** that
+/// split the fused stage's wall time by the filters' and the tests' busy
+/// times (see `pipeline::step`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageTimes {
-    /// Building the BVH (first step) or refitting it (later steps); the
+    /// Building the BVH or refitting it ([`StepReport::bvh`] says which); the
     /// filters' per-vertex arrays are written alongside, on the same
-    /// workers, and count here.
-    pub refit: f64,
-    /// BVH traversal: candidate generation.
+    /// workers, and count here. (Records made before the name read `refit`.)
+    #[serde(alias = "refit")]
+    pub bvh: f64,
+    /// BVH traversal: candidate generation (estimated).
     pub traverse: f64,
-    /// Low-level filters.
+    /// Low-level filters (estimated).
     pub filter: f64,
-    /// Exact tests.
+    /// Exact tests (estimated).
     pub solve: f64,
     /// The whole step.
     pub total: f64,
+}
+
+/// What a step did with the BVH.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BvhMode {
+    /// Built it from the step's positions.
+    Build,
+    /// Refitted the one kept from the previous step (same topology).
+    Refit,
+}
+
+impl BvhMode {
+    /// Name in reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            BvhMode::Build => "build",
+            BvhMode::Refit => "refit",
+        }
+    }
+}
+
+impl std::fmt::Display for BvhMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// The report of one step (the JSON of `ccdlab step --json`).
@@ -100,7 +130,7 @@ pub struct StepReport {
     pub k: usize,
     /// Filter setting that ran (with [`super::TimeAligned::Auto`], the
     /// configured one without SLPF when the BVH pruned).
-    pub filters: String,
+    pub filters: FilterSet,
     /// Whether the coplanar-window filter ran after the paper's filters
     /// ([`super::PipelineConfig::window`]); records made before it existed
     /// read as `false`.
@@ -113,11 +143,11 @@ pub struct StepReport {
     #[serde(default)]
     pub time_aligned: bool,
     /// Solver.
-    pub solver: String,
+    pub solver: Solver,
     /// Worker threads.
     pub threads: usize,
-    /// `"build"` when this step built the BVH, `"refit"` when it refitted it.
-    pub bvh: String,
+    /// Whether this step built the BVH or refitted it.
+    pub bvh: BvhMode,
     /// Vertex–face counts.
     pub vf: KindCounts,
     /// Edge–edge counts.
@@ -132,9 +162,6 @@ pub struct StepReport {
     pub toi_upper: Option<f64>,
     /// Stage times.
     pub time_ms: StageTimes,
-    /// Peak resident memory of the process so far, MiB (filled by the
-    /// caller; 0 where unknown).
-    pub peak_rss_mb: f64,
 }
 
 /// One colliding pair, by the data sets' global IDs.

@@ -64,7 +64,7 @@ use rayon::prelude::*;
 use super::clock::{Clock, busy_ms};
 use super::config::{PipelineConfig, TimeAligned};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
-use super::report::{BvhCounts, ContactPair, KindCounts, StageTimes, StepReport};
+use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
 use crate::broad_phase::CandidateSink;
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::filter::{
@@ -72,7 +72,9 @@ use crate::filter::{
 };
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
-use crate::narrow_phase::{Path, Solver, Toi, edge_edge_traced_with, vertex_face_traced_with};
+use crate::narrow_phase::{
+    Solver, SolverTier, Toi, edge_edge_traced_with, vertex_face_traced_with,
+};
 use crate::primitive::QueryKind;
 
 /// Why a step could not run.
@@ -220,12 +222,16 @@ impl Pipeline {
             edges: mesh.num_edges(),
             faces: mesh.num_faces(),
             k: cfg.axes.k(),
-            filters: filters.name().to_string(),
+            filters,
             window: cfg.window,
             time_aligned: prune,
-            solver: cfg.solver.name().to_string(),
+            solver: cfg.solver,
             threads: rayon::current_num_threads(),
-            bvh: if built { "build" } else { "refit" }.to_string(),
+            bvh: if built {
+                BvhMode::Build
+            } else {
+                BvhMode::Refit
+            },
             vf,
             ee,
             bvh_tests: BvhCounts {
@@ -237,13 +243,12 @@ impl Pipeline {
             toi,
             toi_upper,
             time_ms: StageTimes {
-                refit: refit_ms,
+                bvh: refit_ms,
                 traverse: traverse_ms,
                 filter: filter_ms,
                 solve: solve_ms,
                 total: start.ms(),
             },
-            peak_rss_mb: 0.0,
         };
         Ok(StepOutcome { report, pairs })
     }
@@ -252,7 +257,12 @@ impl Pipeline {
 /// The exact test of a pair; `in_range` when the step's every coordinate
 /// is in the solver's filter range (its fast tiers then skip the check).
 #[inline]
-fn solve(solver: Solver, kind: QueryKind, in_range: bool, q: &[Vec3; 8]) -> (Option<Toi>, Path) {
+fn solve(
+    solver: Solver,
+    kind: QueryKind,
+    in_range: bool,
+    q: &[Vec3; 8],
+) -> (Option<Toi>, SolverTier) {
     let [a, b, c, d, e, f, g, h] = q;
     match (solver, kind) {
         (Solver::Exact, QueryKind::VertexFace) => {
@@ -261,7 +271,7 @@ fn solve(solver: Solver, kind: QueryKind, in_range: bool, q: &[Vec3; 8]) -> (Opt
         (Solver::Exact, QueryKind::EdgeEdge) => {
             edge_edge_traced_with(a, b, c, d, e, f, g, h, !in_range)
         }
-        (Solver::Cubic, kind) => (solver.solve(kind, q), Path::Filtered),
+        (Solver::Cubic, kind) => (solver.solve(kind, q), SolverTier::Float),
     }
 }
 
@@ -554,8 +564,8 @@ impl<P: Pair> KindSink<P> {
         self.passed += self.survivors.len() as u64;
         for p in &self.survivors {
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (toi, path) = solve(ctx.solver, P::KIND, ctx.in_range, &q);
-            self.fallbacks += u64::from(path == Path::Exact);
+            let (toi, tier) = solve(ctx.solver, P::KIND, ctx.in_range, &q);
+            self.fallbacks += u64::from(tier == SolverTier::Exact);
             if let Some(toi) = toi {
                 self.colliding += 1;
                 self.colliding_same_component += u64::from(p.same_component(ctx));

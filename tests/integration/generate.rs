@@ -7,7 +7,7 @@ use ccdlab::harness::generate::{ClothSphere, SceneParams, generate};
 use ccdlab::harness::replay::{StepRecord, replay};
 use ccdlab::harness::sequence::FrameSequence;
 use ccdlab::mesh::Step;
-use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport};
+use ccdlab::pipeline::{BvhMode, Pipeline, PipelineConfig, StepReport};
 
 /// The CI-sized scene: a 24 × 24 cloth, 12 frames.
 fn small() -> FrameSequence {
@@ -71,7 +71,14 @@ fn replay_equals_a_fresh_pipeline_step_of_each_step() {
         assert_eq!(rec.report.ee, fresh.ee, "step {i}: edge–edge counts");
         assert_eq!(rec.report.toi, fresh.toi, "step {i}: time of impact");
         assert_eq!(rec.report.toi_upper, fresh.toi_upper, "step {i}");
-        assert_eq!(rec.report.bvh, if i == 0 { "build" } else { "refit" });
+        assert_eq!(
+            rec.report.bvh,
+            if i == 0 {
+                BvhMode::Build
+            } else {
+                BvhMode::Refit
+            }
+        );
     }
 }
 

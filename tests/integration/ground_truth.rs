@@ -14,7 +14,7 @@ use ccdlab::filter::{FilterSet, PAPER_DIRECTIONS};
 use ccdlab::harness::data::require_root;
 use ccdlab::harness::ground_truth::{QueryKind, QuerySet, discover_query_sets, load};
 use ccdlab::math::Vec3;
-use ccdlab::narrow_phase::{self, Path, oracle};
+use ccdlab::narrow_phase::{self, SolverTier, oracle};
 
 /// All query sets under the data root, loaded once.
 fn sets() -> &'static [QuerySet] {
@@ -129,7 +129,7 @@ fn float_tiers_decide_every_simulation_query() {
                 QueryKind::VertexFace => narrow_phase::vertex_face_traced(a, b, c, d, e, f, g, h),
                 QueryKind::EdgeEdge => narrow_phase::edge_edge_traced(a, b, c, d, e, f, g, h),
             };
-            if path == Path::Exact {
+            if path == SolverTier::Exact {
                 fallbacks.push((set.path.clone(), i));
             }
         }

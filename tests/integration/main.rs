@@ -1,23 +1,33 @@
 //! The integration tests: one test binary (one link of the library and its
 //! dependencies) with a module per area. Each module's doc says what it
 //! checks; the ground-truth tests read the data sets committed under
-//! `datasets/` (or `$CCDLAB_DATA`).
+//! `datasets/` (or `$CCDLAB_DATA`). Modules that need a feature (the
+//! binary, the side tracks, the reports) are built with it; the default
+//! features have them all.
 
 #[path = "../../src/test_util.rs"]
 mod common;
 
+#[cfg(feature = "cli")]
 mod bad_input;
+#[cfg(feature = "baselines")]
 mod baseline_parry;
 mod broad_phase;
+#[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "tin-contact")]
 mod contact;
 mod datasets;
+#[cfg(feature = "discrete")]
 mod discrete;
 mod generate;
 mod ground_truth;
 mod narrow_phase_oracle;
 mod pipeline;
+#[cfg(feature = "polygon")]
 mod polygons;
 mod readers;
+#[cfg(feature = "reports")]
 mod report;
+#[cfg(feature = "cli")]
 mod route;

@@ -15,7 +15,8 @@ use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, Step, TriMesh, read_step};
 use ccdlab::narrow_phase::{EXACT_TOI_WIDTH, edge_edge, oracle, vertex_face};
 use ccdlab::pipeline::{
-    AUTO_MIN_MOTION, ContactPair, Pipeline, PipelineConfig, StepOutcome, TimeAligned, motion_ratio,
+    AUTO_MIN_MOTION, BvhMode, ContactPair, Pipeline, PipelineConfig, StepOutcome, TimeAligned,
+    motion_ratio,
 };
 use ccdlab::primitive::QueryKind;
 use proptest::prelude::*;
@@ -284,7 +285,7 @@ fn refit_gives_the_same_step_as_a_fresh_build() {
     let mut p = Pipeline::new(collecting(FilterSet::SlpfDnf));
     let _ = p.step(&back).unwrap();
     let refitted = p.step(&step).unwrap();
-    assert_eq!(refitted.report.bvh, "refit");
+    assert_eq!(refitted.report.bvh, BvhMode::Refit);
     let fresh = Pipeline::new(collecting(FilterSet::SlpfDnf))
         .step(&step)
         .unwrap();
@@ -297,13 +298,13 @@ fn refit_gives_the_same_step_as_a_fresh_build() {
     // then refits again.
     p.rebuild_next();
     let rebuilt = p.step(&step).unwrap();
-    assert_eq!(rebuilt.report.bvh, "build");
+    assert_eq!(rebuilt.report.bvh, BvhMode::Build);
     assert_eq!(rebuilt.pairs, fresh.pairs);
     assert_eq!(
         (rebuilt.report.vf, rebuilt.report.ee),
         (fresh.report.vf, fresh.report.ee)
     );
-    assert_eq!(p.step(&step).unwrap().report.bvh, "refit");
+    assert_eq!(p.step(&step).unwrap().report.bvh, BvhMode::Refit);
 }
 
 /// `TimeAligned::Auto` on the real steps: funnel 227→228, whose vertices
@@ -373,16 +374,16 @@ fn auto_time_aligned_decides_at_each_build() {
         ..collecting(FilterSet::SlpfDnf)
     });
     let first = p.step(&still).unwrap().report;
-    assert_eq!((first.bvh.as_str(), first.time_aligned), ("build", false));
+    assert_eq!((first.bvh, first.time_aligned), (BvhMode::Build, false));
     let refitted = p.step(&moving).unwrap();
-    assert_eq!(refitted.report.bvh, "refit");
+    assert_eq!(refitted.report.bvh, BvhMode::Refit);
     assert!(!refitted.report.time_aligned);
-    assert_eq!(refitted.report.filters, "slpf+dnf");
+    assert_eq!(refitted.report.filters, FilterSet::SlpfDnf);
     p.rebuild_next();
     let rebuilt = p.step(&moving).unwrap();
-    assert_eq!(rebuilt.report.bvh, "build");
+    assert_eq!(rebuilt.report.bvh, BvhMode::Build);
     assert!(rebuilt.report.time_aligned);
-    assert_eq!(rebuilt.report.filters, "dnf");
+    assert_eq!(rebuilt.report.filters, FilterSet::Dnf);
     // The same collisions either way (listed in another order).
     assert_eq!(keys(&rebuilt.pairs), keys(&refitted.pairs));
     assert_eq!(rebuilt.report.toi, refitted.report.toi);

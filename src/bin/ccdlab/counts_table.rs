@@ -2,6 +2,7 @@
 //! row per query kind, with the same columns in the same order, and the
 //! line that says which setting ran.
 
+use ccdlab::filter::FilterSet;
 use ccdlab::harness::replay::KindTotals;
 use ccdlab::pipeline::KindCounts;
 
@@ -46,7 +47,7 @@ impl From<&KindTotals> for Row {
 
 /// What ran, in words: "filters dnf with time-aligned pruning, window
 /// filter on".
-pub fn setting(filters: &str, time_aligned: bool, window: bool) -> String {
+pub fn setting(filters: FilterSet, time_aligned: bool, window: bool) -> String {
     format!(
         "filters {filters}{}, window filter {}",
         if time_aligned {

@@ -38,7 +38,7 @@ use std::f64::consts::PI;
 use super::error::RouteError;
 use super::terrain::Tin;
 use super::waypoints::Route;
-use crate::bounding_volume::{Kdop, swept_face_kdops, swept_vertex_kdops};
+use crate::bounding_volume::{Kdop6, swept_face_kdops, swept_vertex_kdops};
 use crate::contact::mesh_pair::{MeshContact, mesh_contacts_among};
 use crate::math::{Real, Vec3};
 use crate::mesh::Step;
@@ -272,11 +272,11 @@ pub fn fly(
         x_t0: &terrain.positions,
         x_t1: &terrain.positions,
     };
-    let ground_boxes: Vec<Kdop<3>> = terrain
+    let ground_boxes: Vec<Kdop6> = terrain
         .mesh
         .faces()
         .iter()
-        .map(|f| Kdop::from_points(f.iter().map(|&v| &terrain.positions[v as usize])))
+        .map(|f| Kdop6::from_points(f.iter().map(|&v| &terrain.positions[v as usize])))
         .collect();
     let mut stats = FlightStats::default();
     for (index, st) in steps.iter().enumerate() {
@@ -290,7 +290,7 @@ pub fn fly(
         };
         let vboxes = swept_vertex_kdops::<3>(&moving);
         let fboxes = swept_face_kdops(&moving, &vboxes);
-        let all = fboxes.iter().fold(Kdop::<3>::EMPTY, |m, b| m.merge(b));
+        let all = fboxes.iter().fold(Kdop6::EMPTY, |m, b| m.merge(b));
         let near: Vec<u32> = (0..ground_boxes.len() as u32)
             .filter(|&g| ground_boxes[g as usize].overlaps(&all))
             .collect();

@@ -534,7 +534,7 @@ impl StageFigure {
                         run.report.threads,
                         if run.report.threads == 1 { "" } else { "s" }
                     ),
-                    vec![(0, t.refit), (1, t.traverse), (2, t.filter), (3, t.solve)],
+                    vec![(0, t.bvh), (1, t.traverse), (2, t.filter), (3, t.solve)],
                 ));
             }
             let peer = inputs.peers.iter().find(|(n, _)| n == &s.scene);

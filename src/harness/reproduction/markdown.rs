@@ -639,7 +639,7 @@ fn whole_step(w: &mut String, inputs: &ReportInputs) {
                 "| {} | ccdlab | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
                 s.scene,
                 r.threads,
-                sig3(t.refit + t.traverse),
+                sig3(t.bvh + t.traverse),
                 sig3(t.filter + t.solve),
                 sig3(t.total),
                 thousands(r.vf.candidates),
@@ -647,7 +647,7 @@ fn whole_step(w: &mut String, inputs: &ReportInputs) {
                 thousands(r.vf.colliding),
                 thousands(r.ee.colliding),
                 r.toi.map_or("none".to_string(), |t| format!("{t:e}")),
-                r.peak_rss_mb
+                run.peak_rss_mb
             );
         }
         match inputs.peers.iter().find(|(n, _)| n == &s.scene) {
@@ -704,8 +704,8 @@ fn whole_step(w: &mut String, inputs: &ReportInputs) {
                     },
                     if t <= g { "**met**" } else { "**not met**" },
                     sig3(t),
-                    r.report.peak_rss_mb,
-                    if r.report.peak_rss_mb <= 256.0 {
+                    r.peak_rss_mb,
+                    if r.peak_rss_mb <= 256.0 {
                         "met"
                     } else {
                         "not met"
@@ -800,7 +800,7 @@ fn every_setting(w: &mut String, inputs: &ReportInputs) {
                 thousands(r.ee.candidates),
                 thousands(r.ee.after_filter),
                 thousands(r.ee.colliding),
-                sig3(t.refit),
+                sig3(t.bvh),
                 sig3(t.traverse),
                 sig3(t.filter),
                 sig3(t.solve),

@@ -187,7 +187,9 @@ impl SceneRecord {
 
     /// The pipeline step with `k` and `filters`.
     pub fn step(&self, k: usize, filters: &str) -> Option<&StepReport> {
-        self.steps.iter().find(|s| s.k == k && s.filters == filters)
+        self.steps
+            .iter()
+            .find(|s| s.k == k && s.filters.name() == filters)
     }
 }
 

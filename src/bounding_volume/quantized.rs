@@ -62,16 +62,16 @@ const IMAGE_MAX: f64 = 65540.0;
 /// `i16` (value − 32,768), one per slab (module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(C)]
-pub struct QKdop<const N: usize> {
+pub struct QuantizedKdop<const N: usize> {
     /// Lower bounds.
     pub lo: [i16; N],
     /// Upper bounds.
     pub hi: [i16; N],
 }
 
-impl<const N: usize> QKdop<N> {
-    /// The empty k-DOP (identity of [`QKdop::merge`]; overlaps nothing).
-    pub const EMPTY: QKdop<N> = QKdop {
+impl<const N: usize> QuantizedKdop<N> {
+    /// The empty k-DOP (identity of [`QuantizedKdop::merge`]; overlaps nothing).
+    pub const EMPTY: QuantizedKdop<N> = QuantizedKdop {
         lo: [i16::MAX; N],
         hi: [i16::MIN; N],
     };
@@ -79,7 +79,7 @@ impl<const N: usize> QKdop<N> {
     /// Whether the closed quantized k-DOPs overlap in every slab;
     /// branch-free.
     #[inline(always)]
-    pub fn overlaps(&self, other: &QKdop<N>) -> bool {
+    pub fn overlaps(&self, other: &QuantizedKdop<N>) -> bool {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) {
             return simd::overlaps(self, other);
@@ -97,12 +97,12 @@ impl<const N: usize> QKdop<N> {
     /// costs a failed store-to-load forwarding: the merge stores 26 bytes in
     /// pieces that the test's overlapping 16-byte loads straddle.)
     #[inline(always)]
-    pub fn overlaps_merge<const M: usize>(&self, parts: [&QKdop<N>; M]) -> bool {
+    pub fn overlaps_merge<const M: usize>(&self, parts: [&QuantizedKdop<N>; M]) -> bool {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) && M > 0 {
             return simd::overlaps_merge(self, parts);
         }
-        let mut m = QKdop::<N>::EMPTY;
+        let mut m = QuantizedKdop::<N>::EMPTY;
         for p in parts {
             m = m.merge(p);
         }
@@ -118,19 +118,19 @@ impl<const N: usize> QKdop<N> {
     /// forwarding (returned by value, the vector merge was slower than the
     /// scalar one).
     #[inline(always)]
-    pub fn set_merge<const M: usize>(&mut self, parts: [&QKdop<N>; M]) {
+    pub fn set_merge<const M: usize>(&mut self, parts: [&QuantizedKdop<N>; M]) {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) && M > 0 {
             simd::set_merge(self, parts);
             return;
         }
-        *self = parts.iter().fold(QKdop::EMPTY, |m, p| m.merge(p));
+        *self = parts.iter().fold(QuantizedKdop::EMPTY, |m, p| m.merge(p));
     }
 
     /// The smallest quantized k-DOP containing both, one slab at a time.
-    /// To store a merge into an array, [`QKdop::set_merge`] is faster.
+    /// To store a merge into an array, [`QuantizedKdop::set_merge`] is faster.
     #[inline(always)]
-    pub fn merge(&self, other: &QKdop<N>) -> QKdop<N> {
+    pub fn merge(&self, other: &QuantizedKdop<N>) -> QuantizedKdop<N> {
         let mut out = *self;
         for i in 0..N {
             out.lo[i] = out.lo[i].min(other.lo[i]);
@@ -141,50 +141,50 @@ impl<const N: usize> QKdop<N> {
 }
 
 /// A quantized k-DOP held in registers, to test many k-DOPs against it
-/// ([`QKdopQuery::overlaps`] equals [`QKdop::overlaps`]).
+/// ([`QuantizedKdopQuery::overlaps`] equals [`QuantizedKdop::overlaps`]).
 ///
-/// A `QKdop` copied into a local for that purpose is stored to the stack,
+/// A `QuantizedKdop` copied into a local for that purpose is stored to the stack,
 /// and the test's first loads straddle those stores: a failed
 /// store-to-load forwarding per query (the traversal's leaf filter and
 /// descents run one per leaf and per cluster).
 #[derive(Clone, Copy, Debug)]
-pub struct QKdopQuery<const N: usize> {
+pub struct QuantizedKdopQuery<const N: usize> {
     /// Slabs `0..8` and `N − 8..N` of the lower bounds, then of the upper
     /// ones (8 to 16 slabs, on x86-64).
     #[cfg(target_arch = "x86_64")]
     v: [std::arch::x86_64::__m128i; 4],
     /// The k-DOP itself (the other cases).
-    q: QKdop<N>,
+    q: QuantizedKdop<N>,
 }
 
-impl<const N: usize> QKdopQuery<N> {
+impl<const N: usize> QuantizedKdopQuery<N> {
     /// `q`, loaded.
     #[inline(always)]
-    pub fn new(q: &QKdop<N>) -> QKdopQuery<N> {
-        QKdopQuery::merge_of(std::slice::from_ref(q))
+    pub fn new(q: &QuantizedKdop<N>) -> QuantizedKdopQuery<N> {
+        QuantizedKdopQuery::merge_of(std::slice::from_ref(q))
     }
 
-    /// The merge of `parts` (empty: [`QKdop::EMPTY`]), merged in registers.
+    /// The merge of `parts` (empty: [`QuantizedKdop::EMPTY`]), merged in registers.
     #[inline(always)]
-    pub fn merge_of(parts: &[QKdop<N>]) -> QKdopQuery<N> {
+    pub fn merge_of(parts: &[QuantizedKdop<N>]) -> QuantizedKdopQuery<N> {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) {
-            return QKdopQuery {
+            return QuantizedKdopQuery {
                 v: simd::merge_regs(parts),
-                q: QKdop::EMPTY,
+                q: QuantizedKdop::EMPTY,
             };
         }
-        QKdopQuery {
+        QuantizedKdopQuery {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a register operation; SSE2 is part of x86-64.
             v: [unsafe { std::arch::x86_64::_mm_setzero_si128() }; 4],
-            q: parts.iter().fold(QKdop::EMPTY, |m, p| m.merge(p)),
+            q: parts.iter().fold(QuantizedKdop::EMPTY, |m, p| m.merge(p)),
         }
     }
 
     /// Whether the k-DOP overlaps `other`.
     #[inline(always)]
-    pub fn overlaps(&self, other: &QKdop<N>) -> bool {
+    pub fn overlaps(&self, other: &QuantizedKdop<N>) -> bool {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) {
             return simd::overlaps_regs(&self.v, other);
@@ -200,7 +200,7 @@ impl<const N: usize> QKdopQuery<N> {
     #[inline(always)]
     pub fn overlaps_and_disjoint(
         &self,
-        other: &QKdop<N>,
+        other: &QuantizedKdop<N>,
         mine: [u32; 2],
         theirs: &[u32; 2],
     ) -> bool {
@@ -215,9 +215,9 @@ impl<const N: usize> QKdopQuery<N> {
 
     /// Whether the k-DOP overlaps `other` and `x` is none of `set` (a
     /// vertex's k-DOP against a face's, and the face's corners), in one
-    /// vector test as [`QKdopQuery::overlaps_and_disjoint`].
+    /// vector test as [`QuantizedKdopQuery::overlaps_and_disjoint`].
     #[inline(always)]
-    pub fn overlaps_and_not_in(&self, other: &QKdop<N>, x: u32, set: &[u32; 3]) -> bool {
+    pub fn overlaps_and_not_in(&self, other: &QuantizedKdop<N>, x: u32, set: &[u32; 3]) -> bool {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) {
             return simd::overlaps_regs_not_in(&self.v, other, x, set);
@@ -227,10 +227,10 @@ impl<const N: usize> QKdopQuery<N> {
 
     /// The k-DOP, stored.
     #[inline(always)]
-    pub fn get(&self) -> QKdop<N> {
+    pub fn get(&self) -> QuantizedKdop<N> {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) {
-            let mut out = QKdop::EMPTY;
+            let mut out = QuantizedKdop::EMPTY;
             simd::store_regs(&self.v, &mut out);
             return out;
         }
@@ -238,10 +238,10 @@ impl<const N: usize> QKdopQuery<N> {
     }
 }
 
-impl<const N: usize> Default for QKdop<N> {
-    /// [`QKdop::EMPTY`].
-    fn default() -> QKdop<N> {
-        QKdop::EMPTY
+impl<const N: usize> Default for QuantizedKdop<N> {
+    /// [`QuantizedKdop::EMPTY`].
+    fn default() -> QuantizedKdop<N> {
+        QuantizedKdop::EMPTY
     }
 }
 
@@ -250,7 +250,7 @@ impl<const N: usize> Default for QKdop<N> {
 /// nothing).
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{IMAGE_MAX, IMAGE_MIN, Kdop, QKdop};
+    use super::{IMAGE_MAX, IMAGE_MIN, Kdop, QuantizedKdop};
     use std::arch::x86_64::*;
 
     /// [`super::Quantizer::quantize_to`] on SSE2, slabs `0..8` and `N − 8..N` as
@@ -266,7 +266,7 @@ mod simd {
         origin: &[f64; N],
         scale: &[f64; N],
         b: &Kdop<N>,
-        out: &mut QKdop<N>,
+        out: &mut QuantizedKdop<N>,
     ) {
         debug_assert!((8..=16).contains(&N));
         // SAFETY: each `f64` load reads 2 lanes at `at + 2j ≤ N − 2` of an
@@ -311,7 +311,7 @@ mod simd {
     }
 
     #[inline(always)]
-    pub(super) fn overlaps<const N: usize>(a: &QKdop<N>, b: &QKdop<N>) -> bool {
+    pub(super) fn overlaps<const N: usize>(a: &QuantizedKdop<N>, b: &QuantizedKdop<N>) -> bool {
         debug_assert!((8..=16).contains(&N));
         // SAFETY: each load reads 8 `i16` at offset 0 or `N − 8` of an
         // `[i16; N]` with `8 ≤ N`, i.e. within the array; SSE2 is part of
@@ -334,7 +334,7 @@ mod simd {
     /// `[lo@0, lo@N−8, hi@0, hi@N−8]` of the merge of `parts`.
     #[inline(always)]
     pub(super) fn merge_regs<'a, const N: usize>(
-        parts: impl IntoIterator<Item = &'a QKdop<N>>,
+        parts: impl IntoIterator<Item = &'a QuantizedKdop<N>>,
     ) -> [__m128i; 4] {
         debug_assert!((8..=16).contains(&N));
         // SAFETY: as in `overlaps`.
@@ -359,7 +359,7 @@ mod simd {
     /// The lanes (16-bit slabs) in which the k-DOP in `v` ([`merge_regs`])
     /// and `b` are apart, all ones.
     #[inline(always)]
-    fn apart_regs<const N: usize>(v: &[__m128i; 4], b: &QKdop<N>) -> __m128i {
+    fn apart_regs<const N: usize>(v: &[__m128i; 4], b: &QuantizedKdop<N>) -> __m128i {
         debug_assert!((8..=16).contains(&N));
         // SAFETY: as in `overlaps`.
         unsafe {
@@ -376,9 +376,9 @@ mod simd {
         }
     }
 
-    /// [`QKdop::overlaps`] of the k-DOP in `v` ([`merge_regs`]) and `b`.
+    /// [`QuantizedKdop::overlaps`] of the k-DOP in `v` ([`merge_regs`]) and `b`.
     #[inline(always)]
-    pub(super) fn overlaps_regs<const N: usize>(v: &[__m128i; 4], b: &QKdop<N>) -> bool {
+    pub(super) fn overlaps_regs<const N: usize>(v: &[__m128i; 4], b: &QuantizedKdop<N>) -> bool {
         // SAFETY: a register operation; SSE2 is part of x86-64.
         unsafe { _mm_movemask_epi8(apart_regs(v, b)) == 0 }
     }
@@ -387,7 +387,7 @@ mod simd {
     #[inline(always)]
     pub(super) fn overlaps_regs_disjoint<const N: usize>(
         v: &[__m128i; 4],
-        b: &QKdop<N>,
+        b: &QuantizedKdop<N>,
         mine: [u32; 2],
         theirs: &[u32; 2],
     ) -> bool {
@@ -412,7 +412,7 @@ mod simd {
     #[inline(always)]
     fn overlaps_regs_unless<const N: usize>(
         v: &[__m128i; 4],
-        b: &QKdop<N>,
+        b: &QuantizedKdop<N>,
         shared: __m128i,
     ) -> bool {
         // SAFETY: register operations; SSE2 is part of x86-64.
@@ -423,7 +423,7 @@ mod simd {
     #[inline(always)]
     pub(super) fn overlaps_regs_not_in<const N: usize>(
         v: &[__m128i; 4],
-        b: &QKdop<N>,
+        b: &QuantizedKdop<N>,
         x: u32,
         set: &[u32; 3],
     ) -> bool {
@@ -438,7 +438,7 @@ mod simd {
 
     /// Stores the k-DOP in `v` ([`merge_regs`]) into `out`.
     #[inline(always)]
-    pub(super) fn store_regs<const N: usize>(v: &[__m128i; 4], out: &mut QKdop<N>) {
+    pub(super) fn store_regs<const N: usize>(v: &[__m128i; 4], out: &mut QuantizedKdop<N>) {
         // SAFETY: each store covers 8 `i16` at offset 0 or `N − 8` of an
         // `[i16; N]` with `8 ≤ N`, i.e. within the array; the two stores
         // overlap when `N < 16` and write equal values there.
@@ -454,8 +454,8 @@ mod simd {
 
     #[inline(always)]
     pub(super) fn set_merge<const N: usize, const M: usize>(
-        out: &mut QKdop<N>,
-        parts: [&QKdop<N>; M],
+        out: &mut QuantizedKdop<N>,
+        parts: [&QuantizedKdop<N>; M],
     ) {
         // Every part is loaded before `out` is written.
         store_regs(&merge_regs(parts), out);
@@ -463,8 +463,8 @@ mod simd {
 
     #[inline(always)]
     pub(super) fn overlaps_merge<const N: usize, const M: usize>(
-        a: &QKdop<N>,
-        parts: [&QKdop<N>; M],
+        a: &QuantizedKdop<N>,
+        parts: [&QuantizedKdop<N>; M],
     ) -> bool {
         debug_assert!(M > 0);
         overlaps_regs(&merge_regs(parts), a)
@@ -498,33 +498,33 @@ impl<const N: usize> Quantizer<N> {
     /// The quantized k-DOP containing `b` (rounded outward, module doc).
     /// To store images into an array, [`Quantizer::quantize_to`] is faster.
     #[inline]
-    pub fn quantize(&self, b: &Kdop<N>) -> QKdop<N> {
+    pub fn quantize(&self, b: &Kdop<N>) -> QuantizedKdop<N> {
         self.image::<false>(b)
     }
 
     /// The quantized k-DOP inside `b` (rounded inward, module doc): when the
     /// inner images of two k-DOPs overlap, the k-DOPs do.
     #[inline]
-    pub fn quantize_inner(&self, b: &Kdop<N>) -> QKdop<N> {
+    pub fn quantize_inner(&self, b: &Kdop<N>) -> QuantizedKdop<N> {
         self.image::<true>(b)
     }
 
     /// Writes [`Quantizer::quantize`]`(b)` into `out`, in vectors when
     /// there are 8 to 16 slabs (in place for the reason given at
-    /// [`QKdop::set_merge`]).
+    /// [`QuantizedKdop::set_merge`]).
     #[inline(always)]
-    pub fn quantize_to(&self, b: &Kdop<N>, out: &mut QKdop<N>) {
+    pub fn quantize_to(&self, b: &Kdop<N>, out: &mut QuantizedKdop<N>) {
         self.image_to::<false>(b, out)
     }
 
     /// Writes [`Quantizer::quantize_inner`]`(b)` into `out`, likewise.
     #[inline(always)]
-    pub fn quantize_inner_to(&self, b: &Kdop<N>, out: &mut QKdop<N>) {
+    pub fn quantize_inner_to(&self, b: &Kdop<N>, out: &mut QuantizedKdop<N>) {
         self.image_to::<true>(b, out)
     }
 
     #[inline(always)]
-    fn image_to<const INNER: bool>(&self, b: &Kdop<N>, out: &mut QKdop<N>) {
+    fn image_to<const INNER: bool>(&self, b: &Kdop<N>, out: &mut QuantizedKdop<N>) {
         #[cfg(target_arch = "x86_64")]
         if (8..=16).contains(&N) {
             simd::image_to::<N, INNER>(&self.origin, &self.scale, b, out);
@@ -545,7 +545,7 @@ impl<const N: usize> Quantizer<N> {
     /// for a conversion that is one instruction (x86-64's baseline has no
     /// rounding instruction; `floor` is a library call).
     #[inline(always)]
-    fn image<const INNER: bool>(&self, b: &Kdop<N>) -> QKdop<N> {
+    fn image<const INNER: bool>(&self, b: &Kdop<N>) -> QuantizedKdop<N> {
         // Into [MIN, MAX]; a NaN goes to MAX when `nan_high`, else to MIN.
         const MIN: f64 = IMAGE_MIN;
         const MAX: f64 = IMAGE_MAX;
@@ -559,7 +559,7 @@ impl<const N: usize> Quantizer<N> {
             }
         };
         let (step, lo_min, hi_max) = if INNER { (2, 1, 65534) } else { (-2, 0, 65535) };
-        let mut out = QKdop {
+        let mut out = QuantizedKdop {
             lo: [0; N],
             hi: [0; N],
         };
@@ -578,10 +578,11 @@ impl<const N: usize> Quantizer<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bounding_volume::{Kdop8, Kdop18, Kdop26};
     use crate::math::Vec3;
     use proptest::prelude::*;
 
-    fn kdop(points: &[[f64; 3]]) -> Kdop<13> {
+    fn kdop(points: &[[f64; 3]]) -> Kdop26 {
         Kdop::from_points(
             points
                 .iter()
@@ -627,7 +628,7 @@ mod tests {
             }
             // The vector test agrees with the scalar one, also on a merge
             // done in registers.
-            let scalar = |x: &QKdop<13>, y: &QKdop<13>| {
+            let scalar = |x: &QuantizedKdop<13>, y: &QuantizedKdop<13>| {
                 (0..13).all(|i| x.lo[i] <= y.hi[i] && y.lo[i] <= x.hi[i])
             };
             prop_assert_eq!(qa.overlaps(&qb), scalar(&qa, &qb));
@@ -708,7 +709,7 @@ mod tests {
     ) -> Result<(), TestCaseError> {
         for g in [Quantizer::new(r), Quantizer::new(&Kdop::<N>::EMPTY)] {
             let (qb, qc) = (g.quantize(b), g.quantize_inner(c));
-            let mut out = QKdop::<N>::EMPTY;
+            let mut out = QuantizedKdop::<N>::EMPTY;
             g.quantize_to(b, &mut out);
             prop_assert_eq!(out, qb);
             g.quantize_inner_to(c, &mut out);
@@ -726,14 +727,16 @@ mod tests {
         Ok(())
     }
 
-    /// A [`QKdopQuery`] of any part of `parts` tests like the merged
-    /// `QKdop` and stores it back.
-    fn check_query<const N: usize>(parts: &[QKdop<N>]) -> Result<(), TestCaseError> {
+    /// A [`QuantizedKdopQuery`] of any part of `parts` tests like the merged
+    /// `QuantizedKdop` and stores it back.
+    fn check_query<const N: usize>(parts: &[QuantizedKdop<N>]) -> Result<(), TestCaseError> {
         for k in 0..=parts.len() {
-            let m = parts[..k].iter().fold(QKdop::EMPTY, |m, p| m.merge(p));
-            let q = QKdopQuery::merge_of(&parts[..k]);
+            let m = parts[..k]
+                .iter()
+                .fold(QuantizedKdop::EMPTY, |m, p| m.merge(p));
+            let q = QuantizedKdopQuery::merge_of(&parts[..k]);
             prop_assert_eq!(q.get(), m);
-            for p in parts.iter().chain([&m, &QKdop::EMPTY]) {
+            for p in parts.iter().chain([&m, &QuantizedKdop::EMPTY]) {
                 prop_assert_eq!(q.overlaps(p), m.overlaps(p));
                 // Each of the four element pairs equal, none, all; IDs
                 // with the top bit set.
@@ -771,7 +774,7 @@ mod tests {
                 }
             }
             if k == 1 {
-                prop_assert_eq!(QKdopQuery::new(&parts[0]).get(), parts[0]);
+                prop_assert_eq!(QuantizedKdopQuery::new(&parts[0]).get(), parts[0]);
             }
         }
         Ok(())
@@ -793,13 +796,13 @@ mod tests {
             check_vector_paths(&b, &c, &r)?;
             // A reference that is a real k-DOP: finite scales.
             check_vector_paths(&b, &c, &kdop(&pts))?;
-            let r9 = Kdop::<9> {
+            let r9 = Kdop18 {
                 lo: std::array::from_fn(|i| r.lo[i]),
                 hi: std::array::from_fn(|i| r.hi[i]),
             };
             check_vector_paths(&b9, &c9, &r9)?;
             // Fewer than 8 slabs: the scalar paths.
-            let four = |k: &Kdop<13>| Kdop::<4> {
+            let four = |k: &Kdop26| Kdop8 {
                 lo: std::array::from_fn(|i| k.lo[i]),
                 hi: std::array::from_fn(|i| k.hi[i]),
             };
@@ -835,7 +838,7 @@ mod tests {
         let gd = Quantizer::new(&d);
         assert!(!gd.quantize_inner(&d).overlaps(&gd.quantize_inner(&d)));
         // Everything is one point of a flat grid: nothing is proven.
-        let flat = Quantizer::new(&Kdop::<13>::EMPTY);
+        let flat = Quantizer::new(&Kdop26::EMPTY);
         assert!(!flat.quantize_inner(&a).overlaps(&flat.quantize_inner(&a)));
     }
 
@@ -845,9 +848,9 @@ mod tests {
         let a = g.quantize(&kdop(&[[0.1, 0.1, 0.1], [0.2, 0.2, 0.2]]));
         let b = g.quantize(&kdop(&[[0.3, 0.1, 0.1], [0.4, 0.2, 0.2]]));
         assert!(!a.overlaps(&b));
-        assert!(!QKdop::<13>::EMPTY.overlaps(&a));
+        assert!(!QuantizedKdop::<13>::EMPTY.overlaps(&a));
         // On a degenerate grid everything overlaps.
-        let flat = Quantizer::new(&Kdop::<13>::EMPTY);
+        let flat = Quantizer::new(&Kdop26::EMPTY);
         let (c, d) = (kdop(&[[5.0, 5.0, 5.0]]), kdop(&[[-5.0, 0.0, 1.0]]));
         assert!(flat.quantize(&c).overlaps(&flat.quantize(&d)));
     }
