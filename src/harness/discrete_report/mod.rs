@@ -13,6 +13,6 @@ mod timing;
 
 pub use error::DiscreteReportError;
 pub use experiment::{
-    MAX_FRAMES, MAX_PAIRS, MAX_TERRAIN_QUERIES, MAX_TERRAINS, MAX_TIME_PER_SAMPLE, ReportConfig,
-    ReportSummary, write_report,
+    MAX_FRAMES, MAX_PAIRS, MAX_TERRAIN_QUERIES, MAX_TERRAINS, ReportConfig, ReportSummary,
+    write_report,
 };

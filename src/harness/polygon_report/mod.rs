@@ -16,9 +16,6 @@ mod report;
 mod timing;
 
 pub use error::PolygonReportError;
-pub use experiment::{
-    MAX_ACCURACY_PAIRS, MAX_SAMPLE_SECONDS, MAX_SAMPLES, MAX_TIMING_VERTICES, MAX_VERTICES,
-    ORACLE_MAX_VERTICES, ReportConfig,
-};
+pub use experiment::{MAX_VERTICES, ORACLE_MAX_VERTICES, ReportConfig};
 pub use query::query;
 pub use report::{ReportFiles, write_report};
