@@ -80,7 +80,7 @@
 //! | feature | gives | adds |
 //! |---|---|---|
 //! | `cli` | the `ccdlab` binary; all of the below | clap, indicatif |
-//! | `reports` | `harness::figure`, `harness::reproduction` (written and plotted reports) | plotters |
+//! | `reports` | `harness::figure`, `harness::reproduction` (written and plotted reports); with a side track, its report (`harness::discrete_report`, `polygon_report`, `route_report`) | plotters |
 //! | `baselines` | `baseline` (parry3d's BVH) and, with `discrete`, parry's discrete queries | parry3d-f64 |
 //! | `discrete` | `discrete`: sphere–sphere, sphere–box, cylinder–height grid | |
 //! | `polygon` | `polygon`: 2D non-convex SAT, beside GJK/EPA | parry2d-f64 |

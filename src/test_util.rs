@@ -1,6 +1,5 @@
 //! Test helpers: a scratch folder per test and the sorted names in a
-//! folder. One file for the library's unit tests (`mod test_util`), the
-//! binary's (included by path from `src/bin/ccdlab/main.rs`) and the
+//! folder. One file for the library's unit tests (`mod test_util`) and the
 //! integration tests (`mod common`, by path): each of those is its own
 //! crate and uses only some of these.
 

@@ -15,9 +15,6 @@ mod replay;
 mod report;
 mod route;
 mod step;
-#[cfg(test)]
-#[path = "../../test_util.rs"]
-mod test_util;
 
 /// Continuous collision detection for deforming triangle meshes.
 #[derive(Debug, Parser)]

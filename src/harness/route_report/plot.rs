@@ -1,4 +1,4 @@
-//! The figure of `ccdlab route` (plotters, PNG): per route, a top view of the
+//! The figure of the route report (plotters, PNG): per route, a top view of the
 //! terrain (triangles coloured by height) with the route and the first
 //! contact, and a side profile along the route (terrain under the route,
 //! the route's altitude, the aircraft's lowest point, the contact). Text
@@ -9,10 +9,10 @@
 use std::error::Error;
 use std::path::Path;
 
-use ccdlab::contact::Region;
-use ccdlab::contact::route::{Flight, Route, SurfaceLookup, Tin};
-use ccdlab::math::Vec3;
-use ccdlab::mesh::Feature;
+use crate::contact::Region;
+use crate::contact::route::{Flight, Route, SurfaceLookup, Tin};
+use crate::math::Vec3;
+use crate::mesh::Feature;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -25,7 +25,7 @@ const FONT_PATHS: [&str; 3] = [
 
 /// Registers the first font found as plotters' `sans-serif`; `false` when
 /// none is usable.
-pub fn register_font() -> bool {
+pub(super) fn register_font() -> bool {
     static DONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *DONE.get_or_init(|| {
         for p in FONT_PATHS {
@@ -57,19 +57,19 @@ const ROUTE: RGBColor = RGBColor(20, 60, 200);
 const HIT: RGBColor = RGBColor(220, 20, 30);
 
 /// One route's row of the figure.
-pub struct RoutePanel<'a> {
+pub(super) struct RoutePanel<'a> {
     /// Its name.
-    pub name: &'a str,
+    pub(super) name: &'a str,
     /// The route.
-    pub route: &'a Route,
+    pub(super) route: &'a Route,
     /// The flight.
-    pub flight: &'a Flight,
+    pub(super) flight: &'a Flight,
     /// The object, in its own frame.
-    pub object: &'a Tin,
+    pub(super) object: &'a Tin,
 }
 
 /// Draws the figure to `path` (complete or absent).
-pub fn figure(path: &Path, terrain: &Tin, panels: &[RoutePanel<'_>], text: bool) -> Res {
+pub(super) fn figure(path: &Path, terrain: &Tin, panels: &[RoutePanel<'_>], text: bool) -> Res {
     let rows = panels.len().max(1) as u32;
     let size = (1600u32, 560 * rows);
     let dir = path.parent().unwrap_or(Path::new("."));

@@ -1,4 +1,5 @@
-//! Figures of `ccdlab discrete` (plotters, PNG). Text needs a font: DejaVu
+//! Figures of the discrete report (plotters, PNG): the barrel scenes
+//! (Fig. 9), the wheel over the hill (Fig. 10) and the timing bars. Text needs a font: DejaVu
 //! Sans (or Liberation Sans) is loaded from the system paths below when
 //! present; without one the figures are drawn without any text rather than
 //! failing. Files are written to a temporary sibling and renamed.
@@ -6,51 +7,51 @@
 use std::error::Error;
 use std::path::Path;
 
-use ccdlab::discrete::Cylinder;
-use ccdlab::discrete::HeightGrid;
-use ccdlab::discrete::cylinder_heightfield::ContactPoint;
-use ccdlab::discrete::heightfield::CellKind;
-use ccdlab::math::Vec3;
+use crate::discrete::Cylinder;
+use crate::discrete::HeightGrid;
+use crate::discrete::cylinder_heightfield::ContactPoint;
+use crate::discrete::heightfield::CellKind;
+use crate::math::Vec3;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// Where a TrueType font is looked for (shared with the other reports).
-pub use ccdlab::harness::figure::FONT_PATHS;
+pub(super) use crate::harness::figure::FONT_PATHS;
 
 /// Registers the first font found as plotters' `sans-serif`; `false` when
 /// none is usable (then no text is drawn).
-pub fn register_font() -> bool {
-    ccdlab::harness::figure::load_font().is_some()
+pub(super) fn register_font() -> bool {
+    crate::harness::figure::load_font().is_some()
 }
 
 /// One 3D panel: a cylinder, our manifold and parry's points.
-pub struct Panel {
+pub(super) struct Panel {
     /// Caption.
-    pub title: String,
+    pub(super) title: String,
     /// The cylinder.
-    pub cylinder: Cylinder,
+    pub(super) cylinder: Cylinder,
     /// Our manifold.
-    pub ours: Vec<ContactPoint>,
+    pub(super) ours: Vec<ContactPoint>,
     /// parry's manifold points (on the cylinder) and push-out normals.
-    pub parry: Vec<(Vec3, Vec3)>,
+    pub(super) parry: Vec<(Vec3, Vec3)>,
     /// View angle about the vertical (plotters' `yaw`).
-    pub yaw: f64,
+    pub(super) yaw: f64,
 }
 
 /// One frame of the wheel path.
-pub struct WheelSample {
+pub(super) struct WheelSample {
     /// Wheel centre x.
-    pub x: f64,
+    pub(super) x: f64,
     /// Our deepest depth.
-    pub ours_depth: f64,
+    pub(super) ours_depth: f64,
     /// parry's depth.
-    pub parry_depth: Option<f64>,
+    pub(super) parry_depth: Option<f64>,
     /// Our manifold size.
-    pub ours_points: usize,
+    pub(super) ours_points: usize,
     /// parry's points.
-    pub parry_points: usize,
+    pub(super) parry_points: usize,
     /// Our manifold size with normals grouped within 5°.
-    pub ours_points_5deg: usize,
+    pub(super) ours_points_5deg: usize,
 }
 
 type Res = Result<(), Box<dyn Error>>;
@@ -267,7 +268,7 @@ fn legend(area: &DrawingArea<BitMapBackend<'_>, Shift>, fonts: bool) -> Res {
 }
 
 /// The barrel scenes, 2 × 2 panels.
-pub fn scenes_figure(path: &Path, grid: &HeightGrid, panels: &[Panel], fonts: bool) -> Res {
+pub(super) fn scenes_figure(path: &Path, grid: &HeightGrid, panels: &[Panel], fonts: bool) -> Res {
     atomic_png(path, (1600, 1240), |root| {
         let (top, rest) = root.split_vertically(40);
         legend(&top, fonts)?;
@@ -281,7 +282,7 @@ pub fn scenes_figure(path: &Path, grid: &HeightGrid, panels: &[Panel], fonts: bo
 
 /// The wheel over the hill: the flank frame in 3D, and depth and manifold
 /// size along the path.
-pub fn wheel_figure(
+pub(super) fn wheel_figure(
     path: &Path,
     grid: &HeightGrid,
     frame: &Panel,
@@ -398,7 +399,7 @@ pub fn wheel_figure(
 }
 
 /// µs per query, log scale, one bar per measurement id.
-pub fn timing_figure(path: &Path, bars: &[(String, f64)], fonts: bool) -> Res {
+pub(super) fn timing_figure(path: &Path, bars: &[(String, f64)], fonts: bool) -> Res {
     atomic_png(path, (1400, 110 + 48 * bars.len() as u32), |root| {
         let lo = bars
             .iter()
@@ -446,7 +447,7 @@ pub fn timing_figure(path: &Path, bars: &[(String, f64)], fonts: bool) -> Res {
             )))?;
             if fonts {
                 ch.draw_series(std::iter::once(Text::new(
-                    super::sig3(*v),
+                    super::markdown::sig3(*v),
                     (*v * 1.08, y + 0.7),
                     ("sans-serif", 16).into_font(),
                 )))?;
@@ -459,9 +460,9 @@ pub fn timing_figure(path: &Path, bars: &[(String, f64)], fonts: bool) -> Res {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discrete::cylinder_heightfield::contact_manifold;
+    use crate::discrete::scenes::{asphalt_with_curb, barrel_scenes};
     use crate::test_util::{Scratch, names};
-    use ccdlab::discrete::cylinder_heightfield::contact_manifold;
-    use ccdlab::discrete::scenes::{asphalt_with_curb, barrel_scenes};
 
     /// Without a font every figure is still drawn (no text), and nothing is
     /// left behind but the PNGs.
