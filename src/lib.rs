@@ -84,7 +84,7 @@
 //! | `baselines` | `baseline` (parry3d's BVH) and, with `discrete`, parry's discrete queries | parry3d-f64 |
 //! | `discrete` | `discrete`: sphere–sphere, sphere–box, cylinder–height grid | |
 //! | `polygon` | `polygon`: 2D non-convex SAT, beside GJK/EPA | parry2d-f64 |
-//! | `tin-contact` | `contact`: contact forms of moving TINs, the route over terrain | |
+//! | `tin-contact` | `tin_contact`: contact forms of moving TINs, the route over terrain | |
 
 #![warn(missing_docs)]
 
@@ -92,8 +92,6 @@
 pub mod baseline;
 pub mod bounding_volume;
 pub mod broad_phase;
-#[cfg(feature = "tin-contact")]
-pub mod contact;
 #[cfg(feature = "discrete")]
 pub mod discrete;
 pub mod exact;
@@ -103,13 +101,15 @@ pub mod io;
 pub mod math;
 pub mod mesh;
 pub mod narrow_phase;
+pub mod pair_kernel;
 pub mod pipeline;
 #[cfg(feature = "polygon")]
 pub mod polygon;
-pub mod primitive;
 pub(crate) mod printable;
 #[cfg(test)]
 pub(crate) mod test_util;
+#[cfg(feature = "tin-contact")]
+pub mod tin_contact;
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Verdict, dnf, slpf};
 use crate::math::Vec3;
-use crate::primitive::QueryKind;
+use crate::pair_kernel::QueryKind;
 
 /// Which low-level filters run before the exact test (in reports and JSON,
 /// its [`name`](FilterSet::name)).

@@ -1,6 +1,6 @@
 //! The coplanarity cubic of a pair with one static error bound, for the
 //! filters' fast paths: the scaled Bernstein coefficients of
-//! [`crate::primitive::coplanarity_scaled`] (Tang, Manocha & Tong, I3D 2010,
+//! [`crate::pair_kernel::coplanarity_scaled`] (Tang, Manocha & Tong, I3D 2010,
 //! §4; docs/design.md §2.2), evaluated in plain floating point, with a single bound that
 //! holds for all four, computed from the largest difference coordinate
 //! instead of carried through every operation.
@@ -124,7 +124,7 @@ mod tests {
     use crate::exact::Dyadic;
     use crate::math::Bounded;
     use crate::math::Vec3;
-    use crate::primitive::coplanarity_scaled;
+    use crate::pair_kernel::coplanarity_scaled;
     use proptest::prelude::*;
 
     fn exact_sub(a: f64, b: f64) -> Dyadic {

@@ -7,7 +7,7 @@
 //! coplanarity cubic lies in the convex hull of its Bernstein coefficients
 //! (docs/design.md §2.2): if all four have the same strict sign, it has no root. The
 //! coefficients come with rigorous rounding bounds
-//! ([`crate::primitive::coplanarity_scaled`]) and a sign counts only when it
+//! ([`crate::pair_kernel::coplanarity_scaled`]) and a sign counts only when it
 //! is certified, so the guarantee holds in floating point.
 //!
 //! Deviation from the original: the paper evaluates the coefficients in plain
@@ -20,7 +20,7 @@ use super::Verdict;
 use super::cubic::{Cubic, coplanarity_static};
 use super::points::points;
 use crate::math::{Bounded, Vec3};
-use crate::primitive::{certified_common_sign, coplanarity_scaled};
+use crate::pair_kernel::{certified_common_sign, coplanarity_scaled};
 
 /// DNF on a vertex–face pair (data set row order).
 #[allow(clippy::too_many_arguments)]

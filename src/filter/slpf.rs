@@ -18,8 +18,8 @@
 //! A pair is culled if any direction culls it.
 //!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`: every sign is
-//! certified ([`crate::primitive::vertex_face_apart_along`],
-//! [`crate::primitive::edge_edge_apart_along`]: [`crate::math::Bounded`], with
+//! certified ([`crate::pair_kernel::vertex_face_apart_along`],
+//! [`crate::pair_kernel::edge_edge_apart_along`]: [`crate::math::Bounded`], with
 //! the differences as exact-rounded leaves; along a coordinate axis the
 //! rounded difference has the exact sign outright).
 //!
@@ -30,7 +30,7 @@
 
 use super::Verdict;
 use crate::math::{Bounded, TINY, Vec3, gamma};
-use crate::primitive::{edge_edge_apart_along, vertex_face_apart_along};
+use crate::pair_kernel::{edge_edge_apart_along, vertex_face_apart_along};
 
 /// The paper's projection directions (§2.3): `x`, `(1,1,0)`, `(1,0,1)`,
 /// `(0,1,1)`, `(1,1,1)`, unnormalised.

@@ -7,7 +7,7 @@
 //!
 //! **Why it is sound.** A vertex–face or edge–edge contact at time `t` needs
 //! (i) the four points coplanar at `t`: `f(t) = 0` for the coplanarity cubic
-//! `f` ([`crate::primitive::coplanarity_scaled`]), and (ii) the vertex in the
+//! `f` ([`crate::pair_kernel::coplanarity_scaled`]), and (ii) the vertex in the
 //! triangle (the segments crossing) at `t`, so that along *every* direction
 //! `s` the projections of the two primitives overlap at `t`. Let `[l, r]` be a
 //! sub-interval of `[0, 1]`.
@@ -68,7 +68,7 @@ use super::cubic::{Cubic, coplanarity_static};
 use super::points::{P3, Points, cross, dot, lerp, points, sub};
 use super::{CulledBy, Verdict};
 use crate::math::{Bounded, TINY, Vec3, gamma};
-use crate::primitive::coplanarity_scaled;
+use crate::pair_kernel::coplanarity_scaled;
 
 /// How many times a window is halved at most (windows are `2⁻ᵈ` wide at
 /// depth `d`); the depth that cost the least in measurement

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::ground_truth::QuerySet;
 use super::stamp::Stamp;
 use crate::narrow_phase::{Solver, SolverTier, edge_edge_traced, vertex_face_traced};
-use crate::primitive::QueryKind;
+use crate::pair_kernel::QueryKind;
 
 /// The score of one solver on one query set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

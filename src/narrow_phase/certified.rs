@@ -154,7 +154,7 @@ impl<N: Certified> CVec3<N> {
 
 /// Scaled Bernstein coefficients `[b₀, 3b₁, 3b₂, b₃]` of the coplanarity cubic
 /// `det[b−a, c−a, d−a]` on `[0, 1]`, certified: the computation of
-/// [`crate::primitive::coplanarity_scaled`] (Tang, Manocha & Tong 2010, §4)
+/// [`crate::pair_kernel::coplanarity_scaled`] (Tang, Manocha & Tong 2010, §4)
 /// in any [`Certified`] type. Arguments: the four points at `t = 0`, then at
 /// `t = 1`.
 #[allow(clippy::too_many_arguments)]
@@ -233,7 +233,7 @@ pub fn coplanarity_exact(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::primitive::coplanarity_scaled;
+    use crate::pair_kernel::coplanarity_scaled;
 
     #[test]
     fn both_tiers_agree_with_the_filters_cubic() {

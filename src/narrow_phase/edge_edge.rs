@@ -25,7 +25,7 @@ use super::start_contact;
 use super::static_tier;
 use super::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
-use crate::primitive::certified_common_sign;
+use crate::pair_kernel::certified_common_sign;
 
 /// Edge–edge CCD, exact: `Some(toi)` iff the closed segments touch for some
 /// `t ∈ [0, 1]`, with the earliest contact time in `[toi.lower, toi.upper]`.

@@ -22,7 +22,7 @@ mod static_tier;
 mod toi;
 mod vertex_face;
 
-pub use crate::primitive::QueryKind;
+pub use crate::pair_kernel::QueryKind;
 pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
 pub use solver::{Solver, UnknownSolver};

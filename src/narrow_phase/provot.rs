@@ -14,7 +14,7 @@
 
 use super::toi::Toi;
 use crate::math::Vec3;
-use crate::primitive::{bernstein_from_scaled, coplanarity_scaled};
+use crate::pair_kernel::{bernstein_from_scaled, coplanarity_scaled};
 
 /// Vertex–face CCD with the float cubic method (may miss or invent
 /// collisions). Arguments in data set row order.

@@ -1,5 +1,5 @@
 //! Separation along the edges' own directions: SLPF's theorem (Wan, Fu &
-//! Yao 2022, §2, Theorem 1; [`crate::primitive::edge_edge_apart_along`])
+//! Yao 2022, §2, Theorem 1; [`crate::pair_kernel::edge_edge_apart_along`])
 //! inside the exact edge–edge solver.
 //!
 //! If along a constant direction every point of one edge lies strictly
@@ -20,7 +20,7 @@
 //! no such case in the data sets and does not ask.
 
 use crate::math::Vec3;
-use crate::primitive::edge_edge_apart_along;
+use crate::pair_kernel::edge_edge_apart_along;
 
 /// `true` when the edges are certified apart, at `t = 0` and at `t = 1`,
 /// along the direction of one of them at one of the two times (module doc).

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::toi::Toi;
 use super::{edge_edge, provot, vertex_face};
 use crate::math::Vec3;
-use crate::primitive::QueryKind;
+use crate::pair_kernel::QueryKind;
 
 /// A narrow-phase method (in reports and JSON, its [`name`](Solver::name)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::filter::FilterSet;
 use crate::narrow_phase::Solver;
-use crate::primitive::QueryKind;
+use crate::pair_kernel::QueryKind;
 
 /// Counts of one pair kind (vertex–face or edge–edge) through the stages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]

@@ -75,7 +75,7 @@ use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{
     Solver, SolverTier, Toi, edge_edge_traced_with, vertex_face_traced_with,
 };
-use crate::primitive::QueryKind;
+use crate::pair_kernel::QueryKind;
 
 /// Why a step could not run.
 #[derive(Debug, thiserror::Error)]

@@ -15,8 +15,6 @@ mod baseline_parry;
 mod broad_phase;
 #[cfg(feature = "cli")]
 mod cli;
-#[cfg(feature = "tin-contact")]
-mod contact;
 mod datasets;
 #[cfg(feature = "discrete")]
 mod discrete;
@@ -31,3 +29,5 @@ mod readers;
 mod report;
 #[cfg(feature = "cli")]
 mod route;
+#[cfg(feature = "tin-contact")]
+mod tin_contact;

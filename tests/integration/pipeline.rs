@@ -14,11 +14,11 @@ use ccdlab::harness::ground_truth::{read_boxes, read_mma_bool};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, Step, TriMesh, read_step};
 use ccdlab::narrow_phase::{EXACT_TOI_WIDTH, edge_edge, oracle, vertex_face};
+use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{
     AUTO_MIN_MOTION, BvhMode, ContactPair, Pipeline, PipelineConfig, StepOutcome, TimeAligned,
     motion_ratio,
 };
-use ccdlab::primitive::QueryKind;
 use proptest::prelude::*;
 
 struct Scene {

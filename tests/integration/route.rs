@@ -8,12 +8,12 @@ use std::cmp::Ordering;
 use std::path::Path;
 use std::process::Command;
 
-use ccdlab::contact::Form;
-use ccdlab::contact::route::scenario::demo;
-use ccdlab::contact::route::{FlightOptions, Heading, HeightGridSpec, Route, Tin, fly};
 use ccdlab::exact::{Algebraic, Dyadic};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::Feature;
+use ccdlab::tin_contact::Form;
+use ccdlab::tin_contact::route::scenario::demo;
+use ccdlab::tin_contact::route::{FlightOptions, Heading, HeightGridSpec, Route, Tin, fly};
 
 use crate::common::Scratch;
 
@@ -71,7 +71,7 @@ fn is_half(t: &Algebraic) -> bool {
 
 /// Descends from 4 above to 2 below a landing point `(x, y)` over one
 /// segment; the apex touches z = 0 at exactly s = ½.
-fn land_at(x: f64, y: f64) -> ccdlab::contact::route::FirstContact {
+fn land_at(x: f64, y: f64) -> ccdlab::tin_contact::route::FirstContact {
     let r = route(&[[x - 3.0, y, 3.0], [x + 3.0, y, -1.0]]);
     let f = fly(&flat(), &dart(), &r, &FlightOptions::default()).unwrap();
     f.first.expect("a contact")

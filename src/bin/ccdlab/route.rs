@@ -8,7 +8,7 @@
 //! `README.md` starts with the report's title), and hold none of the inputs.
 //!
 //! `--scenario demo` flies the shipped demonstration
-//! ([`ccdlab::contact::route::scenario`]) and also writes its inputs
+//! ([`ccdlab::tin_contact::route::scenario`]) and also writes its inputs
 //! (`terrain.grid`, `aircraft.obj`, one `.route` per route) so that the same
 //! flight can be rerun from files.
 //!

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::math::Vec3;
-pub use crate::primitive::QueryKind;
+pub use crate::pair_kernel::QueryKind;
 
 /// A file's worth of elementary queries, in the data sets' row order (see
 /// [`QueryKind`]).

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::contact::route::RouteError;
+use crate::tin_contact::route::RouteError;
 
 /// Why a route could not be flown or its report written.
 #[derive(Debug, thiserror::Error)]

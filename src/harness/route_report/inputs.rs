@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::contact::route::scenario::{Scenario, demo};
-use crate::contact::route::{
+use crate::tin_contact::route::scenario::{Scenario, demo};
+use crate::tin_contact::route::{
     Flight, FlightOptions, Heading, HeightGridSpec, MIN_TURN_STEP_DEG, Route, Tin, fly,
 };
 
@@ -16,7 +16,7 @@ use super::text::flight_summary;
 /// What to fly: the command line's options (all but `--out`).
 #[derive(Debug, Clone)]
 pub struct RouteRequest {
-    /// Fly the built-in demonstration ([`crate::contact::route::scenario::demo`])
+    /// Fly the built-in demonstration ([`crate::tin_contact::route::scenario::demo`])
     /// instead of files: terrain, aircraft and two routes generated in
     /// code, with their own heading, speed and turn step.
     pub demo: bool,

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::contact::MeshContact;
 use crate::harness::stamp::Stamp;
 use crate::mesh::TriMesh;
+use crate::tin_contact::MeshContact;
 
 use super::text::{feature_name, region_kind};
 

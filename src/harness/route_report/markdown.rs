@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::contact::route::Flight;
 use crate::harness::stamp::Stamp;
+use crate::tin_contact::route::Flight;
 
 use super::inputs::Inputs;
 use super::text::{feature_name, fmt_point, heading_text, region_kind};
@@ -31,7 +31,7 @@ pub(super) fn markdown(
          over terrain, both triangle meshes; where along the route does it first touch, and how? \
          Each route segment is one continuous-collision step; contacts are classified exactly into the \
          paper's six forms, solved in its order (f) → (e) → (d) → (abc), lower forms contained in higher \
-         ones marked and left out (`src/contact/`).\n"
+         ones marked and left out (`src/tin_contact/`).\n"
     );
     let _ = writeln!(s, "{}\n", stamp.markdown_line());
     if inputs.scenario.is_some() {

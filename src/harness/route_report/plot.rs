@@ -9,10 +9,10 @@
 use std::error::Error;
 use std::path::Path;
 
-use crate::contact::Region;
-use crate::contact::route::{Flight, Route, SurfaceLookup, Tin};
 use crate::math::Vec3;
 use crate::mesh::Feature;
+use crate::tin_contact::Region;
+use crate::tin_contact::route::{Flight, Route, SurfaceLookup, Tin};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

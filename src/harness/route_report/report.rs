@@ -5,9 +5,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::contact::route::{Flight, Route};
 use crate::harness::stamp::Stamp;
 use crate::mesh::write_obj;
+use crate::tin_contact::route::{Flight, Route};
 
 use super::error::RouteReportError;
 use super::inputs::Inputs;

@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
-use crate::contact::Region;
-use crate::contact::route::{Flight, FlightOptions, Heading};
 use crate::math::Vec3;
 use crate::mesh::{Feature, TriMesh};
+use crate::tin_contact::Region;
+use crate::tin_contact::route::{Flight, FlightOptions, Heading};
 
 /// A mesh feature in words, with its vertices.
 pub(super) fn feature_name(mesh: &TriMesh, f: Feature) -> String {

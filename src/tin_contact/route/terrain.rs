@@ -28,7 +28,7 @@ use crate::mesh::{MeshError, TriMesh, check_finite, read_mesh};
 /// plus a rotated object vertex, within ±3e60), the contact regions and
 /// the plots are computed in floating point from coordinate differences,
 /// with products of up to four of them (the edge crossings of
-/// [`crate::contact::Region`]): within this range none of them overflows,
+/// [`crate::tin_contact::Region`]): within this range none of them overflows,
 /// whereas coordinates near `f64::MAX` gave infinite extents (a plot that
 /// never finished) and NaN region points. Real terrain needs far less (the
 /// Earth's radius is 6.4e6 m); rescale the units otherwise.

@@ -24,7 +24,7 @@
 //! **Broad phase.** The object's swept box per step against the terrain
 //! faces' boxes (computed once; coordinate slabs, exact), then face pairs by
 //! swept boxes; the narrow phase and classification are
-//! [`crate::contact::mesh_contacts_among`].
+//! [`crate::tin_contact::mesh_contacts_among`].
 //!
 //! **Result.** The first step with a contact, the exact time `t*` within it
 //! (for a segment, the parameter along the segment; for a turn, the fraction
@@ -39,9 +39,9 @@ use super::error::RouteError;
 use super::terrain::Tin;
 use super::waypoints::Route;
 use crate::bounding_volume::{Kdop6, swept_face_kdops, swept_vertex_kdops};
-use crate::contact::mesh_pair::{MeshContact, mesh_contacts_among};
 use crate::math::{Real, Vec3};
 use crate::mesh::Step;
+use crate::tin_contact::mesh_pair::{MeshContact, mesh_contacts_among};
 
 /// The smallest [`FlightOptions::max_turn_step`], in degrees: 0.01°. A turn
 /// (at most 180°) then has at most 18,000 sub-steps, and a vertex at

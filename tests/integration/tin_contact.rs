@@ -4,14 +4,14 @@
 
 use std::cmp::Ordering;
 
-use ccdlab::contact::brute_force::{mesh_contacts_brute_force, triangle_pair_brute_force};
-use ccdlab::contact::mesh_pair::sub_features;
-use ccdlab::contact::{
-    Corners, Elementary, Form, MeshContacts, Region, mesh_contacts, triangle_pair,
-};
 use ccdlab::exact::{Algebraic, Dyadic};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, Step, TriMesh};
+use ccdlab::tin_contact::brute_force::{mesh_contacts_brute_force, triangle_pair_brute_force};
+use ccdlab::tin_contact::mesh_pair::sub_features;
+use ccdlab::tin_contact::{
+    Corners, Elementary, Form, MeshContacts, Region, mesh_contacts, triangle_pair,
+};
 use proptest::prelude::*;
 
 fn v(x: f64, y: f64, z: f64) -> Vec3 {
@@ -46,7 +46,7 @@ fn close(a: &Vec3, b: &Vec3) -> bool {
 
 /// A falls by 4 along −z over the step (B fixed): contact at t = ½ for
 /// A's lowest points at z = 2.
-fn falling(a: [Vec3; 3]) -> ccdlab::contact::TriangleContact {
+fn falling(a: [Vec3; 3]) -> ccdlab::tin_contact::TriangleContact {
     let b = floor();
     triangle_pair(&a, &shifted(&a, v(0.0, 0.0, -4.0)), &b, &b).expect("contact")
 }
@@ -399,7 +399,8 @@ fn check_against_oracle(a: &Step<'_>, b: &Step<'_>) -> MeshContacts {
     for (i, c) in fast.contacts.iter().enumerate() {
         for d in &fast.contacts[i + 1..] {
             assert_ne!((c.a, c.b), (d.a, d.b));
-            let nested = |x: &ccdlab::contact::MeshContact, y: &ccdlab::contact::MeshContact| {
+            let nested = |x: &ccdlab::tin_contact::MeshContact,
+                          y: &ccdlab::tin_contact::MeshContact| {
                 sub_features(a.mesh, y.a).contains(&x.a) && sub_features(b.mesh, y.b).contains(&x.b)
             };
             if nested(c, d) || nested(d, c) {
