@@ -4,8 +4,17 @@
 //! dropped, any other is halved until it is [`WIDTH`] wide. When every
 //! earlier interval was dropped, the first undropped narrow `[l, r]` holds
 //! the earliest time `t*` from below (`t* ≥ l`), and a certified *within*
-//! at `r` (or at `r + WIDTH`) bounds it from above: the bracket. Anything
-//! else is left to the exact path.
+//! at `r`, or at a later time tried at doubling steps up to
+//! `l + MAX_WIDTH`, bounds it from above: the bracket. Anything else is left
+//! to the exact path.
+//!
+//! Why later times: near `t*` the features are about `d` apart, and the
+//! direction between their nearest points, computed in doubles from
+//! coordinates of size `L`, is only accurate to about `u·L/d` (cancellation);
+//! over a feature of size `L` that is an error of `u·L²/d` in the
+//! separation, so intervals closer to `t*` than that (in distance) cannot
+//! be certified apart. For small `d` the undropped narrow interval then
+//! ends before `t*`, and the bracket must reach past it.
 
 use super::super::toi::{EXACT_TOI_WIDTH, Toi};
 
@@ -13,6 +22,10 @@ use super::super::toi::{EXACT_TOI_WIDTH, Toi};
 /// width (`2⁻⁴⁰`): bisection points stay dyadics in `[2⁻⁴¹, 1]`, inside the
 /// certificates' time range.
 pub(super) const WIDTH: f64 = EXACT_TOI_WIDTH;
+
+/// The widest bracket the fast path returns (`2⁻³⁰`); wider ones are left
+/// to the exact path.
+const MAX_WIDTH: f64 = 1.0 / (1u64 << 30) as f64;
 
 /// Intervals the search examines before it gives up (a near-tangency needs
 /// many; a generic contact about `2·40`).
@@ -47,17 +60,17 @@ pub(super) fn earliest(
             if l == 0.0 {
                 return None;
             }
-            // A contact at exactly r (at distance exactly d there) is not
-            // certifiable at r; one step later usually is.
-            let later = r + (r - l);
-            let upper = if within(r) {
-                r
-            } else if later <= 1.0 && within(later) {
-                later
-            } else {
-                return None;
-            };
-            return Some(Some(Toi { lower: l, upper }));
+            // r, r + w, r + 2w, r + 4w, …: dyadics, exact sums.
+            let mut upper = r;
+            let mut step = r - l;
+            while upper <= 1.0 && upper - l <= MAX_WIDTH {
+                if within(upper) {
+                    return Some(Some(Toi { lower: l, upper }));
+                }
+                upper = r + step;
+                step *= 2.0;
+            }
+            return None;
         }
         let m = 0.5 * (l + r);
         stack[len] = (m, r);

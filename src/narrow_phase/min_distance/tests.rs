@@ -54,6 +54,14 @@ fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, Path), TestCase
         (None, None) => {}
         (Some(toi), Some(mut t)) => {
             prop_assert!(toi.lower <= toi.upper, "{toi:?}");
+            // The fast path's brackets are at most 2⁻³⁰ wide, the exact
+            // path's 2⁻⁴⁰.
+            let widest = if path == Path::Filtered {
+                2f64.powi(-30)
+            } else {
+                2f64.powi(-40)
+            };
+            prop_assert!(toi.upper - toi.lower <= widest, "{toi:?} ({path:?})");
             prop_assert!(
                 compare(toi.lower, &mut t) != Ordering::Greater,
                 "late lower bound {toi:?} ({path:?}), exact {t:?}; {kind:?} {q:?} d = {d:e}"
