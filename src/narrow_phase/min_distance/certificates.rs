@@ -233,6 +233,46 @@ pub(super) fn apart<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
     direction(gap).is_some_and(|s| apart_along(f, s, d, l, r))
 }
 
+/// The search's grid for advancement times, `2⁻⁴⁰`.
+const ADVANCE_GRID: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// Conservative advancement from `l`: a time `t₁ ∈ (l, 1]`, a multiple of
+/// `2⁻⁴⁰`, with the features certified apart on all of `[l, t₁]`, or `None`.
+///
+/// Along the nearest-point direction `s` at `l`, each corner pair's gap
+/// `g(t) = s·(bⱼ(t) − aᵢ(t))` is linear in `t`; in plain doubles, the first
+/// time some gap falls to `d·|s|` is estimated from `g(l)` and `g(1)`
+/// (never after the time of impact, since `g/|s|` never exceeds the
+/// distance), `t₁` is taken 95 % of the way there, and the interval is
+/// certified by [`apart_along`] with the same `s`. The estimate is only a
+/// proposal; the certificate decides.
+pub(super) fn advance<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
+    let (_, gap) = f.nearest(l);
+    let s = direction(gap)?;
+    let level = d * norm_up(s);
+    let sv = Vec3::new(s[0], s[1], s[2]);
+    let at = |x: &Track, t: f64| lerp(&x[0], &x[1], t);
+    let mut cross = 1.0f64;
+    for x in f.a() {
+        for y in f.b() {
+            let g0 = sv.dot(&(at(y, l) - at(x, l)));
+            let g1 = sv.dot(&(y[1] - x[1]));
+            if g0.is_nan() || g0 <= level {
+                return None;
+            }
+            if g1 < level {
+                cross = cross.min(l + (g0 - level) / (g0 - g1) * (1.0 - l));
+            }
+        }
+    }
+    let t1 = if cross >= 1.0 {
+        1.0
+    } else {
+        ((l + 0.95 * (cross - l)) / ADVANCE_GRID).floor() * ADVANCE_GRID
+    };
+    (t1 > l && t1 <= 1.0 && apart_along(f, s, d, l, t1)).then_some(t1)
+}
+
 /// Certified: the features are more than `d` apart over all of `[0, 1]`
 /// along a coordinate axis (their swept boxes, pair by pair).
 pub(super) fn apart_on_an_axis<F: Features>(f: &F, d: f64) -> bool {
