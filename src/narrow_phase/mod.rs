@@ -3,6 +3,9 @@
 //! - [`vertex_face()`], [`edge_edge()`]: the `exact` solver — a certified
 //!   floating-point fast path with an exact fallback; zero false negatives and
 //!   zero false positives.
+//! - [`vertex_face_within()`], [`edge_edge_within()`]: the same with a
+//!   minimum separation `d` (docs/design.md §5), a certified fast path with
+//!   the exact fallback [`oracle::min_distance`].
 //! - [`oracle`]: the exact big-integer method alone (the reference in tests).
 //! - [`provot`]: the classical floating-point cubic solver (Provot 1997), the
 //!   reproduction baseline; it can miss collisions.
@@ -12,6 +15,7 @@ pub(crate) mod conditions;
 mod coplanar;
 mod edge_edge;
 mod leaf;
+mod min_distance;
 pub mod oracle;
 pub mod provot;
 pub(crate) mod roots;
@@ -25,6 +29,13 @@ mod vertex_face;
 pub use crate::pair_kernel::QueryKind;
 pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
+// The pipeline's minimum-separation mode (issue #47, phase 2) calls these.
+pub use min_distance::{
+    SeparationError, edge_edge_within, edge_edge_within_traced, validate_separation,
+    vertex_face_within, vertex_face_within_traced,
+};
+#[allow(unused_imports)]
+pub(crate) use min_distance::{edge_edge_within_traced_with, vertex_face_within_traced_with};
 pub use solver::{Solver, UnknownSolver};
 pub use toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 pub(crate) use vertex_face::vertex_face_traced_with;

@@ -34,10 +34,12 @@
 mod earliest;
 mod edge_edge;
 mod float_filter;
+pub mod min_distance;
 mod point_segment;
 mod vertex_face;
 
 pub use edge_edge::edge_edge;
+pub use min_distance::{edge_edge_within, vertex_face_within};
 pub use vertex_face::vertex_face;
 
 use crate::exact::{IntPoly, VecPoly, to_common_scale};

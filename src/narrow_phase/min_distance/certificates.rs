@@ -1,0 +1,338 @@
+//! The two certificates of the minimum-separation fast path
+//! (docs/design.md §5, §8): *apart* — the features stay more than `d` apart
+//! over a time interval — and *within* — at one time they are less than `d`
+//! apart. Both are signs of [`Bounded`] expressions, so each is proven, not
+//! estimated.
+//!
+//! **Leaves.** The relative position of two tracked points,
+//! `y(t) − x(t) = u₀ + t(u₁ − u₀)` with `u₀ = y₀ − x₀`, `u₁ = y₁ − x₁`, is
+//! evaluated from the two differences of exact doubles ([`Bounded::difference`],
+//! one rounding each) and an exact `t`: `fl(u₀ + fl(t·fl(u₁ − u₀)))`, rounding
+//! count 4, magnitude `|u₀| + t(|u₁| + |u₀|)`; at `t = 0` and `t = 1` it is
+//! the leaf itself. From there every operation follows [`Bounded`]'s
+//! model: `|v − x| ≤ γ_k·M` with `γ_k = k·u/(1 − k·u)`, `u = ε/2 =
+//! f64::EPSILON / 2` (Higham 2002, Lemma 3.1), and a sign counts only when
+//! `|v| > (2k + 2)·u·m`.
+//!
+//! **Range.** The model needs no underflow or overflow (docs/design.md §8).
+//! The callers run only when every coordinate passes
+//! [`crate::math::in_filter_range`] (multiples of `2⁻¹⁴⁰`, at most `2²⁰⁰`),
+//! with `d` in that range too, at times `0`, `1` or dyadics in `[2⁻⁶⁰, 1]`.
+//! Directions and weights are constants that the certificates choose
+//! freely, so they are rounded to multiples of `2⁻⁵⁰` of magnitude at most
+//! `2` ([`direction`], [`weight`]): then relative positions are multiples of
+//! `2⁻²⁵²` and their products with a direction or a weight multiples of
+//! `2⁻³⁰²`, far above the smallest normal `2⁻¹⁰²²`, and nothing computed
+//! exceeds `2²¹⁰`.
+//!
+//! **Apart on `[l, r]`.** For a constant direction `s` and every pair of a
+//! corner `aᵢ` of feature A and `bⱼ` of feature B, `g = s·(bⱼ(t) − aᵢ(t))` is
+//! linear in `t`; if `g − d·N > 0` is certified at `t = l` and at `t = r`,
+//! with `N ≥ |s|`, then `g > d|s|` on all of `[l, r]`, and for any points
+//! `x = Σλᵢaᵢ`, `y = Σμⱼbⱼ` of the two features (convex weights)
+//! `|y − x| ≥ s·(y − x)/|s| = Σλᵢμⱼ g/|s| > d`. `N = fl(fl(√σ)·(1 + 8u))`
+//! with `σ = fl(s·s)`: `σ ≥ |s|²(1 − u)³`, `fl(√σ) ≥ |s|(1 − 2.6u)`, so
+//! `N ≥ |s|(1 − 2.6u)(1 + 8u)(1 − u) > |s|` (`|s| ≥ ½`, all normal). The
+//! comparison is linear in the distance, so the margin it needs is a few
+//! ulps of the relative positions, not of their squares: a bracket of
+//! `2⁻⁴⁰` is reachable for any `d` in range. The direction is the
+//! difference of the features' nearest points at mid-interval
+//! ([`super::nearest`]), which separates them by exactly their distance
+//! (the separating hyperplane of two convex sets) up to the hint's error.
+//!
+//! **Within at `t`.** For exact weights (triangle `β, γ ≥ 0`, `β + γ ≤ 1`;
+//! segments `s, r ∈ [0, 1]`) the witness `Δ = point of B − point of A` is
+//! evaluated as a [`BoundedVec3`]. Each coordinate is at most
+//! `aᵢ = next_up(fl(|vᵢ| + eᵢ))` in magnitude (`eᵢ` its error bound;
+//! `fl(x) ≥ x(1 − u)` and one ulp more covers it), raised to `2⁻⁵⁰⁰` so that
+//! `aᵢ²` is normal. Then `Σ = fl(Σ aᵢ²) ≥ Σaᵢ²·(1 − u)³` and
+//! `fl(Σ·(1 + 8u)) ≥ Σaᵢ²`, while `fl(fl(d·d)·(1 − 8u)) < d²`
+//! (`d ≥ 2⁻¹⁴⁰`, so `d²` is normal); the first below the second proves
+//! `dist(t) ≤ |Δ| < d`, again with a margin linear in the distance.
+
+use super::nearest::{lerp, point_triangle, segment_segment};
+use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
+
+/// A point's positions at `t = 0` and `t = 1`.
+pub(super) type Track = [Vec3; 2];
+
+/// `y(t) − x(t)` for an exact `t` (module doc).
+#[inline]
+fn relative(x: &Track, y: &Track, t: f64) -> BoundedVec3 {
+    let u0 = BoundedVec3::difference(&y[0], &x[0]);
+    if t == 0.0 {
+        return u0;
+    }
+    let u1 = BoundedVec3::difference(&y[1], &x[1]);
+    if t == 1.0 {
+        return u1;
+    }
+    let t = Bounded::exact(t);
+    BoundedVec3([0, 1, 2].map(|i| u0.0[i] + t * (u1.0[i] - u0.0[i])))
+}
+
+/// Granularity of directions and weights, `2⁻⁵⁰`.
+const GRID: f64 = 1.0 / (1u64 << 50) as f64;
+
+/// A weight in `[0, 1]`, a multiple of `2⁻⁵⁰` (NaN gives 0).
+#[inline]
+fn weight(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else if x >= 1.0 {
+        1.0
+    } else {
+        // x / GRID < 2⁵⁰: its rounding to an integer and the product are exact.
+        (x / GRID).round() * GRID
+    }
+}
+
+/// The direction of `s` with exact coordinates in the certificates' range:
+/// scaled by a power of two to a largest coordinate near 1, each rounded to
+/// a multiple of `2⁻⁵⁰`. `None` when `s` is zero, tiny or not finite.
+#[inline]
+fn direction(s: Vec3) -> Option<[f64; 3]> {
+    let m = s.amax();
+    if !(s.iter().all(|x| x.is_finite()) && m > 1e-280) {
+        return None;
+    }
+    // A power of two within a factor 2 of 1/m (any scale would do: the
+    // certificate holds for whatever direction comes out).
+    let scale = 2f64.powi(-(m.log2().round() as i32));
+    let q = [s.x, s.y, s.z].map(|x| ((x * scale).clamp(-2.0, 2.0) / GRID).round() * GRID);
+    q.iter().any(|&x| x != 0.0).then_some(q)
+}
+
+/// The features of a query: their corners' tracks and how to find a witness
+/// pair of points.
+pub(super) trait Features {
+    /// Corners of feature A (the vertex, or edge `a`).
+    fn a(&self) -> &[Track];
+    /// Corners of feature B (the triangle, or edge `b`).
+    fn b(&self) -> &[Track];
+    /// Weights of two nearby points at `t` (plain doubles, a hint) and the
+    /// difference of those points, B's minus A's.
+    fn nearest(&self, t: f64) -> ([f64; 2], Vec3);
+    /// The exact difference of the points with weights `w` (already rounded
+    /// to valid exact weights) at `t`, certified.
+    fn witness(&self, w: [f64; 2], t: f64) -> BoundedVec3;
+    /// Valid exact weights near the hint `w`.
+    fn valid_weights(w: [f64; 2]) -> [f64; 2];
+}
+
+/// Vertex `p` against triangle `f0 f1 f2`.
+pub(super) struct VertexFace {
+    pub a: [Track; 1],
+    pub b: [Track; 3],
+}
+
+impl Features for VertexFace {
+    fn a(&self) -> &[Track] {
+        &self.a
+    }
+
+    fn b(&self) -> &[Track] {
+        &self.b
+    }
+
+    #[inline]
+    fn nearest(&self, t: f64) -> ([f64; 2], Vec3) {
+        let at = |x: &Track| lerp(&x[0], &x[1], t);
+        let [f0, f1, f2] = &self.b;
+        point_triangle(&at(&self.a[0]), &at(f0), &at(f1), &at(f2))
+    }
+
+    #[inline]
+    fn witness(&self, [beta, gamma]: [f64; 2], t: f64) -> BoundedVec3 {
+        let [f0, f1, f2] = &self.b;
+        let (beta, gamma) = (Bounded::exact(beta), Bounded::exact(gamma));
+        let r0 = relative(&self.a[0], f0, t);
+        let e1 = relative(f0, f1, t);
+        let e2 = relative(f0, f2, t);
+        BoundedVec3([0, 1, 2].map(|i| r0.0[i] + beta * e1.0[i] + gamma * e2.0[i]))
+    }
+
+    #[inline]
+    fn valid_weights(w: [f64; 2]) -> [f64; 2] {
+        let [beta, mut gamma] = w.map(weight);
+        // Multiples of 2⁻⁵⁰ in [0, 1]: the sum and 1 − β are exact.
+        if beta + gamma > 1.0 {
+            gamma = 1.0 - beta;
+        }
+        [beta, gamma]
+    }
+}
+
+/// Edge `a0 a1` against edge `b0 b1`.
+pub(super) struct EdgeEdge {
+    pub a: [Track; 2],
+    pub b: [Track; 2],
+}
+
+impl Features for EdgeEdge {
+    fn a(&self) -> &[Track] {
+        &self.a
+    }
+
+    fn b(&self) -> &[Track] {
+        &self.b
+    }
+
+    #[inline]
+    fn nearest(&self, t: f64) -> ([f64; 2], Vec3) {
+        let at = |x: &Track| lerp(&x[0], &x[1], t);
+        let ([a0, a1], [b0, b1]) = (&self.a, &self.b);
+        segment_segment(&at(a0), &at(a1), &at(b0), &at(b1))
+    }
+
+    #[inline]
+    fn witness(&self, [s, r]: [f64; 2], t: f64) -> BoundedVec3 {
+        let ([a0, a1], [b0, b1]) = (&self.a, &self.b);
+        let (s, r) = (Bounded::exact(s), Bounded::exact(r));
+        let r0 = relative(a0, b0, t);
+        let ea = relative(a0, a1, t);
+        let eb = relative(b0, b1, t);
+        BoundedVec3([0, 1, 2].map(|i| r0.0[i] + r * eb.0[i] - s * ea.0[i]))
+    }
+
+    #[inline]
+    fn valid_weights(w: [f64; 2]) -> [f64; 2] {
+        w.map(weight)
+    }
+}
+
+/// A double `≥ |s|` for a direction from [`direction`] (module doc).
+#[inline]
+fn norm_up(s: [f64; 3]) -> f64 {
+    let ss = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
+    ss.sqrt() * (1.0 + 8.0 * UNIT_ROUNDOFF)
+}
+
+/// Certified: the features are more than `d` apart at every time of
+/// `[l, r]`, by the direction `s` (module doc).
+fn apart_along<F: Features>(f: &F, s: [f64; 3], d: f64, l: f64, r: f64) -> bool {
+    let dn = Bounded::exact(d) * Bounded::exact(norm_up(s));
+    let s = BoundedVec3(s.map(Bounded::exact));
+    for t in [l, r] {
+        for x in f.a() {
+            for y in f.b() {
+                if !(s.dot(&relative(x, y, t)) - dn).certainly_positive() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Certified: the features are more than `d` apart at every time of
+/// `[l, r]`, along the direction between their nearest points at
+/// mid-interval.
+pub(super) fn apart<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
+    let (_, gap) = f.nearest(0.5 * (l + r));
+    direction(gap).is_some_and(|s| apart_along(f, s, d, l, r))
+}
+
+/// The search's grid for advancement times, `2⁻⁴⁰`.
+const ADVANCE_GRID: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// Conservative advancement from `l`: a time `t₁ ∈ (l, 1]`, a multiple of
+/// `2⁻⁴⁰`, with the features certified apart on all of `[l, t₁]`, or `None`.
+///
+/// Along the nearest-point direction `s` at `l`, each corner pair's gap
+/// `g(t) = s·(bⱼ(t) − aᵢ(t))` is linear in `t`; in plain doubles, the first
+/// time some gap falls to `d·|s|` is estimated from `g(l)` and `g(1)`
+/// (never after the time of impact, since `g/|s|` never exceeds the
+/// distance), `t₁` is taken 95 % of the way there, and the interval is
+/// certified by [`apart_along`] with the same `s`. The estimate is only a
+/// proposal; the certificate decides.
+pub(super) fn advance<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
+    let (_, gap) = f.nearest(l);
+    let s = direction(gap)?;
+    let level = d * norm_up(s);
+    let sv = Vec3::new(s[0], s[1], s[2]);
+    let at = |x: &Track, t: f64| lerp(&x[0], &x[1], t);
+    let mut cross = 1.0f64;
+    for x in f.a() {
+        for y in f.b() {
+            let g0 = sv.dot(&(at(y, l) - at(x, l)));
+            let g1 = sv.dot(&(y[1] - x[1]));
+            if g0.is_nan() || g0 <= level {
+                return None;
+            }
+            if g1 < level {
+                cross = cross.min(l + (g0 - level) / (g0 - g1) * (1.0 - l));
+            }
+        }
+    }
+    let t1 = if cross >= 1.0 {
+        1.0
+    } else {
+        ((l + 0.95 * (cross - l)) / ADVANCE_GRID).floor() * ADVANCE_GRID
+    };
+    (t1 > l && t1 <= 1.0 && apart_along(f, s, d, l, t1)).then_some(t1)
+}
+
+/// Certified: the features are more than `d` apart over all of `[0, 1]`
+/// along a coordinate axis (their swept boxes, pair by pair).
+pub(super) fn apart_on_an_axis<F: Features>(f: &F, d: f64) -> bool {
+    (0..3).any(|axis| {
+        [1.0, -1.0].into_iter().any(|sign| {
+            let mut s = [0.0; 3];
+            s[axis] = sign;
+            apart_along(f, s, d, 0.0, 1.0)
+        })
+    })
+}
+
+/// The least coordinate bound [`shorter_than`] squares, `2⁻⁵⁰⁰` (its square
+/// is normal).
+const COORD_FLOOR: f64 = f64::from_bits((1023 - 500) << 52);
+
+/// Certified: `|Δ| < d`, for `d` a positive double in the filter range
+/// (module doc).
+#[inline]
+fn shorter_than(delta: &BoundedVec3, d: f64) -> bool {
+    let mut sum = 0.0;
+    for c in &delta.0 {
+        // `a ≥ |exact coordinate|`, and `a ≥ 2⁻⁵⁰⁰` so that `a²` is normal.
+        let a = (c.v.abs() + c.error_bound()).next_up().max(COORD_FLOOR);
+        sum += a * a;
+    }
+    sum * (1.0 + 8.0 * UNIT_ROUNDOFF) < d * d * (1.0 - 8.0 * UNIT_ROUNDOFF)
+}
+
+/// Certified: at time `t` the features are less than `d` apart.
+pub(super) fn within<F: Features>(f: &F, d: f64, t: f64) -> bool {
+    let (w, _) = f.nearest(t);
+    shorter_than(&f.witness(F::valid_weights(w), t), d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_and_weights_are_on_the_grid() {
+        assert_eq!(
+            direction(Vec3::new(3.0, 0.0, -1.5)),
+            Some([0.75, 0.0, -0.375])
+        );
+        assert_eq!(direction(Vec3::zeros()), None);
+        assert_eq!(direction(Vec3::new(f64::NAN, 1.0, 0.0)), None);
+        let s = direction(Vec3::new(1e-200, 3e-210, 0.0)).unwrap();
+        assert!(
+            s.iter()
+                .all(|x| (x / GRID).fract() == 0.0 && x.abs() <= 2.0)
+        );
+        assert_eq!(COORD_FLOOR, 2f64.powi(-500));
+        let n = norm_up([0.75, 0.0, 1.0]);
+        assert!(n > 1.25 && n < 1.25 + 1e-14);
+        assert_eq!(weight(f64::NAN), 0.0);
+        assert_eq!(weight(1.5), 1.0);
+        assert_eq!(weight(1e-300), 0.0);
+        let w = weight(0.7);
+        assert_eq!(VertexFace::valid_weights([0.7, 0.7]), [w, 1.0 - w]);
+        assert_eq!(w + (1.0 - w), 1.0);
+    }
+}

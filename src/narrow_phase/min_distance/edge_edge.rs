@@ -1,0 +1,120 @@
+//! Minimum-separation edge–edge CCD (docs/design.md §5): the certified
+//! fast path ([`super::filtered`]) and the exact oracle
+//! ([`crate::narrow_phase::oracle::edge_edge_within`]) for what it defers;
+//! `d = 0` is [`crate::narrow_phase::edge_edge`] itself.
+
+use super::certificates::EdgeEdge;
+use super::filtered::filtered;
+use super::separation::Separation;
+use crate::math::Vec3;
+use crate::narrow_phase::edge_edge_traced_with;
+use crate::narrow_phase::oracle;
+use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, Path, Toi};
+
+/// Edge–edge CCD with a minimum separation, exact: `Some(toi)` iff for
+/// some `t ∈ [0, 1]` the closed segments `ea0 ea1` and `eb0 eb1` are
+/// within Euclidean distance `d`, with the earliest such time in
+/// `[toi.lower, toi.upper]` (`lower` never late; `Toi::exact(0.0)` when
+/// they start within `d`). Arguments as [`crate::narrow_phase::edge_edge`],
+/// then `d`.
+///
+/// `d = 0` (or `−0`) is [`crate::narrow_phase::edge_edge`], bit for bit.
+/// Panic-free for every `d`: a negative or NaN `d` is never met (`None`),
+/// `+∞` always (`Toi::exact(0.0)`); validate a user's `d` with
+/// [`crate::narrow_phase::validate_separation`]. Coordinates must be finite,
+/// as for the contact solvers.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn edge_edge_within(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+    d: f64,
+) -> Option<Toi> {
+    edge_edge_within_traced(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d,
+    )
+    .0
+}
+
+/// [`edge_edge_within`], also telling which path decided.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn edge_edge_within_traced(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+    d: f64,
+) -> (Option<Toi>, Path) {
+    edge_edge_within_traced_with(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d, true,
+    )
+}
+
+/// [`edge_edge_within_traced`]; `check_range` false is for a caller that
+/// has checked that every coordinate passes
+/// [`crate::math::in_filter_range`] (as for the contact solvers' `_with`
+/// variants). The same results.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edge_edge_within_traced_with(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+    d: f64,
+    check_range: bool,
+) -> (Option<Toi>, Path) {
+    let d = match Separation::of(d) {
+        Separation::Contact => {
+            return edge_edge_traced_with(
+                ea0_t0,
+                ea1_t0,
+                eb0_t0,
+                eb1_t0,
+                ea0_t1,
+                ea1_t1,
+                eb0_t1,
+                eb1_t1,
+                check_range,
+            );
+        }
+        Separation::Never => return (None, Path::Filtered),
+        Separation::Always => return (Some(Toi::exact(0.0)), Path::Filtered),
+        Separation::Positive(d) => d,
+    };
+    let features = EdgeEdge {
+        a: [[*ea0_t0, *ea0_t1], [*ea1_t0, *ea1_t1]],
+        b: [[*eb0_t0, *eb0_t1], [*eb1_t0, *eb1_t1]],
+    };
+    let points = [
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ];
+    if let Some(decided) = filtered(&features, points, d, check_range) {
+        return (decided, Path::Filtered);
+    }
+    let exact = oracle::edge_edge_within(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d,
+    )
+    .map(|mut t| {
+        t.refine_to(EXACT_TOI_WIDTH);
+        Toi {
+            lower: t.lower_f64(),
+            upper: t.upper_f64(),
+        }
+    });
+    (exact, Path::Exact)
+}

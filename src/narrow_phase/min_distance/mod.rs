@@ -1,0 +1,22 @@
+//! Minimum-separation CCD (docs/design.md §5): the earliest time at which a
+//! moving vertex comes within a distance `d` of a moving triangle, or two
+//! moving edges within `d` of each other; `d = 0` is ordinary contact.
+//! A certified floating-point fast path with the exact oracle
+//! ([`super::oracle::min_distance`]) for what it cannot decide.
+
+mod certificates;
+mod edge_edge;
+mod filtered;
+mod nearest;
+mod search;
+mod separation;
+mod vertex_face;
+
+#[cfg(test)]
+mod tests;
+
+pub(crate) use edge_edge::edge_edge_within_traced_with;
+pub use edge_edge::{edge_edge_within, edge_edge_within_traced};
+pub use separation::{SeparationError, validate_separation};
+pub(crate) use vertex_face::vertex_face_within_traced_with;
+pub use vertex_face::{vertex_face_within, vertex_face_within_traced};

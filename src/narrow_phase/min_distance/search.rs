@@ -1,0 +1,101 @@
+//! The fast path's search for the earliest time within `d`
+//! (docs/design.md §5), after `start` (everything before it certified
+//! apart): first an upper end, the first of `start + 2⁻⁴⁰·2ᵏ` certified
+//! within; then `[start, upper]` (or `[start, 1]` when none is) is bisected
+//! depth first, earliest half first; an interval certified apart ([`super::certificates::apart`]) is
+//! dropped, any other is halved until it is [`WIDTH`] wide. When every
+//! earlier interval was dropped, the first undropped narrow `[l, r]` holds
+//! the earliest time `t*` from below (`t* ≥ l`), and a certified *within*
+//! at `r`, or at a later time tried at doubling steps up to
+//! `l + MAX_WIDTH`, bounds it from above: the bracket. Anything else is left
+//! to the exact path.
+//!
+//! Why later times: near `t*` the features are about `d` apart, and the
+//! direction between their nearest points, computed in doubles from
+//! coordinates of size `L`, is only accurate to about `u·L/d` (cancellation);
+//! over a feature of size `L` that is an error of `u·L²/d` in the
+//! separation, so intervals closer to `t*` than that (in distance) cannot
+//! be certified apart. For small `d` the undropped narrow interval then
+//! ends before `t*`, and the bracket must reach past it.
+
+use super::super::toi::{EXACT_TOI_WIDTH, Toi};
+
+/// The width at which the search stops halving, the exact path's bracket
+/// width (`2⁻⁴⁰`): bisection points stay dyadics in `[2⁻⁴¹, 1]`, inside the
+/// certificates' time range.
+pub(super) const WIDTH: f64 = EXACT_TOI_WIDTH;
+
+/// The widest bracket the fast path returns (`2⁻³⁰`); wider ones are left
+/// to the exact path.
+const MAX_WIDTH: f64 = 1.0 / (1u64 << 30) as f64;
+
+/// Intervals the search examines before it gives up (a near-tangency needs
+/// many; a generic contact about `2·40`).
+const MAX_VISITS: u32 = 256;
+
+/// The bracket of the earliest time within `d`: `Some(None)` when every
+/// interval is certified apart, `Some(Some(toi))` when bracketed, `None`
+/// when undecided. `[0, start]` is certified apart (`start` a multiple of
+/// `2⁻⁴⁰` in `[0, 1)`); `apart(l, r)` and `within(t)` must be certificates;
+/// `within(0)` has already failed (a time of impact `0` is left to the
+/// exact path, which returns it exactly).
+pub(super) fn earliest(
+    start: f64,
+    mut apart: impl FnMut(f64, f64) -> bool,
+    mut within: impl FnMut(f64) -> bool,
+) -> Option<Option<Toi>> {
+    // An upper end: the time of impact is at most any time within d.
+    let mut known = None;
+    let mut step = WIDTH;
+    while start + step <= 1.0 {
+        if within(start + step) {
+            known = Some(start + step);
+            break;
+        }
+        step *= 2.0;
+    }
+    // Depth-first stack, earliest interval on top; depth ≤ 41, so at most
+    // 42 entries.
+    let mut stack = [(0.0, 0.0); 48];
+    stack[0] = (start, known.unwrap_or(1.0));
+    let mut len = 1;
+    let mut visits = 0;
+    while len > 0 {
+        len -= 1;
+        let (l, r) = stack[len];
+        visits += 1;
+        if visits > MAX_VISITS {
+            return None;
+        }
+        if apart(l, r) {
+            continue;
+        }
+        if r - l <= WIDTH {
+            if l == 0.0 {
+                return None;
+            }
+            // r, r + w, r + 2w, r + 4w, …: dyadics, exact sums.
+            let mut upper = r;
+            let mut step = r - l;
+            while upper <= 1.0 && upper - l <= MAX_WIDTH {
+                if within(upper) {
+                    return Some(Some(Toi { lower: l, upper }));
+                }
+                upper = r + step;
+                step *= 2.0;
+            }
+            return known
+                .filter(|&upper| upper - l <= MAX_WIDTH)
+                .map(|upper| Some(Toi { lower: l, upper }));
+        }
+        let m = 0.5 * (l + r);
+        stack[len] = (m, r);
+        stack[len + 1] = (l, m);
+        len += 2;
+    }
+    // Every interval of [start, 1] apart: no contact. (With a known upper
+    // end, only [start, upper] was searched, and it holds the time of
+    // impact, so its intervals cannot all be apart; defer rather than
+    // trust that.)
+    known.is_none().then_some(None)
+}

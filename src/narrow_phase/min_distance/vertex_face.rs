@@ -1,0 +1,113 @@
+//! Minimum-separation vertex–face CCD (docs/design.md §5): the certified
+//! fast path ([`super::filtered`]) and the exact oracle
+//! ([`crate::narrow_phase::oracle::vertex_face_within`]) for what it defers;
+//! `d = 0` is [`crate::narrow_phase::vertex_face`] itself.
+
+use super::certificates::VertexFace;
+use super::filtered::filtered;
+use super::separation::Separation;
+use crate::math::Vec3;
+use crate::narrow_phase::oracle;
+use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, Path, Toi};
+use crate::narrow_phase::vertex_face_traced_with;
+
+/// Vertex–face CCD with a minimum separation, exact: `Some(toi)` iff for
+/// some `t ∈ [0, 1]` the vertex is within Euclidean distance `d` of the
+/// closed triangle, with the earliest such time in
+/// `[toi.lower, toi.upper]` (`lower` never late; `Toi::exact(0.0)` when
+/// they start within `d`). Arguments as [`crate::narrow_phase::vertex_face`],
+/// then `d`.
+///
+/// `d = 0` (or `−0`) is [`crate::narrow_phase::vertex_face`], bit for bit.
+/// Panic-free for every `d`: a negative or NaN `d` is never met (`None`),
+/// `+∞` always (`Toi::exact(0.0)`); validate a user's `d` with
+/// [`crate::narrow_phase::validate_separation`]. Coordinates must be finite,
+/// as for the contact solvers.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn vertex_face_within(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+    d: f64,
+) -> Option<Toi> {
+    vertex_face_within_traced(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d).0
+}
+
+/// [`vertex_face_within`], also telling which path decided.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn vertex_face_within_traced(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+    d: f64,
+) -> (Option<Toi>, Path) {
+    vertex_face_within_traced_with(
+        v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d, true,
+    )
+}
+
+/// [`vertex_face_within_traced`]; `check_range` false is for a caller that
+/// has checked that every coordinate passes
+/// [`crate::math::in_filter_range`] (as for the contact solvers' `_with`
+/// variants). The same results.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn vertex_face_within_traced_with(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+    d: f64,
+    check_range: bool,
+) -> (Option<Toi>, Path) {
+    let d = match Separation::of(d) {
+        Separation::Contact => {
+            return vertex_face_traced_with(
+                v_t0,
+                f0_t0,
+                f1_t0,
+                f2_t0,
+                v_t1,
+                f0_t1,
+                f1_t1,
+                f2_t1,
+                check_range,
+            );
+        }
+        Separation::Never => return (None, Path::Filtered),
+        Separation::Always => return (Some(Toi::exact(0.0)), Path::Filtered),
+        Separation::Positive(d) => d,
+    };
+    let features = VertexFace {
+        a: [[*v_t0, *v_t1]],
+        b: [[*f0_t0, *f0_t1], [*f1_t0, *f1_t1], [*f2_t0, *f2_t1]],
+    };
+    let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
+    if let Some(decided) = filtered(&features, points, d, check_range) {
+        return (decided, Path::Filtered);
+    }
+    let exact = oracle::vertex_face_within(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d)
+        .map(|mut t| {
+            t.refine_to(EXACT_TOI_WIDTH);
+            Toi {
+                lower: t.lower_f64(),
+                upper: t.upper_f64(),
+            }
+        });
+    (exact, Path::Exact)
+}
