@@ -21,7 +21,7 @@
 //! swept-AABB counts use the same convention; see the module doc of
 //! `broad_phase::brute_force`.)
 
-use super::axes::slab_directions;
+use super::axes::{DIRECTIONS, slab_directions};
 use crate::math::Vec3;
 
 /// The 6-DOP (an axis-aligned box): [`Kdop`] with 3 slabs.
@@ -205,6 +205,32 @@ impl<const N: usize> Kdop<N> {
             self.lo[i] = if b < a { b } else { a };
             let (a, b) = (self.hi[i], other.hi[i]);
             self.hi[i] = if b > a { b } else { a };
+        }
+    }
+
+    /// Grows `self` by `r ≥ 0` in every direction: afterwards it contains
+    /// every point within Euclidean distance `r` of what it contained. Slab
+    /// `i` moves out by `r·‖dᵢ‖₁ ≥ r·‖dᵢ‖₂` (the directions' components are
+    /// 0 or ±1, so `‖dᵢ‖₁` is 1, 2 or 3), and every bound is rounded outward
+    /// (one neighbour past the rounded sum, as in the module doc; `3r` is
+    /// rounded up too). Two k-DOPs grown by `r` each overlap whenever they
+    /// held points within `2r` of each other. The empty k-DOP stays empty.
+    pub fn inflate_in(&mut self, r: f64) {
+        if r == 0.0 || self.is_empty() {
+            return;
+        }
+        for (i, &slab) in Self::SLABS.iter().enumerate() {
+            let l1 = DIRECTIONS[slab]
+                .iter()
+                .map(|c| c.unsigned_abs())
+                .sum::<u8>();
+            let m = match l1 {
+                1 => r,
+                2 => 2.0 * r,
+                _ => (3.0 * r).next_up(),
+            };
+            self.lo[i] = (self.lo[i] - m).next_down();
+            self.hi[i] = (self.hi[i] + m).next_up();
         }
     }
 

@@ -35,6 +35,7 @@
 //! one-ulp nudge, in f32 or f64, changes no count; touching does: with
 //! strict overlap the counts would be 1,619,113 and 5,096,837.
 
+use super::bvh::half_up;
 use super::candidate::{BroadPhaseStats, CandidateSet, EePair, VfPair};
 use crate::bounding_volume::{
     Kdop, KdopAxes, swept_edge_kdops, swept_face_kdops, swept_vertex_kdops,
@@ -44,12 +45,24 @@ use crate::mesh::Step;
 /// All candidates of `step` for the k-DOP `axes`, sorted, with their counts.
 /// `node_tests` counts the k-DOP tests done; `leaf_pairs` stays 0.
 pub fn brute_force_candidates(step: &Step<'_>, axes: KdopAxes) -> (CandidateSet, BroadPhaseStats) {
+    brute_force_candidates_within(step, axes, 0.0)
+}
+
+/// [`brute_force_candidates`] for a minimum separation `min_distance`: the
+/// oracle of [`crate::broad_phase::KdopBvh::build_within`] (every vertex
+/// k-DOP grown by `min_distance / 2`, rounded up).
+pub fn brute_force_candidates_within(
+    step: &Step<'_>,
+    axes: KdopAxes,
+    min_distance: f64,
+) -> (CandidateSet, BroadPhaseStats) {
+    let r = half_up(min_distance);
     match axes {
-        KdopAxes::Dop6 => brute_force::<3>(step),
-        KdopAxes::Dop8 => brute_force::<4>(step),
-        KdopAxes::Dop14 => brute_force::<7>(step),
-        KdopAxes::Dop18 => brute_force::<9>(step),
-        KdopAxes::Dop26 => brute_force::<13>(step),
+        KdopAxes::Dop6 => brute_force::<3>(step, r),
+        KdopAxes::Dop8 => brute_force::<4>(step, r),
+        KdopAxes::Dop14 => brute_force::<7>(step, r),
+        KdopAxes::Dop18 => brute_force::<9>(step, r),
+        KdopAxes::Dop26 => brute_force::<13>(step, r),
     }
 }
 
@@ -243,10 +256,13 @@ impl Found {
     }
 }
 
-fn brute_force<const N: usize>(step: &Step<'_>) -> (CandidateSet, BroadPhaseStats) {
+fn brute_force<const N: usize>(step: &Step<'_>, margin: f64) -> (CandidateSet, BroadPhaseStats) {
     let mesh = step.mesh;
     let comp = mesh.component();
-    let vertex = swept_vertex_kdops::<N>(step);
+    let mut vertex = swept_vertex_kdops::<N>(step);
+    for bv in &mut vertex {
+        bv.inflate_in(margin);
+    }
     let edge = swept_edge_kdops(step, &vertex);
     let face = swept_face_kdops(step, &vertex);
 

@@ -177,6 +177,9 @@ pub struct KdopBvh<const N: usize> {
     /// Whether the self traversal prunes leaf pairs and feature pairs by
     /// their time-aligned k-DOPs ([`KdopBvh::time_aligned`]).
     pub(crate) time_aligned: bool,
+    /// Features within this distance of each other are candidates: every
+    /// vertex k-DOP is grown by half of it ([`KdopBvh::min_distance`]).
+    pub(crate) min_distance: f64,
     /// With `time_aligned`, per vertex slot: its position's k-DOP at
     /// `t = 0` and at `t = 1`, quantized on `grid`; empty otherwise.
     pub(crate) vertex_qt: Vec<AlignedQuantizedKdop<N>>,
@@ -204,6 +207,21 @@ impl<const N: usize> KdopBvh<N> {
     /// default.
     pub fn time_aligned(&self) -> bool {
         self.time_aligned
+    }
+
+    /// The minimum separation `d ≥ 0` the tree was built for: its candidates
+    /// are the feature pairs whose swept k-DOPs, each grown by `d / 2`
+    /// ([`Kdop::inflate_in`], rounded outward), overlap — a superset of the
+    /// pairs that come within Euclidean distance `d` during the step. Set
+    /// at build ([`KdopBvh::build_within`]); 0 by default (the swept k-DOPs
+    /// themselves). Rebuilds and refits keep it.
+    pub fn min_distance(&self) -> f64 {
+        self.min_distance
+    }
+
+    /// The growth of every vertex k-DOP: `d / 2`, rounded up.
+    pub(crate) fn vertex_margin(&self) -> f64 {
+        half_up(self.min_distance)
     }
 
     /// Number of tree nodes (`2·leaves − 1`, or 0).
@@ -329,6 +347,13 @@ impl<const N: usize> KdopBvh<N> {
     }
 }
 
+/// `d / 2` rounded up: exact unless `d` is an odd multiple of the smallest
+/// subnormal, where the next double up is taken.
+pub(crate) fn half_up(d: f64) -> f64 {
+    let h = d * 0.5;
+    if h * 2.0 == d { h } else { h.next_up() }
+}
+
 /// Why a BVH operation was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BroadPhaseError {
@@ -397,35 +422,54 @@ impl Bvh {
         axes: KdopAxes,
         keep: impl Fn(u32) -> bool + Sync,
     ) -> Bvh {
-        Bvh::build_with(step, axes, &keep, false)
+        Bvh::build_with(step, axes, &keep, false, 0.0)
     }
 
     /// [`Bvh::build`] with the self traversal's time-aligned pruning on or
     /// off (see [`KdopBvh::time_aligned`]).
     pub fn build_time_aligned(step: &Step<'_>, axes: KdopAxes, time_aligned: bool) -> Bvh {
-        Bvh::build_with(step, axes, &|_| true, time_aligned)
+        Bvh::build_with(step, axes, &|_| true, time_aligned, 0.0)
     }
 
-    /// [`KdopBvh::build_time_aligned`] for the k of `axes`.
+    /// [`KdopBvh::build_within`] for the k of `axes`, over every component.
+    ///
+    /// # Panics
+    /// As [`KdopBvh::build_within`].
+    pub fn build_within(
+        step: &Step<'_>,
+        axes: KdopAxes,
+        time_aligned: bool,
+        min_distance: f64,
+    ) -> Bvh {
+        Bvh::build_with(step, axes, &|_| true, time_aligned, min_distance)
+    }
+
+    /// [`KdopBvh::build_within`] for the k of `axes`.
     fn build_with(
         step: &Step<'_>,
         axes: KdopAxes,
         keep: &(impl Fn(u32) -> bool + Sync),
         time_aligned: bool,
+        min_distance: f64,
     ) -> Bvh {
-        let (k, t) = (keep, time_aligned);
+        let (k, t, d) = (keep, time_aligned, min_distance);
         match axes {
-            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_time_aligned(step, k, t)),
-            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_time_aligned(step, k, t)),
-            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_time_aligned(step, k, t)),
-            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_time_aligned(step, k, t)),
-            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_time_aligned(step, k, t)),
+            KdopAxes::Dop6 => Bvh::Dop6(KdopBvh::build_within(step, k, t, d)),
+            KdopAxes::Dop8 => Bvh::Dop8(KdopBvh::build_within(step, k, t, d)),
+            KdopAxes::Dop14 => Bvh::Dop14(KdopBvh::build_within(step, k, t, d)),
+            KdopAxes::Dop18 => Bvh::Dop18(KdopBvh::build_within(step, k, t, d)),
+            KdopAxes::Dop26 => Bvh::Dop26(KdopBvh::build_within(step, k, t, d)),
         }
     }
 
     /// See [`KdopBvh::time_aligned`].
     pub fn time_aligned(&self) -> bool {
         with_bvh!(self, b => b.time_aligned())
+    }
+
+    /// See [`KdopBvh::min_distance`].
+    pub fn min_distance(&self) -> f64 {
+        with_bvh!(self, b => b.min_distance())
     }
 
     /// The k-DOP type.

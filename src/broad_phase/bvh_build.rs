@@ -82,8 +82,33 @@ impl<const N: usize> KdopBvh<N> {
         keep: &(impl Fn(u32) -> bool + Sync),
         time_aligned: bool,
     ) -> KdopBvh<N> {
+        KdopBvh::build_within(step, keep, time_aligned, 0.0)
+    }
+
+    /// [`KdopBvh::build_time_aligned`] for a minimum separation
+    /// `min_distance` ([`KdopBvh::min_distance`]).
+    ///
+    /// # Panics
+    /// As [`KdopBvh::build_components`]; and when `min_distance` is
+    /// negative or not finite, or when it is positive with `time_aligned`
+    /// (the time-aligned pruning is proven for touching only).
+    pub fn build_within(
+        step: &Step<'_>,
+        keep: &(impl Fn(u32) -> bool + Sync),
+        time_aligned: bool,
+        min_distance: f64,
+    ) -> KdopBvh<N> {
+        assert!(
+            min_distance.is_finite() && min_distance >= 0.0,
+            "min_distance {min_distance} is not a finite distance"
+        );
+        assert!(
+            !(time_aligned && min_distance > 0.0),
+            "time-aligned pruning is for min_distance 0 only"
+        );
         let mut bvh = KdopBvh::empty();
         bvh.time_aligned = time_aligned;
+        bvh.min_distance = min_distance;
         bvh.rebuild_components(step, keep);
         bvh
     }
@@ -194,6 +219,7 @@ impl<const N: usize> KdopBvh<N> {
             edge_end_slots: Vec::new(),
             slot_edge_comp: Vec::new(),
             time_aligned: false,
+            min_distance: 0.0,
             vertex_qt: Vec::new(),
             leaf_qt: Vec::new(),
         }

@@ -47,14 +47,24 @@ impl<const N: usize> KdopBvh<N> {
         // order, and without help the vertex pass (half of the refit) spent
         // half its time waiting for them. Each task prefetches them
         // [`PREFETCH_AHEAD`] slots ahead.
-        let bv_of = |v: u32| Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize]);
+        let margin = self.vertex_margin();
+        let bv_of = |v: u32| {
+            let mut bv = Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize]);
+            bv.inflate_in(margin);
+            bv
+        };
         if self.vertex_bv.len() == self.slot_vertex.len() {
             prefetched_slots(
                 &mut self.vertex_bv,
                 &self.slot_vertex,
                 x_t0,
                 x_t1,
-                |d, v| d.set_swept_point(&x_t0[v as usize], &x_t1[v as usize]),
+                |d, v| {
+                    d.set_swept_point(&x_t0[v as usize], &x_t1[v as usize]);
+                    if margin > 0.0 {
+                        d.inflate_in(margin);
+                    }
+                },
             );
         } else {
             par_fill(&mut self.vertex_bv, &self.slot_vertex, |&v| bv_of(v));

@@ -31,8 +31,12 @@ impl<const N: usize> KdopBvh<N> {
     fn check_invariants(&self, step: &Step<'_>) -> Result<(), String> {
         self.check_step(step).map_err(|e| e.to_string())?;
         let mesh = step.mesh;
-        let swept =
-            |v: u32| Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
+        let swept = |v: u32| {
+            let mut bv =
+                Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
+            bv.inflate_in(self.vertex_margin());
+            bv
+        };
         let mut vertex_seen = vec![0u8; mesh.num_vertices()];
         let mut edge_seen = vec![0u8; mesh.num_edges()];
         let mut slot_of = vec![u32::MAX; mesh.num_vertices()];

@@ -10,7 +10,7 @@ mod bvh_traverse;
 mod bvh_validate;
 mod candidate;
 
-pub use brute_force::brute_force_candidates;
+pub use brute_force::{brute_force_candidates, brute_force_candidates_within};
 pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
 pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};

@@ -28,6 +28,15 @@ pub struct PipelineConfig {
     /// Keep every colliding pair (global IDs and time of impact) in the
     /// outcome, not just the counts.
     pub collect_pairs: bool,
+    /// Minimum separation `d ≥ 0` (a finite double): a pair collides when
+    /// its features come within Euclidean distance `d` during the step
+    /// (docs/design.md §5); `0` is contact. At `d > 0` the BVH's k-DOPs are
+    /// grown by `d` ([`crate::broad_phase::KdopBvh::min_distance`]), the
+    /// solver is the minimum-separation one
+    /// ([`crate::narrow_phase::vertex_face_within`]), and the filters (SLPF,
+    /// DNF, the coplanar window) and time-aligned pruning, proven for contact
+    /// only, are off; the report says what ran.
+    pub min_distance: f64,
 }
 
 impl Default for PipelineConfig {
@@ -42,6 +51,7 @@ impl Default for PipelineConfig {
             window: true,
             time_aligned: TimeAligned::Off,
             collect_pairs: false,
+            min_distance: 0.0,
         }
     }
 }

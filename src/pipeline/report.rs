@@ -144,6 +144,11 @@ pub struct StepReport {
     pub time_aligned: bool,
     /// Solver.
     pub solver: Solver,
+    /// The minimum separation the step was decided for
+    /// ([`super::PipelineConfig::min_distance`]); absent from the JSON at 0
+    /// (contact), as in records made before it existed.
+    #[serde(default, skip_serializing_if = "is_contact")]
+    pub min_distance: f64,
     /// Worker threads.
     pub threads: usize,
     /// Whether this step built the BVH or refitted it.
@@ -162,6 +167,10 @@ pub struct StepReport {
     pub toi_upper: Option<f64>,
     /// Stage times.
     pub time_ms: StageTimes,
+}
+
+fn is_contact(d: &f64) -> bool {
+    *d == 0.0
 }
 
 /// One colliding pair, by the data sets' global IDs.

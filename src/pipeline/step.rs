@@ -73,7 +73,8 @@ use crate::filter::{
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{
-    Solver, SolverTier, Toi, edge_edge_traced_with, vertex_face_traced_with,
+    SeparationError, Solver, SolverTier, Toi, edge_edge_traced_with, edge_edge_within_traced_with,
+    validate_separation, vertex_face_traced_with, vertex_face_within_traced_with,
 };
 use crate::pair_kernel::QueryKind;
 
@@ -83,6 +84,9 @@ pub enum PipelineError {
     /// The step's mesh does not match the BVH of earlier steps.
     #[error(transparent)]
     BroadPhase(#[from] BroadPhaseError),
+    /// [`PipelineConfig::min_distance`] is not a finite distance.
+    #[error("min_distance: {0}")]
+    MinDistance(#[from] SeparationError),
 }
 
 /// The result of one step.
@@ -136,6 +140,10 @@ impl Pipeline {
         let start = Clock::start();
         let cfg = &self.config;
         let mesh = step.mesh;
+        // Minimum separation: the filters and the time-aligned pruning are
+        // proven for contact only, so at d > 0 they are off.
+        let min_distance = validate_separation(cfg.min_distance)?;
+        let within = min_distance > 0.0;
 
         // Stage 1–2a: build or refit the BVH of swept k-DOPs and, alongside
         // it, write the filters' per-vertex arrays (they read the positions
@@ -145,6 +153,7 @@ impl Pipeline {
         // Time-aligned pruning, and the filters that go with it
         // (`TimeAligned::Auto` decides whenever the BVH is built).
         let prune = match cfg.time_aligned {
+            _ if within => false,
             TimeAligned::Off => false,
             TimeAligned::On => true,
             TimeAligned::Auto => match bvh {
@@ -153,10 +162,16 @@ impl Pipeline {
             },
         };
         let filters = match cfg.time_aligned {
+            _ if within => FilterSet::None,
             TimeAligned::Auto if prune => cfg.filters.without_slpf(),
             _ => cfg.filters,
         };
-        let reusable = |bvh: &Bvh| bvh.axes() == cfg.axes && bvh.time_aligned() == prune;
+        let window = cfg.window && !within;
+        let reusable = |bvh: &Bvh| {
+            bvh.axes() == cfg.axes
+                && bvh.time_aligned() == prune
+                && bvh.min_distance() == min_distance
+        };
         let buffers = std::mem::take(&mut self.buffers);
         let (built, ctx) = rayon::join(
             || -> Result<bool, BroadPhaseError> {
@@ -170,12 +185,12 @@ impl Pipeline {
                         true
                     }
                     _ => {
-                        *bvh = Some(Bvh::build_time_aligned(step, cfg.axes, prune));
+                        *bvh = Some(Bvh::build_within(step, cfg.axes, prune, min_distance));
                         true
                     }
                 })
             },
-            || FilterCtx::new(cfg, filters, step, buffers),
+            || FilterCtx::new(cfg, filters, window, step, buffers),
         );
         let built = match built {
             Ok(built) => built,
@@ -223,9 +238,10 @@ impl Pipeline {
             faces: mesh.num_faces(),
             k: cfg.axes.k(),
             filters,
-            window: cfg.window,
+            window,
             time_aligned: prune,
             solver: cfg.solver,
+            min_distance,
             threads: rayon::current_num_threads(),
             bvh: if built {
                 BvhMode::Build
@@ -255,15 +271,27 @@ impl Pipeline {
 }
 
 /// The exact test of a pair; `in_range` when the step's every coordinate
-/// is in the solver's filter range (its fast tiers then skip the check).
+/// is in the solver's filter range (its fast tiers then skip the check);
+/// within `min_distance` when it is positive.
 #[inline]
 fn solve(
     solver: Solver,
     kind: QueryKind,
     in_range: bool,
+    min_distance: f64,
     q: &[Vec3; 8],
 ) -> (Option<Toi>, SolverTier) {
     let [a, b, c, d, e, f, g, h] = q;
+    if min_distance > 0.0 {
+        return match kind {
+            QueryKind::VertexFace => {
+                vertex_face_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+            }
+            QueryKind::EdgeEdge => {
+                edge_edge_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+            }
+        };
+    }
     match (solver, kind) {
         (Solver::Exact, QueryKind::VertexFace) => {
             vertex_face_traced_with(a, b, c, d, e, f, g, h, !in_range)
@@ -302,6 +330,8 @@ struct FilterCtx<'a> {
     dnf: bool,
     window: bool,
     solver: Solver,
+    /// Minimum separation (0: contact).
+    min_distance: f64,
     /// Every coordinate of `x` is in the exact solver's filter range
     /// ([`crate::math::in_filter_range`]), checked once here instead of
     /// per pair by the solver (the same outputs, less work per pair).
@@ -316,6 +346,7 @@ impl<'a> FilterCtx<'a> {
     fn new(
         cfg: &PipelineConfig,
         filters: FilterSet,
+        window: bool,
         step: &'a Step<'a>,
         buffers: FilterBuffers,
     ) -> FilterCtx<'a> {
@@ -345,8 +376,9 @@ impl<'a> FilterCtx<'a> {
             x,
             slpf,
             dnf: filters.uses_dnf(),
-            window: cfg.window,
+            window,
             solver: cfg.solver,
+            min_distance: cfg.min_distance,
             in_range,
             collect_pairs: cfg.collect_pairs,
         }
@@ -564,7 +596,7 @@ impl<P: Pair> KindSink<P> {
         self.passed += self.survivors.len() as u64;
         for p in &self.survivors {
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (toi, tier) = solve(ctx.solver, P::KIND, ctx.in_range, &q);
+            let (toi, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
             self.fallbacks += u64::from(tier == SolverTier::Exact);
             if let Some(toi) = toi {
                 self.colliding += 1;

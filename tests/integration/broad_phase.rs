@@ -4,7 +4,8 @@
 
 use ccdlab::bounding_volume::{Kdop, KdopAxes};
 use ccdlab::broad_phase::{
-    BroadPhaseStats, Bvh, CandidateSet, EePair, VfPair, brute_force_candidates, concat,
+    BroadPhaseStats, Bvh, CandidateSet, EePair, VfPair, brute_force_candidates,
+    brute_force_candidates_within, concat,
 };
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
@@ -83,10 +84,19 @@ fn scene() -> impl Strategy<Value = Scene> {
 
 /// The slowest possible oracle: every pair, full k-DOP test, no sweep.
 fn all_pairs(step: &Step<'_>, axes: KdopAxes) -> CandidateSet {
-    fn go<const N: usize>(step: &Step<'_>) -> CandidateSet {
+    all_pairs_grown(step, axes, 0.0)
+}
+
+/// [`all_pairs`] with every vertex k-DOP grown by `r`.
+fn all_pairs_grown(step: &Step<'_>, axes: KdopAxes, r: f64) -> CandidateSet {
+    fn go<const N: usize>(step: &Step<'_>, r: f64) -> CandidateSet {
         let m = step.mesh;
         let v: Vec<Kdop<N>> = (0..m.num_vertices())
-            .map(|i| Kdop::from_points(&[step.x_t0[i], step.x_t1[i]]))
+            .map(|i| {
+                let mut b = Kdop::from_points(&[step.x_t0[i], step.x_t1[i]]);
+                b.inflate_in(r);
+                b
+            })
             .collect();
         let hull = |ids: &[u32]| {
             ids.iter()
@@ -114,11 +124,11 @@ fn all_pairs(step: &Step<'_>, axes: KdopAxes) -> CandidateSet {
         out.sorted()
     }
     match axes {
-        KdopAxes::Dop6 => go::<3>(step),
-        KdopAxes::Dop8 => go::<4>(step),
-        KdopAxes::Dop14 => go::<7>(step),
-        KdopAxes::Dop18 => go::<9>(step),
-        KdopAxes::Dop26 => go::<13>(step),
+        KdopAxes::Dop6 => go::<3>(step, r),
+        KdopAxes::Dop8 => go::<4>(step, r),
+        KdopAxes::Dop14 => go::<7>(step, r),
+        KdopAxes::Dop18 => go::<9>(step, r),
+        KdopAxes::Dop26 => go::<13>(step, r),
     }
 }
 
@@ -175,6 +185,50 @@ proptest! {
         let [k6, k8, k14, k18, k26] = &per_k[..] else { unreachable!() };
         prop_assert!(is_subset(k14, k6) && is_subset(k14, k8) && is_subset(k18, k6));
         prop_assert!(is_subset(k26, k14) && is_subset(k26, k18));
+    }
+
+    /// With a minimum separation `d > 0` (vertex k-DOPs grown by `d / 2`),
+    /// the BVH still equals brute force and the all-pairs oracle for every
+    /// k, before and after a refit; the candidates grow with `d` and hold
+    /// every pair of features whose points come within `d` at t = 0 or 1.
+    #[test]
+    fn bvh_within_d_equals_brute_force_for_every_k(
+        s in scene(),
+        t in scene(),
+        d in prop_oneof![Just(0.25), Just(0.5), Just(1e-9), Just(f64::MIN_POSITIVE), 0.0..3.0f64],
+    ) {
+        let step = s.step();
+        let (x_t0, x_t1) = s.positions_from(&t);
+        let step2 = Step::new(&s.mesh, &x_t0, &x_t1).unwrap();
+        for axes in KdopAxes::ALL {
+            let (brute, _) = brute_force_candidates_within(&step, axes, d);
+            let half = if (d * 0.5) * 2.0 == d { d * 0.5 } else { (d * 0.5).next_up() };
+            prop_assert_eq!(&brute, &all_pairs_grown(&step, axes, half), "{} d = {}", axes, d);
+            prop_assert!(is_subset(&brute_force_candidates(&step, axes).0, &brute), "{} d = {}", axes, d);
+            let mut bvh = Bvh::build_within(&step, axes, false, d);
+            prop_assert_eq!(bvh.min_distance(), d);
+            prop_assert_eq!(bvh.validate(&step), Ok(()));
+            prop_assert_eq!(&bvh_set(&bvh).0.sorted(), &brute, "{} d = {}", axes, d);
+            bvh.refit(&step2).unwrap();
+            prop_assert_eq!(bvh.validate(&step2), Ok(()));
+            prop_assert_eq!(
+                bvh_set(&bvh).0.sorted(),
+                brute_force_candidates_within(&step2, axes, d).0,
+                "{} d = {} after refit", axes, d
+            );
+        }
+        // Vertices within d of a face corner at t = 0 are candidates.
+        let (brute, _) = brute_force_candidates_within(&step, KdopAxes::Dop26, d);
+        for (f, tri) in s.mesh.faces().iter().enumerate() {
+            for v in (0..s.mesh.num_vertices() as u32).filter(|v| !tri.contains(v)) {
+                // (A margin below d for the rounding of the norm.)
+                let near = tri.iter().any(|&c| (s.x_t0[v as usize] - s.x_t0[c as usize]).norm() <= d * (1.0 - 1e-9));
+                if near {
+                    let pair = VfPair { v, f: f as u32 };
+                    prop_assert!(brute.vertex_face.binary_search(&pair).is_ok(), "{:?} d = {}", pair, d);
+                }
+            }
+        }
     }
 
     /// A refit to a new step of the same mesh gives a fresh build's

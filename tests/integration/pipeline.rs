@@ -16,8 +16,8 @@ use ccdlab::mesh::{Feature, Step, TriMesh, read_step};
 use ccdlab::narrow_phase::{EXACT_TOI_WIDTH, edge_edge, oracle, vertex_face};
 use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{
-    AUTO_MIN_MOTION, BvhMode, ContactPair, Pipeline, PipelineConfig, StepOutcome, TimeAligned,
-    motion_ratio,
+    AUTO_MIN_MOTION, BvhMode, ContactPair, Pipeline, PipelineConfig, PipelineError, StepOutcome,
+    TimeAligned, motion_ratio,
 };
 use proptest::prelude::*;
 
@@ -570,6 +570,12 @@ fn ulps(x: f64, k: i32) -> f64 {
 /// impact: the slowest possible reference, with no bounding volume, filter
 /// or fast solver in it.
 fn oracle_collisions(step: &Step<'_>) -> BTreeMap<(QueryKind, u64, u64), [f64; 2]> {
+    oracle_collisions_within(step, 0.0)
+}
+
+/// [`oracle_collisions`] for a minimum separation `d` (the exact
+/// minimum-separation oracle when `d > 0`).
+fn oracle_collisions_within(step: &Step<'_>, d: f64) -> BTreeMap<(QueryKind, u64, u64), [f64; 2]> {
     let (mesh, a, b) = (step.mesh, step.x_t0, step.x_t1);
     let bracket = |mut t: ccdlab::exact::Algebraic| {
         t.refine_to(EXACT_TOI_WIDTH);
@@ -580,8 +586,13 @@ fn oracle_collisions(step: &Step<'_>) -> BTreeMap<(QueryKind, u64, u64), [f64; 2
         let [c0, c1, c2] = tri.map(|i| i as usize);
         for v in (0..mesh.num_vertices() as u32).filter(|v| !tri.contains(v)) {
             let q = v as usize;
-            let hit =
-                oracle::vertex_face(&a[q], &a[c0], &a[c1], &a[c2], &b[q], &b[c0], &b[c1], &b[c2]);
+            let hit = if d > 0.0 {
+                oracle::vertex_face_within(
+                    &a[q], &a[c0], &a[c1], &a[c2], &b[q], &b[c0], &b[c1], &b[c2], d,
+                )
+            } else {
+                oracle::vertex_face(&a[q], &a[c0], &a[c1], &a[c2], &b[q], &b[c0], &b[c1], &b[c2])
+            };
             if let Some(t) = hit {
                 let ids = (Feature::Vertex(v), Feature::Face(f as u32));
                 let key = (
@@ -600,7 +611,11 @@ fn oracle_collisions(step: &Step<'_>) -> BTreeMap<(QueryKind, u64, u64), [f64; 2
                 continue;
             }
             let [p, q, r, s] = [p, q, r, s].map(|x| x as usize);
-            let hit = oracle::edge_edge(&a[p], &a[q], &a[r], &a[s], &b[p], &b[q], &b[r], &b[s]);
+            let hit = if d > 0.0 {
+                oracle::edge_edge_within(&a[p], &a[q], &a[r], &a[s], &b[p], &b[q], &b[r], &b[s], d)
+            } else {
+                oracle::edge_edge(&a[p], &a[q], &a[r], &a[s], &b[p], &b[q], &b[r], &b[s])
+            };
             if let Some(t) = hit {
                 let ids = (Feature::Edge(i as u32), Feature::Edge(j as u32));
                 let key = (
@@ -650,6 +665,55 @@ proptest! {
                             "{}: {:?} at [{}, {}], the oracle's [{}, {}]", setting, p, p.toi_lower, p.toi_upper, lo, hi
                         );
                     }
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Minimum separation `d > 0` (a quarter, half or all of the mesh's
+    /// extent, so that features touch at exactly `d` and the integer grid's
+    /// degeneracies meet the distance): for both ends of k and every
+    /// time-aligned setting, the pipeline reports exactly the exact
+    /// minimum-separation oracle's pairs among all pairs of the mesh, with
+    /// brackets that meet the oracle's; the filters and time-aligned pruning
+    /// are off and the report says so; the pairs include the contact pairs,
+    /// none later.
+    #[test]
+    fn degenerate_meshes_within_d_report_exactly_the_oracles_pairs(
+        (mesh, x0, x1) in integer_grid_mesh(),
+        m in prop::sample::select(&[0.25, 0.5, 1.0][..]),
+    ) {
+        let extent = x0.iter().chain(&x1).flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).fold(0.0, f64::max);
+        let d = if extent * m > 0.0 { extent * m } else { 1.0 };
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let truth = oracle_collisions_within(&step, d);
+        let want: BTreeSet<_> = truth.keys().copied().collect();
+        let contact = Pipeline::new(PipelineConfig { collect_pairs: true, ..PipelineConfig::default() })
+            .step(&step)
+            .unwrap();
+        for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
+            for time_aligned in [TimeAligned::Off, TimeAligned::On, TimeAligned::Auto] {
+                let config = PipelineConfig { axes, time_aligned, min_distance: d, collect_pairs: true, ..PipelineConfig::default() };
+                let out = Pipeline::new(config).step(&step).unwrap();
+                let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}");
+                prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
+                let r = &out.report;
+                prop_assert!(r.filters == FilterSet::None && !r.window && !r.time_aligned, "{}", setting);
+                prop_assert_eq!(r.min_distance, d);
+                for p in &out.pairs {
+                    let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+                    prop_assert!(
+                        p.toi_lower <= hi && lo <= p.toi_upper,
+                        "{}: {:?} at [{}, {}], the oracle's [{}, {}]", setting, p, p.toi_lower, p.toi_upper, lo, hi
+                    );
+                }
+                for c in &contact.pairs {
+                    let p = out.pairs.iter().find(|p| (p.kind, p.a, p.b) == (c.kind, c.a, c.b));
+                    prop_assert!(p.is_some_and(|p| p.toi_lower <= c.toi_upper), "{}: contact {:?}", setting, c);
                 }
             }
         }
@@ -764,4 +828,40 @@ fn a_collapsed_frame_collides_everywhere_at_time_zero_without_the_fallback() {
             );
         }
     }
+}
+
+/// A minimum separation that is no finite distance is a typed error, before
+/// any work; `0` is contact, with the same report as the default.
+#[test]
+fn a_bad_min_distance_is_refused_and_zero_is_contact() {
+    let mesh = TriMesh::new(6, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+    let x0: Vec<Vec3> = (0..6)
+        .map(|i| Vec3::new(i as f64, (i % 3) as f64, 0.0))
+        .collect();
+    let x1: Vec<Vec3> = x0.iter().map(|p| p + Vec3::new(0.0, 0.0, 1.0)).collect();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    for d in [f64::NAN, -1.0, -f64::MIN_POSITIVE, f64::INFINITY] {
+        let config = PipelineConfig {
+            min_distance: d,
+            ..PipelineConfig::default()
+        };
+        let err = Pipeline::new(config).step(&step).unwrap_err();
+        assert!(matches!(err, PipelineError::MinDistance(_)), "{d}: {err:?}");
+        assert!(err.to_string().starts_with("min_distance: "), "{err}");
+    }
+    let zero = PipelineConfig {
+        min_distance: 0.0,
+        ..PipelineConfig::default()
+    };
+    let (a, b) = (
+        Pipeline::new(zero).step(&step).unwrap().report,
+        Pipeline::new(PipelineConfig::default())
+            .step(&step)
+            .unwrap()
+            .report,
+    );
+    assert_eq!(
+        (a.vf, a.ee, a.toi, a.filters, a.min_distance),
+        (b.vf, b.ee, b.toi, b.filters, 0.0)
+    );
 }

@@ -4,7 +4,7 @@ use std::error::Error;
 
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
-use ccdlab::narrow_phase::Solver;
+use ccdlab::narrow_phase::{Solver, validate_separation};
 use ccdlab::pipeline::{PipelineConfig, TimeAligned};
 
 /// The most worker threads `--threads` accepts: far more than the outer
@@ -37,6 +37,11 @@ pub struct PipelineArgs {
     /// the BVH is built). `off` is the paper's pipeline.
     #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
     pub time_aligned: String,
+    /// Minimum separation d ≥ 0: features that come within Euclidean
+    /// distance d during the step collide (0: contact). At d > 0 the
+    /// filters and time-aligned pruning are off (proven for contact only).
+    #[arg(long, default_value_t = 0.0, value_parser = distance)]
+    pub min_distance: f64,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, MAX_THREADS as u64))]
     pub threads: Option<usize>,
@@ -56,6 +61,7 @@ impl PipelineArgs {
                 _ => TimeAligned::Off,
             },
             collect_pairs,
+            min_distance: self.min_distance,
             ..PipelineConfig::default()
         }
     }
@@ -73,4 +79,10 @@ impl PipelineArgs {
         }
         Ok(b.build()?)
     }
+}
+
+/// A finite distance `≥ 0`.
+fn distance(s: &str) -> Result<f64, String> {
+    let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    validate_separation(d).map_err(|e| e.to_string())
 }

@@ -9,7 +9,7 @@ use super::separation::Separation;
 use crate::math::Vec3;
 use crate::narrow_phase::edge_edge_traced_with;
 use crate::narrow_phase::oracle;
-use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, Path, Toi};
+use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 
 /// Edge–edge CCD with a minimum separation, exact: `Some(toi)` iff for
 /// some `t ∈ [0, 1]` the closed segments `ea0 ea1` and `eb0 eb1` are
@@ -55,7 +55,7 @@ pub fn edge_edge_within_traced(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
     d: f64,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     edge_edge_within_traced_with(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d, true,
     )
@@ -77,7 +77,7 @@ pub(crate) fn edge_edge_within_traced_with(
     eb1_t1: &Vec3,
     d: f64,
     check_range: bool,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     let d = match Separation::of(d) {
         Separation::Contact => {
             return edge_edge_traced_with(
@@ -92,8 +92,8 @@ pub(crate) fn edge_edge_within_traced_with(
                 check_range,
             );
         }
-        Separation::Never => return (None, Path::Filtered),
-        Separation::Always => return (Some(Toi::exact(0.0)), Path::Filtered),
+        Separation::Never => return (None, SolverTier::Float),
+        Separation::Always => return (Some(Toi::exact(0.0)), SolverTier::Float),
         Separation::Positive(d) => d,
     };
     let features = EdgeEdge {
@@ -104,7 +104,7 @@ pub(crate) fn edge_edge_within_traced_with(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
     if let Some(decided) = filtered(&features, points, d, check_range) {
-        return (decided, Path::Filtered);
+        return (decided, SolverTier::Float);
     }
     let exact = oracle::edge_edge_within(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d,
@@ -116,5 +116,5 @@ pub(crate) fn edge_edge_within_traced_with(
             upper: t.upper_f64(),
         }
     });
-    (exact, Path::Exact)
+    (exact, SolverTier::Exact)
 }

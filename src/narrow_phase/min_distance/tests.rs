@@ -13,7 +13,7 @@ use proptest::test_runner::TestCaseError;
 use super::{edge_edge_within_traced, vertex_face_within_traced};
 use crate::exact::{Algebraic, Dyadic};
 use crate::math::Vec3;
-use crate::narrow_phase::toi::{Path, Toi};
+use crate::narrow_phase::toi::{SolverTier, Toi};
 use crate::narrow_phase::{edge_edge_traced, oracle, vertex_face_traced};
 
 /// Eight points in data set row order.
@@ -25,7 +25,7 @@ enum Kind {
     EdgeEdge,
 }
 
-fn solve(kind: Kind, q: &Query, d: f64) -> (Option<Toi>, Path) {
+fn solve(kind: Kind, q: &Query, d: f64) -> (Option<Toi>, SolverTier) {
     let f = match kind {
         Kind::VertexFace => vertex_face_within_traced,
         Kind::EdgeEdge => edge_edge_within_traced,
@@ -48,7 +48,7 @@ fn compare(x: f64, t: &mut Algebraic) -> Ordering {
 
 /// The solver agrees with the oracle: same verdict, and its bracket holds
 /// the exact earliest time. Returns the solver's answer and path.
-fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, Path), TestCaseError> {
+fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, SolverTier), TestCaseError> {
     let (fast, path) = solve(kind, q, d);
     match (fast, exact(kind, q, d)) {
         (None, None) => {}
@@ -56,7 +56,7 @@ fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, Path), TestCase
             prop_assert!(toi.lower <= toi.upper, "{toi:?}");
             // The fast path's brackets are at most 2⁻³⁰ wide, the exact
             // path's 2⁻⁴⁰.
-            let widest = if path == Path::Filtered {
+            let widest = if path == SolverTier::Float {
                 2f64.powi(-30)
             } else {
                 2f64.powi(-40)
@@ -329,7 +329,7 @@ proptest! {
             // Never after the smaller distance's bracket; on the fast path's
             // common grid of brackets, not after its lower end either.
             prop_assert!(large.lower <= small.upper, "{large:?} after {small:?}");
-            if small_path == Path::Filtered && large_path == Path::Filtered {
+            if small_path == SolverTier::Float && large_path == SolverTier::Float {
                 prop_assert!(large.lower <= small.lower, "{large:?} after {small:?}");
             }
         }
@@ -362,7 +362,7 @@ fn the_contract_for_d() {
     // The vertex falls through the face: within ¼ at height ¼, t = 3/8.
     let (toi, path) = solve(Kind::VertexFace, &q, 0.25);
     let toi = toi.unwrap();
-    assert_eq!(path, Path::Filtered);
+    assert_eq!(path, SolverTier::Float);
     assert!(toi.lower <= 0.375 && 0.375 <= toi.upper && toi.upper - toi.lower <= 2e-12);
 }
 
@@ -385,7 +385,7 @@ fn the_fast_path_decides_most_random_queries() {
             let d = 0.1 * (next() + 1.0);
             let (toi, path) = solve(kind, &q, d);
             n += 1;
-            filtered += (path == Path::Filtered) as u32;
+            filtered += (path == SolverTier::Float) as u32;
             hits += toi.is_some() as u32;
         }
         println!("{kind:?}: {filtered}/{n} decided by the fast path, {hits} hits");

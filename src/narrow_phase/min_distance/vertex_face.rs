@@ -8,7 +8,7 @@ use super::filtered::filtered;
 use super::separation::Separation;
 use crate::math::Vec3;
 use crate::narrow_phase::oracle;
-use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, Path, Toi};
+use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 use crate::narrow_phase::vertex_face_traced_with;
 
 /// Vertex–face CCD with a minimum separation, exact: `Some(toi)` iff for
@@ -52,7 +52,7 @@ pub fn vertex_face_within_traced(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
     d: f64,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     vertex_face_within_traced_with(
         v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d, true,
     )
@@ -74,7 +74,7 @@ pub(crate) fn vertex_face_within_traced_with(
     f2_t1: &Vec3,
     d: f64,
     check_range: bool,
-) -> (Option<Toi>, Path) {
+) -> (Option<Toi>, SolverTier) {
     let d = match Separation::of(d) {
         Separation::Contact => {
             return vertex_face_traced_with(
@@ -89,8 +89,8 @@ pub(crate) fn vertex_face_within_traced_with(
                 check_range,
             );
         }
-        Separation::Never => return (None, Path::Filtered),
-        Separation::Always => return (Some(Toi::exact(0.0)), Path::Filtered),
+        Separation::Never => return (None, SolverTier::Float),
+        Separation::Always => return (Some(Toi::exact(0.0)), SolverTier::Float),
         Separation::Positive(d) => d,
     };
     let features = VertexFace {
@@ -99,7 +99,7 @@ pub(crate) fn vertex_face_within_traced_with(
     };
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
     if let Some(decided) = filtered(&features, points, d, check_range) {
-        return (decided, Path::Filtered);
+        return (decided, SolverTier::Float);
     }
     let exact = oracle::vertex_face_within(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d)
         .map(|mut t| {
@@ -109,5 +109,5 @@ pub(crate) fn vertex_face_within_traced_with(
                 upper: t.upper_f64(),
             }
         });
-    (exact, Path::Exact)
+    (exact, SolverTier::Exact)
 }
