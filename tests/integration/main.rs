@@ -20,6 +20,7 @@ mod datasets;
 mod discrete;
 mod generate;
 mod ground_truth;
+mod min_distance;
 mod narrow_phase_oracle;
 mod pipeline;
 #[cfg(feature = "polygon")]

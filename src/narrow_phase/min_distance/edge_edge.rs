@@ -1,7 +1,7 @@
 //! Minimum-separation edge–edge CCD (docs/design.md §5): the certified
 //! fast path ([`super::filtered`]) and the exact oracle
 //! ([`crate::narrow_phase::oracle::edge_edge_within`]) for what it defers;
-//! `d = 0` is [`crate::narrow_phase::edge_edge`] itself.
+//! `d = 0` is [`crate::narrow_phase::edge_edge()`] itself.
 
 use super::certificates::EdgeEdge;
 use super::filtered::filtered;
@@ -15,10 +15,10 @@ use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 /// some `t ∈ [0, 1]` the closed segments `ea0 ea1` and `eb0 eb1` are
 /// within Euclidean distance `d`, with the earliest such time in
 /// `[toi.lower, toi.upper]` (`lower` never late; `Toi::exact(0.0)` when
-/// they start within `d`). Arguments as [`crate::narrow_phase::edge_edge`],
+/// they start within `d`). Arguments as [`crate::narrow_phase::edge_edge()`],
 /// then `d`.
 ///
-/// `d = 0` (or `−0`) is [`crate::narrow_phase::edge_edge`], bit for bit.
+/// `d = 0` (or `−0`) is [`crate::narrow_phase::edge_edge()`], bit for bit.
 /// Panic-free for every `d`: a negative or NaN `d` is never met (`None`),
 /// `+∞` always (`Toi::exact(0.0)`); validate a user's `d` with
 /// [`crate::narrow_phase::validate_separation`]. Coordinates must be finite,

@@ -21,8 +21,11 @@
 use super::super::toi::{EXACT_TOI_WIDTH, Toi};
 
 /// The width at which the search stops halving, the exact path's bracket
-/// width (`2⁻⁴⁰`): bisection points stay dyadics in `[2⁻⁴¹, 1]`, inside the
-/// certificates' time range.
+/// width (`2⁻⁴⁰`): bisection points stay doubles in `[2⁻⁴¹, 1]`, inside the
+/// certificates' time range. (From `start = 0` they are exact dyadics; from
+/// another start a midpoint may round, which is harmless: the two halves
+/// still share it, and each certificate holds at the double it is
+/// evaluated at.)
 pub(super) const WIDTH: f64 = EXACT_TOI_WIDTH;
 
 /// The widest bracket the fast path returns (`2⁻³⁰`); wider ones are left
@@ -74,7 +77,7 @@ pub(super) fn earliest(
             if l == 0.0 {
                 return None;
             }
-            // r, r + w, r + 2w, r + 4w, …: dyadics, exact sums.
+            // r, r + w, r + 2w, r + 4w, … (certified wherever they round to).
             let mut upper = r;
             let mut step = r - l;
             while upper <= 1.0 && upper - l <= MAX_WIDTH {

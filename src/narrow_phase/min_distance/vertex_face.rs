@@ -1,7 +1,7 @@
 //! Minimum-separation vertex–face CCD (docs/design.md §5): the certified
 //! fast path ([`super::filtered`]) and the exact oracle
 //! ([`crate::narrow_phase::oracle::vertex_face_within`]) for what it defers;
-//! `d = 0` is [`crate::narrow_phase::vertex_face`] itself.
+//! `d = 0` is [`crate::narrow_phase::vertex_face()`] itself.
 
 use super::certificates::VertexFace;
 use super::filtered::filtered;
@@ -15,10 +15,10 @@ use crate::narrow_phase::vertex_face_traced_with;
 /// some `t ∈ [0, 1]` the vertex is within Euclidean distance `d` of the
 /// closed triangle, with the earliest such time in
 /// `[toi.lower, toi.upper]` (`lower` never late; `Toi::exact(0.0)` when
-/// they start within `d`). Arguments as [`crate::narrow_phase::vertex_face`],
+/// they start within `d`). Arguments as [`crate::narrow_phase::vertex_face()`],
 /// then `d`.
 ///
-/// `d = 0` (or `−0`) is [`crate::narrow_phase::vertex_face`], bit for bit.
+/// `d = 0` (or `−0`) is [`crate::narrow_phase::vertex_face()`], bit for bit.
 /// Panic-free for every `d`: a negative or NaN `d` is never met (`None`),
 /// `+∞` always (`Toi::exact(0.0)`); validate a user's `d` with
 /// [`crate::narrow_phase::validate_separation`]. Coordinates must be finite,
