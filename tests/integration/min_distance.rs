@@ -10,9 +10,9 @@ use ccdlab::exact::{Algebraic, Dyadic};
 use ccdlab::harness::data::require_root;
 use ccdlab::harness::ground_truth::{QueryKind, read_query_csv};
 use ccdlab::math::Vec3;
-use ccdlab::narrow_phase::{self, Path, Toi, oracle};
+use ccdlab::narrow_phase::{self, SolverTier, Toi, oracle};
 
-fn within(kind: QueryKind, q: &[Vec3; 8], d: f64) -> (Option<Toi>, Path) {
+fn within(kind: QueryKind, q: &[Vec3; 8], d: f64) -> (Option<Toi>, SolverTier) {
     let [a, b, c, e, f, g, h, i] = q;
     match kind {
         QueryKind::VertexFace => narrow_phase::vertex_face_within_traced(a, b, c, e, f, g, h, i, d),
@@ -20,7 +20,7 @@ fn within(kind: QueryKind, q: &[Vec3; 8], d: f64) -> (Option<Toi>, Path) {
     }
 }
 
-fn contact(kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, Path) {
+fn contact(kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, SolverTier) {
     let [a, b, c, e, f, g, h, i] = q;
     match kind {
         QueryKind::VertexFace => narrow_phase::vertex_face_traced(a, b, c, e, f, g, h, i),
@@ -84,7 +84,7 @@ fn erleben_queries_agree_with_the_oracle() {
                     let d = [1e-6, 1e-3, 5e-2][(i / 5) % 3];
                     let (got, path) = within(kind, q, d);
                     n += 1;
-                    filtered += (path == Path::Filtered) as u32;
+                    filtered += (path == SolverTier::Float) as u32;
                     hits += got.is_some() as u32;
                     let ok = match (got, exact(kind, q, d)) {
                         (None, None) => true,
