@@ -110,11 +110,14 @@ def step(
     solver: str = "exact",
     threads: Optional[int] = None,
     collect_pairs: bool = False,
+    min_distance: float = 0.0,
 ) -> StepResult:
     """One step of a deforming triangle mesh through the whole pipeline.
 
     V0, V1: (n, 3) float64/float32 positions at t = 0 and 1; F: (m, 3) integer
-    triangles. The options and defaults are those of ``ccdlab step``.
+    triangles. The options and defaults are those of ``ccdlab step``;
+    ``min_distance`` is its ``--min-distance`` (features within that
+    Euclidean distance collide; 0: contact).
     Raises ValueError for bad arrays or options.
     """
 
@@ -132,6 +135,7 @@ class Pipeline:
         solver: str = "exact",
         threads: Optional[int] = None,
         collect_pairs: bool = False,
+        min_distance: float = 0.0,
         num_vertices: Optional[int] = None,
     ) -> None: ...
     def step(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> StepResult:

@@ -30,7 +30,7 @@ use ccdlab::harness::query_eval::{QueriesReport, SetScore, Totals, score};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, MeshError, Step, TriMesh, check_finite, read_frame};
-use ccdlab::narrow_phase::{QueryKind, Solver, Toi};
+use ccdlab::narrow_phase::{QueryKind, Solver, Toi, validate_separation};
 use ccdlab::pipeline::{Pipeline, PipelineConfig, StepOutcome, TimeAligned};
 use numpy::ndarray::{Array1, Array2, Ix2, Ix3};
 use numpy::{
@@ -385,7 +385,10 @@ impl Options {
         solver: &str,
         threads: Option<i64>,
         collect_pairs: bool,
+        min_distance: f64,
     ) -> PyResult<Options> {
+        let min_distance = validate_separation(min_distance)
+            .map_err(|e| value_error(format!("min_distance: {e}")))?;
         let k = match k {
             IntOrStr::Int(k) => k.to_string(),
             IntOrStr::Str(k) => k,
@@ -416,6 +419,7 @@ impl Options {
                 window,
                 time_aligned,
                 collect_pairs,
+                min_distance,
                 ..PipelineConfig::default()
             },
             threads: parse_threads(threads)?,
@@ -441,6 +445,7 @@ impl Options {
         d.set_item("solver", c.solver.name())?;
         d.set_item("threads", self.threads)?;
         d.set_item("collect_pairs", c.collect_pairs)?;
+        d.set_item("min_distance", c.min_distance)?;
         Ok(d)
     }
 }
@@ -865,6 +870,11 @@ impl StepResult {
 /// collect_pairs : bool, optional
 ///     Keep every colliding pair (``vf_pairs``, ``ee_pairs``, ``vf_toi``,
 ///     ``ee_toi``); default False (counts and time of impact only).
+/// min_distance : float, optional
+///     Minimum separation d >= 0: features that come within Euclidean
+///     distance d during the step collide (default 0: contact). At d > 0
+///     the filters and time-aligned pruning are off (proven for contact
+///     only); ``report`` says what ran.
 ///
 /// Returns
 /// -------
@@ -880,9 +890,9 @@ impl StepResult {
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
     time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-    collect_pairs = false),
+    collect_pairs = false, min_distance = 0.0),
     text_signature = "(V0, V1, F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
-        solver='exact', threads=None, collect_pairs=False)")]
+        solver='exact', threads=None, collect_pairs=False, min_distance=0.0)")]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 fn step(
     py: Python<'_>,
@@ -896,6 +906,7 @@ fn step(
     solver: &str,
     threads: Option<i64>,
     collect_pairs: bool,
+    min_distance: f64,
 ) -> PyResult<StepResult> {
     let options = Options::parse(
         k,
@@ -905,6 +916,7 @@ fn step(
         solver,
         threads,
         collect_pairs,
+        min_distance,
     )?;
     let (x_t0, x_t1) = frames(V0, V1, None)?;
     let faces = faces(F, Some(x_t0.len()), "F")?;
@@ -1016,9 +1028,9 @@ impl PyPipeline {
     #[new]
     #[pyo3(signature = (F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
         time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-        collect_pairs = false, num_vertices = None),
+        collect_pairs = false, min_distance = 0.0, num_vertices = None),
         text_signature = "(F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
-            solver='exact', threads=None, collect_pairs=False, num_vertices=None)")]
+            solver='exact', threads=None, collect_pairs=False, min_distance=0.0, num_vertices=None)")]
     #[allow(non_snake_case, clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -1030,6 +1042,7 @@ impl PyPipeline {
         solver: &str,
         threads: Option<i64>,
         collect_pairs: bool,
+        min_distance: f64,
         num_vertices: Option<usize>,
     ) -> PyResult<PyPipeline> {
         let options = Options::parse(
@@ -1040,6 +1053,7 @@ impl PyPipeline {
             solver,
             threads,
             collect_pairs,
+            min_distance,
         )?;
         let faces = faces(F, num_vertices, "F")?;
         let mesh = match num_vertices {

@@ -118,7 +118,7 @@ def test_the_pipeline_pickles_its_configuration(funnel):
     V0, V1, F = funnel
     p = ccdlab.Pipeline(F, k=18, filters="dnf", time_aligned="off", threads=1, collect_pairs=True)
     assert p.config == {"k": 18, "filters": "dnf", "window": True, "time_aligned": "off",
-                        "solver": "exact", "threads": 1, "collect_pairs": True}
+                        "solver": "exact", "threads": 1, "collect_pairs": True, "min_distance": 0.0}
     first = p.step(V0, V1)
     q = pickle.loads(pickle.dumps(p))
     assert q.config == p.config and np.array_equal(q.faces, F)
@@ -200,3 +200,28 @@ def test_help_shows_docstrings():
     sig = inspect.signature(ccdlab.step)
     assert sig.parameters["k"].default == 26 and sig.parameters["time_aligned"].default == "auto"
     assert inspect.signature(ccdlab.Pipeline).parameters["num_vertices"].default is None
+
+
+def test_min_distance_finds_the_contacts_and_more_and_says_what_ran(funnel):
+    V0, V1, F = funnel
+    contact = ccdlab.step(V0, V1, F, collect_pairs=True, threads=2)
+    pairs = lambda r: {("vf", int(v), int(f)) for v, f in r.vf_pairs} | {
+        ("ee", int(a), int(b)) for a, b in r.ee_pairs}
+    mean_edge = 0.019109353562922374  # funnel 227's mean edge length
+    last = pairs(contact)
+    for m in (1e-4, 1e-2):
+        d = m * mean_edge
+        r = ccdlab.step(V0, V1, F, collect_pairs=True, threads=2, min_distance=d)
+        assert r.report["min_distance"] == d
+        assert r.report["filters"] == "none" and not r.report["window"]
+        assert not r.report["time_aligned"]
+        got = pairs(r)
+        assert last <= got and len(got) > len(last), m  # more pairs as d grows
+        assert r.toi <= contact.toi
+        last = got
+    p = ccdlab.Pipeline(F, min_distance=1e-4)
+    assert p.config["min_distance"] == 1e-4
+    assert pickle.loads(pickle.dumps(p)).config == p.config
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="min_distance"):
+            ccdlab.step(V0, V1, F, min_distance=bad)

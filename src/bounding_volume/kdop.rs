@@ -40,7 +40,7 @@ pub type Kdop26 = Kdop<13>;
 /// [`Kdop6`] … [`Kdop26`] name them by k).
 ///
 /// `lo[i] ≤ d_i·p ≤ hi[i]` for every enclosed point `p`, where `d_i` is
-/// [`DIRECTIONS`](super::DIRECTIONS)`[`[`slab_directions`]`(N)[i]]`. The empty
+/// [`DIRECTIONS`]`[`[`slab_directions`]`(N)[i]]`. The empty
 /// k-DOP has `lo = +∞`, `hi = −∞`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C)]
@@ -87,7 +87,7 @@ fn project13(p: &Vec3) -> ([f64; 13], [f64; 13]) {
 }
 
 impl<const N: usize> Kdop<N> {
-    /// Indices into [`DIRECTIONS`](super::DIRECTIONS) of the slabs; a bad `N`
+    /// Indices into [`DIRECTIONS`] of the slabs; a bad `N`
     /// fails to compile where this is used.
     pub const SLABS: &'static [usize] = slab_directions(N);
 

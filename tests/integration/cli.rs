@@ -602,3 +602,52 @@ fn bad_sequences_name_the_folder_or_file() {
     fails_with(&["replay", &dir, "--out", log], "frame_0004.ply");
     assert!(!Path::new(log).exists());
 }
+
+/// `--min-distance`: a distance that is no finite `d ≥ 0` is refused naming
+/// the option; a positive one finds the contacts and more, and says so.
+#[test]
+fn step_min_distance_is_checked_and_finds_more_pairs() {
+    let frames = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames");
+    let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
+    for bad in ["-1", "nan", "inf", "x"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .args(["step"])
+            .arg(&f0)
+            .arg(&f1)
+            .args(["--min-distance", bad])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains("--min-distance"),
+            "{bad}: {err}"
+        );
+    }
+    let json = |d: &str| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .args(["step", "--json", "--threads", "2", "--min-distance", d])
+            .arg(&f0)
+            .arg(&f1)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (contact, near) = (json("0"), json("1e-4"));
+    assert!(contact.get("min_distance").is_none());
+    assert_eq!(near["min_distance"], 1e-4);
+    assert_eq!(
+        (near["filters"].as_str(), near["window"].as_bool()),
+        (Some("none"), Some(false))
+    );
+    for kind in ["vf", "ee"] {
+        let c = |r: &Value| r[kind]["colliding"].as_u64().unwrap();
+        assert!(c(&near) > c(&contact), "{kind}");
+    }
+}

@@ -128,6 +128,12 @@ fn print_summary(args: &Args, m: &MeasuredStep) {
         "ran: {}",
         crate::counts_table::setting(r.filters, r.time_aligned, r.window)
     );
+    if r.min_distance > 0.0 {
+        println!(
+            "minimum separation: {:e} (pairs within it collide; filters and time-aligned pruning off)",
+            r.min_distance
+        );
+    }
     crate::counts_table::print((&r.vf).into(), (&r.ee).into());
     let b = &r.bvh_tests;
     println!(
