@@ -1,0 +1,297 @@
+//! Arrays in and out: numpy arrays and array-likes checked into Rust values,
+//! results back as numpy arrays and dicts, and the errors they raise.
+
+use ccdlab::math::Vec3;
+use ccdlab::mesh::{MeshError, check_finite};
+use ccdlab::narrow_phase::Toi;
+use numpy::ndarray::{Array2, Ix2, Ix3};
+use numpy::{
+    IntoPyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+};
+use pyo3::prelude::*;
+
+// ---------------------------------------------------------------------------
+// Errors
+
+/// A `ValueError` with `message`.
+pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(message.into())
+}
+
+/// A library error as a Python exception with the error's message:
+/// `FileNotFoundError`, `PermissionError` or `OSError` when an operating
+/// system error is at its root (a file that cannot be read), `ValueError`
+/// otherwise (a file or a value that is wrong).
+pub(crate) fn library_error(error: &(dyn std::error::Error + 'static)) -> PyErr {
+    let message = error.to_string();
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            return match io.kind() {
+                std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+                _ => PyOSError::new_err(message),
+            };
+        }
+        cause = e.source();
+    }
+    PyValueError::new_err(message)
+}
+
+/// An array shape as Python prints it: `(4, 3)`, `(3,)`, `()`.
+pub(crate) fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            format!("({})", dims.join(", "))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Arrays in
+
+/// `obj` as a numpy array: an array as it is, anything else through
+/// `numpy.asarray` (with `dtype`, when given).
+pub(crate) fn as_ndarray<'py>(
+    obj: &Bound<'py, PyAny>,
+    dtype: Option<&str>,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    if obj.cast::<PyUntypedArray>().is_ok() {
+        return Ok(obj.clone());
+    }
+    let numpy = obj.py().import("numpy")?;
+    let converted = match dtype {
+        Some(dtype) => numpy.call_method1("asarray", (obj, dtype)),
+        None => numpy.call_method1("asarray", (obj,)),
+    };
+    converted.map_err(|e| value_error(format!("{name}: cannot be read as an array ({e})")))
+}
+
+/// `obj` as a float64 array: float64 arrays as they are (C or Fortran
+/// order, any strides), float32 ones widened (exactly), other array-likes
+/// (lists, tuples) through `numpy.asarray(obj, float64)`; arrays of any
+/// other dtype are refused.
+pub(crate) fn float_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+    let array = as_ndarray(obj, Some("float64"), name)?;
+    let dtype = array.cast::<PyUntypedArray>()?.dtype();
+    if dtype.kind() != b'f' || !matches!(dtype.itemsize(), 4 | 8) {
+        return Err(value_error(format!(
+            "{name}: dtype {dtype} is not supported; pass float64 or float32 \
+             (for example {name}.astype(numpy.float64))"
+        )));
+    }
+    if let Ok(a) = array.cast::<PyArrayDyn<f64>>() {
+        return Ok(a.clone());
+    }
+    // float32, or float64 of the other byte order.
+    Ok(array
+        .call_method1("astype", ("float64",))?
+        .cast_into::<PyArrayDyn<f64>>()?)
+}
+
+/// An `(n, 3)` array's rows as points, every coordinate finite.
+pub(crate) fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec3>> {
+    let array = float_array(obj, name)?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array.as_array();
+    if view.ndim() != 2 || view.shape()[1] != 3 {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (n, 3), got shape {}",
+            shape_text(view.shape())
+        )));
+    }
+    let view = view
+        .into_dimensionality::<Ix2>()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let out: Vec<Vec3> = view
+        .outer_iter()
+        .map(|r| Vec3::new(r[0], r[1], r[2]))
+        .collect();
+    check_finite(&out).map_err(|e| value_error(format!("{name}: {e}")))?;
+    Ok(out)
+}
+
+/// A length-3 array-like as a point with finite coordinates.
+pub(crate) fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec3> {
+    let array = float_array(obj, name)?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array.as_array();
+    if view.shape() != [3] {
+        return Err(value_error(format!(
+            "{name}: expected 3 coordinates (shape (3,)), got shape {}",
+            shape_text(view.shape())
+        )));
+    }
+    let p: Vec<f64> = view.iter().copied().collect();
+    if let Some(x) = p.iter().find(|x| !x.is_finite()) {
+        return Err(value_error(format!("{name}: non-finite coordinate {x}")));
+    }
+    Ok(Vec3::new(p[0], p[1], p[2]))
+}
+
+/// An `(n, 8, 3)` array as `n` queries of eight points in the data sets'
+/// row order, every coordinate finite.
+pub(crate) fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[Vec3; 8]>> {
+    let array = float_array(obj, name)?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array.as_array();
+    if view.ndim() != 3 || view.shape()[1..] != [8, 3] {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (n, 8, 3) (eight points per query), got shape {}",
+            shape_text(view.shape())
+        )));
+    }
+    let view = view
+        .into_dimensionality::<Ix3>()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let mut out = Vec::with_capacity(view.shape()[0]);
+    for (i, q) in view.outer_iter().enumerate() {
+        let mut pts = [Vec3::zeros(); 8];
+        for (row, p) in pts.iter_mut().enumerate() {
+            let (x, y, z) = (q[[row, 0]], q[[row, 1]], q[[row, 2]]);
+            if let Some(v) = [x, y, z].into_iter().find(|v| !v.is_finite()) {
+                return Err(value_error(format!(
+                    "{name}: query {i}, point {row} (both numbered from 0) has a non-finite \
+                     coordinate {v}"
+                )));
+            }
+            *p = Vec3::new(x, y, z);
+        }
+        out.push(pts);
+    }
+    Ok(out)
+}
+
+/// The rows of an `(m, 3)` index array of element type `T`, widened.
+pub(crate) fn index_rows<T: Copy + Into<i128> + numpy::Element>(
+    array: &Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<Vec<[i128; 3]>> {
+    let array = array.cast::<PyArrayDyn<T>>()?;
+    let array = array
+        .try_readonly()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let view = array
+        .as_array()
+        .into_dimensionality::<Ix2>()
+        .map_err(|e| value_error(format!("{name}: {e}")))?;
+    Ok(view
+        .outer_iter()
+        .map(|r| [r[0].into(), r[1].into(), r[2].into()])
+        .collect())
+}
+
+/// An `(m, 3)` array of vertex indices (any integer dtype) as faces. With
+/// `num_vertices`, every index must be below it; without, below 2³² − 2.
+pub(crate) fn faces(
+    obj: &Bound<'_, PyAny>,
+    num_vertices: Option<usize>,
+    name: &str,
+) -> PyResult<Vec<[u32; 3]>> {
+    let array = as_ndarray(obj, None, name)?;
+    let untyped = array.cast::<PyUntypedArray>()?;
+    let dtype = untyped.dtype();
+    if untyped.ndim() != 2 || untyped.shape()[1] != 3 {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (m, 3) of vertex indices, got shape {}",
+            shape_text(untyped.shape())
+        )));
+    }
+    let rows = match dtype.kind() {
+        b'i' => {
+            let a = match array.cast::<PyArrayDyn<i64>>() {
+                Ok(a) => a.clone().into_any(),
+                Err(_) => array.call_method1("astype", ("int64",))?,
+            };
+            index_rows::<i64>(&a, name)?
+        }
+        b'u' => {
+            let a = match array.cast::<PyArrayDyn<u64>>() {
+                Ok(a) => a.clone().into_any(),
+                Err(_) => array.call_method1("astype", ("uint64",))?,
+            };
+            index_rows::<u64>(&a, name)?
+        }
+        _ => {
+            return Err(value_error(format!(
+                "{name}: dtype {dtype} is not supported; face indices need an integer dtype \
+                 (for example {name}.astype(numpy.int64))"
+            )));
+        }
+    };
+    let limit = num_vertices.map_or(i128::from(u32::MAX - 1), |n| n as i128);
+    let mut out = Vec::with_capacity(rows.len());
+    for (face, row) in rows.iter().enumerate() {
+        for &index in row {
+            if index < 0 {
+                return Err(value_error(format!(
+                    "{name}: face {face} (numbered from 0) has a negative vertex index {index}"
+                )));
+            }
+            if index >= limit {
+                return Err(value_error(match num_vertices {
+                    Some(num_vertices) => {
+                        let e = MeshError::FaceIndexOutOfRange {
+                            face,
+                            index: index as u64,
+                            num_vertices,
+                        };
+                        format!("{name}: {e}")
+                    }
+                    None => format!(
+                        "{name}: face {face} (numbered from 0) refers to vertex {index}; \
+                         at most 2^32 - 2 vertices are supported"
+                    ),
+                }));
+            }
+        }
+        out.push(row.map(|i| i as u32));
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------
+// Arrays out
+
+/// `flat` as an `(len / 2, 2)` array.
+pub(crate) fn pairs_array<T: numpy::Element>(py: Python<'_>, flat: Vec<T>) -> PyResult<Py<PyAny>> {
+    let n = flat.len() / 2;
+    let array = Array2::from_shape_vec((n, 2), flat)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    Ok(array.into_pyarray(py).into_any().unbind())
+}
+
+/// A serialisable report as a Python dict (through JSON, so that the dict
+/// is exactly what the command line prints with `--json`).
+pub(crate) fn to_dict<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// A time of impact as `ccdlab.Toi`.
+pub(crate) fn toi_object(py: Python<'_>, toi: Option<Toi>) -> PyResult<Option<Py<PyAny>>> {
+    match toi {
+        None => Ok(None),
+        Some(t) => {
+            let class = py.import("ccdlab._types")?.getattr("Toi")?;
+            Ok(Some(class.call1((t.lower, t.upper))?.unbind()))
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Single vertex–face and edge–edge queries and batches of them (in
+//! parallel), in the data sets' argument order.
+
+use ccdlab::math::Vec3;
+use ccdlab::narrow_phase::{QueryKind, Toi};
+use numpy::ndarray::Array1;
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::arrays::*;
+use crate::options::*;
+
+/// Solves one query of `kind` given as eight array-likes.
+pub(crate) fn solve_one(
+    py: Python<'_>,
+    kind: QueryKind,
+    names: [&str; 8],
+    args: [&Bound<'_, PyAny>; 8],
+    solver: &str,
+) -> PyResult<Option<Py<PyAny>>> {
+    let solver = parse_solver(solver)?;
+    let mut q = [Vec3::zeros(); 8];
+    for ((p, arg), name) in q.iter_mut().zip(args).zip(names) {
+        *p = point(arg, name)?;
+    }
+    let toi = py.detach(|| solver.solve(kind, &q));
+    toi_object(py, toi)
+}
+
+type BatchResult<'py> = (
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+);
+
+/// Solves every query of an `(n, 8, 3)` array, in parallel (on the calling
+/// thread for `threads=1`).
+pub(crate) fn solve_batch<'py>(
+    py: Python<'py>,
+    kind: QueryKind,
+    queries: &Bound<'py, PyAny>,
+    solver: &str,
+    threads: Option<i64>,
+) -> PyResult<BatchResult<'py>> {
+    let solver = parse_solver(solver)?;
+    let threads = parse_threads(threads)?;
+    let qs = query_batch(queries, "queries")?;
+    let tois: Vec<Option<Toi>> = if threads == Some(1) {
+        // One thread: on the calling one, without starting a pool.
+        py.detach(|| qs.iter().map(|q| solver.solve(kind, q)).collect())
+    } else {
+        let pool = thread_pool(threads)?;
+        py.detach(|| {
+            pool.install(|| {
+                qs.par_iter()
+                    .with_min_len(64)
+                    .map(|q| solver.solve(kind, q))
+                    .collect()
+            })
+        })
+    };
+    let hit: Array1<bool> = tois.iter().map(Option::is_some).collect();
+    let lower: Array1<f64> = tois
+        .iter()
+        .map(|t| t.map_or(f64::NAN, |t| t.lower))
+        .collect();
+    let upper: Array1<f64> = tois
+        .iter()
+        .map(|t| t.map_or(f64::NAN, |t| t.upper))
+        .collect();
+    Ok((
+        hit.into_pyarray(py),
+        lower.into_pyarray(py),
+        upper.into_pyarray(py),
+    ))
+}
+
+/// Exact continuous collision detection of a vertex and a triangle.
+///
+/// The vertex and the triangle's corners move linearly from their positions
+/// at t = 0 to those at t = 1. Arguments in the data sets' row order, each
+/// a length-3 array-like of floats (float64, or float32 widened exactly).
+///
+/// Parameters
+/// ----------
+/// v_t0, f0_t0, f1_t0, f2_t0 : array_like, shape (3,)
+///     The vertex and the triangle's corners at t = 0.
+/// v_t1, f0_t1, f1_t1, f2_t1 : array_like, shape (3,)
+///     The same at t = 1.
+/// solver : {"exact", "cubic"}, optional
+///     "exact" (default): the verdict is the exact one (no false negatives,
+///     no false positives). "cubic": the floating-point cubic method of
+///     Provot 1997, which can miss contacts.
+///
+/// Returns
+/// -------
+/// Toi or None
+///     None when they do not touch for any t in [0, 1]; otherwise the
+///     earliest time of impact as a bracket ``Toi(lower, upper)`` that holds
+///     it (``lower`` is never later than the true time).
+///
+/// Raises
+/// ------
+/// ValueError
+///     A point that is not 3 finite coordinates, or an unknown solver.
+#[pyfunction]
+#[pyo3(signature = (v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, *, solver = "exact"))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn vertex_face_ccd(
+    py: Python<'_>,
+    v_t0: &Bound<'_, PyAny>,
+    f0_t0: &Bound<'_, PyAny>,
+    f1_t0: &Bound<'_, PyAny>,
+    f2_t0: &Bound<'_, PyAny>,
+    v_t1: &Bound<'_, PyAny>,
+    f0_t1: &Bound<'_, PyAny>,
+    f1_t1: &Bound<'_, PyAny>,
+    f2_t1: &Bound<'_, PyAny>,
+    solver: &str,
+) -> PyResult<Option<Py<PyAny>>> {
+    solve_one(
+        py,
+        QueryKind::VertexFace,
+        [
+            "v_t0", "f0_t0", "f1_t0", "f2_t0", "v_t1", "f0_t1", "f1_t1", "f2_t1",
+        ],
+        [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1],
+        solver,
+    )
+}
+
+/// Exact continuous collision detection of two edges.
+///
+/// Both edges' end points move linearly from their positions at t = 0 to
+/// those at t = 1. Arguments in the data sets' row order, each a length-3
+/// array-like of floats (float64, or float32 widened exactly).
+///
+/// Parameters
+/// ----------
+/// ea0_t0, ea1_t0, eb0_t0, eb1_t0 : array_like, shape (3,)
+///     Edge a's and edge b's end points at t = 0.
+/// ea0_t1, ea1_t1, eb0_t1, eb1_t1 : array_like, shape (3,)
+///     The same at t = 1.
+/// solver : {"exact", "cubic"}, optional
+///     "exact" (default, no false negatives or positives) or "cubic"
+///     (Provot 1997, the floating-point baseline).
+///
+/// Returns
+/// -------
+/// Toi or None
+///     None when the edges do not touch for any t in [0, 1]; otherwise
+///     ``Toi(lower, upper)``, a bracket of the earliest time of impact.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A point that is not 3 finite coordinates, or an unknown solver.
+#[pyfunction]
+#[pyo3(signature = (ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, *, solver = "exact"))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edge_edge_ccd(
+    py: Python<'_>,
+    ea0_t0: &Bound<'_, PyAny>,
+    ea1_t0: &Bound<'_, PyAny>,
+    eb0_t0: &Bound<'_, PyAny>,
+    eb1_t0: &Bound<'_, PyAny>,
+    ea0_t1: &Bound<'_, PyAny>,
+    ea1_t1: &Bound<'_, PyAny>,
+    eb0_t1: &Bound<'_, PyAny>,
+    eb1_t1: &Bound<'_, PyAny>,
+    solver: &str,
+) -> PyResult<Option<Py<PyAny>>> {
+    solve_one(
+        py,
+        QueryKind::EdgeEdge,
+        [
+            "ea0_t0", "ea1_t0", "eb0_t0", "eb1_t0", "ea0_t1", "ea1_t1", "eb0_t1", "eb1_t1",
+        ],
+        [
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        ],
+        solver,
+    )
+}
+
+/// Vertex–face CCD of many queries at once, in parallel.
+///
+/// Parameters
+/// ----------
+/// queries : ndarray, shape (n, 8, 3), float64 or float32
+///     Query i's eight points in the data sets' row order (v_t0, f0_t0,
+///     f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1). C or Fortran order.
+/// solver : {"exact", "cubic"}, optional
+///     As for ``vertex_face_ccd``.
+/// threads : int or None, optional
+///     Worker threads, 1 to 1024; None (default): all logical CPUs.
+///
+/// Returns
+/// -------
+/// hit : ndarray of bool, shape (n,)
+///     Whether query i collides in [0, 1].
+/// toi_lower, toi_upper : ndarray of float64, shape (n,)
+///     The bracket of the earliest time of impact; NaN where no hit.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype, a non-finite coordinate (named by query and
+///     point), an unknown solver, or a thread count out of range.
+#[pyfunction]
+#[pyo3(signature = (queries, *, solver = "exact", threads = None))]
+pub(crate) fn vertex_face_ccd_batch<'py>(
+    py: Python<'py>,
+    queries: &Bound<'py, PyAny>,
+    solver: &str,
+    threads: Option<i64>,
+) -> PyResult<BatchResult<'py>> {
+    solve_batch(py, QueryKind::VertexFace, queries, solver, threads)
+}
+
+/// Edge–edge CCD of many queries at once, in parallel.
+///
+/// Parameters
+/// ----------
+/// queries : ndarray, shape (n, 8, 3), float64 or float32
+///     Query i's eight points in the data sets' row order (ea0_t0, ea1_t0,
+///     eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1). C or Fortran order.
+/// solver : {"exact", "cubic"}, optional
+///     As for ``edge_edge_ccd``.
+/// threads : int or None, optional
+///     Worker threads, 1 to 1024; None (default): all logical CPUs.
+///
+/// Returns
+/// -------
+/// hit : ndarray of bool, shape (n,)
+///     Whether query i collides in [0, 1].
+/// toi_lower, toi_upper : ndarray of float64, shape (n,)
+///     The bracket of the earliest time of impact; NaN where no hit.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype, a non-finite coordinate (named by query and
+///     point), an unknown solver, or a thread count out of range.
+#[pyfunction]
+#[pyo3(signature = (queries, *, solver = "exact", threads = None))]
+pub(crate) fn edge_edge_ccd_batch<'py>(
+    py: Python<'py>,
+    queries: &Bound<'py, PyAny>,
+    solver: &str,
+    threads: Option<i64>,
+) -> PyResult<BatchResult<'py>> {
+    solve_batch(py, QueryKind::EdgeEdge, queries, solver, threads)
+}

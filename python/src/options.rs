@@ -1,0 +1,138 @@
+//! The keyword options of `step` and `Pipeline`, checked into a
+//! `PipelineConfig` and a thread count (and back, for `Pipeline.config`).
+
+use std::str::FromStr;
+
+use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::filter::FilterSet;
+use ccdlab::narrow_phase::{Solver, validate_separation};
+use ccdlab::pipeline::{PipelineConfig, TimeAligned};
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::arrays::*;
+
+/// The most worker threads `threads=` accepts (as `ccdlab --threads`).
+const MAX_THREADS: i64 = 1024;
+
+/// `k=`: an int or a string such as `"26"`.
+#[derive(FromPyObject)]
+pub(crate) enum IntOrStr {
+    Int(i64),
+    Str(String),
+}
+
+/// `time_aligned=`: `"auto"`, `"on"`, `"off"`, or a bool.
+#[derive(FromPyObject)]
+pub(crate) enum BoolOrStr {
+    Bool(bool),
+    Str(String),
+}
+
+pub(crate) fn parse_solver(solver: &str) -> PyResult<Solver> {
+    Solver::from_str(solver).map_err(|e| value_error(format!("solver: {e}")))
+}
+
+/// `threads=`: `None` (all CPUs) or 1 to [`MAX_THREADS`].
+pub(crate) fn parse_threads(threads: Option<i64>) -> PyResult<Option<usize>> {
+    match threads {
+        None => Ok(None),
+        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(Some(n as usize)),
+        Some(n) => Err(value_error(format!(
+            "threads: {n} is out of range; pass 1 to {MAX_THREADS}, or None for all CPUs"
+        ))),
+    }
+}
+
+/// A rayon pool of `threads` workers (all logical CPUs, or
+/// `RAYON_NUM_THREADS`, for `None`, as the command line's default).
+pub(crate) fn thread_pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("could not start the worker threads: {e}")))
+}
+
+/// A pipeline configuration and a thread count, checked; also kept as the
+/// plain values they were given as (for `Pipeline.config` and pickling).
+#[derive(Clone, Debug)]
+pub(crate) struct Options {
+    pub(crate) config: PipelineConfig,
+    pub(crate) threads: Option<usize>,
+}
+
+impl Options {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn parse(
+        k: IntOrStr,
+        filters: &str,
+        window: bool,
+        time_aligned: BoolOrStr,
+        solver: &str,
+        threads: Option<i64>,
+        collect_pairs: bool,
+        min_distance: f64,
+    ) -> PyResult<Options> {
+        let min_distance = validate_separation(min_distance)
+            .map_err(|e| value_error(format!("min_distance: {e}")))?;
+        let k = match k {
+            IntOrStr::Int(k) => k.to_string(),
+            IntOrStr::Str(k) => k,
+        };
+        let axes = KdopAxes::from_str(&k).map_err(|e| value_error(format!("k: {e}")))?;
+        let filters =
+            FilterSet::from_str(filters).map_err(|e| value_error(format!("filters: {e}")))?;
+        let time_aligned = match time_aligned {
+            BoolOrStr::Bool(true) => TimeAligned::On,
+            BoolOrStr::Bool(false) => TimeAligned::Off,
+            BoolOrStr::Str(s) => match s.as_str() {
+                "on" => TimeAligned::On,
+                "off" => TimeAligned::Off,
+                "auto" => TimeAligned::Auto,
+                _ => {
+                    return Err(value_error(format!(
+                        "time_aligned: {s:?} is not a setting; pass \"auto\", \"on\" or \"off\" \
+                         (or True / False)"
+                    )));
+                }
+            },
+        };
+        Ok(Options {
+            config: PipelineConfig {
+                axes,
+                filters,
+                solver: parse_solver(solver)?,
+                window,
+                time_aligned,
+                collect_pairs,
+                min_distance,
+                ..PipelineConfig::default()
+            },
+            threads: parse_threads(threads)?,
+        })
+    }
+
+    /// The options as plain Python values (the keyword arguments that
+    /// give them).
+    pub(crate) fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let c = &self.config;
+        let d = PyDict::new(py);
+        d.set_item("k", c.axes.k())?;
+        d.set_item("filters", c.filters.to_string())?;
+        d.set_item("window", c.window)?;
+        d.set_item(
+            "time_aligned",
+            match c.time_aligned {
+                TimeAligned::On => "on",
+                TimeAligned::Off => "off",
+                TimeAligned::Auto => "auto",
+            },
+        )?;
+        d.set_item("solver", c.solver.name())?;
+        d.set_item("threads", self.threads)?;
+        d.set_item("collect_pairs", c.collect_pairs)?;
+        d.set_item("min_distance", c.min_distance)?;
+        Ok(d)
+    }
+}
