@@ -215,7 +215,11 @@ impl<const N: usize> Kdop<N> {
     /// (one neighbour past the rounded sum, as in the module doc; `3r` is
     /// rounded up too). Two k-DOPs grown by `r` each overlap whenever they
     /// held points within `2r` of each other. The empty k-DOP stays empty.
+    ///
+    /// # Panics
+    /// When `r` is negative or NaN.
     pub fn inflate_in(&mut self, r: f64) {
+        assert!(r >= 0.0, "a k-DOP grows by a distance r >= 0, not {r}");
         if r == 0.0 || self.is_empty() {
             return;
         }

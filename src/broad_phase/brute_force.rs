@@ -51,11 +51,18 @@ pub fn brute_force_candidates(step: &Step<'_>, axes: KdopAxes) -> (CandidateSet,
 /// [`brute_force_candidates`] for a minimum separation `min_distance`: the
 /// oracle of [`crate::broad_phase::KdopBvh::build_within`] (every vertex
 /// k-DOP grown by `min_distance / 2`, rounded up).
+///
+/// # Panics
+/// When `min_distance` is negative or not finite (as `build_within`).
 pub fn brute_force_candidates_within(
     step: &Step<'_>,
     axes: KdopAxes,
     min_distance: f64,
 ) -> (CandidateSet, BroadPhaseStats) {
+    assert!(
+        min_distance.is_finite() && min_distance >= 0.0,
+        "min_distance {min_distance} is not a finite distance"
+    );
     let r = half_up(min_distance);
     match axes {
         KdopAxes::Dop6 => brute_force::<3>(step, r),

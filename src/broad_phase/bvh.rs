@@ -355,7 +355,7 @@ pub(crate) fn half_up(d: f64) -> f64 {
 }
 
 /// Why a BVH operation was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum BroadPhaseError {
     /// The step's mesh is not the one the BVH was built for. Rebuild the BVH
     /// for the new topology.
@@ -376,6 +376,11 @@ pub enum BroadPhaseError {
     /// none); traverse a BVH with itself through its self traversal instead.
     #[error("both BVHs cover component {0}; a cross traversal needs disjoint components")]
     OverlappingComponents(u32),
+    /// Two BVHs built for different minimum separations
+    /// ([`KdopBvh::min_distance`]) cannot be traversed together: their pairs
+    /// would be those of neither.
+    #[error("the BVHs were built for different minimum separations ({0:e} and {1:e})")]
+    MinDistanceMismatch(f64, f64),
 }
 
 /// A swept k-DOP BVH with the k chosen at run time: one variant per k, each

@@ -253,6 +253,12 @@ impl<const N: usize> KdopBvh<N> {
     }
 
     fn check_cross(&self, other: &KdopBvh<N>) -> Result<(), BroadPhaseError> {
+        if self.min_distance != other.min_distance {
+            return Err(BroadPhaseError::MinDistanceMismatch(
+                self.min_distance,
+                other.min_distance,
+            ));
+        }
         for (k, what) in ["vertices", "edges", "faces"].into_iter().enumerate() {
             if self.mesh_size[k] != other.mesh_size[k] {
                 return Err(BroadPhaseError::TopologyMismatch {

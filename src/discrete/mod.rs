@@ -6,7 +6,7 @@
 //! - [`cylinder_heightfield`]: Strashnov & Torgashev 2020 (International
 //!   Journal of Open Information Technologies), cylinder vs regular height
 //!   grid ([`heightfield`]) with a contact manifold.
-//! - [`parry_compare`]: the same inputs as parry3d-f64 shapes, and the
+//! - `parry_compare`: the same inputs as parry3d-f64 shapes, and the
 //!   comparison measures.
 //! - [`scenes`]: seeded random configurations and the scripted scenes
 //!   (barrels on asphalt with a curb, a wheel over a hill).

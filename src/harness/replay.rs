@@ -116,8 +116,12 @@ pub struct ReplaySummary {
     /// configuration and from step to step), with their step counts, in the
     /// order they first ran.
     pub ran: Vec<SettingRun>,
-    /// Solver.
+    /// Solver (at `min_distance > 0`, the exact minimum-separation one).
     pub solver: Solver,
+    /// The minimum separation the steps were decided for (pairs within it
+    /// collide); absent from the JSON at 0 (contact).
+    #[serde(default, skip_serializing_if = "is_contact")]
+    pub min_distance: f64,
     /// Vertex–face totals.
     pub vf: KindTotals,
     /// Edge–edge totals.
@@ -202,7 +206,12 @@ pub fn replay(
         gaps: seq.gaps(),
         k: cfg.axes.k(),
         ran,
-        solver: cfg.solver,
+        solver: if cfg.min_distance > 0.0 {
+            Solver::Exact
+        } else {
+            cfg.solver
+        },
+        min_distance: cfg.min_distance,
         vf,
         ee,
         min_step_toi: min_toi,
@@ -217,4 +226,8 @@ pub fn replay(
         peak_rss_mb: peak_rss_mb(),
         stamp: Stamp::new(rayon::current_num_threads()),
     })
+}
+
+fn is_contact(d: &f64) -> bool {
+    *d == 0.0
 }

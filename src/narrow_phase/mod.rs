@@ -29,12 +29,10 @@ mod vertex_face;
 pub use crate::pair_kernel::QueryKind;
 pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
-// The pipeline's minimum-separation mode (issue #47, phase 2) calls these.
 pub use min_distance::{
     SeparationError, edge_edge_within, edge_edge_within_traced, validate_separation,
     vertex_face_within, vertex_face_within_traced,
 };
-#[allow(unused_imports)]
 pub(crate) use min_distance::{edge_edge_within_traced_with, vertex_face_within_traced_with};
 pub use solver::{Solver, UnknownSolver};
 pub use toi::{EXACT_TOI_WIDTH, SolverTier, Toi};

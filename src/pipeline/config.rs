@@ -31,9 +31,10 @@ pub struct PipelineConfig {
     /// Minimum separation `d ≥ 0` (a finite double): a pair collides when
     /// its features come within Euclidean distance `d` during the step
     /// (docs/design.md §5); `0` is contact. At `d > 0` the BVH's k-DOPs are
-    /// grown by `d` ([`crate::broad_phase::KdopBvh::min_distance`]), the
-    /// solver is the minimum-separation one
-    /// ([`crate::narrow_phase::vertex_face_within`]), and the filters (SLPF,
+    /// grown by `d / 2` each ([`crate::broad_phase::KdopBvh::min_distance`]), the
+    /// solver is the exact minimum-separation one
+    /// ([`crate::narrow_phase::vertex_face_within`], whatever
+    /// [`PipelineConfig::solver`] says), and the filters (SLPF,
     /// DNF, the coplanar window) and time-aligned pruning, proven for contact
     /// only, are off; the report says what ran.
     pub min_distance: f64,

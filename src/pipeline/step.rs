@@ -240,7 +240,8 @@ impl Pipeline {
             filters,
             window,
             time_aligned: prune,
-            solver: cfg.solver,
+            // At d > 0 the minimum-separation solver runs, which is exact.
+            solver: if within { Solver::Exact } else { cfg.solver },
             min_distance,
             threads: rayon::current_num_threads(),
             bvh: if built {

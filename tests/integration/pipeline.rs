@@ -831,7 +831,9 @@ fn a_collapsed_frame_collides_everywhere_at_time_zero_without_the_fallback() {
 }
 
 /// A minimum separation that is no finite distance is a typed error, before
-/// any work; `0` is contact, with the same report as the default.
+/// any work; `-0` is contact, with the same report as the default; the
+/// smallest positive one runs the minimum-separation path and finds the
+/// contacts.
 #[test]
 fn a_bad_min_distance_is_refused_and_zero_is_contact() {
     let mesh = TriMesh::new(6, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
@@ -850,7 +852,7 @@ fn a_bad_min_distance_is_refused_and_zero_is_contact() {
         assert!(err.to_string().starts_with("min_distance: "), "{err}");
     }
     let zero = PipelineConfig {
-        min_distance: 0.0,
+        min_distance: -0.0,
         ..PipelineConfig::default()
     };
     let (a, b) = (
@@ -864,4 +866,16 @@ fn a_bad_min_distance_is_refused_and_zero_is_contact() {
         (a.vf, a.ee, a.toi, a.filters, a.min_distance),
         (b.vf, b.ee, b.toi, b.filters, 0.0)
     );
+    let tiny = PipelineConfig {
+        min_distance: f64::from_bits(1),
+        solver: ccdlab::narrow_phase::Solver::Cubic,
+        ..PipelineConfig::default()
+    };
+    let c = Pipeline::new(tiny).step(&step).unwrap().report;
+    assert_eq!(
+        (c.filters, c.window, c.solver),
+        (FilterSet::None, false, ccdlab::narrow_phase::Solver::Exact)
+    );
+    assert!(c.vf.colliding >= b.vf.colliding && c.ee.colliding >= b.ee.colliding);
+    assert!(c.toi <= b.toi);
 }

@@ -144,6 +144,12 @@ fn print_summary(s: &ReplaySummary) {
             if run.steps == 1 { "" } else { "s" }
         );
     }
+    if s.min_distance > 0.0 {
+        println!(
+            "minimum separation: {:e} (pairs within it collide; filters and time-aligned pruning off)",
+            s.min_distance
+        );
+    }
     crate::counts_table::print((&s.vf).into(), (&s.ee).into());
     println!(
         "steps with collisions: {}/{}; smallest step TOI: {}",

@@ -35,16 +35,17 @@ pub const MAX_PAIRS: usize = 1_000_000;
 /// Largest `--terrains` (about 30 kB each with parry's height field).
 pub const MAX_TERRAINS: usize = 1_000;
 /// Largest `--terrains` × `--cylinders`: every such query also runs the
-/// slow oracle (about 5 ms each), so this is about 10 minutes (25 times the
-/// default).
+/// slow oracle, so this bounds a run to minutes (25 times the default;
+/// docs/notes/side-track-limits.md).
 pub const MAX_TERRAIN_QUERIES: usize = 100_000;
-/// Largest `--frames`: about 12 ms each (resting height, three detectors),
-/// so about 2 minutes; 0.5 mm apart along the 4.8 m path, finer than any
-/// feature of the hill.
+/// Largest `--frames` (each: the resting height and three detectors): a run
+/// of minutes; 0.5 mm apart along the 4.8 m path, finer than any feature of
+/// the hill.
 pub const MAX_FRAMES: usize = 10_000;
 /// Largest `--time-per-sample`, in seconds: the run takes 5 samples of each
-/// of 10 measurements and of 12 at a quarter of it (the scenes), so this is
-/// about 11 minutes of timing (50 times the default).
+/// of 10 measurements and of 12 at a quarter of it (the scenes), so this
+/// bounds the timing to 5·(10 + 12/4)·10 s ≈ 11 minutes (50 times the
+/// default).
 pub const MAX_TIME_PER_SAMPLE: f64 = 10.0;
 
 /// The experiment: what `ccdlab discrete` measures, and where the report

@@ -11,14 +11,13 @@ use crate::polygon::{DecompositionKind, Method};
 use super::error::{PolygonReportError, argument};
 
 /// Default of `--oracle-max-vertices` (`report` and `query`). The
-/// minimum-translation oracle's cost grows steeply with the vertex count: a
-/// pair of 64-vertex star polygons takes about 0.5 s, of 128 about 20 s, and
-/// 4096 did not finish and held 3.6 GB.
+/// minimum-translation oracle's cost grows steeply with the vertex count
+/// (measured: docs/notes/side-track-limits.md).
 pub const ORACLE_MAX_VERTICES: usize = 32;
 
 /// Most vertices of a polygon (`report --sizes`, `query` files). The paper's
-/// method costs about n³ operations per pair: 2048 vertices take about 6 s,
-/// 4096 about 50 s; far beyond, a query would not end.
+/// method costs about n³ operations per pair, so far beyond this a query
+/// would not end (measured: docs/notes/side-track-limits.md).
 pub const MAX_VERTICES: usize = 4096;
 
 /// Most `report --accuracy-pairs`: each pair is generated and resolved by

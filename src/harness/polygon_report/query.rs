@@ -195,7 +195,8 @@ mod tests {
     #[test]
     fn query_skips_the_oracle_above_the_vertex_limit() {
         let dir = Scratch::new("polygons-oracle-limit");
-        // The oracle ran uncapped: 128 vertices took 21 s, 4096 held 3.6 GB.
+        // The oracle is capped: its cost grows steeply with the vertices
+        // (docs/notes/side-track-limits.md).
         let p = dir.file("star64.json", star_json(64, 1));
         let out = query(&p, ORACLE_MAX_VERTICES).unwrap();
         assert!(
@@ -220,8 +221,8 @@ mod tests {
     #[test]
     fn query_files_with_too_many_vertices_are_refused() {
         let dir = Scratch::new("polygons-too-many-vertices");
-        // The paper's method is cubic: 4096 vertices take about 50 s, and
-        // nothing stopped a file of a million.
+        // The paper's method is cubic in the vertices, so a file's size is
+        // capped (docs/notes/side-track-limits.md).
         let p = dir.file("star4097.json", star_json(MAX_VERTICES + 1, 1));
         let e = read_pair(&p).unwrap_err();
         std::fs::remove_file(&p).unwrap();

@@ -9,7 +9,7 @@
 //! beyond the count is an error at its line, too few name the line of the
 //! last). Sample `(i, j)` is the vertex `(X0 + j·DX, Y0 + i·DY,
 //! H_ij)` — `i` along y, `j` along x, as in Strashnov & Torgashev (2020),
-//! formula (1) ([`crate::discrete::heightfield`]). Each cell becomes two
+//! formula (1) (`crate::discrete::heightfield`). Each cell becomes two
 //! triangles `V₀V₁V₂` and `V₃V₂V₁` (diagonal `V₁V₂`, the same split as
 //! there), always two: a TIN has only triangles (Yu et al. 2000, §1).
 //!
