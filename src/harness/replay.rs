@@ -120,7 +120,7 @@ pub struct ReplaySummary {
     pub solver: Solver,
     /// The minimum separation the steps were decided for (pairs within it
     /// collide); absent from the JSON at 0 (contact).
-    #[serde(default, skip_serializing_if = "is_contact")]
+    #[serde(default, skip_serializing_if = "crate::pipeline::is_contact")]
     pub min_distance: f64,
     /// Vertex–face totals.
     pub vf: KindTotals,
@@ -206,11 +206,7 @@ pub fn replay(
         gaps: seq.gaps(),
         k: cfg.axes.k(),
         ran,
-        solver: if cfg.min_distance > 0.0 {
-            Solver::Exact
-        } else {
-            cfg.solver
-        },
+        solver: cfg.solver_that_runs(),
         min_distance: cfg.min_distance,
         vf,
         ee,
@@ -226,8 +222,4 @@ pub fn replay(
         peak_rss_mb: peak_rss_mb(),
         stamp: Stamp::new(rayon::current_num_threads()),
     })
-}
-
-fn is_contact(d: &f64) -> bool {
-    *d == 0.0
 }

@@ -16,7 +16,7 @@
 //! `(ea1 − ea0) × (eb1 − eb0)`, which nearly vanishes). On cloth-ball 92→93
 //! these are boundary edges of the cloth lying flat on the floor: ten pairs
 //! that reach the solver with `--filters dnf` or `none` (SLPF culls them),
-//! each of which took the oracle about 250 µs. The vertex–face solver has
+//! and went to the slow oracle before (docs/notes/narrow-phase.md). The vertex–face solver has
 //! no such case in the data sets and does not ask.
 
 use crate::math::Vec3;

@@ -40,6 +40,18 @@ pub struct PipelineConfig {
     pub min_distance: f64,
 }
 
+impl PipelineConfig {
+    /// The solver that runs: [`PipelineConfig::solver`], or at
+    /// `min_distance > 0` the exact minimum-separation one.
+    pub fn solver_that_runs(&self) -> Solver {
+        if self.min_distance > 0.0 {
+            Solver::Exact
+        } else {
+            self.solver
+        }
+    }
+}
+
 impl Default for PipelineConfig {
     /// The paper's choices: 26-DOP, SLPF then DNF, its five directions, and
     /// the exact solver; then the coplanar-window filter.

@@ -11,5 +11,6 @@ mod step;
 
 pub use config::{PipelineConfig, TimeAligned};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
+pub(crate) use report::is_contact;
 pub use report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
 pub use step::{Pipeline, PipelineError, StepOutcome};

@@ -169,7 +169,9 @@ pub struct StepReport {
     pub time_ms: StageTimes,
 }
 
-fn is_contact(d: &f64) -> bool {
+/// Whether a minimum separation is contact (`0` or `-0`): such a
+/// `min_distance` is left out of the JSON.
+pub(crate) fn is_contact(d: &f64) -> bool {
     *d == 0.0
 }
 

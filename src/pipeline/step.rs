@@ -15,9 +15,8 @@
 //! (each traversal task has its own [`CandidateSink`]), and the exact test
 //! runs on each batch's survivors right after the filters, while their
 //! points are still in the cache. Neither the candidates nor the survivors
-//! are stored (on cloth-ball 92→93 that saves 3.2 M candidates, 26 MB, and a
-//! pass over them, and then 359 K survivors gathered again from the
-//! positions). Per pair: SLPF on per-vertex projections ([`SlpfTable`],
+//! are stored (which saves a pass over every candidate and a second gather
+//! of the survivors' positions; docs/notes/pipeline.md). Per pair: SLPF on per-vertex projections ([`SlpfTable`],
 //! verdicts equal to the per-pair kernels' except within about 10⁻¹⁵ of
 //! touching), then on its survivors DNF and the coplanar-window filter
 //! sharing one coplanarity cubic ([`crate::filter::dnf_window_vertex_face`];
@@ -240,8 +239,7 @@ impl Pipeline {
             filters,
             window,
             time_aligned: prune,
-            // At d > 0 the minimum-separation solver runs, which is exact.
-            solver: if within { Solver::Exact } else { cfg.solver },
+            solver: cfg.solver_that_runs(),
             min_distance,
             threads: rayon::current_num_threads(),
             bvh: if built {

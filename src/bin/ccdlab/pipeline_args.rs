@@ -8,8 +8,8 @@ use ccdlab::narrow_phase::{Solver, validate_separation};
 use ccdlab::pipeline::{PipelineConfig, TimeAligned};
 
 /// The most worker threads `--threads` accepts: far more than the outer
-/// loops can keep busy, and few enough that starting them stays cheap (a
-/// pool of 5,000 took 14 s to start and stop on a 2-core machine).
+/// loops can keep busy, and few enough that starting them stays cheap
+/// (docs/notes/pipeline.md).
 const MAX_THREADS: usize = 1024;
 
 /// How the pipeline runs: bounding volume, filters, solver, threads.

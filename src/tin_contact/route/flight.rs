@@ -47,8 +47,7 @@ use crate::tin_contact::mesh_pair::{MeshContact, mesh_contacts_among};
 /// (at most 180°) then has at most 18,000 sub-steps, and a vertex at
 /// distance `r` from the vertical axis leaves its arc by at most
 /// `r·(1 − cos(0.005°)) ≈ 4·10⁻⁹·r`; a smaller step buys no accuracy and
-/// costs a CCD step each (a step of 10⁻⁵° took 23 s, one of 10⁻³⁰⁰° never
-/// finished).
+/// costs a CCD step each (docs/notes/side-track-limits.md).
 pub const MIN_TURN_STEP_DEG: Real = 0.01;
 
 /// [`MIN_TURN_STEP_DEG`] in radians.
@@ -396,8 +395,7 @@ mod tests {
         // the quotient rounds up), between the two segments.
         let n = plan_steps(&r, &opts(MIN_TURN_STEP_DEG)).unwrap().len();
         assert!((9002..=9003).contains(&n), "{n}");
-        // Smaller steps are refused (10⁻⁵° took 23 s; 10⁻³⁰⁰° planned
-        // steps until memory ran out).
+        // Smaller steps are refused (docs/notes/side-track-limits.md).
         for deg in [1e-3, 1e-5, 1e-300] {
             let e = match plan_steps(&r, &opts(deg)) {
                 Ok(steps) => panic!("{deg}°: {} steps planned", steps.len()),
