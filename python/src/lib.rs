@@ -220,8 +220,8 @@ impl StepResult {
 /// min_distance : float, optional
 ///     Minimum separation d >= 0: features that come within Euclidean
 ///     distance d during the step collide (default 0: contact). At d > 0
-///     the filters and time-aligned pruning are off (proven for contact
-///     only); ``report`` says what ran.
+///     DNF keeps a margin of d, and SLPF and the coplanar window (proven
+///     for contact only) are off; ``report`` says what ran.
 ///
 /// Returns
 /// -------

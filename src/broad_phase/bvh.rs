@@ -203,8 +203,10 @@ impl<const N: usize> KdopBvh<N> {
     /// features (vertex and face, two edges) so separated, though their
     /// swept k-DOPs may overlap. Then the candidates are a subset of the
     /// swept k-DOPs' (the paper's), with the same colliding pairs among
-    /// them. Set at build ([`KdopBvh::build_time_aligned`]); off by
-    /// default.
+    /// them. At a minimum separation ([`KdopBvh::min_distance`]) the
+    /// k-DOPs at both times are grown by `d / 2` too, and a pair so
+    /// separated stays farther than `d` apart (docs/design.md §5). Set at
+    /// build ([`KdopBvh::build_time_aligned`]); off by default.
     pub fn time_aligned(&self) -> bool {
         self.time_aligned
     }

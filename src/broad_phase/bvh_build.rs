@@ -90,8 +90,7 @@ impl<const N: usize> KdopBvh<N> {
     ///
     /// # Panics
     /// As [`KdopBvh::build_components`]; and when `min_distance` is
-    /// negative or not finite, or when it is positive with `time_aligned`
-    /// (the time-aligned pruning is proven for touching only).
+    /// negative or not finite.
     pub fn build_within(
         step: &Step<'_>,
         keep: &(impl Fn(u32) -> bool + Sync),
@@ -101,10 +100,6 @@ impl<const N: usize> KdopBvh<N> {
         assert!(
             min_distance.is_finite() && min_distance >= 0.0,
             "min_distance {min_distance} is not a finite distance"
-        );
-        assert!(
-            !(time_aligned && min_distance > 0.0),
-            "time-aligned pruning is for min_distance 0 only"
         );
         let mut bvh = KdopBvh::empty();
         bvh.time_aligned = time_aligned;

@@ -7,7 +7,8 @@
 //!
 //! With time-aligned pruning on ([`KdopBvh::time_aligned`]), the
 //! vertices' and leaves' quantized k-DOPs at `t = 0` and `t = 1` are
-//! computed the same way, after the swept ones.
+//! computed the same way, after the swept ones (grown by the same margin at
+//! a minimum separation, [`KdopBvh::min_distance`]).
 //!
 //! Vertex k-DOPs and leaf k-DOPs are independent and computed with rayon in
 //! chunks of at least [`PAR_REFIT_MIN_LEN`]; node k-DOPs are merged in reverse
@@ -92,10 +93,18 @@ impl<const N: usize> KdopBvh<N> {
             // (`Kdop::set_points`: the same bits as `Kdop::from_point` of
             // each, without its branches); positions prefetched as in the
             // first vertex pass.
+            // At a minimum separation each is grown by the same margin as
+            // the swept k-DOP (growing commutes with merging: both round
+            // monotonically, so the merge of the grown images is the grown
+            // swept k-DOP, bit for bit).
             let image = |v: u32, q: &mut AlignedQuantizedKdop<N>| {
                 let v = v as usize;
                 let mut bv = [Kdop::EMPTY; 2];
                 Kdop::set_points(&mut bv, &x_t0[v], &x_t1[v]);
+                if margin > 0.0 {
+                    bv[0].inflate_in(margin);
+                    bv[1].inflate_in(margin);
+                }
                 grid.quantize_to(&bv[0], &mut q[0]);
                 grid.quantize_to(&bv[1], &mut q[1]);
             };

@@ -248,8 +248,13 @@ impl<const N: usize> KdopBvh<N> {
                 Err("time-aligned images without time-aligned pruning".into())
             };
         }
-        let point =
-            |x: &[crate::math::Vec3], v: u32| self.grid.quantize(&Kdop::from_point(&x[v as usize]));
+        // Each position's k-DOP, grown by the vertex margin as the swept
+        // one is.
+        let point = |x: &[crate::math::Vec3], v: u32| {
+            let mut bv = Kdop::from_point(&x[v as usize]);
+            bv.inflate_in(self.vertex_margin());
+            self.grid.quantize(&bv)
+        };
         if self.vertex_qt.len() != self.slot_vertex.len()
             || self
                 .vertex_qt

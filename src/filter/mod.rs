@@ -8,12 +8,14 @@
 mod chain;
 mod cubic;
 mod dnf;
+mod dnf_within;
 mod points;
 mod slpf;
 mod window;
 
 pub use chain::{CulledBy, FilterSet, UnknownFilterSet};
 pub use dnf::{dnf_edge_edge, dnf_vertex_face};
+pub use dnf_within::dnf_within;
 pub use points::{Points, points};
 pub use slpf::{PAPER_DIRECTIONS, SlpfProjections, SlpfTable, slpf_edge_edge, slpf_vertex_face};
 pub use window::{

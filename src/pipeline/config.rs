@@ -34,9 +34,10 @@ pub struct PipelineConfig {
     /// grown by `d / 2` each ([`crate::broad_phase::KdopBvh::min_distance`]), the
     /// solver is the exact minimum-separation one
     /// ([`crate::narrow_phase::vertex_face_within`], whatever
-    /// [`PipelineConfig::solver`] says), and the filters (SLPF,
-    /// DNF, the coplanar window) and time-aligned pruning, proven for contact
-    /// only, are off; the report says what ran.
+    /// [`PipelineConfig::solver`] says), time-aligned pruning runs on
+    /// k-DOPs grown likewise, DNF runs with a margin of `d`
+    /// ([`crate::filter::dnf_within`]), and SLPF and the coplanar window,
+    /// proven for contact only, are off; the report says what ran.
     pub min_distance: f64,
 }
 

@@ -67,7 +67,8 @@ use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, Ste
 use crate::broad_phase::CandidateSink;
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::filter::{
-    CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
+    CulledBy, FilterSet, Points, SlpfTable, Verdict, dnf_window_edge_edge, dnf_window_vertex_face,
+    dnf_within,
 };
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
@@ -139,8 +140,10 @@ impl Pipeline {
         let start = Clock::start();
         let cfg = &self.config;
         let mesh = step.mesh;
-        // Minimum separation: the filters and the time-aligned pruning are
-        // proven for contact only, so at d > 0 they are off.
+        // Minimum separation: at d > 0 the time-aligned pruning runs on
+        // k-DOPs grown by d / 2 and DNF with a margin of d
+        // (`crate::filter::dnf_within`); SLPF and the coplanar window,
+        // proven for contact only, are off.
         let min_distance = validate_separation(cfg.min_distance)?;
         let within = min_distance > 0.0;
 
@@ -152,7 +155,6 @@ impl Pipeline {
         // Time-aligned pruning, and the filters that go with it
         // (`TimeAligned::Auto` decides whenever the BVH is built).
         let prune = match cfg.time_aligned {
-            _ if within => false,
             TimeAligned::Off => false,
             TimeAligned::On => true,
             TimeAligned::Auto => match bvh {
@@ -161,7 +163,7 @@ impl Pipeline {
             },
         };
         let filters = match cfg.time_aligned {
-            _ if within => FilterSet::None,
+            _ if within => cfg.filters.without_slpf(),
             TimeAligned::Auto if prune => cfg.filters.without_slpf(),
             _ => cfg.filters,
         };
@@ -410,6 +412,11 @@ impl<'a> FilterCtx<'a> {
         if !(self.dnf || self.window) {
             return None;
         }
+        if self.min_distance > 0.0 {
+            return (dnf_within(QueryKind::VertexFace, &self.vf_points(p), self.min_distance)
+                == Verdict::Culled)
+                .then_some(CulledBy::Dnf);
+        }
         dnf_window_vertex_face(self.dnf, self.window, &self.vf_points(p))
     }
 
@@ -438,6 +445,11 @@ impl<'a> FilterCtx<'a> {
         }
         if !(self.dnf || self.window) {
             return None;
+        }
+        if self.min_distance > 0.0 {
+            return (dnf_within(QueryKind::EdgeEdge, &self.ee_points(p), self.min_distance)
+                == Verdict::Culled)
+                .then_some(CulledBy::Dnf);
         }
         dnf_window_edge_edge(self.dnf, self.window, &self.ee_points(p))
     }

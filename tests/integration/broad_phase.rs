@@ -9,7 +9,7 @@ use ccdlab::broad_phase::{
 };
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
-use ccdlab::narrow_phase::{edge_edge, vertex_face};
+use ccdlab::narrow_phase::{edge_edge_within, vertex_face_within};
 use proptest::prelude::*;
 
 /// A random small deforming mesh: positions on a coarse lattice (so that
@@ -202,8 +202,7 @@ proptest! {
         let step2 = Step::new(&s.mesh, &x_t0, &x_t1).unwrap();
         for axes in KdopAxes::ALL {
             let (brute, _) = brute_force_candidates_within(&step, axes, d);
-            let half = if (d * 0.5) * 2.0 == d { d * 0.5 } else { (d * 0.5).next_up() };
-            prop_assert_eq!(&brute, &all_pairs_grown(&step, axes, half), "{} d = {}", axes, d);
+            prop_assert_eq!(&brute, &all_pairs_grown(&step, axes, half_up(d)), "{} d = {}", axes, d);
             prop_assert!(is_subset(&brute_force_candidates(&step, axes).0, &brute), "{} d = {}", axes, d);
             let mut bvh = Bvh::build_within(&step, axes, false, d);
             prop_assert_eq!(bvh.min_distance(), d);
@@ -304,10 +303,15 @@ proptest! {
 }
 
 /// Whether the `f64` k-DOPs of two sets of moving points at `t = 0` and at
-/// `t = 1` overlap in the time-aligned sense: no slab separates them at
-/// both times in the same order.
-fn aligned_f64<const N: usize>(step: &Step<'_>, a: &[u32], b: &[u32]) -> bool {
-    let at = |ids: &[u32], x: &[Vec3]| Kdop::<N>::from_points(ids.iter().map(|&i| &x[i as usize]));
+/// `t = 1`, each grown by `half` ([`Kdop::inflate_in`]), overlap in the
+/// time-aligned sense: no slab separates them at both times in the same
+/// order.
+fn aligned_f64<const N: usize>(step: &Step<'_>, half: f64, a: &[u32], b: &[u32]) -> bool {
+    let at = |ids: &[u32], x: &[Vec3]| {
+        let mut k = Kdop::<N>::from_points(ids.iter().map(|&i| &x[i as usize]));
+        k.inflate_in(half);
+        k
+    };
     let (a0, a1, b0, b1) = (
         at(a, step.x_t0),
         at(a, step.x_t1),
@@ -321,58 +325,70 @@ fn aligned_f64<const N: usize>(step: &Step<'_>, a: &[u32], b: &[u32]) -> bool {
     })
 }
 
-/// Time-aligned pruning against its oracles, for one k: the pruned
-/// candidates are a subset of the swept ones (the brute force's); every
-/// candidate whose two features' exact time-aligned k-DOPs overlap is kept
-/// (the quantized images of the features, and of the leaves that own them,
-/// only widen them); every dropped candidate is free of contact (the exact
-/// solver); and the parallel output is the sequential one.
-fn check_time_aligned<const N: usize>(step: &Step<'_>) -> Result<(), TestCaseError> {
+/// `d / 2`, rounded up (the BVH's growth of every vertex k-DOP).
+fn half_up(d: f64) -> f64 {
+    if (d * 0.5) * 2.0 == d {
+        d * 0.5
+    } else {
+        (d * 0.5).next_up()
+    }
+}
+
+/// Time-aligned pruning at separation `d` against its oracles, for one k:
+/// the pruned candidates are a subset of the swept ones (the brute force's
+/// at `d`); every candidate whose two features' exact time-aligned k-DOPs,
+/// grown by `d / 2`, overlap is kept (the quantized images of the features,
+/// and of the leaves that own them, only widen them); every dropped
+/// candidate stays farther than `d` apart (the exact solver; at `d = 0`,
+/// free of contact); and the parallel output is the sequential one.
+fn check_time_aligned<const N: usize>(step: &Step<'_>, d: f64) -> Result<(), TestCaseError> {
     let axes = KdopAxes::from_k(2 * N).unwrap();
-    let swept = brute_force_candidates(step, axes).0;
-    let bvh = Bvh::build_time_aligned(step, axes, true);
+    let swept = brute_force_candidates_within(step, axes, d).0;
+    let bvh = Bvh::build_within(step, axes, true, d);
     prop_assert!(bvh.time_aligned());
     prop_assert_eq!(bvh.validate(step), Ok(()));
     let (kept, stats) = bvh_set(&bvh);
     let (par, par_stats) = in_pool(2, || bvh.self_candidate_set_par());
     prop_assert_eq!(&par, &kept);
     prop_assert_eq!(par_stats, stats);
-    let (_, swept_stats) = bvh_set(&Bvh::build(step, axes));
+    let (_, swept_stats) = bvh_set(&Bvh::build_within(step, axes, false, d));
     // Leaf pairs dropped with their whole cluster are not counted as
     // pruned (`BroadPhaseStats::leaf_pairs_pruned`).
     prop_assert!(stats.leaf_pairs + stats.leaf_pairs_pruned <= swept_stats.leaf_pairs);
     let kept = kept.sorted();
     prop_assert!(is_subset(&kept, &swept));
-    let m = step.mesh;
+    let (m, half) = (step.mesh, half_up(d));
     let (x0, x1) = (step.x_t0, step.x_t1);
     let p = |i: u32| [&x0[i as usize], &x1[i as usize]];
     for c in &swept.vertex_face {
         let f = m.faces()[c.f as usize];
         let is_kept = kept.vertex_face.binary_search(c).is_ok();
-        if aligned_f64::<N>(step, &[c.v], &f) {
-            prop_assert!(is_kept, "{:?} dropped, its features overlap", c);
+        if aligned_f64::<N>(step, half, &[c.v], &f) {
+            prop_assert!(is_kept, "{:?} dropped, its features overlap (d = {})", c, d);
         }
         if !is_kept {
             let ([v0, v1], [a0, a1], [b0, b1], [c0, c1]) = (p(c.v), p(f[0]), p(f[1]), p(f[2]));
             prop_assert!(
-                vertex_face(v0, a0, b0, c0, v1, a1, b1, c1).is_none(),
-                "{:?} dropped, collides",
-                c
+                vertex_face_within(v0, a0, b0, c0, v1, a1, b1, c1, d).is_none(),
+                "{:?} dropped, within d = {}",
+                c,
+                d
             );
         }
     }
     for c in &swept.edge_edge {
         let (ea, eb) = (m.edges()[c.e0 as usize], m.edges()[c.e1 as usize]);
         let is_kept = kept.edge_edge.binary_search(c).is_ok();
-        if aligned_f64::<N>(step, &ea, &eb) {
-            prop_assert!(is_kept, "{:?} dropped, its features overlap", c);
+        if aligned_f64::<N>(step, half, &ea, &eb) {
+            prop_assert!(is_kept, "{:?} dropped, its features overlap (d = {})", c, d);
         }
         if !is_kept {
             let ([a0, a1], [b0, b1], [c0, c1], [d0, d1]) = (p(ea[0]), p(ea[1]), p(eb[0]), p(eb[1]));
             prop_assert!(
-                edge_edge(a0, b0, c0, d0, a1, b1, c1, d1).is_none(),
-                "{:?} dropped, collides",
-                c
+                edge_edge_within(a0, b0, c0, d0, a1, b1, c1, d1, d).is_none(),
+                "{:?} dropped, within d = {}",
+                c,
+                d
             );
         }
     }
@@ -382,25 +398,30 @@ fn check_time_aligned<const N: usize>(step: &Step<'_>) -> Result<(), TestCaseErr
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// Time-aligned pruning (`Bvh::build_time_aligned`) against its oracles
-    /// (`check_time_aligned`), for every k; a refit keeps the setting and
-    /// gives a fresh build's tree.
+    /// Time-aligned pruning (`Bvh::build_within` with it on) against its
+    /// oracles (`check_time_aligned`), for every k, at contact and at a
+    /// minimum separation; a refit keeps the setting and gives a fresh
+    /// build's tree.
     #[test]
-    fn time_aligned_pruning_keeps_every_collision(s in scene(), t in scene()) {
+    fn time_aligned_pruning_keeps_every_collision(
+        s in scene(),
+        t in scene(),
+        d in prop_oneof![2 => Just(0.0), 1 => Just(0.25), 1 => Just(1e-9), 1 => 0.0..2.0f64],
+    ) {
         let step = s.step();
-        check_time_aligned::<3>(&step)?;
-        check_time_aligned::<4>(&step)?;
-        check_time_aligned::<7>(&step)?;
-        check_time_aligned::<9>(&step)?;
-        check_time_aligned::<13>(&step)?;
+        check_time_aligned::<3>(&step, d)?;
+        check_time_aligned::<4>(&step, d)?;
+        check_time_aligned::<7>(&step, d)?;
+        check_time_aligned::<9>(&step, d)?;
+        check_time_aligned::<13>(&step, d)?;
         let (x_t0, x_t1) = s.positions_from(&t);
         let step2 = Step::new(&s.mesh, &x_t0, &x_t1).unwrap();
-        let mut bvh = Bvh::build_time_aligned(&step, KdopAxes::Dop26, true);
+        let mut bvh = Bvh::build_within(&step, KdopAxes::Dop26, true, d);
         bvh.refit(&step2).unwrap();
         prop_assert!(bvh.time_aligned());
-        let fresh = Bvh::build_time_aligned(&step2, KdopAxes::Dop26, true);
+        let fresh = Bvh::build_within(&step2, KdopAxes::Dop26, true, d);
         prop_assert_eq!(bvh_set(&bvh).0.sorted(), bvh_set(&fresh).0.sorted());
-        let mut rebuilt = Bvh::build_time_aligned(&step, KdopAxes::Dop26, true);
+        let mut rebuilt = Bvh::build_within(&step, KdopAxes::Dop26, true, d);
         rebuilt.rebuild(&step2);
         prop_assert_eq!(&rebuilt, &fresh);
     }

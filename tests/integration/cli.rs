@@ -644,7 +644,7 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
     assert_eq!(near["min_distance"], 1e-4);
     assert_eq!(
         (near["filters"].as_str(), near["window"].as_bool()),
-        (Some("none"), Some(false))
+        (Some("dnf"), Some(false))
     );
     for kind in ["vf", "ee"] {
         let c = |r: &Value| r[kind]["colliding"].as_u64().unwrap();

@@ -679,9 +679,10 @@ proptest! {
     /// degeneracies meet the distance): for both ends of k and every
     /// time-aligned setting, the pipeline reports exactly the exact
     /// minimum-separation oracle's pairs among all pairs of the mesh, with
-    /// brackets that meet the oracle's; the filters and time-aligned pruning
-    /// are off and the report says so; the pairs include the contact pairs,
-    /// none later.
+    /// brackets that meet the oracle's, with every filter setting (DNF with
+    /// its margin; SLPF and the window off, as the report says) and every
+    /// time-aligned setting; the pairs include the contact pairs, none
+    /// later.
     #[test]
     fn degenerate_meshes_within_d_report_exactly_the_oracles_pairs(
         (mesh, x0, x1) in integer_grid_mesh(),
@@ -696,13 +697,15 @@ proptest! {
             .step(&step)
             .unwrap();
         for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
-            for time_aligned in [TimeAligned::Off, TimeAligned::On, TimeAligned::Auto] {
-                let config = PipelineConfig { axes, time_aligned, min_distance: d, collect_pairs: true, ..PipelineConfig::default() };
+            for (time_aligned, filters) in [TimeAligned::Off, TimeAligned::On, TimeAligned::Auto].into_iter().flat_map(|t| FilterSet::ALL.map(|f| (t, f))) {
+                let config = PipelineConfig { axes, time_aligned, filters, min_distance: d, collect_pairs: true, ..PipelineConfig::default() };
                 let out = Pipeline::new(config).step(&step).unwrap();
-                let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}");
+                let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}, {filters}");
                 prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
                 let r = &out.report;
-                prop_assert!(r.filters == FilterSet::None && !r.window && !r.time_aligned, "{}", setting);
+                prop_assert!(r.filters == filters.without_slpf() && !r.window, "{}", setting);
+                prop_assert!(time_aligned != TimeAligned::On || r.time_aligned, "{}", setting);
+                prop_assert!(time_aligned != TimeAligned::Off || !r.time_aligned, "{}", setting);
                 prop_assert_eq!(r.min_distance, d);
                 for p in &out.pairs {
                     let [lo, hi] = truth[&(p.kind, p.a, p.b)];
@@ -874,7 +877,7 @@ fn a_bad_min_distance_is_refused_and_zero_is_contact() {
     let c = Pipeline::new(tiny).step(&step).unwrap().report;
     assert_eq!(
         (c.filters, c.window, c.solver),
-        (FilterSet::None, false, ccdlab::narrow_phase::Solver::Exact)
+        (FilterSet::Dnf, false, ccdlab::narrow_phase::Solver::Exact)
     );
     assert!(c.vf.colliding >= b.vf.colliding && c.ee.colliding >= b.ee.colliding);
     assert!(c.toi <= b.toi);

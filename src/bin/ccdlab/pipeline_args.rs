@@ -38,8 +38,9 @@ pub struct PipelineArgs {
     #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
     pub time_aligned: String,
     /// Minimum separation d ≥ 0: features that come within Euclidean
-    /// distance d during the step collide (0: contact). At d > 0 the
-    /// filters and time-aligned pruning are off (proven for contact only).
+    /// distance d during the step collide (0: contact). At d > 0 the BVH's
+    /// k-DOPs grow by d/2, DNF keeps a margin of d, and SLPF and the
+    /// coplanar window are off (proven for contact only).
     #[arg(long, default_value_t = 0.0, value_parser = distance)]
     pub min_distance: f64,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).

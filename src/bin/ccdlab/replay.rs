@@ -146,7 +146,7 @@ fn print_summary(s: &ReplaySummary) {
     }
     if s.min_distance > 0.0 {
         println!(
-            "minimum separation: {:e} (pairs within it collide; filters and time-aligned pruning off)",
+            "minimum separation: {:e} (pairs within it collide; DNF with a margin of d, SLPF and the window off)",
             s.min_distance
         );
     }

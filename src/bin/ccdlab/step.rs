@@ -130,7 +130,7 @@ fn print_summary(args: &Args, m: &MeasuredStep) {
     );
     if r.min_distance > 0.0 {
         println!(
-            "minimum separation: {:e} (pairs within it collide; filters and time-aligned pruning off)",
+            "minimum separation: {:e} (pairs within it collide; DNF with a margin of d, SLPF and the window off)",
             r.min_distance
         );
     }
