@@ -1,5 +1,6 @@
 //! Single vertex–face and edge–edge queries and batches of them (in
-//! parallel), in the data sets' argument order.
+//! parallel), in the data sets' argument order; contact, or within a
+//! minimum separation `min_distance` (docs/design.md §5).
 
 use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{QueryKind, Toi};
@@ -18,8 +19,9 @@ pub(crate) fn solve_one(
     names: [&str; 8],
     args: [&Bound<'_, PyAny>; 8],
     solver: &str,
+    min_distance: f64,
 ) -> PyResult<Option<Py<PyAny>>> {
-    let solver = parse_solver(solver)?;
+    let solver = QuerySolver::parse(solver, min_distance)?;
     let mut q = [Vec3::zeros(); 8];
     for ((p, arg), name) in q.iter_mut().zip(args).zip(names) {
         *p = point(arg, name)?;
@@ -41,9 +43,10 @@ pub(crate) fn solve_batch<'py>(
     kind: QueryKind,
     queries: &Bound<'py, PyAny>,
     solver: &str,
+    min_distance: f64,
     threads: Option<i64>,
 ) -> PyResult<BatchResult<'py>> {
-    let solver = parse_solver(solver)?;
+    let solver = QuerySolver::parse(solver, min_distance)?;
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
     let tois: Vec<Option<Toi>> = if threads == Some(1) {
@@ -92,20 +95,28 @@ pub(crate) fn solve_batch<'py>(
 ///     "exact" (default): the verdict is the exact one (no false negatives,
 ///     no false positives). "cubic": the floating-point cubic method of
 ///     Provot 1997, which can miss contacts.
+/// min_distance : float, optional
+///     A minimum separation d >= 0 (default 0: contact). At d > 0 the
+///     query is positive when, for some t in [0, 1], the vertex is within
+///     Euclidean distance d of the closed triangle; the verdict is exact
+///     (the solver must be "exact"). d = 0 gives the contact answer, bit
+///     for bit.
 ///
 /// Returns
 /// -------
 /// Toi or None
-///     None when they do not touch for any t in [0, 1]; otherwise the
-///     earliest time of impact as a bracket ``Toi(lower, upper)`` that holds
-///     it (``lower`` is never later than the true time).
+///     None when they do not touch (come within d) for any t in [0, 1];
+///     otherwise the earliest such time as a bracket ``Toi(lower, upper)``
+///     that holds it (``lower`` is never later than the true time).
 ///
 /// Raises
 /// ------
 /// ValueError
-///     A point that is not 3 finite coordinates, or an unknown solver.
+///     A point that is not 3 finite coordinates, an unknown solver, a
+///     min_distance that is negative, NaN or infinite, or a positive one
+///     with solver "cubic".
 #[pyfunction]
-#[pyo3(signature = (v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, *, solver = "exact"))]
+#[pyo3(signature = (v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, *, solver = "exact", min_distance = 0.0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn vertex_face_ccd(
     py: Python<'_>,
@@ -118,6 +129,7 @@ pub(crate) fn vertex_face_ccd(
     f1_t1: &Bound<'_, PyAny>,
     f2_t1: &Bound<'_, PyAny>,
     solver: &str,
+    min_distance: f64,
 ) -> PyResult<Option<Py<PyAny>>> {
     solve_one(
         py,
@@ -127,6 +139,7 @@ pub(crate) fn vertex_face_ccd(
         ],
         [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1],
         solver,
+        min_distance,
     )
 }
 
@@ -145,19 +158,27 @@ pub(crate) fn vertex_face_ccd(
 /// solver : {"exact", "cubic"}, optional
 ///     "exact" (default, no false negatives or positives) or "cubic"
 ///     (Provot 1997, the floating-point baseline).
+/// min_distance : float, optional
+///     A minimum separation d >= 0 (default 0: contact). At d > 0 the
+///     query is positive when, for some t in [0, 1], the two closed
+///     segments come within Euclidean distance d; exact, with solver
+///     "exact" only. d = 0 gives the contact answer, bit for bit.
 ///
 /// Returns
 /// -------
 /// Toi or None
-///     None when the edges do not touch for any t in [0, 1]; otherwise
-///     ``Toi(lower, upper)``, a bracket of the earliest time of impact.
+///     None when the edges do not touch (come within d) for any t in
+///     [0, 1]; otherwise ``Toi(lower, upper)``, a bracket of the earliest
+///     such time.
 ///
 /// Raises
 /// ------
 /// ValueError
-///     A point that is not 3 finite coordinates, or an unknown solver.
+///     A point that is not 3 finite coordinates, an unknown solver, a
+///     min_distance that is negative, NaN or infinite, or a positive one
+///     with solver "cubic".
 #[pyfunction]
-#[pyo3(signature = (ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, *, solver = "exact"))]
+#[pyo3(signature = (ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, *, solver = "exact", min_distance = 0.0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn edge_edge_ccd(
     py: Python<'_>,
@@ -170,6 +191,7 @@ pub(crate) fn edge_edge_ccd(
     eb0_t1: &Bound<'_, PyAny>,
     eb1_t1: &Bound<'_, PyAny>,
     solver: &str,
+    min_distance: f64,
 ) -> PyResult<Option<Py<PyAny>>> {
     solve_one(
         py,
@@ -181,6 +203,7 @@ pub(crate) fn edge_edge_ccd(
             ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
         ],
         solver,
+        min_distance,
     )
 }
 
@@ -193,13 +216,16 @@ pub(crate) fn edge_edge_ccd(
 ///     f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1). C or Fortran order.
 /// solver : {"exact", "cubic"}, optional
 ///     As for ``vertex_face_ccd``.
+/// min_distance : float, optional
+///     As for ``vertex_face_ccd``: a minimum separation d >= 0 (default 0,
+///     contact).
 /// threads : int or None, optional
 ///     Worker threads, 1 to 1024; None (default): all logical CPUs.
 ///
 /// Returns
 /// -------
 /// hit : ndarray of bool, shape (n,)
-///     Whether query i collides in [0, 1].
+///     Whether query i collides (comes within d) in [0, 1].
 /// toi_lower, toi_upper : ndarray of float64, shape (n,)
 ///     The bracket of the earliest time of impact; NaN where no hit.
 ///
@@ -207,16 +233,25 @@ pub(crate) fn edge_edge_ccd(
 /// ------
 /// ValueError
 ///     A wrong shape or dtype, a non-finite coordinate (named by query and
-///     point), an unknown solver, or a thread count out of range.
+///     point), an unknown solver, a bad min_distance (as for the single
+///     query), or a thread count out of range.
 #[pyfunction]
-#[pyo3(signature = (queries, *, solver = "exact", threads = None))]
+#[pyo3(signature = (queries, *, solver = "exact", min_distance = 0.0, threads = None))]
 pub(crate) fn vertex_face_ccd_batch<'py>(
     py: Python<'py>,
     queries: &Bound<'py, PyAny>,
     solver: &str,
+    min_distance: f64,
     threads: Option<i64>,
 ) -> PyResult<BatchResult<'py>> {
-    solve_batch(py, QueryKind::VertexFace, queries, solver, threads)
+    solve_batch(
+        py,
+        QueryKind::VertexFace,
+        queries,
+        solver,
+        min_distance,
+        threads,
+    )
 }
 
 /// Edge–edge CCD of many queries at once, in parallel.
@@ -228,13 +263,16 @@ pub(crate) fn vertex_face_ccd_batch<'py>(
 ///     eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1). C or Fortran order.
 /// solver : {"exact", "cubic"}, optional
 ///     As for ``edge_edge_ccd``.
+/// min_distance : float, optional
+///     As for ``edge_edge_ccd``: a minimum separation d >= 0 (default 0,
+///     contact).
 /// threads : int or None, optional
 ///     Worker threads, 1 to 1024; None (default): all logical CPUs.
 ///
 /// Returns
 /// -------
 /// hit : ndarray of bool, shape (n,)
-///     Whether query i collides in [0, 1].
+///     Whether query i collides (comes within d) in [0, 1].
 /// toi_lower, toi_upper : ndarray of float64, shape (n,)
 ///     The bracket of the earliest time of impact; NaN where no hit.
 ///
@@ -242,14 +280,23 @@ pub(crate) fn vertex_face_ccd_batch<'py>(
 /// ------
 /// ValueError
 ///     A wrong shape or dtype, a non-finite coordinate (named by query and
-///     point), an unknown solver, or a thread count out of range.
+///     point), an unknown solver, a bad min_distance (as for the single
+///     query), or a thread count out of range.
 #[pyfunction]
-#[pyo3(signature = (queries, *, solver = "exact", threads = None))]
+#[pyo3(signature = (queries, *, solver = "exact", min_distance = 0.0, threads = None))]
 pub(crate) fn edge_edge_ccd_batch<'py>(
     py: Python<'py>,
     queries: &Bound<'py, PyAny>,
     solver: &str,
+    min_distance: f64,
     threads: Option<i64>,
 ) -> PyResult<BatchResult<'py>> {
-    solve_batch(py, QueryKind::EdgeEdge, queries, solver, threads)
+    solve_batch(
+        py,
+        QueryKind::EdgeEdge,
+        queries,
+        solver,
+        min_distance,
+        threads,
+    )
 }

@@ -23,7 +23,9 @@ use std::path::PathBuf;
 
 use ccdlab::harness::ground_truth::{discover_query_sets, load};
 use ccdlab::harness::memory::MeasuredStep;
-use ccdlab::harness::query_eval::{QueriesReport, SetScore, Totals, score};
+use ccdlab::harness::query_eval::{
+    QueriesReport, ScoreError, SetScore, Totals, WithinOptions, score_within,
+};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, MeshError, Step, TriMesh, read_frame};
@@ -640,6 +642,14 @@ fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 /// min_time_ms : int, optional
 ///     Minimum timed duration per query set, 0 to 60000 ms (default 50, as
 ///     the command line; 0: each set is solved once more for the timing).
+/// min_distance : float, optional
+///     ``--min-distance``: a minimum separation d >= 0 (default 0, contact
+///     only). At d > 0 every query is also solved at d with the exact
+///     minimum-separation solver (solver must be "exact"), timed beside
+///     d = 0, and checked against the contact truth.
+/// oracle : bool, optional
+///     ``--oracle``: at d > 0, compare every verdict at d with the exact
+///     oracle (slow: about a millisecond a query).
 ///
 /// Returns
 /// -------
@@ -647,6 +657,14 @@ fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 ///     The JSON object of ``ccdlab queries --json``: ``solver``, ``sets``
 ///     (per set: path, kind, queries, positives, false_positives,
 ///     false_negatives, mean_ns, exact_fallbacks), ``total`` and ``stamp``.
+///     At d > 0 also ``min_distance``, and per set and in ``total`` a
+///     ``within`` dict: positives (at d), contact_misses and
+///     later_than_contact (ground-truth contacts negative at d, or
+///     bracketed later than their contact: both must be 0), mean_ns (at
+///     d), exact_fallbacks, and with ``oracle`` oracle_disagreements (must
+///     be 0). The report is returned whatever it says, as the command line
+///     prints it; the command line's exit status is 1 where those counts
+///     are not 0.
 ///
 /// Raises
 /// ------
@@ -654,16 +672,31 @@ fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 ///     A path that cannot be read.
 /// ValueError
 ///     A malformed file, a path without query sets, a set without ground
-///     truth, or a bad option.
+///     truth, or a bad option (a min_distance that is negative, NaN or
+///     infinite; a positive one with solver "cubic"; oracle at d = 0).
 #[pyfunction]
-#[pyo3(signature = (*paths, solver = "exact", min_time_ms = 50))]
+#[pyo3(signature = (*paths, solver = "exact", min_time_ms = 50, min_distance = 0.0, oracle = false))]
 fn queries(
     py: Python<'_>,
     paths: &Bound<'_, PyTuple>,
     solver: &str,
     min_time_ms: i64,
+    min_distance: f64,
+    oracle: bool,
 ) -> PyResult<Py<PyAny>> {
     let solver = parse_solver(solver)?;
+    let within = WithinOptions {
+        min_distance,
+        oracle,
+    }
+    .check(solver)
+    .map_err(|e| match e {
+        ScoreError::Separation(e) => value_error(format!("min_distance: {e}")),
+        ScoreError::NoSeparation(_) => value_error(format!(
+            "solver: {e}; pass solver=\"exact\" with min_distance={min_distance}"
+        )),
+        ScoreError::OracleWithoutSeparation => value_error(format!("oracle: {e}")),
+    })?;
     if !(0..=60_000).contains(&min_time_ms) {
         return Err(value_error(format!(
             "min_time_ms: {min_time_ms} is out of range; pass 0 to 60000"
@@ -693,9 +726,14 @@ fn queries(
                 sets.push(set);
             }
         }
-        let scores: Vec<SetScore> = sets.iter().map(|s| score(s, solver, min_time)).collect();
+        let scores: Vec<SetScore> = sets
+            .iter()
+            .map(|s| score_within(s, solver, min_time, within))
+            .collect::<Result<_, _>>()
+            .map_err(|e| PyErrText::Value(e.to_string()))?;
         Ok(QueriesReport {
             solver: solver.name().to_string(),
+            min_distance: (!within.is_contact()).then_some(within.min_distance),
             total: Totals::of(&scores),
             sets: scores,
             stamp: Stamp::new(1),

@@ -1,11 +1,15 @@
 //! The keyword options of `step` and `Pipeline`, checked into a
-//! `PipelineConfig` and a thread count (and back, for `Pipeline.config`).
+//! `PipelineConfig` and a thread count (and back, for `Pipeline.config`),
+//! and those of the single and batched queries (`solver`, `min_distance`).
 
 use std::str::FromStr;
 
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
-use ccdlab::narrow_phase::{Solver, validate_separation};
+use ccdlab::math::Vec3;
+use ccdlab::narrow_phase::{
+    QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
+};
 use ccdlab::pipeline::{PipelineConfig, TimeAligned};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
@@ -32,6 +36,55 @@ pub(crate) enum BoolOrStr {
 
 pub(crate) fn parse_solver(solver: &str) -> PyResult<Solver> {
     Solver::from_str(solver).map_err(|e| value_error(format!("solver: {e}")))
+}
+
+/// `min_distance=`: a finite distance `≥ 0`.
+pub(crate) fn parse_min_distance(d: f64) -> PyResult<f64> {
+    validate_separation(d).map_err(|e| value_error(format!("min_distance: {e}")))
+}
+
+/// What a query call solves with: `solver=` at `min_distance = 0`, the exact
+/// minimum-separation solvers at `min_distance > 0`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum QuerySolver {
+    /// Contact, with this solver (the answers of `solver.solve`).
+    Contact(Solver),
+    /// Within this distance `d > 0`.
+    Within(f64),
+}
+
+impl QuerySolver {
+    /// `solver=` and `min_distance=`, checked: a finite `d ≥ 0`, and at
+    /// `d > 0` the exact solver only (the cubic one decides contact only).
+    pub(crate) fn parse(solver: &str, min_distance: f64) -> PyResult<QuerySolver> {
+        let solver = parse_solver(solver)?;
+        let d = parse_min_distance(min_distance)?;
+        if d == 0.0 {
+            Ok(QuerySolver::Contact(solver))
+        } else if solver == Solver::Exact {
+            Ok(QuerySolver::Within(d))
+        } else {
+            Err(value_error(format!(
+                "solver: the {solver} solver has no minimum separation (it decides contact \
+                 only); pass solver=\"exact\" with min_distance={d}"
+            )))
+        }
+    }
+
+    /// Solves one query given as its eight points in data set row order.
+    #[inline]
+    pub(crate) fn solve(self, kind: QueryKind, q: &[Vec3; 8]) -> Option<Toi> {
+        let [a, b, c, d, e, f, g, h] = q;
+        match (self, kind) {
+            (QuerySolver::Contact(solver), kind) => solver.solve(kind, q),
+            (QuerySolver::Within(dist), QueryKind::VertexFace) => {
+                vertex_face_within(a, b, c, d, e, f, g, h, dist)
+            }
+            (QuerySolver::Within(dist), QueryKind::EdgeEdge) => {
+                edge_edge_within(a, b, c, d, e, f, g, h, dist)
+            }
+        }
+    }
 }
 
 /// `threads=`: `None` (all CPUs) or 1 to [`MAX_THREADS`].
@@ -74,8 +127,7 @@ impl Options {
         collect_pairs: bool,
         min_distance: f64,
     ) -> PyResult<Options> {
-        let min_distance = validate_separation(min_distance)
-            .map_err(|e| value_error(format!("min_distance: {e}")))?;
+        let min_distance = parse_min_distance(min_distance)?;
         let k = match k {
             IntOrStr::Int(k) => k.to_string(),
             IntOrStr::Str(k) => k,

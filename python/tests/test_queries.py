@@ -129,3 +129,114 @@ def test_queries_scores_every_data_set_as_the_cli_does():
     assert report["stamp"]["threads"] == 1
     one = ccdlab.queries(str(SAMPLE_SETS[0]), solver="cubic", min_time_ms=0)
     assert one["solver"] == "cubic" and len(one["sets"]) == 1
+
+
+# Minimum separation: `min_distance=d` (docs/design.md section 5).
+
+DISTANCES = (1e-6, 1e-3, 0.05)
+
+
+@pytest.mark.parametrize("path,kind,truth_file", CASES, ids=[str(c[0].relative_to(DATA)) for c in CASES])
+def test_min_distance_zero_is_contact_and_positives_grow_with_d(path, kind, truth_file):
+    q, truth = _load(path, truth_file)
+    contact = BATCH[kind](q)
+    for zero in (0.0, -0.0, 0):
+        for a, b in zip(contact, BATCH[kind](q, min_distance=zero)):
+            np.testing.assert_array_equal(a, b)
+    hit0, _, upper0 = contact
+    before = hit0
+    for d in DISTANCES:
+        hit, lower, upper = BATCH[kind](q, min_distance=d)
+        # A pair that touches comes within every d > 0, and no later.
+        assert np.all(hit[truth]), f"{path}: {int(np.sum(truth & ~hit))} contacts negative at d = {d}"
+        assert np.all(lower[truth] <= upper0[truth]), f"{path}: later than contact at d = {d}"
+        # Within d implies within every larger d: the positives only grow.
+        assert np.all(hit[before]), f"{path}: a positive lost from d = {d}"
+        assert np.all((0.0 <= lower[hit]) & (lower[hit] <= upper[hit]) & (upper[hit] <= 1.0))
+        assert np.all(np.isnan(lower[~hit]))
+        before = hit
+
+
+@pytest.mark.parametrize("d", [0.5, 0.25, 2.0**-20, 3.0])
+def test_a_pair_exactly_d_apart_is_a_hit_and_a_hair_further_a_miss(d):
+    f0, f1, f2 = [0, 0, 0], [1, 0, 0], [0, 1, 0]
+    above = np.nextafter(d, np.inf)
+    # A vertex falling onto the triangle's interior, stopping at height d
+    # (then just above it) at t = 1.
+    toi = ccdlab.vertex_face_ccd([0.2, 0.2, 4], f0, f1, f2, [0.2, 0.2, d], f0, f1, f2, min_distance=d)
+    assert toi is not None and toi.lower <= 1.0 == toi.upper
+    assert ccdlab.vertex_face_ccd([0.2, 0.2, 4], f0, f1, f2, [0.2, 0.2, above], f0, f1, f2,
+                                  min_distance=d) is None
+    # Still, exactly d above a corner: within d at once; within a bit less, never.
+    assert ccdlab.vertex_face_ccd([0, 0, d], f0, f1, f2, [0, 0, d], f0, f1, f2,
+                                  min_distance=d).lower == 0.0
+    assert ccdlab.vertex_face_ccd([0, 0, d], f0, f1, f2, [0, 0, d], f0, f1, f2,
+                                  min_distance=np.nextafter(d, 0)) is None
+    # Crossing edges: a along x falling from z = 4 to z = d (then just above)
+    # over b along y at z = 0.
+    b0, b1 = [0, -1, 0], [0, 1, 0]
+    toi = ccdlab.edge_edge_ccd([-1, 0, 4], [1, 0, 4], b0, b1, [-1, 0, d], [1, 0, d], b0, b1, min_distance=d)
+    assert toi is not None and toi.lower <= 1.0 == toi.upper
+    assert ccdlab.edge_edge_ccd([-1, 0, 4], [1, 0, 4], b0, b1, [-1, 0, above], [1, 0, above], b0, b1,
+                                min_distance=d) is None
+    # The batches give the same answers.
+    vf = np.array([[[0.2, 0.2, 4], f0, f1, f2, [0.2, 0.2, z], f0, f1, f2] for z in (d, above)], dtype=float)
+    ee = np.array([[[-1, 0, 4], [1, 0, 4], b0, b1, [-1, 0, z], [1, 0, z], b0, b1] for z in (d, above)],
+                  dtype=float)
+    for batch, qs in ((ccdlab.vertex_face_ccd_batch, vf), (ccdlab.edge_edge_ccd_batch, ee)):
+        hit, _, upper = batch(qs, min_distance=d, threads=1)
+        assert hit.tolist() == [True, False] and upper[0] == 1.0
+
+
+@pytest.mark.parametrize("bad,match", [
+    (-1.0, "min_distance: the minimum separation -1 is negative"),
+    (-1e-300, "is negative"),
+    (float("nan"), "min_distance: the minimum separation is not a number"),
+    (float("inf"), "min_distance: the minimum separation is infinite"),
+    (float("-inf"), "is negative"),
+])
+def test_a_bad_min_distance_raises(bad, match):
+    q = np.zeros((1, 8, 3))
+    with pytest.raises(ValueError, match=match):
+        ccdlab.vertex_face_ccd(*q[0], min_distance=bad)
+    with pytest.raises(ValueError, match=match):
+        ccdlab.edge_edge_ccd(*q[0], min_distance=bad)
+    with pytest.raises(ValueError, match=match):
+        ccdlab.vertex_face_ccd_batch(q, min_distance=bad)
+    with pytest.raises(ValueError, match=match):
+        ccdlab.edge_edge_ccd_batch(q, min_distance=bad)
+    with pytest.raises(ValueError, match=match):
+        ccdlab.queries(SAMPLE_SETS[0], min_distance=bad)
+    with pytest.raises(TypeError):
+        ccdlab.vertex_face_ccd_batch(q, min_distance="0.1")
+
+
+def test_the_cubic_solver_has_no_min_distance():
+    q = np.zeros((1, 8, 3))
+    with pytest.raises(ValueError, match="solver: the cubic solver has no minimum separation"):
+        ccdlab.vertex_face_ccd_batch(q, solver="cubic", min_distance=1e-3)
+    with pytest.raises(ValueError, match="solver: the cubic solver has no minimum separation"):
+        ccdlab.edge_edge_ccd(*q[0], solver="cubic", min_distance=1e-3)
+    with pytest.raises(ValueError, match="solver: the cubic solver has no minimum separation"):
+        ccdlab.queries(SAMPLE_SETS[0], solver="cubic", min_distance=1e-3)
+    # At d = 0 it is the contact baseline, as before.
+    assert ccdlab.vertex_face_ccd_batch(q, solver="cubic", min_distance=0.0)[0].shape == (1,)
+    with pytest.raises(ValueError, match="oracle: "):
+        ccdlab.queries(SAMPLE_SETS[0], oracle=True)
+
+
+def test_queries_at_a_min_distance_score_every_set_against_the_contact_truth():
+    unit = DATA / "ccd-queries" / "unit-tests"
+    contact = ccdlab.queries(unit, min_time_ms=0)
+    assert "min_distance" not in contact and "within" not in contact["total"]
+    assert all("within" not in s for s in contact["sets"])
+    report = ccdlab.queries(unit, min_time_ms=0, min_distance=1e-3, oracle=True)
+    assert report["min_distance"] == 1e-3
+    total = report["total"]["within"]
+    assert (total["contact_misses"], total["later_than_contact"], total["oracle_disagreements"]) == (0, 0, 0)
+    assert total["positives"] == sum(s["within"]["positives"] for s in report["sets"])
+    for s, c in zip(report["sets"], contact["sets"]):
+        assert (s["path"], s["positives"], s["false_negatives"]) == (c["path"], c["positives"], c["false_negatives"])
+        q, truth = load_query_csv(s["path"])
+        hit, _, _ = BATCH[s["kind"]](q, min_distance=1e-3)
+        assert s["within"]["positives"] == int(np.sum(hit)) >= int(np.sum(truth)) == s["positives"]

@@ -611,7 +611,7 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
         .unwrap()
         .join("scalable-ccd/cloth-funnel/frames");
     let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
-    for bad in ["-1", "nan", "inf", "x"] {
+    for bad in ["-1", "nan", "inf", "-inf", "x"] {
         let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
             .args(["step"])
             .arg(&f0)
@@ -650,4 +650,207 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
         let c = |r: &Value| r[kind]["colliding"].as_u64().unwrap();
         assert!(c(&near) > c(&contact), "{kind}");
     }
+}
+
+/// A `queries --json` report without what changes from run to run: the
+/// mean times and the stamp.
+fn without_times(mut report: Value) -> Value {
+    fn strip(v: &mut Value) {
+        if let Some(o) = v.as_object_mut() {
+            o.remove("mean_ns");
+            o.remove("stamp");
+            o.values_mut().for_each(strip);
+        } else if let Some(a) = v.as_array_mut() {
+            a.iter_mut().for_each(strip);
+        }
+    }
+    strip(&mut report);
+    report
+}
+
+/// `ccdlab queries --json --min-time-ms 0 OPTIONS PATH`, which must succeed.
+fn queries_json(options: &[&str], path: &Path) -> Value {
+    let mut args = vec!["queries", "--json", "--min-time-ms", "0"];
+    args.extend_from_slice(options);
+    args.push(path.to_str().unwrap());
+    serde_json::from_str(&succeeds(&args).0).unwrap()
+}
+
+/// `queries --min-distance D` on the unit-test sets of `ccd-queries`: at
+/// `D = 0` (or −0) the report of today; at `D > 0` the same contact scores,
+/// and per set the positives at `D` (the library's own verdicts, counted
+/// here), every ground-truth contact among them, none later than its
+/// contact, no disagreement with the exact oracle, and positives growing
+/// with `D`.
+#[test]
+fn queries_at_a_min_distance_keep_every_contact() {
+    use ccdlab::harness::ground_truth::{QueryKind, read_query_csv};
+    use ccdlab::narrow_phase::{edge_edge_within, vertex_face_within};
+
+    let sets = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("ccd-queries/unit-tests");
+    let contact = queries_json(&[], &sets);
+    assert!(contact.get("min_distance").is_none(), "{contact}");
+    assert!(contact["total"].get("within").is_none(), "{contact}");
+    let n = contact["sets"].as_array().unwrap().len();
+    assert_eq!(n, 4);
+    assert!(contact["sets"][0].get("within").is_none());
+    for zero in ["0", "-0"] {
+        let again = queries_json(&["--min-distance", zero], &sets);
+        assert_eq!(
+            without_times(again),
+            without_times(contact.clone()),
+            "{zero}"
+        );
+    }
+    let count = |v: &Value| v.as_u64().unwrap();
+    let mut before: Vec<u64> = contact["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| count(&s["positives"]))
+        .collect();
+    let mut grew = false;
+    for d in [1e-6, 1e-3, 0.05] {
+        let at = queries_json(&["--min-distance", &d.to_string(), "--oracle"], &sets);
+        assert_eq!(at["min_distance"], d);
+        // The contact scores are the same as without the option.
+        let mut contact_part = without_times(at.clone());
+        contact_part.as_object_mut().unwrap().remove("min_distance");
+        contact_part["total"]
+            .as_object_mut()
+            .unwrap()
+            .remove("within");
+        for s in contact_part["sets"].as_array_mut().unwrap() {
+            s.as_object_mut().unwrap().remove("within");
+        }
+        assert_eq!(contact_part, without_times(contact.clone()), "d = {d}");
+        let mut total = 0;
+        for (i, s) in at["sets"].as_array().unwrap().iter().enumerate() {
+            let w = &s["within"];
+            assert_eq!(
+                (
+                    count(&w["contact_misses"]),
+                    count(&w["later_than_contact"]),
+                    count(&w["oracle_disagreements"])
+                ),
+                (0, 0, 0),
+                "{s}"
+            );
+            let path = Path::new(s["path"].as_str().unwrap());
+            let kind = match s["kind"].as_str().unwrap() {
+                "vf" => QueryKind::VertexFace,
+                _ => QueryKind::EdgeEdge,
+            };
+            let set = read_query_csv(path, kind).unwrap();
+            let hits = set
+                .points
+                .iter()
+                .filter(|[a, b, c, e, f, g, h, k]| {
+                    match kind {
+                        QueryKind::VertexFace => vertex_face_within(a, b, c, e, f, g, h, k, d),
+                        QueryKind::EdgeEdge => edge_edge_within(a, b, c, e, f, g, h, k, d),
+                    }
+                    .is_some()
+                })
+                .count() as u64;
+            let positives = count(&w["positives"]);
+            assert_eq!(positives, hits, "{} at d = {d}", path.display());
+            assert!(positives >= before[i], "{} at d = {d}", path.display());
+            grew |= positives > before[i];
+            before[i] = positives;
+            total += positives;
+        }
+        let w = &at["total"]["within"];
+        assert_eq!(count(&w["positives"]), total);
+        assert_eq!(
+            (
+                count(&w["contact_misses"]),
+                count(&w["oracle_disagreements"])
+            ),
+            (0, 0)
+        );
+    }
+    assert!(grew, "no set has more positives at d > 0 than in contact");
+}
+
+/// A ground-truth contact that the verdict at `D` misses is an error: here
+/// the truth is wrong (a vertex far from a still triangle marked as
+/// colliding), which `queries` reports at `D = 0` as a false negative and at
+/// `D > 0` as a contact miss with exit status 1, the report printed all the
+/// same. Bad distances and options are refused, naming the option.
+#[test]
+fn queries_min_distance_fails_on_a_missed_contact_and_bad_options() {
+    let d = Scratch::new("cli-queries-within");
+    let triangle = ["0,1,0,1,0,1", "1,1,0,1,0,1", "0,1,1,1,0,1"];
+    // A vertex through the triangle (a contact), then one 1 above it, still.
+    let mut rows = Vec::new();
+    for (p0, p1, truth) in [
+        ("1,4,1,4,1,1", "1,4,1,4,-1,1", 1),
+        ("1,4,1,4,1,1", "1,4,1,4,1,1", 1),
+    ] {
+        rows.push(format!("{p0},{truth}\n"));
+        rows.extend(triangle.map(|t| format!("{t},{truth}\n")));
+        rows.push(format!("{p1},{truth}\n"));
+        rows.extend(triangle.map(|t| format!("{t},{truth}\n")));
+    }
+    let csv = d.file("vertex-face/q.csv", rows.concat());
+    let contact = queries_json(&[], &csv);
+    assert_eq!(
+        (
+            contact["total"]["positives"].as_u64(),
+            contact["total"]["false_negatives"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+    let path = csv.to_str().unwrap();
+    for options in [
+        &["--min-distance", "0.5"][..],
+        &["--min-distance", "0.5", "--oracle"],
+    ] {
+        let mut args = vec!["queries", "--json", "--min-time-ms", "0"];
+        args.extend_from_slice(options);
+        args.push(path);
+        let out = ccdlab(&args);
+        let (stdout, err) = text(&out);
+        assert!(!out.status.success(), "{options:?}");
+        assert!(
+            !err.contains("panicked") && err.contains("--min-distance"),
+            "{err}"
+        );
+        let w: Value = serde_json::from_str::<Value>(&stdout).unwrap()["total"]["within"].clone();
+        assert_eq!(
+            (w["positives"].as_u64(), w["contact_misses"].as_u64()),
+            (Some(1), Some(1)),
+            "{w}"
+        );
+        // The verdicts themselves are right: the oracle agrees.
+        if options.len() == 3 {
+            assert_eq!(w["oracle_disagreements"].as_u64(), Some(0));
+        }
+    }
+    // At a distance above the gap of 1 both are positive: no miss.
+    let far = queries_json(&["--min-distance", "1"], &csv);
+    assert_eq!(far["total"]["within"]["positives"].as_u64(), Some(2));
+    assert_eq!(far["total"]["within"]["contact_misses"].as_u64(), Some(0));
+    for bad in ["-1", "nan", "inf", "-inf", "x", ""] {
+        fails_with(&["queries", "--min-distance", bad, path], "--min-distance");
+    }
+    fails_with(
+        &[
+            "queries",
+            "--solver",
+            "cubic",
+            "--min-distance",
+            "1e-3",
+            path,
+        ],
+        "--solver cubic",
+    );
+    fails_with(&["queries", "--oracle", path], "--oracle");
+    fails_with(
+        &["queries", "--oracle", "--min-distance", "0", path],
+        "--oracle",
+    );
 }

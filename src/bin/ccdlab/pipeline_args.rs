@@ -41,7 +41,7 @@ pub struct PipelineArgs {
     /// distance d during the step collide (0: contact). At d > 0 the BVH's
     /// k-DOPs grow by d/2, DNF keeps a margin of d, and SLPF and the
     /// coplanar window are off (proven for contact only).
-    #[arg(long, default_value_t = 0.0, value_parser = distance)]
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = distance)]
     pub min_distance: f64,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, MAX_THREADS as u64))]
@@ -82,8 +82,9 @@ impl PipelineArgs {
     }
 }
 
-/// A finite distance `≥ 0`.
-fn distance(s: &str) -> Result<f64, String> {
+/// A finite distance `≥ 0` (`--min-distance` of `step`, `replay` and
+/// `queries`).
+pub fn distance(s: &str) -> Result<f64, String> {
     let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
     validate_separation(d).map_err(|e| e.to_string())
 }

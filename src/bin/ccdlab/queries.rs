@@ -1,12 +1,16 @@
 //! `ccdlab queries`: score a narrow-phase solver on query sets with ground
-//! truth.
+//! truth; with `--min-distance D > 0`, also the exact minimum-separation
+//! solvers at `D`, checked against the contact truth (every contact stays
+//! positive, no later) and, with `--oracle`, against the exact oracle.
 
 use std::error::Error;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use ccdlab::harness::ground_truth::{discover_query_sets, load};
-use ccdlab::harness::query_eval::{QueriesReport, SetScore, Totals, score};
+use ccdlab::harness::query_eval::{
+    QueriesReport, ScoreError, SetScore, Totals, WithinOptions, WithinScore, score_within,
+};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::narrow_phase::Solver;
 
@@ -25,6 +29,22 @@ pub struct Args {
     /// once).
     #[arg(long, default_value_t = 50, value_parser = crate::limits::whole::<u64>(0, 60_000))]
     min_time_ms: u64,
+    /// Minimum separation d ≥ 0: also solve every query at d (positive when
+    /// the features come within Euclidean distance d), timed beside d = 0;
+    /// every ground-truth contact must stay positive at d, no later (else
+    /// the exit status is 1). 0: contact only. Needs `--solver exact`.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        allow_hyphen_values = true,
+        value_parser = crate::pipeline_args::distance
+    )]
+    min_distance: f64,
+    /// With `--min-distance` d > 0: compare every verdict at d with the
+    /// exact oracle (about a millisecond a query); a disagreement makes the
+    /// exit status 1.
+    #[arg(long)]
+    oracle: bool,
     /// Query CSVs, Sample-Queries scene folders, Scalable-CCD scene folders,
     /// or folders holding several scenes.
     #[arg(required = true)]
@@ -33,6 +53,12 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
+    let within = WithinOptions {
+        min_distance: args.min_distance,
+        oracle: args.oracle,
+    }
+    .check(args.solver)
+    .map_err(|e| option_error(&args, e))?;
     // Load everything first: a bad file fails before any output.
     let mut sets = Vec::new();
     for path in &args.paths {
@@ -53,10 +79,12 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let min_time = Duration::from_millis(args.min_time_ms);
     let scores: Vec<SetScore> = sets
         .iter()
-        .map(|s| score(s, args.solver, min_time))
-        .collect();
+        .map(|s| score_within(s, args.solver, min_time, within))
+        .collect::<Result<_, _>>()
+        .map_err(|e| option_error(&args, e))?;
     let report = QueriesReport {
         solver: args.solver.name().to_string(),
+        min_distance: (!within.is_contact()).then_some(within.min_distance),
         total: Totals::of(&scores),
         sets: scores,
         stamp: Stamp::new(1),
@@ -65,8 +93,54 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_table(&report);
+        if let Some(d) = report.min_distance {
+            print_within_table(&report, d);
+        }
     }
-    Ok(())
+    // The report is printed first, whatever it says; a broken rule then
+    // makes the exit status 1.
+    match &report.total.within {
+        Some(w) if w.failures() > 0 => {
+            let mut broken = Vec::new();
+            if w.contact_misses > 0 {
+                broken.push(format!(
+                    "{} ground-truth contacts negative at d",
+                    w.contact_misses
+                ));
+            }
+            if w.later_than_contact > 0 {
+                broken.push(format!(
+                    "{} ground-truth contacts positive at d later than they touch",
+                    w.later_than_contact
+                ));
+            }
+            if let Some(n) = w.oracle_disagreements.filter(|&n| n > 0) {
+                broken.push(format!("{n} verdicts at d unlike the exact oracle's"));
+            }
+            Err(format!(
+                "--min-distance {:e}: {}",
+                within.min_distance,
+                broken.join("; ")
+            )
+            .into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `e`, naming the option it is about.
+fn option_error(args: &Args, e: ScoreError) -> Box<dyn Error> {
+    match e {
+        ScoreError::Separation(_) => format!("--min-distance {}: {e}", args.min_distance),
+        ScoreError::NoSeparation(solver) => format!(
+            "--solver {solver} with --min-distance {}: {e}",
+            args.min_distance
+        ),
+        ScoreError::OracleWithoutSeparation => {
+            format!("--oracle with --min-distance {}: {e}", args.min_distance)
+        }
+    }
+    .into()
 }
 
 fn print_table(r: &QueriesReport) {
@@ -93,6 +167,52 @@ fn print_table(r: &QueriesReport) {
         "{:<64} {:>4} {:>8} {:>9} {:>6} {:>6} {:>11.1}",
         "total", "", t.queries, t.positives, t.false_positives, t.false_negatives, t.mean_ns
     );
+}
+
+/// The verdicts at `d > 0`, each set's mean time beside its time at `d = 0`.
+fn print_within_table(r: &QueriesReport, d: f64) {
+    println!();
+    println!(
+        "minimum separation {d:e}: the exact minimum-separation solver; every ground-truth \
+         contact must be positive at d, no later"
+    );
+    println!(
+        "{:<64} {:>4} {:>8} {:>11} {:>7} {:>6} {:>11} {:>11} {:>10} {:>7}",
+        "set",
+        "kind",
+        "queries",
+        "positive@d",
+        "missed",
+        "later",
+        "mean ns@d",
+        "mean ns@0",
+        "fallbacks",
+        "oracle≠"
+    );
+    let row = |name: &str, kind: &str, queries: usize, mean0: f64, w: &WithinScore| {
+        println!(
+            "{:<64} {:>4} {:>8} {:>11} {:>7} {:>6} {:>11.1} {:>11.1} {:>10} {:>7}",
+            name,
+            kind,
+            queries,
+            w.positives,
+            w.contact_misses,
+            w.later_than_contact,
+            w.mean_ns,
+            mean0,
+            w.exact_fallbacks,
+            w.oracle_disagreements
+                .map_or("-".to_string(), |n| n.to_string())
+        );
+    };
+    for s in &r.sets {
+        if let Some(w) = &s.within {
+            row(&shorten(&s.path, 64), &s.kind, s.queries, s.mean_ns, w);
+        }
+    }
+    if let Some(w) = &r.total.within {
+        row("total", "", r.total.queries, r.total.mean_ns, w);
+    }
 }
 
 /// The last `width` characters of a path, marked with `…` when cut.
