@@ -57,8 +57,8 @@ use crate::pipeline::ContactPair;
 /// The number of sample intervals the issue asks for: `t = k / 1024`.
 pub const DEFAULT_SAMPLES: u32 = 1024;
 
-/// The most sample intervals accepted (the sample index stays far from
-/// overflow, and a run stays a few seconds a pair at worst).
+/// The most sample intervals accepted: a bound on the work, as a pair the
+/// pre-test cannot separate is evaluated exactly at every sample.
 pub const MAX_SAMPLES: u32 = 1 << 20;
 
 /// Bad input to the sampler or the check.
