@@ -14,9 +14,9 @@
 #   scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N]
 #                                  [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M]
 #
-# About 10 minutes on a 2-core machine (cloth-ball dominates: ipctk's step there takes ~10 s,
-# and ipctk's colliding counts are taken on funnel only: on cloth-ball the counting pass
-# calls Tight-Inclusion once per candidate from Python, 3 M calls per d).
+# Cloth-ball dominates the run, mostly the Tight-Inclusion check (over 10^5 pairs per d from
+# Python); ipctk's colliding counts are taken on funnel only (on cloth-ball the counting pass
+# would call Tight-Inclusion once per candidate from Python, 3 M calls per d).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
