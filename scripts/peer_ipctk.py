@@ -3,7 +3,8 @@
 
 Usage:
   scripts/peer_ipctk.py queries [--json] [--min-time-ms MS] [--rounds N] PATH...
-  scripts/peer_ipctk.py step FRAME0 FRAME1 [--threads N] [--repeat N] [--no-counts] [--json]
+  scripts/peer_ipctk.py step FRAME0 FRAME1 [--threads N] [--repeat N] [--no-counts] [--min-distance D] [--json]
+  scripts/peer_ipctk.py ti-pairs FRAME0 FRAME1 --pairs FILE --min-distance D [--threads N] [--json]
 
 On first use the script creates a virtual environment (`.venv` in the checkout, or
 $CCDLAB_PEER_VENV), installs the pinned `ipctk` there with pip, and re-executes itself
@@ -45,6 +46,23 @@ untimed pass that calls the same narrow phase on every candidate with t_max = 1,
 from Python, minutes on cloth-ball). Building the edges (`ipctk.edges`) and the
 `CollisionMesh` is timed apart (`time_ms.mesh`), outside the step's `total`; reading the
 frames is not timed.
+
+With `--min-distance D` (D >= 0), `step` asks for a separation of D: the broad phase grows
+every box by D/2 (`inflation_radius = D/2`, so boxes within D of each other overlap), and the
+narrow phase gets `min_distance = D` (the timed call and the counting pass). Tight-Inclusion's
+minimum separation bounds the gap in the infinity norm, so its positives contain the pairs
+within Euclidean distance D.
+
+`ti-pairs` is a check of ccdlab, not a timing: it reads the colliding pairs that
+`ccdlab step --pairs FILE --min-distance D` wrote (CSV `kind,id_a,id_b,toi_lower,toi_upper`,
+global IDs: vertex i, edge #V+j in libigl `edges(F)` order, face #V+#E+k) and runs
+`ipctk.tight_inclusion.point_triangle_ccd` / `edge_edge_ccd` on each with ms = D and the
+benchmark settings above (t_max 1, tolerance 1e-6, at most 1e6 iterations, BFS), on --threads
+forked processes. Every pair ccdlab reports must be reported by Tight-Inclusion (a conservative
+peer: its positives contain the exact ones); the pairs it does not report are listed and the
+script exits with code 3. For information it also counts the pairs that the narrow phase of
+`step` (IPC's `TightInclusionCCD(1e-6, 1e6, 1.0)` wrapper, `min_distance = D`, t_max 1) does
+not report; that wrapper is not the check.
 
 Bad input (malformed CSV/JSON/PLY/OBJ, a value that is not exactly a double, a zero
 denominator, a row count not divisible by 8, a truth file of the wrong length, indices out
@@ -940,7 +958,7 @@ def _count_range(bounds: tuple[int, int]) -> tuple[int, int, float]:
     """Candidates [lo, hi) through the narrow phase on [0, 1]: (VF hits, EE hits, earliest TOI)."""
     import ipctk
 
-    E, F, X0, X1, candidates, narrow = _COUNT_STATE
+    E, F, X0, X1, candidates, narrow, ms = _COUNT_STATE
     pt, ee = narrow.point_triangle_ccd, narrow.edge_edge_ccd
     EE, FV = ipctk.EdgeEdgeCandidate, ipctk.FaceVertexCandidate
     vf_hits = ee_hits = 0
@@ -949,11 +967,11 @@ def _count_range(bounds: tuple[int, int]) -> tuple[int, int, float]:
         s = candidates[i]
         if isinstance(s, EE):
             a, b = E[s.edge0_id], E[s.edge1_id]
-            hit, toi = ee(X0[a[0]], X0[a[1]], X0[b[0]], X0[b[1]], X1[a[0]], X1[a[1]], X1[b[0]], X1[b[1]], 0.0, 1.0)
+            hit, toi = ee(X0[a[0]], X0[a[1]], X0[b[0]], X0[b[1]], X1[a[0]], X1[a[1]], X1[b[0]], X1[b[1]], ms, 1.0)
             ee_hits += hit
         elif isinstance(s, FV):
             v, f = s.vertex_id, F[s.face_id]
-            hit, toi = pt(X0[v], X0[f[0]], X0[f[1]], X0[f[2]], X1[v], X1[f[0]], X1[f[1]], X1[f[2]], 0.0, 1.0)
+            hit, toi = pt(X0[v], X0[f[0]], X0[f[1]], X0[f[2]], X1[v], X1[f[0]], X1[f[1]], X1[f[2]], ms, 1.0)
             vf_hits += hit
         else:
             continue
@@ -962,14 +980,14 @@ def _count_range(bounds: tuple[int, int]) -> tuple[int, int, float]:
     return vf_hits, ee_hits, earliest
 
 
-def _count_colliding(E, F, V0, V1, candidates, narrow, workers: int) -> dict:
+def _count_colliding(E, F, V0, V1, candidates, narrow, workers: int, ms: float = 0.0) -> dict:
     """Every candidate through `narrow` on [0, 1]: colliding VF / EE counts and the earliest
     TOI. With workers > 1 the candidates are split over forked processes (the pass calls
     ipctk once per candidate from Python, so threads would not run in parallel)."""
     import multiprocessing
 
     global _COUNT_STATE
-    _COUNT_STATE = (E, F, V0, V1, candidates, narrow)
+    _COUNT_STATE = (E, F, V0, V1, candidates, narrow, ms)
     n = len(candidates)
     chunk = max(1_000, -(-n // (8 * workers)))
     ranges = [(lo, min(lo + chunk, n)) for lo in range(0, n, chunk)]
@@ -994,11 +1012,16 @@ def cmd_step(args) -> dict:
 
     f0, f1 = Path(args.frame0), Path(args.frame1)
     V0, V1, F = read_step(f0, f1)
+    # At a minimum separation ipctk logs a warning for every pair already
+    # within it at t = 0 (thousands on cloth-ball); errors still show.
+    ipctk.set_logger_level(ipctk.LoggerLevel.error)
     ipctk.set_num_threads(args.threads)
     threads = ipctk.get_num_threads()
     Fi = np.asfortranarray(F.astype(np.int32))
     X0, X1 = np.asfortranarray(V0), np.asfortranarray(V1)
     narrow = ipctk.TightInclusionCCD(TI_TOLERANCE, TI_MAX_ITERATIONS, 1.0)
+    ms = args.min_distance
+    inflation = ms / 2
     best = None
     for _ in range(args.repeat):
         t0 = time.perf_counter()
@@ -1008,9 +1031,9 @@ def cmd_step(args) -> dict:
         candidates = ipctk.Candidates()
         broad = ipctk.LBVH()
         t2 = time.perf_counter()
-        candidates.build(mesh, X0, X1, inflation_radius=0.0, broad_phase=broad)
+        candidates.build(mesh, X0, X1, inflation_radius=inflation, broad_phase=broad)
         t3 = time.perf_counter()
-        stepsize = candidates.compute_collision_free_stepsize(mesh, X0, X1, 0.0, narrow)
+        stepsize = candidates.compute_collision_free_stepsize(mesh, X0, X1, ms, narrow)
         t4 = time.perf_counter()
         run = {"mesh": t1 - t0, "broad_phase": t3 - t2, "narrow_phase": t4 - t3, "total": (t3 - t2) + (t4 - t3)}
         if best is None or run["total"] < best["total"]:
@@ -1021,7 +1044,7 @@ def cmd_step(args) -> dict:
     count_s = None
     if not args.no_counts:
         tc = time.perf_counter()
-        counted = _count_colliding(E, F, V0, V1, candidates, narrow, threads)
+        counted = _count_colliding(E, F, V0, V1, candidates, narrow, threads, ms)
         count_s = time.perf_counter() - tc
     colliding_any = counted is not None and (counted["vf"] + counted["ee"]) > 0
     toi = stepsize if (stepsize < 1.0 or colliding_any) else None
@@ -1046,14 +1069,14 @@ def cmd_step(args) -> dict:
         "repeat": args.repeat,
         "count_pass_s": count_s,
         "settings": {
-            "inflation_radius": 0.0,
-            "min_distance": 0.0,
+            "inflation_radius": inflation,
+            "min_distance": ms,
             "tolerance": TI_TOLERANCE,
             "max_iterations": TI_MAX_ITERATIONS,
             "conservative_rescaling": 1.0,
             "timed": (
-                "broad_phase = Candidates.build(mesh, V0, V1, inflation_radius=0, broad_phase=LBVH()); "
-                "narrow_phase = Candidates.compute_collision_free_stepsize(mesh, V0, V1, 0, "
+                "broad_phase = Candidates.build(mesh, V0, V1, inflation_radius=min_distance/2, broad_phase=LBVH()); "
+                "narrow_phase = Candidates.compute_collision_free_stepsize(mesh, V0, V1, min_distance, "
                 "TightInclusionCCD(1e-6, 1e6, 1.0)), which lowers t_max to the earliest TOI found so far; "
                 "total = broad_phase + narrow_phase; mesh (ipctk.edges + CollisionMesh) apart; "
                 "the fastest of `repeat` runs"
@@ -1074,11 +1097,174 @@ def print_step_table(r: dict) -> None:
     for k in ("vf", "ee"):
         c = r[k]
         print(f"  {k}: {c['candidates']} candidates (LBVH), colliding: {c['colliding'] if c['colliding'] is not None else '-'}")
+    if r["settings"]["min_distance"] > 0:
+        print(f"  minimum separation: {r['settings']['min_distance']!r} (boxes grown by half of it)")
     print(f"  earliest toi: {r['toi']}")
     print(f"  time ms: broad phase {t['broad_phase']:.1f}, narrow phase {t['narrow_phase']:.1f}, total {t['total']:.1f}")
 
 
+# --------------------------------------------------------------------------- ti-pairs
+
+
+def read_pairs_csv(path: Path, nv: int, ne: int, nf: int) -> list[tuple[str, int, int, float, float]]:
+    """`ccdlab step --pairs` CSV: kind,id_a,id_b,toi_lower,toi_upper with global IDs."""
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: byte {e.start}: not UTF-8 text") from None
+    if not lines or lines[0].strip() != "kind,id_a,id_b,toi_lower,toi_upper":
+        raise InputError(f"{path}:1: expected the header `kind,id_a,id_b,toi_lower,toi_upper`")
+    out = []
+    for k, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        f = line.split(",")
+        if len(f) != 5 or f[0] not in ("vf", "ee"):
+            raise InputError(f"{path}:{k}: expected `vf|ee,id_a,id_b,toi_lower,toi_upper`")
+        try:
+            a, b = int(f[1]), int(f[2])
+            lo, hi = float(f[3]), float(f[4])
+        except ValueError:
+            raise InputError(f"{path}:{k}: an ID or a time is not a number") from None
+        if f[0] == "vf":
+            ok = 0 <= a < nv and nv + ne <= b < nv + ne + nf
+        else:
+            ok = nv <= a < b < nv + ne
+        if not ok:
+            raise InputError(f"{path}:{k}: ({a}, {b}) is not a {f[0]} pair of this mesh")
+        out.append((f[0], a, b, lo, hi))
+    return out
+
+
+_TI_STATE: tuple = ()
+
+
+def _ti_range(bounds: tuple[int, int]) -> list[tuple[int, bool, float, bool]]:
+    """Tight-Inclusion with ms on pairs [lo, hi): (index, reported, toi, reported by the
+    narrow phase of `step`) for each."""
+    import ipctk
+
+    pairs, E, F, X0, X1, nv, ne, ms = _TI_STATE
+    ti = ipctk.tight_inclusion
+    wrapper = ipctk.TightInclusionCCD(TI_TOLERANCE, TI_MAX_ITERATIONS, 1.0)
+    out = []
+    for i in range(*bounds):
+        kind, a, b, _, _ = pairs[i]
+        if kind == "vf":
+            v, f = a, F[b - nv - ne]
+            hit, toi, _ = ti.point_triangle_ccd(
+                X0[v], X0[f[0]], X0[f[1]], X0[f[2]], X1[v], X1[f[0]], X1[f[1]], X1[f[2]],
+                ms, TI_TMAX, TI_TOLERANCE, TI_MAX_ITERATIONS,
+            )
+            step_hit, _ = wrapper.point_triangle_ccd(
+                X0[v], X0[f[0]], X0[f[1]], X0[f[2]], X1[v], X1[f[0]], X1[f[1]], X1[f[2]], ms, 1.0
+            )
+        else:
+            ea, eb = E[a - nv], E[b - nv]
+            hit, toi, _ = ti.edge_edge_ccd(
+                X0[ea[0]], X0[ea[1]], X0[eb[0]], X0[eb[1]], X1[ea[0]], X1[ea[1]], X1[eb[0]], X1[eb[1]],
+                ms, TI_TMAX, TI_TOLERANCE, TI_MAX_ITERATIONS,
+            )
+            step_hit, _ = wrapper.edge_edge_ccd(
+                X0[ea[0]], X0[ea[1]], X0[eb[0]], X0[eb[1]], X1[ea[0]], X1[ea[1]], X1[eb[0]], X1[eb[1]], ms, 1.0
+            )
+        out.append((i, bool(hit), float(toi), bool(step_hit)))
+    return out
+
+
+def cmd_ti_pairs(args) -> dict:
+    import multiprocessing
+
+    import numpy as np
+
+    global _TI_STATE
+    f0, f1 = Path(args.frame0), Path(args.frame1)
+    V0, V1, F = read_step(f0, f1)
+    nv, nf = len(V0), len(F)
+    E = libigl_edges(F, nv)
+    ne = len(E)
+    pairs = read_pairs_csv(Path(args.pairs), nv, ne, nf)
+    ms = args.min_distance
+    import ipctk
+
+    ipctk.set_logger_level(ipctk.LoggerLevel.error)
+    X0, X1 = np.ascontiguousarray(V0), np.ascontiguousarray(V1)
+    n = len(pairs)
+    workers = args.threads
+    chunk = max(500, -(-n // (8 * workers)))
+    ranges = [(lo, min(lo + chunk, n)) for lo in range(0, n, chunk)]
+    _TI_STATE = (pairs, E, F, X0, X1, nv, ne, ms)
+    t0 = time.perf_counter()
+    try:
+        if workers > 1 and len(ranges) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_ti_range, ranges, chunksize=1)
+        else:
+            parts = [_ti_range(r) for r in ranges]
+    finally:
+        _TI_STATE = ()
+    seconds = time.perf_counter() - t0
+    results = [r for part in parts for r in part]
+    misses = []
+    after_upper = 0
+    step_misses = 0
+    for i, hit, toi, step_hit in results:
+        kind, a, b, lo, hi = pairs[i]
+        step_misses += not step_hit
+        if not hit:
+            misses.append({"kind": kind, "id_a": a, "id_b": b, "toi_lower": lo, "toi_upper": hi})
+        elif toi > hi:
+            after_upper += 1
+    counts = {k: sum(1 for p in pairs if p[0] == k) for k in ("vf", "ee")}
+    return {
+        "peer": "ipctk",
+        "version": ipctk.__version__,
+        "check": "every pair ccdlab reports at d is reported by Tight-Inclusion with ms = d",
+        "frames": [str(f0), str(f1)],
+        "pairs_file": str(args.pairs),
+        "min_distance": ms,
+        "ccdlab_pairs": counts,
+        "ti_reported": len(results) - len(misses),
+        "misses": misses,
+        "passed": not misses,
+        "ti_toi_after_ccdlab_upper": after_upper,
+        "step_narrow_phase_not_reported": step_misses,
+        "seconds": seconds,
+        "workers": workers,
+        "settings": {**ti_settings(), "min_distance": ms},
+        "stamp": stamp(workers),
+    }
+
+
+def print_ti_pairs(r: dict) -> None:
+    c = r["ccdlab_pairs"]
+    print(f"Tight-Inclusion (ipctk {r['version']}) with ms = {r['min_distance']!r} on ccdlab's pairs of {r['frames'][0]} -> {r['frames'][1]}")
+    print(f"  ccdlab pairs: vf {c['vf']}, ee {c['ee']}; reported by Tight-Inclusion: {r['ti_reported']}")
+    print(f"  not reported by Tight-Inclusion: {len(r['misses'])} ({'passed' if r['passed'] else 'FAILED'})")
+    for m in r["misses"][:20]:
+        print(f"    {m['kind']} ({m['id_a']}, {m['id_b']}) ccdlab toi [{m['toi_lower']!r}, {m['toi_upper']!r}]")
+    print(f"  Tight-Inclusion's toi after ccdlab's upper bound (information): {r['ti_toi_after_ccdlab_upper']}")
+    print(
+        "  not reported by `step`'s narrow phase, TightInclusionCCD(1e-6, 1e6, 1.0) with min_distance "
+        f"(information): {r['step_narrow_phase_not_reported']}"
+    )
+    print(f"  {r['seconds']:.1f} s on {r['workers']} processes")
+
+
 # --------------------------------------------------------------------------- main
+
+
+def _distance(text: str) -> float:
+    """A finite distance >= 0 (argparse type)."""
+    try:
+        d = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number") from None
+    if not (d >= 0.0 and d != float("inf")):
+        raise argparse.ArgumentTypeError(f"{text}: must be a finite distance >= 0")
+    return d + 0.0
 
 
 def main() -> int:
@@ -1095,7 +1281,18 @@ def main() -> int:
     s.add_argument("--threads", type=int, default=1, help="TBB threads (default 1)")
     s.add_argument("--repeat", type=int, default=1, help="timed runs; the fastest is reported (default 1)")
     s.add_argument("--no-counts", action="store_true", help="skip the untimed pass that counts colliding pairs")
+    s.add_argument(
+        "--min-distance", type=_distance, default=0.0,
+        help="minimum separation D >= 0: boxes grown by D/2, narrow phase with min_distance D (default 0)",
+    )
     s.add_argument("--json", action="store_true", help="print one JSON object on stdout, and nothing else")
+    t = sub.add_parser("ti-pairs", help="check: Tight-Inclusion with ms = D reports every pair of `ccdlab step --pairs`")
+    t.add_argument("frame0")
+    t.add_argument("frame1")
+    t.add_argument("--pairs", required=True, help="the CSV of `ccdlab step --pairs FILE --min-distance D`")
+    t.add_argument("--min-distance", type=_distance, required=True, help="the D that ccdlab ran at")
+    t.add_argument("--threads", type=int, default=1, help="forked worker processes (default 1)")
+    t.add_argument("--json", action="store_true", help="print one JSON object on stdout, and nothing else")
     args = parser.parse_args()
     for name in ("threads", "repeat", "rounds"):
         if getattr(args, name, 1) < 1:
@@ -1104,7 +1301,8 @@ def main() -> int:
         parser.error("--min-time-ms must not be negative")
     ensure_environment()
     try:
-        result = cmd_queries(args) if args.command == "queries" else cmd_step(args)
+        commands = {"queries": cmd_queries, "step": cmd_step, "ti-pairs": cmd_ti_pairs}
+        result = commands[args.command](args)
     except InputError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -1112,8 +1310,13 @@ def main() -> int:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     elif args.command == "queries":
         print_queries_table(result)
+    elif args.command == "ti-pairs":
+        print_ti_pairs(result)
     else:
         print_step_table(result)
+    if args.command == "ti-pairs" and not result["passed"]:
+        print(f"error: Tight-Inclusion does not report {len(result['misses'])} of ccdlab's pairs", file=sys.stderr)
+        return 3
     return 0
 
 

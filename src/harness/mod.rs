@@ -19,6 +19,7 @@ pub mod replay;
 pub mod reproduction;
 #[cfg(all(feature = "tin-contact", feature = "reports"))]
 pub mod route_report;
+pub mod separation_sampler;
 pub mod sequence;
 pub mod stamp;
 pub mod thread_time;

@@ -30,5 +30,6 @@ mod readers;
 mod report;
 #[cfg(feature = "cli")]
 mod route;
+mod separation_sampler;
 #[cfg(feature = "tin-contact")]
 mod tin_contact;

@@ -14,6 +14,7 @@ mod queries;
 mod replay;
 mod report;
 mod route;
+mod sample_check;
 mod step;
 
 /// Continuous collision detection for deforming triangle meshes.
@@ -50,6 +51,9 @@ enum Command {
     /// touches, with the contact forms (Yu et al. 2000); a report with
     /// --out (e.g. reports/route).
     Route(route::Args),
+    /// Check a step at a minimum separation against a plain exact sampler:
+    /// every pair within d at a sample t = k/n must be reported by then.
+    SampleCheck(sample_check::Args),
     /// One frame step through the whole CCD pipeline.
     Step(step::Args),
 }
@@ -130,6 +134,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),
         Command::Route(args) => route::run(args).map_err(Into::into),
+        Command::SampleCheck(args) => sample_check::run(args),
         Command::Step(args) => step::run(args),
     };
     match result {

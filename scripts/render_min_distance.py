@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Render reports/min_distance/ (README.md and pairs_time.svg) from the JSON that
+scripts/report_min_distance.sh records: per scene and separation, `ccdlab step --json`
+(ccdlab_*), `scripts/peer_ipctk.py step --json` (ipctk_*), `ccdlab sample-check --json`
+(sampler_*) and `scripts/peer_ipctk.py ti-pairs --json` (ti_*).
+
+Usage: scripts/render_min_distance.py DATA_DIR OUT_DIR --machine M --cpus N --threads T
+       --commit C --date D --repeats FUNNEL,BALL,IPCTK_FUNNEL,IPCTK_BALL
+
+Refuses (exit 1) when a check in the data failed: the report is only written for a run in
+which the sampler and Tight-Inclusion checks both passed. Standard library only.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+SCENES = [("funnel", "funnel 227→228", 0.019109353562922374), ("cloth-ball", "cloth-ball 92→93", 0.21639446265508272)]
+RATIOS = ["0", "1e-6", "1e-4", "1e-3", "1e-2"]
+
+
+def load(data: Path, prefix: str, scene: str, r: str) -> dict:
+    path = data / f"{prefix}_{scene}_{r}.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        sys.exit(f"error: {path}: {e}")
+
+
+def fmt_int(x) -> str:
+    return "—" if x is None else f"{x:,}"
+
+
+def fmt_toi(lo, hi=None) -> str:
+    if lo is None:
+        return "none"
+    if hi is None or hi == lo:
+        return f"{lo:.6g}"
+    return f"[{lo:.6g}, {hi:.6g}]"
+
+
+def fmt_ms(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+
+
+# --------------------------------------------------------------------------- figure
+
+COLORS = {"funnel": "#1f77b4", "cloth-ball": "#d62728"}
+
+
+def svg_panel(x0, y0, w, h, title, ylabel, series, out):
+    """One log-y panel over the categorical d/L axis; series: (label, color, dashed, values)."""
+    vals = [v for _, _, _, vs in series for v in vs if v is not None and v > 0]
+    lo = 10 ** math.floor(math.log10(min(vals)))
+    hi = 10 ** math.ceil(math.log10(max(vals)))
+    if hi <= lo:
+        hi = lo * 10
+    left, bottom = 60, 40
+    pw, ph = w - left - 20, h - bottom - 30
+
+    def px(i):
+        return x0 + left + pw * (i + 0.5) / len(RATIOS)
+
+    def py(v):
+        return y0 + 30 + ph * (1 - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)))
+
+    out.append(f'<text x="{x0 + w / 2}" y="{y0 + 18}" text-anchor="middle" font-size="14">{title}</text>')
+    out.append(f'<rect x="{x0 + left}" y="{y0 + 30}" width="{pw}" height="{ph}" fill="none" stroke="#444"/>')
+    e = math.floor(math.log10(lo))
+    while 10 ** e <= hi * 1.0001:
+        y = py(10 ** e)
+        out.append(f'<line x1="{x0 + left}" x2="{x0 + left + pw}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{x0 + left - 4}" y="{y + 4:.1f}" text-anchor="end" font-size="11">1e{e}</text>')
+        e += 1
+    for i, r in enumerate(RATIOS):
+        out.append(f'<text x="{px(i):.1f}" y="{y0 + 30 + ph + 16}" text-anchor="middle" font-size="11">{r}</text>')
+    out.append(f'<text x="{x0 + left + pw / 2}" y="{y0 + h - 4}" text-anchor="middle" font-size="12">d / L</text>')
+    out.append(
+        f'<text x="{x0 + 14}" y="{y0 + 30 + ph / 2}" text-anchor="middle" font-size="12" '
+        f'transform="rotate(-90 {x0 + 14} {y0 + 30 + ph / 2})">{ylabel}</text>'
+    )
+    for k, (label, color, dashed, vs) in enumerate(series):
+        pts = [(px(i), py(v)) for i, v in enumerate(vs) if v is not None and v > 0]
+        if not pts:
+            continue
+        dash = ' stroke-dasharray="6,4"' if dashed else ""
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"{dash}/>')
+        for x, y in pts:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"/>')
+        ly = y0 + 40 + 16 * k
+        lx = x0 + left + 8
+        out.append(f'<line x1="{lx}" x2="{lx + 24}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2"{dash}/>')
+        out.append(f'<text x="{lx + 30}" y="{ly + 4}" font-size="11">{label}</text>')
+
+
+def figure(rows: dict) -> str:
+    w, h = 520, 360
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w}" height="{h}" font-family="sans-serif">',
+           f'<rect width="{2 * w}" height="{h}" fill="white"/>']
+    pairs, times = [], []
+    for scene, name, _ in SCENES:
+        c = COLORS[scene]
+        pairs.append((f"{name}, ccdlab", c, False, [rows[scene][r]["pairs"] for r in RATIOS]))
+        ip = [rows[scene][r]["ipctk_pairs"] for r in RATIOS]
+        if any(v is not None for v in ip):
+            pairs.append((f"{name}, ipctk (TI)", c, True, ip))
+        times.append((f"{name}, ccdlab", c, False, [rows[scene][r]["ms"] for r in RATIOS]))
+        times.append((f"{name}, ipctk", c, True, [rows[scene][r]["ipctk_ms"] for r in RATIOS]))
+    svg_panel(0, 0, w, h, "colliding pairs (VF + EE)", "pairs", pairs, out)
+    svg_panel(w, 0, w, h, "step time (fastest run)", "ms", times, out)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- report
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("data")
+    ap.add_argument("out")
+    for name in ("machine", "cpus", "threads", "commit", "date", "repeats"):
+        ap.add_argument(f"--{name}", required=True)
+    a = ap.parse_args()
+    data, out = Path(a.data), Path(a.out)
+    fr, br, ifr, ibr = a.repeats.split(",")
+    repeats = {"funnel": (fr, ifr), "cloth-ball": (br, ibr)}
+
+    rows: dict = {}
+    pairs_lines, time_lines, check_lines = [], [], []
+    failed = []
+    for scene, name, L in SCENES:
+        rows[scene] = {}
+        for r in RATIOS:
+            c = load(data, "ccdlab", scene, r)
+            p = load(data, "ipctk", scene, r)
+            s = load(data, "sampler", scene, r)
+            t = load(data, "ti", scene, r)
+            if not s["passed"]:
+                failed.append(f"sampler {scene} d/L = {r}: {len(s['check']['misses'])} missing or late")
+            if not t["passed"]:
+                failed.append(f"Tight-Inclusion {scene} d/L = {r}: {len(t['misses'])} not reported")
+            d = s["min_distance"]
+            cvf, cee = c["vf"]["colliding"], c["ee"]["colliding"]
+            pvf, pee = p["vf"]["colliding"], p["ee"]["colliding"]
+            ms, pms = c["time_ms"]["total"], p["time_ms"]["total"]
+            rows[scene][r] = {
+                "pairs": cvf + cee,
+                "ipctk_pairs": None if pvf is None else pvf + pee,
+                "ms": ms,
+                "ipctk_ms": pms,
+            }
+            label = f"{name} | {r} | {d:.4g}"
+            pairs_lines.append(
+                f"| {label} | {fmt_int(c['vf']['candidates'])} | {fmt_int(cvf)} | {fmt_int(c['ee']['candidates'])} | "
+                f"{fmt_int(cee)} | {fmt_toi(c['toi'], c.get('toi_upper'))} | {fmt_int(p['vf']['candidates'])} | "
+                f"{fmt_int(pvf)} | {fmt_int(p['ee']['candidates'])} | {fmt_int(pee)} | {fmt_toi(p['toi'])} |"
+            )
+            pt = p["time_ms"]
+            time_lines.append(
+                f"| {label} | {fmt_ms(ms)} | {fmt_ms(pt['broad_phase'])} + {fmt_ms(pt['narrow_phase'])} = "
+                f"{fmt_ms(pms)} | {pms / ms:.2f} |"
+            )
+            ch = s["check"]
+            check_lines.append(
+                f"| {label} | {fmt_int(s['candidates'][0] + s['candidates'][1])} | {fmt_int(s['sampled'][0])} / "
+                f"{fmt_int(s['sampled'][1])} | {fmt_int(s['exact_evaluations'])} | **{len(ch['misses'])}** | "
+                f"{fmt_int(ch['reported_not_sampled'])} | {fmt_int(t['ccdlab_pairs']['vf'] + t['ccdlab_pairs']['ee'])} | "
+                f"{fmt_int(t['ti_reported'])} | **{len(t['misses'])}** | {fmt_int(t.get('step_narrow_phase_not_reported'))} |"
+            )
+    if failed:
+        for f in failed:
+            print(f"error: {f}", file=sys.stderr)
+        return 1
+
+    md = [
+        "# Minimum separation: colliding pairs and time against d",
+        "",
+        "Generated by `scripts/report_min_distance.sh`; do not edit by hand.",
+        "",
+        "| machine | logical CPUs | threads | commit | date |",
+        "|---|---|---|---|---|",
+        f"| {a.machine} | {a.cpus} | {a.threads} | `{a.commit}` | {a.date} |",
+        "",
+        "A pair collides at separation `d` when its features come within Euclidean distance `d` at some",
+        "`t ∈ [0, 1]` (docs/design.md §5); `d = 0` is contact. `d` is a multiple of the frame's mean edge",
+        "length `L` (funnel 227: 0.019109, cloth-ball 92: 0.216394). ccdlab: `ccdlab step --min-distance d",
+        "--rebuild --repeat N` (the BVH built anew each run; at `d > 0` its 26-DOPs are grown by `d/2` and",
+        "the filters are off; at `d = 0` the CLI's default pipeline). ipctk: `scripts/peer_ipctk.py step",
+        "--min-distance d` (LBVH with `inflation_radius = d/2`, then `compute_collision_free_stepsize` with",
+        "`min_distance = d` and Tight-Inclusion, which lowers `t_max` to the earliest time found so far, so it",
+        "does not decide every candidate; its colliding counts come from a separate untimed pass over every",
+        "candidate, run on funnel only: on cloth-ball it is 3 M Python calls per `d`). Tight-Inclusion's `ms`",
+        "bounds the gap in the ∞-norm, so its counts may exceed the exact ones.",
+        f"Repeats: funnel ccdlab {repeats['funnel'][0]}, ipctk {repeats['funnel'][1]}; cloth-ball ccdlab "
+        f"{repeats['cloth-ball'][0]}, ipctk {repeats['cloth-ball'][1]} (fastest run reported).",
+        "",
+        "![colliding pairs and step time against d](pairs_time.svg)",
+        "",
+        "## Colliding pairs and earliest time of impact",
+        "",
+        "| scene | d / L | d | ccdlab VF cand. | VF coll. | EE cand. | EE coll. | TOI | ipctk VF cand. | VF coll. | EE cand. | EE coll. | ipctk TOI |",
+        "|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
+        *pairs_lines,
+        "",
+        "ccdlab's TOI is its bracket `[lower, upper]` of the earliest time (one number when exact);",
+        "ipctk's is its collision-free step size (conservative: at or before the earliest time).",
+        "",
+        "## Step time (ms, fastest run)",
+        "",
+        "| scene | d / L | d | ccdlab | ipctk broad + narrow = total | ipctk / ccdlab |",
+        "|---|---|---|---:|---:|---:|",
+        *time_lines,
+        "",
+        "Times are from the stamped machine only (reports/README.md); the two tools ran one after the",
+        "other in the same run, on the same thread count.",
+        "",
+        "## Checks (both must show zero misses, or the script stops)",
+        "",
+        "| scene | d / L | d | candidates | within d at a sample (VF / EE) | exact evaluations | missing or late | reported, within d only between samples | ccdlab pairs | reported by TI (ms = d) | not reported by TI | not reported by ipctk's step narrow phase |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *check_lines,
+        "",
+        "- **Plain sampler** (`ccdlab sample-check`, `src/harness/separation_sampler.rs`): every",
+        "  candidate pair of the 26-DOP BVH grown by `d/2` (all pairs within `d` are among them,",
+        "  design §5) is evaluated at `t = k/1024`, `k = 0 … 1024`, in exact integer arithmetic",
+        "  (closest-point regions without division; a float pre-test only skips samples it proves",
+        "  apart with a rounding margin). Every pair within `d` at a sample must be in ccdlab's",
+        "  report with `toi_lower` at or before its first such sample. Pairs that ccdlab reports and no",
+        "  sample finds are within `d` only between two samples (allowed).",
+        "- **Conservative peer** (`scripts/peer_ipctk.py ti-pairs`): Tight-Inclusion",
+        "  (`ipctk.tight_inclusion.point_triangle_ccd` / `edge_edge_ccd`, `ms = d`, tolerance 1e-6,",
+        "  at most 1e6 iterations, `t_max = 1`) on every pair ccdlab reports; its ∞-norm gap contains",
+        "  the Euclidean one, so it must report all of them.",
+        "- For information, the last column: ccdlab's pairs that the narrow phase of ipctk's whole step",
+        "  (IPC's `TightInclusionCCD(1e-6, 1e6, conservative_rescaling = 1.0)` wrapper with",
+        "  `min_distance = d`, `t_max = 1`, the call behind ipctk's colliding counts above) does not",
+        "  report. On a row where every ccdlab pair is within `d` at a sample (the column of pairs",
+        "  within `d` only between samples is 0), each of these is exactly within `d`, so an ipctk",
+        "  miss; they are why ipctk's counts can fall below ccdlab's although Tight-Inclusion is",
+        "  conservative.",
+        "",
+        "The JSON of every run is in `data/`.",
+    ]
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "README.md").write_text("\n".join(md) + "\n")
+    (out / "pairs_time.svg").write_text(figure(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
