@@ -58,7 +58,7 @@ pub(super) type Track = [Vec3; 2];
 
 /// `y(t) − x(t)` for an exact `t` (module doc).
 #[inline]
-fn relative(x: &Track, y: &Track, t: f64) -> BoundedVec3 {
+pub(super) fn relative(x: &Track, y: &Track, t: f64) -> BoundedVec3 {
     let u0 = BoundedVec3::difference(&y[0], &x[0]);
     if t == 0.0 {
         return u0;
@@ -118,6 +118,9 @@ pub(super) trait Features {
     fn witness(&self, w: [f64; 2], t: f64) -> BoundedVec3;
     /// Valid exact weights near the hint `w`.
     fn valid_weights(w: [f64; 2]) -> [f64; 2];
+    /// The relative tracks `U`, `E`, `W` of the plane certificate, each as
+    /// `(x, y)` for `y − x` ([`super::plane`]).
+    fn plane_tracks(&self) -> [(&Track, &Track); 3];
 }
 
 /// Vertex `p` against triangle `f0 f1 f2`.
@@ -150,6 +153,12 @@ impl Features for VertexFace {
         let e1 = relative(f0, f1, t);
         let e2 = relative(f0, f2, t);
         BoundedVec3([0, 1, 2].map(|i| r0.0[i] + beta * e1.0[i] + gamma * e2.0[i]))
+    }
+
+    #[inline]
+    fn plane_tracks(&self) -> [(&Track, &Track); 3] {
+        let [f0, f1, f2] = &self.b;
+        [(f0, f1), (f0, f2), (f0, &self.a[0])]
     }
 
     #[inline]
@@ -193,6 +202,12 @@ impl Features for EdgeEdge {
         let ea = relative(a0, a1, t);
         let eb = relative(b0, b1, t);
         BoundedVec3([0, 1, 2].map(|i| r0.0[i] + r * eb.0[i] - s * ea.0[i]))
+    }
+
+    #[inline]
+    fn plane_tracks(&self) -> [(&Track, &Track); 3] {
+        let ([a0, a1], [b0, b1]) = (&self.a, &self.b);
+        [(a0, a1), (b0, b1), (a0, b0)]
     }
 
     #[inline]

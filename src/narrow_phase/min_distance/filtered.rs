@@ -8,8 +8,11 @@
 //! 2. Cheap exclusion: apart along a coordinate axis over all of `[0, 1]`.
 //! 3. Inclusion at `t = 0`: certified within `d` there — the time of impact
 //!    is exactly 0.
-//! 4. Conservative advancement ([`super::certificates::advance`]): `[0, l]`
-//!    certified apart in a few steps, usually close to the time of impact.
+//! 4. Conservative advancement: a first step along the nearest-point
+//!    direction ([`super::certificates::advance`]), then plane steps
+//!    ([`super::plane::advance_by_plane`]) while they succeed, then
+//!    nearest-point steps again: `[0, l]` certified apart in a few steps,
+//!    usually close to the time of impact.
 //! 5. The search ([`super::search`]) for the earliest time after `l`.
 //!
 //! A `d` outside the range of the model is replaced where that is sound:
@@ -19,6 +22,7 @@
 //! attempted.
 
 use super::certificates::{Features, advance, apart, apart_on_an_axis, within};
+use super::plane::{advance_by_plane, apart_by_plane};
 use super::search;
 use crate::math::{Vec3, all_in_filter_range, in_filter_range};
 use crate::narrow_phase::Toi;
@@ -65,16 +69,30 @@ pub(super) fn filtered<F: Features>(
         return Some(Some(Toi::exact(0.0)));
     }
     // Conservative advancement first: usually within a few steps of the
-    // time of impact, or past 1 (no contact).
+    // time of impact, or past 1 (no contact). The first step goes along
+    // the nearest-point direction; later ones by the plane certificate,
+    // which follows turning features, for as long as it succeeds, and then
+    // along the nearest-point direction again.
     let mut start = 0.0;
-    for _ in 0..MAX_ADVANCES {
-        match advance(f, d_out, start) {
+    let mut plane = true;
+    for i in 0..MAX_ADVANCES {
+        let by_plane = if plane && i > 0 {
+            advance_by_plane(f, d_out, start)
+        } else {
+            None
+        };
+        plane &= i == 0 || by_plane.is_some();
+        match by_plane.or_else(|| advance(f, d_out, start)) {
             Some(1.0) => return Some(None),
             Some(t) => start = t,
             None => break,
         }
     }
-    search::earliest(start, |l, r| apart(f, d_out, l, r), inside)
+    search::earliest(
+        start,
+        |l, r| apart(f, d_out, l, r) || (plane && apart_by_plane(f, d_out, l, r)),
+        inside,
+    )
 }
 
 #[cfg(test)]

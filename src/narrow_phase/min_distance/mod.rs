@@ -8,7 +8,8 @@ mod certificates;
 mod edge_edge;
 mod filtered;
 mod nearest;
-mod search;
+mod plane;
+pub mod search;
 mod separation;
 mod vertex_face;
 

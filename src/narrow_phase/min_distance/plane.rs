@@ -1,0 +1,315 @@
+//! The plane certificate of the minimum-separation fast path
+//! (docs/design.md §5): *apart on `[l, r]`* proven from the signed volume
+//! of the four points, which follows the features as they turn. The
+//! constant-direction certificate ([`super::certificates::apart`]) reaches
+//! only as far as the features' turning allows (a long edge turning by an
+//! angle `θ` moves its far end by `L·θ` along any fixed direction), so near
+//! the time of impact its steps shrink with the gap; this one's shrink with
+//! `d` instead.
+//!
+//! **The bound.** Three relative tracks `U`, `E`, `W` (linear in `t`) with
+//! normal `n = U × E` and volume `det = n·W`:
+//! - vertex–face: `U = f₁ − f₀`, `E = f₂ − f₀`, `W = p − f₀`; `|det|/|n|` is
+//!   the vertex's distance to the triangle's plane, at most its distance
+//!   to the triangle;
+//! - edge–edge: `U = a₁ − a₀`, `E = b₁ − b₀`, `W = b₀ − a₀`; `|det|/|n|` is
+//!   the distance between the two lines, at most the segments' distance.
+//!
+//! On `[l, r]`, reparametrized by `s ∈ [0, 1]`, the tracks run linearly
+//! from their values at `l` to those at `r`, so `n` is a quadratic with
+//! Bernstein coefficients `n₀ = U_l×E_l`, `n₁ = (U_l×E_r + U_r×E_l)/2`,
+//! `n₂ = U_r×E_r`, and `det` a cubic whose scaled Bernstein coefficients are
+//! those of docs/design.md §2.2 (`c = [n₀·W_l, 2n₁·W_l + n₀·W_r,
+//! 2n₁·W_r + n₂·W_l, n₂·W_r]`). Both lie in the convex hulls of their
+//! coefficients, so with `N ≥ max |n_k|`, every `c_k > m_k·d·N`
+//! (`m = 1, 3, 3, 1`) gives `det > d·N ≥ d·|n|` on all of `[l, r]` (and the
+//! mirror image below zero): the features stay more than `d` apart.
+//!
+//! **Rounding.** The tracks at `l` and `r` are the certificates' relative
+//! positions ([`super::certificates::relative`]), and everything after them
+//! follows [`crate::math::Bounded`]'s model (the same range argument as the
+//! other certificates: coordinates and `d` in the filter range, times
+//! dyadic); `N` bounds each coefficient's exact norm from its computed
+//! value and error bound, rounded up ([`norm_above`]), and is at least
+//! `2⁻³⁰⁰` (a larger `N` only asks more).
+
+use super::certificates::{Features, Track, relative};
+use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
+
+/// Least `N` (`2⁻³⁰⁰`): keeps `d·N` normal.
+const NORM_FLOOR: f64 = f64::from_bits((1023 - 300) << 52);
+
+/// Least coordinate bound squared in [`norm_above`] (`2⁻⁵⁰⁰`; its square is
+/// normal).
+const COORD_FLOOR: f64 = f64::from_bits((1023 - 500) << 52);
+
+/// Advancement steps aim this far toward the estimated crossing of the
+/// plane distance with `d`.
+const REACH: f64 = 0.98;
+
+/// How far short of the estimated crossing a step first aims (`2⁻³⁶`).
+const NEAR: f64 = 1.0 / (1u64 << 36) as f64;
+
+/// Tries per step, halving the step after each failed certificate.
+const TRIES: u32 = 3;
+
+/// The advancement grid, `2⁻⁴⁰` (as [`super::certificates::advance`]'s).
+const GRID: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// A double at least the exact norm of `v` (each coordinate bounded by its
+/// value plus its error bound, one ulp up; the sum of squares and the root
+/// rounded up by factors that cover their roundings).
+#[inline]
+fn norm_above(v: &BoundedVec3) -> f64 {
+    let mut sum = 0.0;
+    for c in &v.0 {
+        let a = (c.v.abs() + c.error_bound()).next_up().max(COORD_FLOOR);
+        sum += a * a;
+    }
+    // fl(Σ) ≥ Σ(1 − u)³; (1 + 8u)(1 − u)⁴ > 1 and (1 + 4u)(1 − u)² > 1.
+    (sum * (1.0 + 8.0 * UNIT_ROUNDOFF)).sqrt() * (1.0 + 4.0 * UNIT_ROUNDOFF)
+}
+
+/// Certified: the features are more than `d` apart at every time of
+/// `[l, r]`, by their signed volume (module doc).
+pub(super) fn apart_by_plane<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
+    let [u, e, w] = f.plane_tracks();
+    let at = |(x, y): (&Track, &Track), t: f64| relative(x, y, t);
+    let (ul, el, wl) = (at(u, l), at(e, l), at(w, l));
+    let (ur, er, wr) = (at(u, r), at(e, r), at(w, r));
+    let n0 = ul.cross(&el);
+    let n2 = ur.cross(&er);
+    let s = ul.cross(&er).add(&ur.cross(&el));
+    let c = [
+        n0.dot(&wl),
+        s.dot(&wl) + n0.dot(&wr),
+        s.dot(&wr) + n2.dot(&wl),
+        n2.dot(&wr),
+    ];
+    let big = norm_above(&n0)
+        .max(0.5 * norm_above(&s))
+        .max(norm_above(&n2))
+        .max(NORM_FLOOR);
+    let dn = Bounded::exact(d) * Bounded::exact(big);
+    let dn3 = Bounded::exact(3.0) * dn;
+    let m = [dn, dn3, dn3, dn];
+    (0..4).all(|k| (c[k] - m[k]).certainly_positive())
+        || (0..4).all(|k| (c[k] + m[k]).certainly_negative())
+}
+
+/// The plane distance's margin `σ·det − d·|n|` at `t` in plain doubles
+/// (`σ` the sign of `det` at the step's start): a hint for where the
+/// certificate may reach.
+#[inline]
+fn margin_at<F: Features>(f: &F, d: f64, sigma: f64, t: f64) -> f64 {
+    let [u, e, w] = f.plane_tracks();
+    let at = |(x, y): (&Track, &Track)| -> Vec3 {
+        let (p, q) = (x[0] + (x[1] - x[0]) * t, y[0] + (y[1] - y[0]) * t);
+        q - p
+    };
+    let n = at(u).cross(&at(e));
+    sigma * n.dot(&at(w)) - d * n.norm()
+}
+
+/// Plane advancement from `l`: a time `r ∈ (l, 1]`, on the `2⁻⁴⁰` grid or
+/// 1, with the features certified apart on `[l, r]` by [`apart_by_plane`],
+/// or `None`. The step aims [`NEAR`] short of the first zero of the plane
+/// margin ([`margin_at`]) found by regula falsi on `[l, 1]` (or at 1 when
+/// the margin stays positive there), then at [`REACH`] of the way, and
+/// halves after each failed certificate, [`TRIES`] times.
+pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
+    let [u, e, w] = f.plane_tracks();
+    let at = |(x, y): (&Track, &Track)| -> Vec3 {
+        let (p, q) = (x[0] + (x[1] - x[0]) * l, y[0] + (y[1] - y[0]) * l);
+        q - p
+    };
+    let det = at(u).cross(&at(e)).dot(&at(w));
+    if !det.is_finite() || det == 0.0 {
+        return None;
+    }
+    let sigma = det.signum();
+    let g = |t: f64| margin_at(f, d, sigma, t);
+    let g_l = g(l);
+    // (NaN fails this too.)
+    if g_l.is_nan() || g_l <= 0.0 {
+        return None;
+    }
+    let g_1 = g(1.0);
+    let target = if g_1 > 0.0 {
+        1.0
+    } else {
+        // Illinois regula falsi on [a, b], g(a) > 0 ≥ g(b).
+        let (mut a, mut b, mut ga, mut gb) = (l, 1.0, g_l, g_1);
+        let mut side = 0;
+        for _ in 0..16 {
+            let m = (a * gb - b * ga) / (gb - ga);
+            if !(m > a && m < b) {
+                break;
+            }
+            let gm = g(m);
+            if gm > 0.0 {
+                (a, ga) = (m, gm);
+                if side == 1 {
+                    gb *= 0.5;
+                }
+                side = 1;
+            } else {
+                (b, gb) = (m, gm);
+                if side == -1 {
+                    ga *= 0.5;
+                }
+                side = -1;
+            }
+            if b - a <= GRID {
+                break;
+            }
+        }
+        a
+    };
+    // First just short of the estimate (it is accurate to about the
+    // rounding of the margin), then [`REACH`] of the way, then halving.
+    let near = ((target - NEAR) / GRID).floor() * GRID;
+    if target < 1.0 && near > l + 0.5 * (target - l) && apart_by_plane(f, d, l, near) {
+        return Some(near);
+    }
+    let mut r = if target >= 1.0 {
+        1.0
+    } else {
+        ((l + REACH * (target - l)) / GRID).floor() * GRID
+    };
+    for _ in 0..TRIES {
+        if r <= l {
+            return None;
+        }
+        if apart_by_plane(f, d, l, r) {
+            return Some(r);
+        }
+        r = ((l + 0.5 * (r - l)) / GRID).floor() * GRID;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Ordering;
+
+    use proptest::prelude::*;
+
+    use super::super::certificates::{EdgeEdge, VertexFace};
+    use super::*;
+    use crate::exact::{Algebraic, Dyadic};
+    use crate::narrow_phase::oracle;
+
+    /// `x` against the exact `t`.
+    fn compare(x: f64, t: &mut Algebraic) -> Ordering {
+        Algebraic::exact(Dyadic::from_f64(x)).compare(t)
+    }
+
+    fn vertex_face(q: &[Vec3; 8]) -> VertexFace {
+        VertexFace {
+            a: [[q[0], q[4]]],
+            b: [[q[1], q[5]], [q[2], q[6]], [q[3], q[7]]],
+        }
+    }
+
+    fn edge_edge(q: &[Vec3; 8]) -> EdgeEdge {
+        EdgeEdge {
+            a: [[q[0], q[4]], [q[1], q[5]]],
+            b: [[q[2], q[6]], [q[3], q[7]]],
+        }
+    }
+
+    /// A vertex falling onto a face that turns about its first edge: the
+    /// plane certificate follows it to just short of the time of impact
+    /// (exactly 1/2 here, the vertex's height falling from 1 to −1 with the
+    /// face staying below it until then), and never past it.
+    #[test]
+    fn follows_a_turning_face_to_the_time_of_impact() {
+        let d = 1e-3;
+        let q = [
+            Vec3::new(0.25, 0.25, 1.0 + d),
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.25, 0.25, -1.0 + d),
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        let f = vertex_face(&q);
+        assert!(apart_by_plane(&f, d, 0.0, 0.5 - 1e-9));
+        assert!(!apart_by_plane(&f, d, 0.0, 0.5));
+        let r = advance_by_plane(&f, d, 0.0).unwrap();
+        assert!(r > 0.5 - 1e-9 && r < 0.5, "{r}");
+        // Turning: the face's third corner rises as the vertex falls.
+        let mut turning = q;
+        turning[7] = Vec3::new(0.0, 1.0, 0.5);
+        let f = vertex_face(&turning);
+        let mut t = oracle::vertex_face_within(
+            &turning[0],
+            &turning[1],
+            &turning[2],
+            &turning[3],
+            &turning[4],
+            &turning[5],
+            &turning[6],
+            &turning[7],
+            d,
+        )
+        .unwrap();
+        let r = advance_by_plane(&f, d, 0.0).unwrap();
+        assert_eq!(compare(r, &mut t), Ordering::Less);
+        t.refine_to(1e-12);
+        assert!(t.lower_f64() - r < 1e-6, "{r} against {}", t.lower_f64());
+    }
+
+    /// A certificate's verdict, an advancement, and the exact oracle.
+    type Check<'a> = (bool, Option<f64>, &'a dyn Fn() -> Option<Algebraic>);
+
+    fn coord() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            3 => -2.0..2.0f64,
+            2 => (-8i32..=8).prop_map(|i| f64::from(i) / 4.0),
+        ]
+    }
+
+    fn point() -> impl Strategy<Value = Vec3> {
+        (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// A certificate on `[0, r]` (and an advancement to `r`) is never
+        /// wrong: the exact earliest time within `d` is after `r`, or there
+        /// is none.
+        #[test]
+        fn never_certifies_a_time_within_d(
+            q in proptest::array::uniform8(point()),
+            d in prop_oneof![Just(1e-9), 0.0..0.5f64, Just(0.25)],
+            r in 1u32..=1024,
+        ) {
+            let r = f64::from(r) / 1024.0;
+            let [a, b, c, e, f, g, h, i] = &q;
+            let vf = vertex_face(&q);
+            let ee = edge_edge(&q);
+            let vf_exact = || oracle::vertex_face_within(a, b, c, e, f, g, h, i, d);
+            let ee_exact = || oracle::edge_edge_within(a, b, c, e, f, g, h, i, d);
+            let checks: [Check<'_>; 2] = [
+                (apart_by_plane(&vf, d, 0.0, r), advance_by_plane(&vf, d, 0.0), &vf_exact),
+                (apart_by_plane(&ee, d, 0.0, r), advance_by_plane(&ee, d, 0.0), &ee_exact),
+            ];
+            for (k, (apart, advanced, exact)) in checks.into_iter().enumerate() {
+                let Some(mut t) = (apart || advanced.is_some()).then(exact).flatten() else {
+                    continue;
+                };
+                if apart {
+                    prop_assert_eq!(compare(r, &mut t), Ordering::Less, "{} on [0, {}]", k, r);
+                }
+                if let Some(s) = advanced {
+                    prop_assert_eq!(compare(s, &mut t), Ordering::Less, "{} advanced to {}", k, s);
+                }
+            }
+        }
+    }
+}
