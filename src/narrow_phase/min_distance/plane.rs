@@ -97,39 +97,37 @@ pub(super) fn apart_by_plane<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool
         || (0..4).all(|k| (c[k] + m[k]).certainly_negative())
 }
 
-/// The plane distance's margin `σ·det − d·|n|` at `t` in plain doubles
-/// (`σ` the sign of `det` at the step's start): a hint for where the
-/// certificate may reach.
+/// The volume `det` and the normal's length `|n|` at `t`, in plain doubles
+/// (hints only).
 #[inline]
-fn margin_at<F: Features>(f: &F, d: f64, sigma: f64, t: f64) -> f64 {
+fn volume_at<F: Features>(f: &F, t: f64) -> (f64, f64) {
     let [u, e, w] = f.plane_tracks();
     let at = |(x, y): (&Track, &Track)| -> Vec3 {
         let (p, q) = (x[0] + (x[1] - x[0]) * t, y[0] + (y[1] - y[0]) * t);
         q - p
     };
     let n = at(u).cross(&at(e));
-    sigma * n.dot(&at(w)) - d * n.norm()
+    (n.dot(&at(w)), n.norm())
 }
 
 /// Plane advancement from `l`: a time `r ∈ (l, 1]`, on the `2⁻⁴⁰` grid or
 /// 1, with the features certified apart on `[l, r]` by [`apart_by_plane`],
 /// or `None`. The step aims [`NEAR`] short of the first zero of the plane
-/// margin ([`margin_at`]) found by regula falsi on `[l, 1]` (or at 1 when
+/// distance's margin over `d` ([`volume_at`]) found by regula falsi on `[l, 1]` (or at 1 when
 /// the margin stays positive there), then at [`REACH`] of the way, and
 /// halves after each failed certificate, [`TRIES`] times.
 pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
-    let [u, e, w] = f.plane_tracks();
-    let at = |(x, y): (&Track, &Track)| -> Vec3 {
-        let (p, q) = (x[0] + (x[1] - x[0]) * l, y[0] + (y[1] - y[0]) * l);
-        q - p
-    };
-    let det = at(u).cross(&at(e)).dot(&at(w));
+    let (det, n) = volume_at(f, l);
     if !det.is_finite() || det == 0.0 {
         return None;
     }
+    // The plane distance's margin `σ·det − d·|n|` (`σ` the sign at `l`).
     let sigma = det.signum();
-    let g = |t: f64| margin_at(f, d, sigma, t);
-    let g_l = g(l);
+    let g = |t: f64| {
+        let (det, n) = volume_at(f, t);
+        sigma * det - d * n
+    };
+    let g_l = sigma * det - d * n;
     // (NaN fails this too.)
     if g_l.is_nan() || g_l <= 0.0 {
         return None;
