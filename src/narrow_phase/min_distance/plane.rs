@@ -113,9 +113,10 @@ fn volume_at<F: Features>(f: &F, t: f64) -> (f64, f64) {
 /// Plane advancement from `l`: a time `r ∈ (l, 1]`, on the `2⁻⁴⁰` grid or
 /// 1, with the features certified apart on `[l, r]` by [`apart_by_plane`],
 /// or `None`. The step aims [`NEAR`] short of the first zero of the plane
-/// distance's margin over `d` ([`volume_at`]) found by regula falsi on `[l, 1]` (or at 1 when
-/// the margin stays positive there), then at [`REACH`] of the way, and
-/// halves after each failed certificate, [`TRIES`] times.
+/// distance's margin over `d` ([`volume_at`]), found by regula falsi on
+/// `[l, 1]` (or at 1 when the margin stays positive there), then at
+/// [`REACH`] of the way, and halves after each failed certificate,
+/// [`TRIES`] times.
 pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
     let (det, n) = volume_at(f, l);
     if !det.is_finite() || det == 0.0 {
