@@ -82,8 +82,8 @@ impl PipelineArgs {
     }
 }
 
-/// A finite distance `≥ 0` (`--min-distance` of `step`, `replay` and
-/// `queries`).
+/// A finite distance `≥ 0` (`--min-distance` of `step`, `replay`,
+/// `queries` and `sample-check`).
 pub fn distance(s: &str) -> Result<f64, String> {
     let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
     validate_separation(d).map_err(|e| e.to_string())

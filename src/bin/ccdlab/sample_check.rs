@@ -14,7 +14,6 @@ use ccdlab::harness::separation_sampler::{
 };
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{Step, read_step};
-use ccdlab::narrow_phase::validate_separation;
 use ccdlab::pipeline::{Pipeline, PipelineConfig};
 use serde::Serialize;
 
@@ -26,7 +25,7 @@ pub struct Args {
     /// The frame at t = 1 (same topology).
     frame1: PathBuf,
     /// Minimum separation d ≥ 0.
-    #[arg(long, value_parser = distance)]
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::pipeline_args::distance)]
     min_distance: f64,
     /// Sample intervals n: the samples are t = k/n, k = 0..=n.
     #[arg(long, default_value_t = DEFAULT_SAMPLES,
@@ -167,10 +166,4 @@ fn print_summary(o: &Output<'_>) {
         "time s: pipeline {:.2}, candidates {:.2}, sampler {:.2}",
         t.pipeline, t.candidates, t.sampler
     );
-}
-
-/// A finite distance `≥ 0`.
-fn distance(s: &str) -> Result<f64, String> {
-    let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    validate_separation(d).map_err(|e| e.to_string())
 }
