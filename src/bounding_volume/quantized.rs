@@ -115,8 +115,7 @@ impl<const N: usize> QuantizedKdop<N> {
     /// In place, because a vector result returned by value goes through a
     /// local whose copy to its destination reads back, in wider pieces,
     /// what the vector stores just wrote, and stalls on store-to-load
-    /// forwarding (returned by value, the vector merge was slower than the
-    /// scalar one).
+    /// forwarding.
     #[inline(always)]
     pub fn set_merge<const M: usize>(&mut self, parts: [&QuantizedKdop<N>; M]) {
         #[cfg(target_arch = "x86_64")]

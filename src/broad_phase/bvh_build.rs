@@ -117,8 +117,8 @@ impl<const N: usize> KdopBvh<N> {
     /// [`KdopBvh::build_components`] in place of this tree, reusing its
     /// arrays: the result equals a fresh build's, and the arrays' memory,
     /// already mapped, is written over instead of being returned to the
-    /// system and faulted in anew (on funnel 227→228 those page faults were
-    /// about a third of a fresh build's time).
+    /// system and faulted in anew (page faults, measured in
+    /// docs/notes/bvh-build.md).
     ///
     /// # Panics
     /// As [`KdopBvh::build_components`].
@@ -493,9 +493,8 @@ fn build_rec<const N: usize>(
 /// Makes `v` `len` elements long, for a caller that then writes every one
 /// of them: when it already has that length (a rebuild for the same mesh)
 /// it is left as it is, else it is refilled with copies of `x`, written in
-/// parallel (a fresh allocation is mapped in on first touch, and on the
-/// funnel 227→228 build those page faults were about a third of the
-/// build's time on one thread).
+/// parallel (a fresh allocation is mapped in on first touch, so its page
+/// faults are spread over the threads).
 fn par_sized<T: Copy + Send + Sync>(v: &mut Vec<T>, x: T, len: usize) {
     if v.len() != len {
         v.clear();

@@ -23,8 +23,7 @@
 //! (cloth-funnel 227→228: `ρ` = 0.18; cloth-ball 92→93: 1.41; the
 //! generated scene's steps about 3.5–6.6) and near where pruning starts to
 //! pay, measured on cloth-ball 92→93 with its motion scaled down
-//! (docs/notes/pipeline.md). Funnel 227→228 pruned is slower than the
-//! paper's BVH (`reports/time_aligned`).
+//! (docs/notes/pipeline.md; `reports/time_aligned`).
 
 use crate::mesh::Step;
 

@@ -6,9 +6,8 @@
 //! topology is fixed across a sequence), unless a rebuild is asked for
 //! ([`Pipeline::rebuild_next`]): the new tree then reuses the old one's
 //! memory. The filters' per-vertex arrays are likewise kept from step to
-//! step and written over: on cloth-ball 92→93, repeated steps fault in
-//! about 1,000 fresh pages each instead of 2,400 (refit) or 10,000
-//! (rebuild), which cost milliseconds of a step.
+//! step and written over, so that repeated steps fault in few fresh pages
+//! (measured: docs/notes/pipeline.md).
 //!
 //! **Fused traversal, filters and exact tests.** The traversal hands its
 //! candidates to the filters in batches of a few thousand as it finds them
