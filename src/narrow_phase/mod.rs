@@ -29,11 +29,14 @@ mod vertex_face;
 pub use crate::pair_kernel::QueryKind;
 pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
+pub(crate) use min_distance::{
+    LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced_with, edge_edge_within_verdict_with,
+    vertex_face_within_traced_with, vertex_face_within_verdict_with,
+};
 pub use min_distance::{
     SeparationError, edge_edge_within, edge_edge_within_traced, validate_separation,
     vertex_face_within, vertex_face_within_traced,
 };
-pub(crate) use min_distance::{edge_edge_within_traced_with, vertex_face_within_traced_with};
 pub use solver::{Solver, UnknownSolver};
 pub use toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 pub(crate) use vertex_face::vertex_face_traced_with;

@@ -26,7 +26,10 @@ pub struct PipelineConfig {
     /// same order ([`TimeAligned`]).
     pub time_aligned: TimeAligned,
     /// Keep every colliding pair (global IDs and time of impact) in the
-    /// outcome, not just the counts.
+    /// outcome, not just the counts. At a minimum separation, a step that
+    /// does not keep them brackets tightly only the pairs that may hold the
+    /// earliest time (docs/design.md §5, "Loose brackets"): the same report,
+    /// less work.
     pub collect_pairs: bool,
     /// Minimum separation `d ≥ 0` (a finite double): a pair collides when
     /// its features come within Euclidean distance `d` during the step

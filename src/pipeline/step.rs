@@ -52,6 +52,14 @@
 //! prunes; the report says what ran (`time_aligned`, `filters`).
 //! A BVH built with the other setting is built anew.
 //!
+//! **Loose brackets at a minimum separation.** A step that does not collect
+//! its pairs asks for verdicts with loose brackets
+//! ([`WithinVerdict`]: a pair that touches is within `d`, its earliest time
+//! between the first advancement step and its contact) and, once the
+//! traversal is done, narrows those that may hold the earliest time
+//! (`collect`); the report is that of a step with every bracket tight
+//! (docs/design.md §5).
+//!
 //! **Determinism.** The traversal runs fixed chunks of leaves, each with
 //! its own filters and exact tests; their pairs are concatenated and their
 //! counts and times of impact combined in chunk order, so counts, pairs and
@@ -72,8 +80,9 @@ use crate::filter::{
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{
-    SeparationError, Solver, SolverTier, Toi, edge_edge_traced_with, edge_edge_within_traced_with,
-    validate_separation, vertex_face_traced_with, vertex_face_within_traced_with,
+    LOOSE_MARGIN, SeparationError, Solver, SolverTier, Toi, WithinVerdict, edge_edge_traced_with,
+    edge_edge_within_traced_with, edge_edge_within_verdict_with, validate_separation,
+    vertex_face_traced_with, vertex_face_within_traced_with, vertex_face_within_verdict_with,
 };
 use crate::pair_kernel::QueryKind;
 
@@ -208,7 +217,6 @@ impl Pipeline {
         // emits it (neither the candidates nor the survivors are stored).
         let t = Clock::start();
         let (sinks, bp) = bvh.self_candidates_par(|| FilterSink::new(&ctx));
-        let fused_ms = t.ms();
         let mut vf = KindCounts {
             candidates: bp.vf_candidates,
             candidates_same_component: bp.vf_same_component,
@@ -219,7 +227,8 @@ impl Pipeline {
             candidates_same_component: bp.ee_same_component,
             ..KindCounts::default()
         };
-        let (busy, toi, toi_upper, pairs) = collect(sinks, &mut vf, &mut ee, mesh);
+        let (busy, toi, toi_upper, pairs) = collect(&ctx, sinks, &mut vf, &mut ee, mesh);
+        let fused_ms = t.ms();
         // The filters and the exact tests ran inside the traversal's tasks:
         // their shares of the fused stage are their summed busy times spread
         // over the workers. (Their setup ran alongside the BVH's stage, and
@@ -303,6 +312,26 @@ fn solve(
     }
 }
 
+/// The minimum-separation test of a pair (`min_distance > 0`) whose bracket
+/// may be loose ([`WithinVerdict`]); `in_range` as for [`solve`].
+#[inline]
+fn solve_verdict(
+    kind: QueryKind,
+    in_range: bool,
+    min_distance: f64,
+    q: &[Vec3; 8],
+) -> (WithinVerdict, SolverTier) {
+    let [a, b, c, d, e, f, g, h] = q;
+    match kind {
+        QueryKind::VertexFace => {
+            vertex_face_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+        }
+        QueryKind::EdgeEdge => {
+            edge_edge_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+        }
+    }
+}
+
 /// The filters' per-vertex arrays, reused from step to step.
 #[derive(Debug, Default)]
 struct FilterBuffers {
@@ -338,6 +367,10 @@ struct FilterCtx<'a> {
     in_range: bool,
     /// Keep the colliding pairs, not only their counts.
     collect_pairs: bool,
+    /// Brackets may be loose: a minimum-separation step that does not
+    /// collect its pairs needs the tight bracket of only the pairs that may
+    /// hold its earliest time (module doc).
+    loose: bool,
 }
 
 impl<'a> FilterCtx<'a> {
@@ -381,6 +414,7 @@ impl<'a> FilterCtx<'a> {
             min_distance: cfg.min_distance,
             in_range,
             collect_pairs: cfg.collect_pairs,
+            loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
         }
     }
 
@@ -570,6 +604,11 @@ struct KindSink<P> {
     /// The colliding pairs, in candidate order (only when the pairs are
     /// collected: the counts and the earliest time of impact need none).
     hits: Vec<(P, Toi)>,
+    /// Colliding pairs whose bracket is loose, with its lower end (not in
+    /// `toi`; the step narrows those that may hold its earliest time).
+    loose: Vec<(P, f64)>,
+    /// The smallest upper end of the loose brackets.
+    loose_upper: f64,
 }
 
 impl<P: Pair> KindSink<P> {
@@ -583,6 +622,8 @@ impl<P: Pair> KindSink<P> {
             colliding_same_component: 0,
             toi: None,
             hits: Vec::new(),
+            loose: Vec::new(),
+            loose_upper: f64::INFINITY,
         }
     }
 
@@ -606,7 +647,22 @@ impl<P: Pair> KindSink<P> {
         self.passed += self.survivors.len() as u64;
         for p in &self.survivors {
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (toi, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
+            let (toi, tier) = if ctx.loose {
+                let (verdict, tier) = solve_verdict(P::KIND, ctx.in_range, ctx.min_distance, &q);
+                match verdict {
+                    WithinVerdict::Tight(toi) => (toi, tier),
+                    WithinVerdict::Loose(toi) => {
+                        self.fallbacks += u64::from(tier == SolverTier::Exact);
+                        self.colliding += 1;
+                        self.colliding_same_component += u64::from(p.same_component(ctx));
+                        self.loose.push((*p, toi.lower));
+                        self.loose_upper = self.loose_upper.min(toi.upper);
+                        continue;
+                    }
+                }
+            } else {
+                solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q)
+            };
             self.fallbacks += u64::from(tier == SolverTier::Exact);
             if let Some(toi) = toi {
                 self.colliding += 1;
@@ -666,16 +722,18 @@ impl CandidateSink for FilterSink<'_> {
 
 /// One kind's counts from all tasks, added up into `counts`; its earliest
 /// time of impact; its colliding pairs in task order (when collected) by
-/// global ID appended to `pairs`.
+/// global ID appended to `pairs`. Returns its loose brackets' pairs and the
+/// smallest of their upper ends.
 fn collect_kind<P: Pair>(
     parts: impl Iterator<Item = KindSink<P>>,
     counts: &mut KindCounts,
     mesh: &TriMesh,
     toi: &mut Option<Toi>,
     pairs: &mut Vec<ContactPair>,
-) {
+) -> (Vec<(P, f64)>, f64) {
     let mut passed = 0;
-    for k in parts {
+    let (mut loose, mut loose_upper) = (Vec::new(), f64::INFINITY);
+    for mut k in parts {
         passed += k.passed;
         counts.exact_fallbacks += k.fallbacks;
         counts.culled_slpf += k.culled.slpf;
@@ -687,15 +745,27 @@ fn collect_kind<P: Pair>(
             *toi = Some(earliest(*toi, t));
         }
         pairs.extend(k.hits.iter().map(|(p, t)| p.contact(mesh, t)));
+        loose.append(&mut k.loose);
+        loose_upper = loose_upper.min(k.loose_upper);
     }
     counts.after_filter = passed + counts.culled_window;
+    (loose, loose_upper)
 }
 
 /// The tasks' counts added up into `vf` and `ee`; returns the summed busy
 /// times, the earliest time of impact's lower and upper bounds, and the
 /// colliding pairs (vertex–face, then edge–edge, each in candidate order;
 /// empty unless collected).
+///
+/// Loose brackets (a minimum-separation step that does not collect its
+/// pairs, [`WithinVerdict`]) are narrowed here where they may hold the
+/// earliest time: a pair whose loose lower end is at most `U +`
+/// [`LOOSE_MARGIN`], `U` the smallest upper end of all brackets, tight or
+/// loose, gets its tight bracket from [`solve`]. Every other pair's tight
+/// bracket would lie wholly after the smallest tight upper end, so the
+/// result is that of a step with every bracket tight.
 fn collect(
+    ctx: &FilterCtx<'_>,
     sinks: Vec<FilterSink<'_>>,
     vf: &mut KindCounts,
     ee: &mut KindCounts,
@@ -710,7 +780,53 @@ fn collect(
         ee_parts.push(s.ee);
     }
     let (mut toi, mut pairs) = (None, Vec::new());
-    collect_kind(vf_parts.into_iter(), vf, mesh, &mut toi, &mut pairs);
-    collect_kind(ee_parts.into_iter(), ee, mesh, &mut toi, &mut pairs);
+    let (vf_loose, vf_upper) = collect_kind(vf_parts.into_iter(), vf, mesh, &mut toi, &mut pairs);
+    let (ee_loose, ee_upper) = collect_kind(ee_parts.into_iter(), ee, mesh, &mut toi, &mut pairs);
+    if !(vf_loose.is_empty() && ee_loose.is_empty()) {
+        let t = busy_ms();
+        let bound = toi
+            .map_or(f64::INFINITY, |t| t.upper)
+            .min(vf_upper)
+            .min(ee_upper)
+            + LOOSE_MARGIN;
+        vf.exact_fallbacks += narrow(ctx, &vf_loose, bound, &mut toi);
+        ee.exact_fallbacks += narrow(ctx, &ee_loose, bound, &mut toi);
+        // Spread over the workers like the tasks' busy times.
+        busy.solve += (busy_ms() - t) * rayon::current_num_threads() as f64;
+    }
     (busy, toi.map(|t| t.lower), toi.map(|t| t.upper), pairs)
+}
+
+/// The tight brackets of the `loose` pairs whose lower end is at most
+/// `bound`, folded into `toi`; returns how many of them the exact path
+/// decided.
+fn narrow<P: Pair + Sync>(
+    ctx: &FilterCtx<'_>,
+    loose: &[(P, f64)],
+    bound: f64,
+    toi: &mut Option<Toi>,
+) -> u64 {
+    let (found, fallbacks) = loose
+        .par_iter()
+        .filter(|(_, lower)| *lower <= bound)
+        .map(|(p, _)| {
+            let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
+            let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
+            debug_assert!(t.is_some(), "a pair within d without a time of impact");
+            (t, u64::from(tier == SolverTier::Exact))
+        })
+        .reduce(
+            || (None, 0),
+            |(a, f), (b, g)| {
+                let t = match (a, b) {
+                    (Some(a), Some(b)) => Some(earliest(Some(a), b)),
+                    (a, b) => a.or(b),
+                };
+                (t, f + g)
+            },
+        );
+    if let Some(t) = found {
+        *toi = Some(earliest(*toi, t));
+    }
+    fallbacks
 }

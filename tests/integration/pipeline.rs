@@ -16,8 +16,8 @@ use ccdlab::mesh::{Feature, Step, TriMesh, read_step};
 use ccdlab::narrow_phase::{EXACT_TOI_WIDTH, edge_edge, oracle, vertex_face};
 use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{
-    AUTO_MIN_MOTION, BvhMode, ContactPair, Pipeline, PipelineConfig, PipelineError, StepOutcome,
-    TimeAligned, motion_ratio,
+    AUTO_MIN_MOTION, BvhMode, ContactPair, KindCounts, Pipeline, PipelineConfig, PipelineError,
+    StepOutcome, StepReport, TimeAligned, motion_ratio,
 };
 use proptest::prelude::*;
 
@@ -699,7 +699,7 @@ proptest! {
         for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
             for (time_aligned, filters) in [TimeAligned::Off, TimeAligned::On, TimeAligned::Auto].into_iter().flat_map(|t| FilterSet::ALL.map(|f| (t, f))) {
                 let config = PipelineConfig { axes, time_aligned, filters, min_distance: d, collect_pairs: true, ..PipelineConfig::default() };
-                let out = Pipeline::new(config).step(&step).unwrap();
+                let out = Pipeline::new(config.clone()).step(&step).unwrap();
                 let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}, {filters}");
                 prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
                 let r = &out.report;
@@ -718,7 +718,78 @@ proptest! {
                     let p = out.pairs.iter().find(|p| (p.kind, p.a, p.b) == (c.kind, c.a, c.b));
                     prop_assert!(p.is_some_and(|p| p.toi_lower <= c.toi_upper), "{}: contact {:?}", setting, c);
                 }
+                // Without the pairs, loose brackets narrowed only where they
+                // may hold the earliest time: the same report.
+                let counted = Pipeline::new(PipelineConfig { collect_pairs: false, ..config }).step(&step).unwrap();
+                prop_assert_eq!(same_report(&counted.report), same_report(r), "{}", setting);
             }
+        }
+    }
+}
+
+/// What a step reports apart from its times and how many pairs the exact
+/// path decided.
+fn same_report(r: &StepReport) -> impl PartialEq + std::fmt::Debug {
+    let counts = |k: &KindCounts| {
+        (
+            k.candidates,
+            k.culled_slpf,
+            k.culled_dnf,
+            k.after_filter,
+            k.culled_window,
+            k.colliding,
+            k.colliding_same_component,
+        )
+    };
+    (
+        counts(&r.vf),
+        counts(&r.ee),
+        r.toi,
+        r.toi_upper,
+        r.filters,
+        r.window,
+        r.time_aligned,
+    )
+}
+
+/// Funnel 227→228 at separations from 10⁻⁶ to 10⁻² of its mean edge
+/// length, on 1 and 2 threads: a step that does not collect its pairs
+/// (loose brackets, narrowed only where they may hold the earliest time)
+/// reports the counts and the earliest time's bracket of one that does, and
+/// the earliest pair's bracket is among the collected ones.
+#[test]
+fn a_step_without_its_pairs_reports_the_same_at_a_min_distance() {
+    let scene = funnel();
+    let mean_edge = 0.019109353562922374;
+    for ratio in [1e-6, 1e-3, 1e-2] {
+        let config = PipelineConfig {
+            min_distance: ratio * mean_edge,
+            ..PipelineConfig::default()
+        };
+        let collected = run(
+            scene,
+            PipelineConfig {
+                collect_pairs: true,
+                ..config.clone()
+            },
+            2,
+        );
+        let r = &collected.report;
+        assert!(r.vf.colliding + r.ee.colliding > 0, "d/L = {ratio}");
+        let lowest = collected
+            .pairs
+            .iter()
+            .map(|p| p.toi_lower)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(r.toi, Some(lowest), "d/L = {ratio}");
+        for threads in [1, 2] {
+            let counted = run(scene, config.clone(), threads);
+            assert!(counted.pairs.is_empty());
+            assert_eq!(
+                same_report(&counted.report),
+                same_report(r),
+                "d/L = {ratio}, {threads} threads"
+            );
         }
     }
 }

@@ -31,7 +31,7 @@ use crate::narrow_phase::Toi;
 const BEYOND_RANGE: f64 = 6.427_752_177_035_961e60;
 
 /// Conservative advancement steps before the bisection takes over.
-const MAX_ADVANCES: u32 = 24;
+pub(super) const MAX_ADVANCES: u32 = 24;
 
 /// The stand-in for a tiny `d` in exclusions (`2⁻⁸⁷`, in range).
 const TINY_D: f64 = 1.0 / (1u128 << 87) as f64;
@@ -45,53 +45,122 @@ pub(super) fn filtered<F: Features>(
     d: f64,
     check: bool,
 ) -> Option<Option<Toi>> {
+    match advanced(f, points, d, check) {
+        Advanced::Decided(decision) => Some(decision),
+        Advanced::Defer => None,
+        Advanced::From(from) => search_from(f, &from),
+    }
+}
+
+/// Where steps 1–4 left a query.
+pub(super) enum Advanced {
+    /// Decided: no time within `d`, or the time of impact.
+    Decided(Option<Toi>),
+    /// Outside the model of the certificates: for the exact path.
+    Defer,
+    /// `[0, start]` certified apart; the search goes on from there.
+    From(Start),
+}
+
+/// What the search needs from the advancement.
+#[derive(Clone, Copy)]
+pub(super) struct Start {
+    /// `[0, start]` is certified farther apart than `d`.
+    pub(super) start: f64,
+    /// The plane certificate succeeded at every step (the bisection tries it
+    /// too).
+    plane: bool,
+    /// `d` for exclusions (`d` itself, or `2⁻⁸⁷` for a tiny one).
+    d_out: f64,
+    /// `d` for inclusions, when in range.
+    d_in: Option<f64>,
+}
+
+/// Steps 1–4 of the fast path (module doc).
+pub(super) fn advanced<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advanced {
+    match prelude(f, points, d, check) {
+        Advanced::From(mut from) => match advance_steps(f, &mut from, 0..MAX_ADVANCES) {
+            Some(decision) => Advanced::Decided(decision),
+            None => Advanced::From(from),
+        },
+        other => other,
+    }
+}
+
+/// Steps 1–3 of the fast path (module doc): `Advanced::From` with
+/// `start = 0` when they decide nothing.
+pub(super) fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advanced {
     if check && !all_in_filter_range(&points) {
-        return None;
+        return Advanced::Defer;
     }
     debug_assert!(
         all_in_filter_range(&points),
         "a query out of the filter range"
     );
     if d >= BEYOND_RANGE {
-        return Some(Some(Toi::exact(0.0)));
+        return Advanced::Decided(Some(Toi::exact(0.0)));
     }
     let d_in = in_filter_range(d).then_some(d);
     let d_out = match d_in {
         Some(d) => d,
         None if d < TINY_D => TINY_D,
-        None => return None,
+        None => return Advanced::Defer,
     };
     if apart_on_an_axis(f, d_out) {
-        return Some(None);
+        return Advanced::Decided(None);
     }
-    let inside = |t: f64| d_in.is_some_and(|d| within(f, d, t));
-    if inside(0.0) {
-        return Some(Some(Toi::exact(0.0)));
+    if d_in.is_some_and(|d| within(f, d, 0.0)) {
+        return Advanced::Decided(Some(Toi::exact(0.0)));
     }
-    // Conservative advancement first: usually within a few steps of the
-    // time of impact, or past 1 (no contact). The first step goes along
-    // the nearest-point direction; later ones by the plane certificate,
-    // which follows turning features, for as long as it succeeds, and then
-    // along the nearest-point direction again.
-    let mut start = 0.0;
-    let mut plane = true;
-    for i in 0..MAX_ADVANCES {
-        let by_plane = if plane && i > 0 {
-            advance_by_plane(f, d_out, start)
+    Advanced::From(Start {
+        start: 0.0,
+        plane: true,
+        d_out,
+        d_in,
+    })
+}
+
+/// Step 4, conservative advancement, steps `steps` of it (those before
+/// have run on `from`): `Some(None)` when it passes 1 (no time within
+/// `d`), `None` when it stops short; `from.start` moves on.
+///
+/// Usually within a few steps of the time of impact, or past 1. The first
+/// step goes along the nearest-point direction; later ones by the plane
+/// certificate, which follows turning features, for as long as it
+/// succeeds, and then along the nearest-point direction again.
+pub(super) fn advance_steps<F: Features>(
+    f: &F,
+    from: &mut Start,
+    steps: std::ops::Range<u32>,
+) -> Option<Option<Toi>> {
+    for i in steps {
+        let by_plane = if from.plane && i > 0 {
+            advance_by_plane(f, from.d_out, from.start)
         } else {
             None
         };
-        plane &= i == 0 || by_plane.is_some();
-        match by_plane.or_else(|| advance(f, d_out, start)) {
+        from.plane &= i == 0 || by_plane.is_some();
+        match by_plane.or_else(|| advance(f, from.d_out, from.start)) {
             Some(1.0) => return Some(None),
-            Some(t) => start = t,
-            None => break,
+            Some(t) => from.start = t,
+            None => return None,
         }
     }
+    None
+}
+
+/// Step 5: the search for the earliest time after `from.start`.
+pub(super) fn search_from<F: Features>(f: &F, from: &Start) -> Option<Option<Toi>> {
+    let Start {
+        start,
+        plane,
+        d_out,
+        d_in,
+    } = *from;
     search::earliest(
         start,
         |l, r| apart(f, d_out, l, r) || (plane && apart_by_plane(f, d_out, l, r)),
-        inside,
+        |t| d_in.is_some_and(|d| within(f, d, t)),
     )
 }
 

@@ -11,6 +11,7 @@ mod nearest;
 mod plane;
 pub mod search;
 mod separation;
+mod verdict;
 mod vertex_face;
 
 #[cfg(test)]
@@ -19,5 +20,8 @@ mod tests;
 pub(crate) use edge_edge::edge_edge_within_traced_with;
 pub use edge_edge::{edge_edge_within, edge_edge_within_traced};
 pub use separation::{SeparationError, validate_separation};
+pub(crate) use verdict::{
+    LOOSE_MARGIN, WithinVerdict, edge_edge_within_verdict_with, vertex_face_within_verdict_with,
+};
 pub(crate) use vertex_face::vertex_face_within_traced_with;
 pub use vertex_face::{vertex_face_within, vertex_face_within_traced};

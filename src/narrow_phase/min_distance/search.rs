@@ -30,7 +30,7 @@ pub(super) const WIDTH: f64 = EXACT_TOI_WIDTH;
 
 /// The widest bracket the fast path returns (`2⁻³⁰`); wider ones are left
 /// to the exact path.
-const MAX_WIDTH: f64 = 1.0 / (1u64 << 30) as f64;
+pub(super) const MAX_WIDTH: f64 = 1.0 / (1u64 << 30) as f64;
 
 /// Intervals the search examines before it gives up (a near-tangency needs
 /// many; a generic contact about `2·40`).

@@ -10,7 +10,10 @@ use std::cmp::Ordering;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use super::{edge_edge_within_traced, vertex_face_within_traced};
+use super::{
+    LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced, edge_edge_within_verdict_with,
+    vertex_face_within_traced, vertex_face_within_verdict_with,
+};
 use crate::exact::{Algebraic, Dyadic};
 use crate::math::Vec3;
 use crate::narrow_phase::toi::{SolverTier, Toi};
@@ -82,7 +85,47 @@ fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, SolverTier), Te
             );
         }
     }
+    verdict_agrees(kind, q, d, fast)?;
     Ok((fast, path))
+}
+
+/// The verdict with a loose bracket ([`WithinVerdict`]) against the tight
+/// solver's answer `tight`: a tight verdict is that answer; a loose one is
+/// a hit whose bracket holds the exact earliest time and whose lower end
+/// the tight bracket's lower end undercuts by less than
+/// `LOOSE_MARGIN − 2⁻³⁰` (what the pipeline's narrowing relies on).
+fn verdict_agrees(kind: Kind, q: &Query, d: f64, tight: Option<Toi>) -> Result<(), TestCaseError> {
+    let f = match kind {
+        Kind::VertexFace => vertex_face_within_verdict_with,
+        Kind::EdgeEdge => edge_edge_within_verdict_with,
+    };
+    let (verdict, _) = f(
+        &q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7], d, true,
+    );
+    match verdict {
+        WithinVerdict::Tight(toi) => prop_assert_eq!(toi, tight, "{:?} {:?} d = {:e}", kind, q, d),
+        WithinVerdict::Loose(toi) => {
+            let Some(tight) = tight else {
+                return Err(TestCaseError::fail(format!(
+                    "loose hit {toi:?}, no hit; {kind:?} {q:?} d = {d:e}"
+                )));
+            };
+            let mut t = exact(kind, q, d).expect("a hit");
+            prop_assert!(
+                compare(toi.lower, &mut t) != Ordering::Greater,
+                "late loose lower {toi:?}, exact {t:?}"
+            );
+            prop_assert!(
+                compare(toi.upper, &mut t) != Ordering::Less,
+                "early loose upper {toi:?}, exact {t:?}"
+            );
+            prop_assert!(
+                tight.lower >= toi.lower - (LOOSE_MARGIN - 2f64.powi(-30)),
+                "tight {tight:?} far below loose {toi:?}; {kind:?} {q:?} d = {d:e}"
+            );
+        }
+    }
+    Ok(())
 }
 
 fn kind() -> impl Strategy<Value = Kind> {

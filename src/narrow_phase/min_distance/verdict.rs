@@ -1,0 +1,171 @@
+//! Minimum-separation verdicts whose time-of-impact bracket may be loose
+//! (docs/design.md §5, "Loose brackets"): for a caller that needs every
+//! pair's verdict but the tight bracket of only the pairs that may hold the
+//! step's earliest time (a pipeline step that does not collect its pairs).
+//!
+//! A pair that touches (`d = 0`, decided by the exact contact solver) comes
+//! within every `d > 0`: its earliest time within `d` lies after the span
+//! `[0, start]` that the fast path's first advancement step certified apart
+//! and no later than its contact bracket's upper end. That loose bracket
+//! skips the rest of the advancement and the search, which converge on the
+//! time of impact in many small steps on pairs that cross. A pair that does
+//! not touch gets the tight answer of [`super::vertex_face_within`] /
+//! [`super::edge_edge_within`], by the same steps.
+
+use super::certificates::{EdgeEdge, Features, VertexFace};
+use super::filtered::{Advanced, MAX_ADVANCES, advance_steps, prelude, search_from};
+use super::search;
+use super::separation::Separation;
+use crate::exact::Algebraic;
+use crate::math::Vec3;
+use crate::narrow_phase::oracle;
+use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
+use crate::narrow_phase::{edge_edge_traced_with, vertex_face_traced_with};
+
+/// How far past the smallest upper end of a step's brackets a loose
+/// bracket's lower end must lie for its pair to be left loose: a tight
+/// bracket is at most [`search::MAX_WIDTH`] wide, and the exact path's lower
+/// end may lie up to one exact bracket width (and a rounding) below the span
+/// certified apart; twice the widest bracket covers both.
+pub(crate) const LOOSE_MARGIN: f64 = 2.0 * search::MAX_WIDTH;
+
+/// A minimum-separation verdict.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum WithinVerdict {
+    /// What [`super::vertex_face_within`] / [`super::edge_edge_within`]
+    /// return: no time within `d`, or the tight bracket of the earliest.
+    Tight(Option<Toi>),
+    /// Within `d` at some time; the earliest lies in this bracket, whose
+    /// `lower` is the end of the span certified apart (the tight bracket's
+    /// `lower` is at least as large, or below it by less than one exact
+    /// bracket width when the exact path decides).
+    Loose(Toi),
+}
+
+/// [`super::vertex_face_within_traced_with`], with a loose bracket for a
+/// pair that touches. Arguments as there.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn vertex_face_within_verdict_with(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+    d: f64,
+    check_range: bool,
+) -> (WithinVerdict, SolverTier) {
+    let p = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
+    let features = VertexFace {
+        a: [[*v_t0, *v_t1]],
+        b: [[*f0_t0, *f0_t1], [*f1_t0, *f1_t1], [*f2_t0, *f2_t1]],
+    };
+    verdict(
+        &features,
+        p,
+        d,
+        check_range,
+        || vertex_face_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], check_range),
+        || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
+    )
+}
+
+/// [`super::edge_edge_within_traced_with`], with a loose bracket for a pair
+/// that touches. Arguments as there.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edge_edge_within_verdict_with(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+    d: f64,
+    check_range: bool,
+) -> (WithinVerdict, SolverTier) {
+    let p = [
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ];
+    let features = EdgeEdge {
+        a: [[*ea0_t0, *ea0_t1], [*ea1_t0, *ea1_t1]],
+        b: [[*eb0_t0, *eb0_t1], [*eb1_t0, *eb1_t1]],
+    };
+    verdict(
+        &features,
+        p,
+        d,
+        check_range,
+        || edge_edge_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], check_range),
+        || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
+    )
+}
+
+/// The verdict of one pair: `contact` is the `d = 0` solver, `exact` the
+/// minimum-separation oracle (before its bracket is narrowed).
+fn verdict<F: Features>(
+    features: &F,
+    points: [&Vec3; 8],
+    d: f64,
+    check_range: bool,
+    contact: impl FnOnce() -> (Option<Toi>, SolverTier),
+    exact: impl FnOnce() -> Option<Algebraic>,
+) -> (WithinVerdict, SolverTier) {
+    let d = match Separation::of(d) {
+        Separation::Contact => {
+            let (toi, tier) = contact();
+            return (WithinVerdict::Tight(toi), tier);
+        }
+        Separation::Never => return (WithinVerdict::Tight(None), SolverTier::Float),
+        Separation::Always => {
+            return (
+                WithinVerdict::Tight(Some(Toi::exact(0.0))),
+                SolverTier::Float,
+            );
+        }
+        Separation::Positive(d) => d,
+    };
+    // The fast path's first advancement step, which decides most pairs
+    // that stay apart.
+    let mut from = match prelude(features, points, d, check_range) {
+        Advanced::Decided(decision) => return (WithinVerdict::Tight(decision), SolverTier::Float),
+        Advanced::Defer => None,
+        Advanced::From(mut from) => match advance_steps(features, &mut from, 0..1) {
+            Some(decision) => return (WithinVerdict::Tight(decision), SolverTier::Float),
+            None => Some(from),
+        },
+    };
+    // Touching at some time in [l0, u0]: within d then, and never before
+    // `start` (certified apart up to it), so the earliest time within d is
+    // in [start, u0] (u0 ≥ the contact ≥ start).
+    let (touch, contact_tier) = contact();
+    if let Some(t0) = touch {
+        let lower = from.map_or(0.0, |f| f.start);
+        let toi = Toi {
+            lower,
+            upper: t0.upper,
+        };
+        debug_assert!(lower <= t0.upper, "a contact before the span apart");
+        return (WithinVerdict::Loose(toi), contact_tier);
+    }
+    // Not touching: the rest of the fast path, as the tight solver runs it.
+    if let Some(f) = from.as_mut()
+        && let Some(decision) = advance_steps(features, f, 1..MAX_ADVANCES)
+    {
+        return (WithinVerdict::Tight(decision), contact_tier);
+    }
+    if let Some(decision) = from.and_then(|f| search_from(features, &f)) {
+        return (WithinVerdict::Tight(decision), contact_tier);
+    }
+    let toi = exact().map(|mut t| {
+        t.refine_to(EXACT_TOI_WIDTH);
+        Toi {
+            lower: t.lower_f64(),
+            upper: t.upper_f64(),
+        }
+    });
+    (WithinVerdict::Tight(toi), SolverTier::Exact)
+}
