@@ -104,10 +104,11 @@ import json, sys
 path, ratio, d = sys.argv[1], sys.argv[2], float(sys.argv[3])
 recs = [json.loads(line) for line in open(path)]
 keep_kind = ("candidates", "colliding", "colliding_same_component")
-settings = {k: recs[0][k] for k in ("vertices", "edges", "faces", "k", "filters", "window", "time_aligned", "solver", "min_distance", "threads")}
+# The records leave out a minimum separation of 0 and a missing time of impact.
+settings = {k: recs[0].get(k) for k in ("vertices", "edges", "faces", "k", "filters", "window", "time_aligned", "solver", "min_distance", "threads")}
 steps = [
     {"step": r["step"], "vf": {k: r["vf"][k] for k in keep_kind}, "ee": {k: r["ee"][k] for k in keep_kind},
-     "toi": r["toi"], "toi_upper": r.get("toi_upper"), "time_ms": r["time_ms"]}
+     "toi": r.get("toi"), "toi_upper": r.get("toi_upper"), "time_ms": r["time_ms"]}
     for r in recs
 ]
 json.dump({"ratio": ratio, "min_distance": d, "settings": settings, "steps": steps}, sys.stdout, indent=1)
