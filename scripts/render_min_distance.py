@@ -129,6 +129,10 @@ def read_json(path: Path) -> dict:
         sys.exit(f"error: {path}: {e}")
 
 
+# Side of the generated cloth, m (src/harness/generate/cloth_sphere.rs, CLOTH_SIDE).
+CLOTH_SIDE = 2.0
+
+
 def gap_section(data: Path, failed: list) -> tuple[list, str]:
     """The generated sequence with a gap: its page section and figure."""
     st = read_json(data / "gap_stamp.json")
@@ -192,16 +196,19 @@ def gap_section(data: Path, failed: list) -> tuple[list, str]:
         "|---|---|---|---|---|",
         f"| {st['machine']} | {st['cpus']} | {st['threads']} | `{st['commit']}` | {st['date']} |",
         "",
-        f"`ccdlab generate --resolution {st['resolution']} --frames {st['frames']} --gap {G}`: the cloth",
-        f"collides with the collision sphere grown by the gap G = {G} m and lies on it in every frame, so it",
-        "rests about G above the sphere mesh, which is written unchanged (its vertices lie 0.9 mm outside",
-        "the collision sphere, and the cloth's triangles dip slightly inside the grown sphere between",
-        f"their vertices). {fmt_int(setting['vertices'])} vertices, {steps} steps; frame 0's mean edge length",
-        f"is L = {L:.4g}, so G = {G / L:.2f} L. Every step is replayed with `ccdlab replay FOLDER",
-        "--min-distance d` (the CLI's default pipeline; what ran, each run's JSON says) at d = r·G.",
-        "Cloth–sphere pairs join the two components; cloth–cloth pairs are the sheet's own (the generator",
-        "does not resolve self-collision, so the sheet folds through itself and has near pairs at every",
-        "d). In every step each count is at least its count at the d before (the script stops otherwise).",
+        f"`ccdlab generate --resolution {st['resolution']} --frames {st['frames']} --gap {G}`: the cloth collides",
+        f"with the collision sphere grown by the gap G = {G} m and lies on it in every frame, so it rests",
+        "about G above the sphere mesh, which is written unchanged (its vertices lie 0.9 mm outside the",
+        "collision sphere; the cloth's triangles dip inside the grown sphere between their vertices, and",
+        "so do the straight paths of its vertices within a step). "
+        f"{fmt_int(setting['vertices'])} vertices, {steps} steps;",
+        f"frame 0's mean edge length is L = {L:.4g}, so G = {G / L:.2f} L. Every step is replayed with",
+        "`ccdlab replay FOLDER --min-distance d` (the CLI's default pipeline; what ran, each run's JSON",
+        "says) at d = r·G. Cloth–sphere pairs join the two components; cloth–cloth pairs are the sheet's",
+        "own (the generator does not resolve self-collision: the sheet folds through itself and has near",
+        f"pairs at every d; from d = {CLOTH_SIDE / (st['resolution'] - 1) / G:.2g} G on, d exceeds the grid spacing",
+        f"{CLOTH_SIDE / (st['resolution'] - 1):.4g} m and features one grid square apart count too). In every step",
+        "each count is at least its count at the d before (the script stops otherwise).",
         "",
         "![colliding pairs against d / G](gap_pairs.svg)",
         "",
