@@ -250,7 +250,7 @@ fn a_gap_keeps_the_cloth_sphere_pairs_until_the_separation_exceeds_it() {
     assert!(sphere_counts[2] >= 100, "{sphere_counts:?}");
     assert!(sphere_counts[3] > sphere_counts[2], "{sphere_counts:?}");
     // The same scene without the gap: the cloth touches the sphere mesh.
-    let touching = generate(&SceneParams::with_size(12, 4)).unwrap();
+    let touching = generate(&SceneParams { gap: 0.0, ..params }).unwrap();
     let (y_t0, y_t1) = (
         touching.frame(last).unwrap(),
         touching.frame(last + 1).unwrap(),
