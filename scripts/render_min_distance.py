@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Render reports/min_distance/ (README.md and pairs_time.svg) from the JSON that
-scripts/report_min_distance.sh records: per scene and separation, `ccdlab step --json`
+"""Render reports/min_distance/ (README.md, pairs_time.svg and gap_pairs.svg) from the JSON
+that scripts/report_min_distance.sh records: per scene and separation, `ccdlab step --json`
 (ccdlab_*), `scripts/peer_ipctk.py step --json` (ipctk_*), `ccdlab sample-check --json`
-(sampler_*) and `scripts/peer_ipctk.py ti-pairs --json` (ti_*).
+(sampler_*) and `scripts/peer_ipctk.py ti-pairs --json` (ti_*), stamped by stamp.json; for the
+generated sequence with a gap, the per-step counts of `ccdlab replay` at each separation
+(gap_replay_*), its checks (gap_sampler_*, gap_step_*, gap_ti_*), stamped by gap_stamp.json.
 
-Usage: scripts/render_min_distance.py DATA_DIR OUT_DIR --machine M --cpus N --threads T
-       --commit C --date D --repeats FUNNEL,BALL,IPCTK_FUNNEL,IPCTK_BALL
+Usage: scripts/render_min_distance.py DATA_DIR OUT_DIR
 
 Refuses (exit 1) when a check in the data failed: the report is only written for a run in
-which the sampler and Tight-Inclusion checks both passed. Standard library only.
+which the sampler and Tight-Inclusion checks passed and the gap sequence's counts do not fall
+as the separation grows. Standard library only.
 """
 from __future__ import annotations
 
@@ -51,8 +53,9 @@ def fmt_ms(x: float) -> str:
 COLORS = {"funnel": "#1f77b4", "cloth-ball": "#d62728"}
 
 
-def svg_panel(x0, y0, w, h, title, ylabel, series, out):
-    """One log-y panel over the categorical d/L axis; series: (label, color, dashed, values)."""
+def svg_panel(x0, y0, w, h, title, ylabel, series, out, xlabels=RATIOS, xtitle="d / L"):
+    """One log-y panel over a categorical axis (d/L by default); series: (label, color, dashed,
+    values), values of 0 or None left out."""
     vals = [v for _, _, _, vs in series for v in vs if v is not None and v > 0]
     lo = 10 ** math.floor(math.log10(min(vals)))
     hi = 10 ** math.ceil(math.log10(max(vals)))
@@ -62,7 +65,7 @@ def svg_panel(x0, y0, w, h, title, ylabel, series, out):
     pw, ph = w - left - 20, h - bottom - 30
 
     def px(i):
-        return x0 + left + pw * (i + 0.5) / len(RATIOS)
+        return x0 + left + pw * (i + 0.5) / len(xlabels)
 
     def py(v):
         return y0 + 30 + ph * (1 - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)))
@@ -75,9 +78,9 @@ def svg_panel(x0, y0, w, h, title, ylabel, series, out):
         out.append(f'<line x1="{x0 + left}" x2="{x0 + left + pw}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{x0 + left - 4}" y="{y + 4:.1f}" text-anchor="end" font-size="11">1e{e}</text>')
         e += 1
-    for i, r in enumerate(RATIOS):
+    for i, r in enumerate(xlabels):
         out.append(f'<text x="{px(i):.1f}" y="{y0 + 30 + ph + 16}" text-anchor="middle" font-size="11">{r}</text>')
-    out.append(f'<text x="{x0 + left + pw / 2}" y="{y0 + h - 4}" text-anchor="middle" font-size="12">d / L</text>')
+    out.append(f'<text x="{x0 + left + pw / 2}" y="{y0 + h - 4}" text-anchor="middle" font-size="12">{xtitle}</text>')
     out.append(
         f'<text x="{x0 + 14}" y="{y0 + 30 + ph / 2}" text-anchor="middle" font-size="12" '
         f'transform="rotate(-90 {x0 + 14} {y0 + 30 + ph / 2})">{ylabel}</text>'
@@ -116,6 +119,120 @@ def figure(rows: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+# --------------------------------------------------------------------------- gap sequence
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        sys.exit(f"error: {path}: {e}")
+
+
+# Side of the generated cloth, m (src/harness/generate/cloth_sphere.rs, CLOTH_SIDE).
+CLOTH_SIDE = 2.0
+
+
+def gap_section(data: Path, failed: list) -> tuple[list, str]:
+    """The generated sequence with a gap: its page section and figure."""
+    st = read_json(data / "gap_stamp.json")
+    G, L = st["gap"], st["mean_edge_length"]
+    runs = sorted((read_json(p) for p in data.glob("gap_replay_*.json")), key=lambda r: float(r["ratio"]))
+    if not runs:
+        sys.exit(f"error: {data}: no gap_replay_*.json")
+
+    def split(step):
+        """(cloth-sphere VF, EE, cloth-cloth VF, EE) of one step."""
+        vf, ee = step["vf"], step["ee"]
+        return (vf["colliding"] - vf["colliding_same_component"], ee["colliding"] - ee["colliding_same_component"],
+                vf["colliding_same_component"], ee["colliding_same_component"])
+
+    rows, fig_sphere, fig_cloth = [], [], []
+    previous = None
+    for run in runs:
+        per_step = [split(s) for s in run["steps"]]
+        if previous is not None:
+            for i, (a, b) in enumerate(zip(previous[1], per_step)):
+                if any(y < x for x, y in zip(a, b)):
+                    failed.append(f"gap step {i}: counts fall from d/G = {previous[0]} to {run['ratio']}: {a} -> {b}")
+        previous = (run["ratio"], per_step)
+        tot = [sum(c[k] for c in per_step) for k in range(4)]
+        with_sphere = sum(1 for c in per_step if c[0] + c[1] > 0)
+        ms = sum(s["time_ms"]["total"] for s in run["steps"])
+        d = run["min_distance"]
+        rows.append(
+            f"| {run['ratio']} | {d:.4g} | {d / L:.3g} | {fmt_int(tot[0])} | {fmt_int(tot[1])} | "
+            f"{with_sphere}/{len(per_step)} | {fmt_int(tot[2])} | {fmt_int(tot[3])} | {fmt_int(sum(tot))} | {fmt_ms(ms)} |"
+        )
+        fig_sphere.append(tot[0] + tot[1])
+        fig_cloth.append(tot[2] + tot[3])
+    steps = len(runs[0]["steps"])
+    setting = runs[-1]["settings"]
+
+    checks = []
+    for s in st["check_steps"]:
+        for r in st["check_ratios"]:
+            sm = read_json(data / f"gap_sampler_{s}_{r}.json")
+            if not sm["passed"]:
+                failed.append(f"sampler gap step {s} d/G = {r}: {len(sm['check']['misses'])} missing or late")
+            ti_path = data / f"gap_ti_{s}_{r}.json"
+            ti_cols = "— | — | —"
+            if ti_path.exists():
+                t = read_json(ti_path)
+                if not t["passed"]:
+                    failed.append(f"Tight-Inclusion gap step {s} d/G = {r}: {len(t['misses'])} not reported")
+                ti_cols = f"{fmt_int(t['ccdlab_pairs']['vf'] + t['ccdlab_pairs']['ee'])} | {fmt_int(t['ti_reported'])} | **{len(t['misses'])}**"
+            ch = sm["check"]
+            checks.append(
+                f"| {s}→{s + 1} | {r} | {sm['min_distance']:.4g} | {fmt_int(sm['candidates'][0] + sm['candidates'][1])} | "
+                f"{fmt_int(sm['sampled'][0])} / {fmt_int(sm['sampled'][1])} | **{len(ch['misses'])}** | "
+                f"{fmt_int(ch['reported_not_sampled'])} | {ti_cols} |"
+            )
+
+    md = [
+        "## Generated sequence with a gap: colliding pairs against d",
+        "",
+        "| machine | logical CPUs | threads | commit | date |",
+        "|---|---|---|---|---|",
+        f"| {st['machine']} | {st['cpus']} | {st['threads']} | `{st['commit']}` | {st['date']} |",
+        "",
+        f"`ccdlab generate --resolution {st['resolution']} --frames {st['frames']} --gap {G}`: the cloth collides",
+        f"with the collision sphere grown by the gap G = {G} m and lies on it in every frame, so it rests",
+        "about G above the sphere mesh, which is written unchanged (its vertices lie 0.9 mm outside the",
+        "collision sphere; the cloth's triangles dip inside the grown sphere between their vertices, and",
+        "so do the straight paths of its vertices within a step). "
+        f"{fmt_int(setting['vertices'])} vertices, {steps} steps;",
+        f"frame 0's mean edge length is L = {L:.4g}, so G = {G / L:.2f} L. Every step is replayed with",
+        "`ccdlab replay FOLDER --min-distance d` (the CLI's default pipeline; what ran, each run's JSON",
+        "says) at d = r·G. Cloth–sphere pairs join the two components; cloth–cloth pairs are the sheet's",
+        "own (the generator does not resolve self-collision: the sheet folds through itself and has near",
+        f"pairs at every d; from d = {CLOTH_SIDE / (st['resolution'] - 1) / G:.2g} G on, d exceeds the grid spacing",
+        f"{CLOTH_SIDE / (st['resolution'] - 1):.4g} m and features one grid square apart count too). In every step",
+        "each count is at least its count at the d before (the script stops otherwise).",
+        "",
+        "![colliding pairs against d / G](gap_pairs.svg)",
+        "",
+        "| d / G | d | d / L | cloth–sphere VF | cloth–sphere EE | steps with cloth–sphere pairs | cloth–cloth VF | cloth–cloth EE | all pairs | replay ms (sum of the steps) |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        f"Checks on settled steps (the sampler on each; Tight-Inclusion on step {st['ti_step']}), as above:",
+        "",
+        "| step | d / G | d | candidates | within d at a sample (VF / EE) | missing or late | reported, within d only between samples | ccdlab pairs | reported by TI (ms = d) | not reported by TI |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        *checks,
+        "",
+    ]
+    w, h = 620, 360
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif">',
+           f'<rect width="{w}" height="{h}" fill="white"/>']
+    svg_panel(0, 0, w, h, f"colliding pairs over {steps} steps, gap G = {G} m", "pairs",
+              [("cloth–sphere", "#d62728", False, fig_sphere), ("cloth–cloth", "#1f77b4", True, fig_cloth)],
+              out, xlabels=[r["ratio"] for r in runs], xtitle="d / G")
+    out.append("</svg>")
+    return md, "\n".join(out) + "\n"
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -123,11 +240,10 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("data")
     ap.add_argument("out")
-    for name in ("machine", "cpus", "threads", "commit", "date", "repeats"):
-        ap.add_argument(f"--{name}", required=True)
     a = ap.parse_args()
     data, out = Path(a.data), Path(a.out)
-    fr, br, ifr, ibr = a.repeats.split(",")
+    stamp = read_json(data / "stamp.json")
+    fr, br, ifr, ibr = stamp["repeats"].split(",")
     repeats = {"funnel": (fr, ifr), "cloth-ball": (br, ibr)}
 
     rows: dict = {}
@@ -172,6 +288,7 @@ def main() -> int:
                 f"{fmt_int(ch['reported_not_sampled'])} | {fmt_int(t['ccdlab_pairs']['vf'] + t['ccdlab_pairs']['ee'])} | "
                 f"{fmt_int(t['ti_reported'])} | **{len(t['misses'])}** | {fmt_int(t.get('step_narrow_phase_not_reported'))} |"
             )
+    gap_md, gap_svg = gap_section(data, failed)
     if failed:
         for f in failed:
             print(f"error: {f}", file=sys.stderr)
@@ -184,7 +301,7 @@ def main() -> int:
         "",
         "| machine | logical CPUs | threads | commit | date |",
         "|---|---|---|---|---|",
-        f"| {a.machine} | {a.cpus} | {a.threads} | `{a.commit}` | {a.date} |",
+        f"| {stamp['machine']} | {stamp['cpus']} | {stamp['threads']} | `{stamp['commit']}` | {stamp['date']} |",
         "",
         "A pair collides at separation `d` when its features come within Euclidean distance `d` at some",
         "`t ∈ [0, 1]` (docs/design.md §5); `d = 0` is contact. `d` is a multiple of the frame's mean edge",
@@ -244,11 +361,13 @@ def main() -> int:
         "  miss; they are why ipctk's counts can fall below ccdlab's although Tight-Inclusion is",
         "  conservative.",
         "",
+        *gap_md,
         "The JSON of every run is in `data/`.",
     ]
     out.mkdir(parents=True, exist_ok=True)
     (out / "README.md").write_text("\n".join(md) + "\n")
     (out / "pairs_time.svg").write_text(figure(rows))
+    (out / "gap_pairs.svg").write_text(gap_svg)
     return 0
 
 

@@ -8,11 +8,18 @@
 #     t = k/1024, decided exactly, is reported by ccdlab no later than that sample;
 #   - the conservative peer (`scripts/peer_ipctk.py ti-pairs`): Tight-Inclusion with ms = d
 #     reports every pair ccdlab reports.
-# Writes reports/min_distance/{README.md,pairs_time.svg,data/*.json}, stamped with machine,
-# threads and commit.
+# A second stage ("gap") replays a generated sequence whose cloth rests a gap G above the
+# sphere (`ccdlab generate --resolution 64 --frames 40 --gap 0.02`) at d = 0 ... 2G
+# (`ccdlab replay --min-distance D`: cloth-sphere and cloth-cloth pairs per step, which must not
+# fall as d grows), with the same two checks on settled steps at d = 0.9G and 1.1G.
+# Writes reports/min_distance/{README.md,pairs_time.svg,gap_pairs.svg,data/*.json}, each stage
+# stamped with machine, threads and commit (data/stamp.json, data/gap_stamp.json).
 #
 #   scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N]
-#                                  [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M]
+#                                  [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M] [--only gap]
+#
+# `--only gap` (or ONLY=gap in the environment) runs the gap stage alone and renders the page
+# with the other stages' data already in reports/min_distance/data/.
 #
 # Cloth-ball dominates the run, mostly the Tight-Inclusion check (over 10^5 pairs per d from
 # Python); ipctk's colliding counts are taken on funnel only (on cloth-ball the counting pass
@@ -25,7 +32,8 @@ funnel_repeat=5
 ball_repeat=2
 ipctk_funnel_repeat=3
 ipctk_ball_repeat=1
-usage="usage: scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N] [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M]"
+only="${ONLY:-}"
+usage="usage: scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N] [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M] [--only gap]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) threads="${2:?$usage}"; shift 2 ;;
@@ -33,14 +41,16 @@ while [ $# -gt 0 ]; do
     --ball-repeat) ball_repeat="${2:?$usage}"; shift 2 ;;
     --ipctk-funnel-repeat) ipctk_funnel_repeat="${2:?$usage}"; shift 2 ;;
     --ipctk-ball-repeat) ipctk_ball_repeat="${2:?$usage}"; shift 2 ;;
+    --only) only="${2:?$usage}"; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
+case "$only" in
+  "" | gap) ;;
+  *) echo "--only $only: the only stage that runs alone is gap" >&2; echo "$usage" >&2; exit 2 ;;
+esac
 
 cargo build --release --locked
-# shellcheck source=scripts/data_dir.sh
-source scripts/data_dir.sh
-data_root="$(data_dir "$root")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp target/release/ccdlab "$work/ccdlab"
@@ -68,18 +78,126 @@ run_scene() {
       --min-distance "$d" --threads "$threads" --json > "$data/ti_$tag.json"
   done
 }
-fun="$data_root/scalable-ccd/cloth-funnel/frames"
-ball="$data_root/scalable-ccd/cloth-ball/frames"
-run_scene funnel "$fun/227.ply" "$fun/228.ply" 0.019109353562922374 "$funnel_repeat" "$ipctk_funnel_repeat" counts
-run_scene cloth-ball "$ball/cloth_ball92.ply" "$ball/cloth_ball93.ply" 0.21639446265508272 "$ball_repeat" "$ipctk_ball_repeat" no-counts
+# The generated sequence with a gap: the cloth rests GAP m above the sphere mesh. Every step
+# is replayed at d = r * GAP; the checks run on two settled steps (the cloth lies on the grown
+# sphere in every frame) at d just below and just above the gap.
+gap=0.02
+gap_resolution=64
+gap_frames=40
+gap_ratios="0 0.25 0.5 0.75 0.9 0.95 1 1.05 1.1 1.5 2"
+gap_check_steps="30 38"
+gap_check_ratios="0.9 1.1"
+gap_ti_step=30
+run_gap() {
+  local dir="$work/gap_frames"
+  "$work/ccdlab" generate --resolution "$gap_resolution" --frames "$gap_frames" --gap "$gap" \
+    --out "$dir" >&2
+  for r in $gap_ratios; do
+    local d
+    d="$(python3 -c "print(repr($r * $gap))")"
+    echo "== gap: d/G = $r (d = $d)" >&2
+    "$work/ccdlab" replay "$dir" --threads "$threads" --min-distance "$d" \
+      --out "$work/gap_$r.jsonl" >&2
+    # The per-step counts, times of impact and stage times; the run's settings once.
+    python3 - "$work/gap_$r.jsonl" "$r" "$d" > "$data/gap_replay_$r.json" <<'PY'
+import json, sys
+path, ratio, d = sys.argv[1], sys.argv[2], float(sys.argv[3])
+recs = [json.loads(line) for line in open(path)]
+keep_kind = ("candidates", "colliding", "colliding_same_component")
+# The records leave out a minimum separation of 0 and a missing time of impact.
+settings = {k: recs[0].get(k) for k in ("vertices", "edges", "faces", "k", "filters", "window", "time_aligned", "solver", "min_distance", "threads")}
+steps = [
+    {"step": r["step"], "vf": {k: r["vf"][k] for k in keep_kind}, "ee": {k: r["ee"][k] for k in keep_kind},
+     "toi": r.get("toi"), "toi_upper": r.get("toi_upper"), "time_ms": r["time_ms"]}
+    for r in recs
+]
+json.dump({"ratio": ratio, "min_distance": d, "settings": settings, "steps": steps}, sys.stdout, indent=1)
+PY
+  done
+  for s in $gap_check_steps; do
+    local f0 f1
+    f0="$dir/$(printf 'frame_%04d.ply' "$s")"
+    f1="$dir/$(printf 'frame_%04d.ply' "$((s + 1))")"
+    for r in $gap_check_ratios; do
+      local d
+      d="$(python3 -c "print(repr($r * $gap))")"
+      echo "== gap: checks, step $s, d/G = $r" >&2
+      "$work/ccdlab" sample-check "$f0" "$f1" --threads "$threads" --min-distance "$d" --json \
+        > "$data/gap_sampler_${s}_$r.json"
+      if [ "$s" = "$gap_ti_step" ]; then
+        "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --min-distance "$d" \
+          --pairs "$work/gap_pairs_${s}_$r.csv" --json > "$data/gap_step_${s}_$r.json"
+        python3 scripts/peer_ipctk.py ti-pairs "$f0" "$f1" --pairs "$work/gap_pairs_${s}_$r.csv" \
+          --min-distance "$d" --threads "$threads" --json > "$data/gap_ti_${s}_$r.json"
+      fi
+    done
+  done
+  # The frame's mean edge length, for d / L.
+  local mean_edge
+  mean_edge="$(python3 - "$dir/frame_0000.ply" <<'PY'
+import math, struct, sys
+b = open(sys.argv[1], "rb").read()
+end = b.index(b"end_header\n") + len(b"end_header\n")
+head = b[:end].decode().split()
+nv, nf = int(head[head.index("vertex") + 1]), int(head[head.index("face") + 1])
+x = [struct.unpack_from("<3d", b, end + 24 * i) for i in range(nv)]
+edges, at = set(), end + 24 * nv
+for _ in range(nf):
+    n = b[at]
+    f = struct.unpack_from(f"<{n}i", b, at + 1)
+    at += 1 + 4 * n
+    edges.update((min(f[i], f[i - 1]), max(f[i], f[i - 1])) for i in range(n))
+print(repr(sum(math.dist(x[i], x[j]) for i, j in edges) / len(edges)))
+PY
+)"
+  write_stamp "$data/gap_stamp.json" gap="$gap" resolution="$gap_resolution" \
+    frames="$gap_frames" mean_edge_length="$mean_edge" check_steps="[${gap_check_steps// /,}]" \
+    check_ratios="[\"${gap_check_ratios// /\",\"}\"]" ti_step="$gap_ti_step"
+}
+
+# Writes FILE: a JSON object of the machine, threads, commit and date, and KEY=VALUE pairs
+# (a VALUE that parses as JSON is stored as such, else as a string).
+write_stamp() {
+  local file="$1"
+  shift
+  python3 - "$file" machine="$machine" cpus="$(nproc)" threads="$threads" commit="$commit" \
+    date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$@" <<'PY'
+import json, sys
+stamp = {}
+for arg in sys.argv[2:]:
+    key, value = arg.split("=", 1)
+    try:
+        stamp[key] = json.loads(value)
+    except json.JSONDecodeError:
+        stamp[key] = value
+with open(sys.argv[1], "w") as f:
+    json.dump(stamp, f, indent=1)
+    f.write("\n")
+PY
+}
 
 machine="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+machine="${machine:-unknown}"
 commit="$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- src scripts || echo ' (modified)')"
+if [ "$only" = gap ]; then
+  # The other stages' data as they are; only the gap stage's is replaced.
+  cp reports/min_distance/data/*.json "$data/"
+  rm -f "$data"/gap_*.json
+else
+  # shellcheck source=scripts/data_dir.sh
+  source scripts/data_dir.sh
+  data_root="$(data_dir "$root")"
+  fun="$data_root/scalable-ccd/cloth-funnel/frames"
+  ball="$data_root/scalable-ccd/cloth-ball/frames"
+  run_scene funnel "$fun/227.ply" "$fun/228.ply" 0.019109353562922374 "$funnel_repeat" "$ipctk_funnel_repeat" counts
+  run_scene cloth-ball "$ball/cloth_ball92.ply" "$ball/cloth_ball93.ply" 0.21639446265508272 "$ball_repeat" "$ipctk_ball_repeat" no-counts
+  write_stamp "$data/stamp.json" \
+    repeats="\"$funnel_repeat,$ball_repeat,$ipctk_funnel_repeat,$ipctk_ball_repeat\""
+fi
+run_gap
+
 mkdir -p "$out.tmp"
-python3 scripts/render_min_distance.py "$data" "$out.tmp" \
-  --machine "${machine:-unknown}" --cpus "$(nproc)" --threads "$threads" --commit "$commit" \
-  --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-  --repeats "$funnel_repeat,$ball_repeat,$ipctk_funnel_repeat,$ipctk_ball_repeat"
+python3 scripts/render_min_distance.py "$data" "$out.tmp"
 mkdir -p "$out.tmp/data"
 cp "$data"/*.json "$out.tmp/data/"
 rm -rf "$out"

@@ -71,8 +71,9 @@ impl FrameSequence {
     /// (`cloth_ball`/`cloth-ball`, `funnel`/`cloth-funnel`) found under the
     /// data root, or the generated scene (`generated` with the default
     /// parameters, `generated:RES` for a cloth of `RES × RES` vertices,
-    /// `generated:RES:FRAMES`; see [`SceneParams`]). A folder wins over a
-    /// scene name.
+    /// `generated:RES:FRAMES`, `generated:RES:FRAMES:GAP` with the cloth
+    /// resting `GAP` m above the sphere; see [`SceneParams`]). A folder
+    /// wins over a scene name.
     pub fn open(spec: &str) -> Result<FrameSequence, SequenceError> {
         let path = Path::new(spec);
         if path.is_dir() {

@@ -220,6 +220,10 @@ fn negative_numbers_to_options_name_the_option_and_its_range() {
             "'--resolution <RESOLUTION>': must be a whole number from 2 to 1024",
         ),
         (
+            vec!["generate", "--out", out, "--gap", "-1"],
+            "'--gap <GAP>': must be a number of metres from 0 to 100",
+        ),
+        (
             vec!["generate", "--out", out, "--seed", "-1"],
             "'--seed <SEED>': must be a whole number from 0 to",
         ),

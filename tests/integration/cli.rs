@@ -430,6 +430,8 @@ fn wrong_arguments_fail_cleanly() {
     fails_with(&["replay", "generated:1"], "resolution 1");
     fails_with(&["replay", "generated:8:x"], "generated:8:x");
     fails_with(&["replay", "generated:8:0"], "frames 0");
+    fails_with(&["replay", "generated:8:3:-1"], "gap = -1");
+    fails_with(&["replay", "generated:8:3:nan"], "generated:8:3:nan");
     fails_with(&["replay", "no/such/folder"], "no/such/folder");
     fails_with(&["replay", "generated:8:3", "--threads", "0"], "--threads");
     let d = Scratch::unmade("cli-args");
@@ -442,6 +444,10 @@ fn wrong_arguments_fail_cleanly() {
     fails_with(
         &["generate", "--frames", "1", "--out", out],
         "'--frames <FRAMES>': must be a whole number from 2 to 10000",
+    );
+    fails_with(
+        &["generate", "--gap", "inf", "--out", out],
+        "'--gap <GAP>': must be a number of metres from 0 to 100",
     );
     fails_with(&["generate", "--format", "stl", "--out", out], "stl");
     fails_with(&["generate"], "--out");

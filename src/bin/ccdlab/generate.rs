@@ -6,7 +6,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ccdlab::harness::generate::{ClothSphere, SceneParams};
+use ccdlab::harness::generate::{ClothSphere, MAX_GAP, SceneParams};
 use ccdlab::harness::output::StagedFolder;
 use ccdlab::mesh::{write_obj, write_ply};
 
@@ -44,6 +44,12 @@ pub struct Args {
     #[arg(long, default_value_t = SceneParams::default().seed,
           value_parser = crate::limits::whole::<u64>(0, u64::MAX))]
     seed: u64,
+    /// Gap in metres, 0 to 100: the cloth collides with the sphere grown by
+    /// this much, so it settles about this far above the sphere mesh
+    /// (which is written unchanged). 0: the cloth rests on the sphere.
+    #[arg(long, default_value_t = SceneParams::default().gap,
+          allow_hyphen_values = true, value_parser = gap)]
+    gap: f64,
     /// Frame file format.
     #[arg(long, value_enum, default_value_t = Format::Ply)]
     format: Format,
@@ -63,6 +69,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         resolution: args.resolution,
         frames: args.frames,
         seed: args.seed,
+        gap: args.gap,
         ..SceneParams::default()
     };
     params.validate()?;
@@ -94,6 +101,15 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         args.out.display()
     );
     Ok(())
+}
+
+/// The `--gap` value: a finite number of metres in `[0, MAX_GAP]` (clap
+/// names the option in the refusal).
+fn gap(s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|g| (0.0..=MAX_GAP).contains(g))
+        .ok_or_else(|| format!("must be a number of metres from 0 to {MAX_GAP}"))
 }
 
 /// Refuses a file, or a non-empty folder without `force`; returns the frame

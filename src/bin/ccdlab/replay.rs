@@ -15,8 +15,9 @@ use crate::pipeline_args::PipelineArgs;
 pub struct Args {
     /// A folder of numbered OBJ/PLY frames, a data-set scene (`cloth_ball`,
     /// `funnel`), or the generated scene (`generated`, `generated:RES`,
-    /// `generated:RES:FRAMES`). Default: the data sets' scenes when found,
-    /// else `generated`.
+    /// `generated:RES:FRAMES`, `generated:RES:FRAMES:GAP` with the cloth
+    /// resting GAP m above the sphere). Default: the data sets' scenes when
+    /// found, else `generated`.
     sequences: Vec<String>,
     #[command(flatten)]
     pipeline: PipelineArgs,

@@ -25,7 +25,12 @@
 //! collision sphere and its face planes slightly inside (the radius is
 //! chosen between the two), so that the spinning facets sweep through the
 //! cloth resting on the collision sphere: cloth–sphere collisions in every
-//! step with contact.
+//! step with contact. With a [`SceneParams::gap`] `G`, the cloth collides
+//! with the collision sphere grown by `G` instead, while the sphere mesh
+//! keeps its size: the cloth rests about `G` above the mesh (less the
+//! vertices' reach beyond the collision sphere and the cloth triangles'
+//! sag between their vertices), and cloth–sphere pairs appear only at a
+//! minimum separation above that distance.
 //!
 //! **Determinism.** Sequential `f64` loops in a fixed order, rotations from
 //! [`super::rotation`] (no libm transcendental functions), and a fixed-seed
@@ -47,7 +52,8 @@ pub const SPHERE_RADIUS: f64 = 0.5;
 const SPHERE_CENTER: [f64; 3] = [0.0, 1.0, 0.0];
 /// Side of the square cloth, m.
 pub const CLOTH_SIDE: f64 = 2.0;
-/// Height of the cloth above the top of the collision sphere at frame 0, m.
+/// Height of the cloth above the top of its collider (the collision sphere
+/// grown by [`SceneParams::gap`]) at start, m.
 const CLOTH_GAP: f64 = 0.02;
 /// Horizontal offset of the cloth's centre from the sphere's axis, m
 /// (breaks the symmetry of the drop).
@@ -116,16 +122,19 @@ impl ClothSphere {
 
         let center = Vec3::from(SPHERE_CENTER);
         let axis = Vec3::from(SPIN_AXIS).normalize();
+        // The cloth's collider is the collision sphere grown by the gap; the
+        // sphere mesh above keeps its size (R + 0 is R: a zero gap changes
+        // no bit of the scene).
         let collider = SphereCollider {
             center,
-            radius: SPHERE_RADIUS,
+            radius: SPHERE_RADIUS + params.gap,
             omega: axis * params.spin,
             friction: params.friction,
         };
 
         // Cloth grid.
         let spacing = CLOTH_SIDE / (n - 1) as f64;
-        let top = center.y + SPHERE_RADIUS + CLOTH_GAP;
+        let top = center.y + collider.radius + CLOTH_GAP;
         let mut rng = XorShift64::new(params.seed);
         let mut x = Vec::with_capacity(n * n);
         for i in 0..n {

@@ -1,6 +1,6 @@
 //! The parameters of the generated cloth-on-a-sphere scene, their checks,
 //! and the sequence spec that names them (`generated`, `generated:RES`,
-//! `generated:RES:FRAMES`).
+//! `generated:RES:FRAMES`, `generated:RES:FRAMES:GAP`).
 
 /// Largest cloth resolution (vertices per side) accepted: 1024² ≈ 1M
 /// vertices, well above the data sets' cloth (≈ 46K).
@@ -11,6 +11,9 @@ pub const MAX_FRAMES: usize = 10_000;
 pub const MAX_SPHERE_SUBDIVISIONS: u32 = 6;
 /// Largest number of solver substeps per frame.
 pub const MAX_SUBSTEPS: usize = 1000;
+/// Largest gap between the cloth's collider and the sphere mesh, m (the
+/// cloth stays well inside the simulation's 1 km divergence bound).
+pub const MAX_GAP: f64 = 100.0;
 /// Largest amount of cloth positions held in memory by
 /// [`generate`](super::generate): resolution² × frames (≈ 1.5 GiB of `f64`
 /// triples).
@@ -57,7 +60,9 @@ pub enum GenerateError {
         frames: usize,
     },
     /// A `generated…` sequence spec that does not parse.
-    #[error("{0}: expected generated, generated:RESOLUTION or generated:RESOLUTION:FRAMES")]
+    #[error(
+        "{0}: expected generated, generated:RESOLUTION, generated:RESOLUTION:FRAMES or generated:RESOLUTION:FRAMES:GAP"
+    )]
     Spec(String),
     /// The simulation produced a non-finite position or one more than 1 km
     /// from the sphere (a bug; please report the parameters).
@@ -77,7 +82,7 @@ pub enum GenerateError {
 ///
 /// Lengths are metres, times seconds: the collision sphere has radius 0.5 m
 /// and the cloth is 2 m square, released at rest 20 mm above the sphere
-/// `warmup_frames` before frame 0.
+/// (grown by `gap`) `warmup_frames` before frame 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SceneParams {
     /// Cloth vertices per side (`2..=1024`); 216 gives 46,656 cloth vertices,
@@ -102,6 +107,14 @@ pub struct SceneParams {
     pub friction: f64,
     /// Seed of the jitter of the cloth's initial heights.
     pub seed: u64,
+    /// Gap, m (`[0, 100]`): the cloth collides with the collision sphere
+    /// grown by `gap`, so it comes to rest about `gap` above the sphere
+    /// mesh, which is written unchanged. 0 (the default) is the scene
+    /// whose sphere facets sweep through the resting cloth; a gap larger
+    /// than those facets' reach leaves the sphere and the cloth apart, so
+    /// that minimum-separation CCD finds cloth–sphere pairs only for
+    /// separations above about the gap.
+    pub gap: f64,
 }
 
 impl Default for SceneParams {
@@ -119,6 +132,7 @@ impl Default for SceneParams {
             spin: 3.0,
             friction: 0.5,
             seed: 2022,
+            gap: 0.0,
         }
     }
 }
@@ -184,6 +198,12 @@ impl SceneParams {
             (0.0..=1.0).contains(&self.friction),
             "in [0, 1]",
         )?;
+        real(
+            "gap",
+            self.gap,
+            (0.0..=MAX_GAP).contains(&self.gap),
+            "in [0, 100] m",
+        )?;
         Ok(())
     }
 
@@ -202,10 +222,11 @@ impl SceneParams {
         Ok(())
     }
 
-    /// Parses a sequence spec: `generated` (the default), `generated:RES`
-    /// or `generated:RES:FRAMES`. `None` when `spec` does not start with
-    /// `generated`; the parameters are not checked here
-    /// ([`validate`](Self::validate)).
+    /// Parses a sequence spec: `generated` (the default),
+    /// `generated:RES`, `generated:RES:FRAMES` or
+    /// `generated:RES:FRAMES:GAP` (the [`gap`](Self::gap) in metres).
+    /// `None` when `spec` does not start with `generated`; the parameters
+    /// are not checked here ([`validate`](Self::validate)).
     pub fn from_spec(spec: &str) -> Option<Result<SceneParams, GenerateError>> {
         let rest = spec.strip_prefix("generated")?;
         if rest.is_empty() {
@@ -215,27 +236,39 @@ impl SceneParams {
         let Some(rest) = rest.strip_prefix(':') else {
             return Some(Err(bad()));
         };
-        let mut parts = rest.split(':');
-        let mut number = |default: usize| -> Result<usize, GenerateError> {
-            match parts.next() {
-                None => Ok(default),
-                Some(s) => s.parse().map_err(|_| bad()),
-            }
-        };
-        let defaults = SceneParams::default();
-        let parsed = (|| {
-            let resolution = number(defaults.resolution)?;
-            let frames = number(defaults.frames)?;
-            Ok(SceneParams::with_size(resolution, frames))
-        })();
-        if parts.next().is_some() {
+        let parts: Vec<&str> = rest.split(':').collect();
+        if parts.len() > 3 {
             return Some(Err(bad()));
         }
+        let defaults = SceneParams::default();
+        let number = |i: usize, default: usize| -> Result<usize, GenerateError> {
+            parts
+                .get(i)
+                .map_or(Ok(default), |s| s.parse().map_err(|_| bad()))
+        };
+        let parsed = (|| {
+            let resolution = number(0, defaults.resolution)?;
+            let frames = number(1, defaults.frames)?;
+            // A real number in plain decimal or exponent notation (not
+            // `inf` or `nan`, which `validate` would refuse anyway).
+            let gap = match parts.get(2) {
+                None => defaults.gap,
+                Some(s) if s.chars().all(|c| c.is_ascii_digit() || ".eE+-".contains(c)) => {
+                    s.parse().map_err(|_| bad())?
+                }
+                Some(_) => return Err(bad()),
+            };
+            Ok(SceneParams {
+                gap,
+                ..SceneParams::with_size(resolution, frames)
+            })
+        })();
         Some(parsed)
     }
 
     /// The sequence name: `generated` for the default, else
-    /// `generated-RESxRES-Ff` (with `-custom` when other parameters differ).
+    /// `generated-RESxRES-Ff`, with `-gapG` when the gap is not 0 and
+    /// `-custom` when other parameters differ.
     pub fn name(&self) -> String {
         let defaults = SceneParams::default();
         if *self == defaults {
@@ -244,10 +277,16 @@ impl SceneParams {
         let custom = SceneParams {
             resolution: defaults.resolution,
             frames: defaults.frames,
+            gap: defaults.gap,
             ..self.clone()
         } != defaults;
         format!(
-            "generated-{r}x{r}-{f}f{}",
+            "generated-{r}x{r}-{f}f{}{}",
+            if self.gap != 0.0 {
+                format!("-gap{}", self.gap)
+            } else {
+                String::new()
+            },
             if custom { "-custom" } else { "" },
             r = self.resolution,
             f = self.frames
@@ -270,6 +309,11 @@ mod tests {
             ..SceneParams::with_size(24, 12)
         };
         assert_eq!(p.name(), "generated-24x24-12f-custom");
+        let p = SceneParams {
+            gap: 0.008,
+            ..SceneParams::with_size(24, 12)
+        };
+        assert_eq!(p.name(), "generated-24x24-12f-gap0.008");
     }
 
     #[test]
@@ -343,6 +387,15 @@ mod tests {
                 },
                 "frame_dt",
             ),
+            (SceneParams { gap: -1e-3, ..d() }, "gap"),
+            (
+                SceneParams {
+                    gap: f64::INFINITY,
+                    ..d()
+                },
+                "gap",
+            ),
+            (SceneParams { gap: 1e3, ..d() }, "gap"),
         ] {
             let e = p.validate().unwrap_err();
             assert!(
@@ -371,12 +424,21 @@ mod tests {
             SceneParams::from_spec("generated:24:12"),
             Some(Ok(SceneParams::with_size(24, 12)))
         );
+        assert_eq!(
+            SceneParams::from_spec("generated:24:12:0.01"),
+            Some(Ok(SceneParams {
+                gap: 0.01,
+                ..SceneParams::with_size(24, 12)
+            }))
+        );
         assert_eq!(SceneParams::from_spec("cloth_ball"), None);
         for bad in [
             "generated:",
             "generated:x",
             "generated:24:",
-            "generated:24:12:3",
+            "generated:24:12:",
+            "generated:24:12:inf",
+            "generated:24:12:0.01:3",
             "generated24",
             "generated:-3",
         ] {
