@@ -17,7 +17,8 @@ instruction counts do not. Two runs under `valgrind --tool=callgrind`:
 
 Per set: overhead = (batch call - empty call) / queries - solver per query, in instructions;
 in nanoseconds at the solver's own rate (its instructions per query over its wall time per
-query, `ccdlab.queries` in this process without valgrind). That rate is the solver's; the
+query, `ccdlab.queries` in this process without valgrind, the least of five runs). That
+rate is the solver's; the
 overhead's code (copies, allocation) may run at another, so the nanoseconds are indicative,
 the instructions exact.
 
@@ -46,6 +47,13 @@ PATTERN = "*__pyfunction_*_ccd_batch"
 def data_root() -> Path:
     env = os.environ.get("CCDLAB_DATA")
     return Path(env) if env else ROOT / "datasets"
+
+
+def loadavg() -> list[float] | None:
+    try:
+        return [float(x) for x in Path("/proc/loadavg").read_text().split()[:3]]
+    except (OSError, ValueError):
+        return None
 
 
 def dump_costs(prefix: str) -> list[tuple[str, int]]:
@@ -102,7 +110,9 @@ def main() -> int:
     if args.child:
         return child(paths)
     import ccdlab
+    import peer_ipctk
 
+    load_before = loadavg()
     subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "narrow_phase_instructions"],
                    check=True, cwd=ROOT)
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
@@ -147,7 +157,9 @@ def main() -> int:
         sn, sir = solver[key]
         if sn != n:
             sys.exit(f"error: {key}: {n} queries in Python, {sn} in Rust")
-        wall = ccdlab.queries(name, min_time_ms=200)["sets"][0]["mean_ns"]
+        # The least of five means (each over at least 100 ms): the run least slowed by other
+        # processes on a shared machine.
+        wall = min(ccdlab.queries(name, min_time_ms=100)["sets"][0]["mean_ns"] for _ in range(5))
         solver_ir = sir / n
         batch_ir = (ir - empty[kind]) / n
         rate = solver_ir / wall if wall > 0 else float("nan")
@@ -190,13 +202,16 @@ def main() -> int:
             "binding's entry (`__pyfunction_*_ccd_batch`) to its return, minus an empty call's, per "
             "query; minus the solver's instructions per query (examples/narrow_phase_instructions.rs, a "
             "bare loop over the same queries). Nanoseconds: the overhead's instructions at the solver's "
-            "own instructions per ns (its instruction count over its wall time, `ccdlab.queries`, on "
-            "this machine); indicative, the instruction counts are exact."
+            "own instructions per ns (its instruction count over its wall time, the least of five "
+            "`ccdlab.queries` runs, on this machine); indicative, the instruction counts are exact."
         ),
         "empty_call_ir": empty,
         "sets": rows,
         "all_sets": sets,
         "verdict": verdict,
+        "load_before": load_before,
+        "load_after": loadavg(),
+        "stamp": peer_ipctk.stamp(1),
     }
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)

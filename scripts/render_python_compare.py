@@ -154,6 +154,13 @@ def render(data: Path) -> str:
         L.append("")
         L.append(o["method"])
         L.append("")
+        if "stamp" in o:
+            so = o["stamp"]
+            L.append(
+                f"Measured {so['date']} at commit `{so['git_commit']}`; load averages {o['load_before']} "
+                f"before, {o['load_after']} after."
+            )
+            L.append("")
         L.append(
             "| set | kind | queries | solver instr. / query | batch call instr. / query (net of the empty call) | "
             "overhead instr. / query | solver ns / query (wall) | overhead ns / query (at the solver's rate) |"
