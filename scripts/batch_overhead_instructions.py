@@ -199,8 +199,8 @@ def main() -> int:
     result = {
         "method": (
             "Instructions (callgrind) of one `*_ccd_batch(points, threads=1)` call per set, from the "
-            "binding's entry (`__pyfunction_*_ccd_batch`) to its return, minus an empty call's, per "
-            "query; minus the solver's instructions per query (examples/narrow_phase_instructions.rs, a "
+            "binding's entry (`__pyfunction_*_ccd_batch`) to the next call's entry, minus an empty call's "
+            "(which also removes the loop's step between two calls), per query; minus the solver's instructions per query (examples/narrow_phase_instructions.rs, a "
             "bare loop over the same queries). Nanoseconds: the overhead's instructions at the solver's "
             "own instructions per ns (its instruction count over its wall time, the least of five "
             "`ccdlab.queries` runs, on this machine); indicative, the instruction counts are exact."

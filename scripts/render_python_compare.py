@@ -21,11 +21,14 @@ def load(path: Path):
 
 
 def ns(x: float) -> str:
+    """A time per query given in ns, with its unit."""
+    if x >= 10_000_000:
+        return f"{x / 1e6:,.1f} ms"
     if x >= 100_000:
-        return f"{x / 1000:,.0f} µs"
+        return f"{x / 1e3:,.0f} µs"
     if x >= 10_000:
-        return f"{x / 1000:,.1f} µs"
-    return f"{x:,.0f}"
+        return f"{x / 1e3:,.1f} µs"
+    return f"{x:,.0f} ns"
 
 
 def ms(x: float) -> str:
@@ -99,13 +102,28 @@ def render(data: Path) -> str:
             "it must not exceed ccdlab's lower bound (nor its upper bound); ✓ where it holds."
         )
         L.append("")
+        L.append(
+            "Candidate pairs (vertex–face + edge–edge): ccdlab's after its BVH (26-DOP), and the pairs "
+            "it finds colliding on [0, 1]; ipctk's after its LBVH (swept AABBs)."
+        )
+        L.append("")
+        L.append("| scene | ccdlab candidates | ccdlab colliding | ipctk candidates |")
+        L.append("|---|---:|---:|---:|")
+        for s in steps:
+            cc = s["candidates"]["ccdlab_report_counts"]
+            L.append(
+                f"| {s['scene']} | {cc['vf']['candidates']:,} + {cc['ee']['candidates']:,} | "
+                f"{cc['vf']['colliding']:,} + {cc['ee']['colliding']:,} | "
+                f"{s['candidates']['ipctk_vf']:,} + {s['candidates']['ipctk_ee']:,} |"
+            )
+        L.append("")
     q = c.get("queries")
     if q:
         cap = q["settings"]["sample_cap"]
         L.append("## Per query")
         L.append("")
         L.append(
-            "Every ground-truth query set under the data root, one thread, ns per query. "
+            "Every ground-truth query set under the data root, one thread, time per query. "
             "*rust*: the Rust solver's own mean (`ccdlab.queries`, each set repeated for at least 50 ms). "
             "*batch*: `ccdlab.vertex_face_ccd_batch` / `edge_edge_ccd_batch(points, threads=1)` on the "
             f"(n, 8, 3) array, the mean of repeated calls (at least 3 and "
