@@ -1006,6 +1006,30 @@ def _count_colliding(E, F, V0, V1, candidates, narrow, workers: int, ms: float =
     }
 
 
+def ipctk_whole_step(X0, X1, Fi, narrow, inflation: float = 0.0, ms: float = 0.0):
+    """One run of ipctk's whole step on Fortran-ordered float64 positions X0, X1 and int32
+    faces Fi: the mesh (`ipctk.edges`, `CollisionMesh`), the LBVH broad phase
+    (`Candidates.build`) and the narrow phase (`compute_collision_free_stepsize` with
+    `narrow`). Returns (seconds {mesh, broad_phase, narrow_phase, total = broad + narrow},
+    edges, candidates, stepsize). Also used by scripts/compare_ipctk.py."""
+    import ipctk
+    import numpy as np
+
+    t0 = time.perf_counter()
+    E = ipctk.edges(Fi)
+    mesh = ipctk.CollisionMesh(X0, np.asfortranarray(E), Fi)
+    t1 = time.perf_counter()
+    candidates = ipctk.Candidates()
+    broad = ipctk.LBVH()
+    t2 = time.perf_counter()
+    candidates.build(mesh, X0, X1, inflation_radius=inflation, broad_phase=broad)
+    t3 = time.perf_counter()
+    stepsize = candidates.compute_collision_free_stepsize(mesh, X0, X1, ms, narrow)
+    t4 = time.perf_counter()
+    run = {"mesh": t1 - t0, "broad_phase": t3 - t2, "narrow_phase": t4 - t3, "total": (t3 - t2) + (t4 - t3)}
+    return run, E, candidates, stepsize
+
+
 def cmd_step(args) -> dict:
     import ipctk
     import numpy as np
@@ -1024,18 +1048,7 @@ def cmd_step(args) -> dict:
     inflation = ms / 2
     best = None
     for _ in range(args.repeat):
-        t0 = time.perf_counter()
-        E = ipctk.edges(Fi)
-        mesh = ipctk.CollisionMesh(X0, np.asfortranarray(E), Fi)
-        t1 = time.perf_counter()
-        candidates = ipctk.Candidates()
-        broad = ipctk.LBVH()
-        t2 = time.perf_counter()
-        candidates.build(mesh, X0, X1, inflation_radius=inflation, broad_phase=broad)
-        t3 = time.perf_counter()
-        stepsize = candidates.compute_collision_free_stepsize(mesh, X0, X1, ms, narrow)
-        t4 = time.perf_counter()
-        run = {"mesh": t1 - t0, "broad_phase": t3 - t2, "narrow_phase": t4 - t3, "total": (t3 - t2) + (t4 - t3)}
+        run, E, candidates, stepsize = ipctk_whole_step(X0, X1, Fi, narrow, inflation, ms)
         if best is None or run["total"] < best["total"]:
             best = run
     vf_c, ee_c = len(candidates.fv_candidates), len(candidates.ee_candidates)

@@ -160,16 +160,33 @@ pub(crate) fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[V
     let view = view
         .into_dimensionality::<Ix3>()
         .map_err(|e| value_error(format!("{name}: {e}")))?;
+    let non_finite = |i: usize, row: usize, v: f64| {
+        value_error(format!(
+            "{name}: query {i}, point {row} (both numbered from 0) has a non-finite coordinate {v}"
+        ))
+    };
+    if let Some(flat) = view.as_slice() {
+        // C order (the usual case): each query is 24 consecutive doubles, read
+        // as a slice instead of 24 indexed (bounds-checked) elements.
+        let mut out = Vec::with_capacity(view.shape()[0]);
+        for (i, q) in flat.chunks_exact(24).enumerate() {
+            if !q.iter().fold(true, |ok, v| ok & v.is_finite()) {
+                let k = q.iter().position(|v| !v.is_finite()).unwrap_or(0);
+                return Err(non_finite(i, k / 3, q[k]));
+            }
+            out.push(std::array::from_fn(|row| {
+                Vec3::new(q[3 * row], q[3 * row + 1], q[3 * row + 2])
+            }));
+        }
+        return Ok(out);
+    }
     let mut out = Vec::with_capacity(view.shape()[0]);
     for (i, q) in view.outer_iter().enumerate() {
         let mut pts = [Vec3::zeros(); 8];
         for (row, p) in pts.iter_mut().enumerate() {
             let (x, y, z) = (q[[row, 0]], q[[row, 1]], q[[row, 2]]);
             if let Some(v) = [x, y, z].into_iter().find(|v| !v.is_finite()) {
-                return Err(value_error(format!(
-                    "{name}: query {i}, point {row} (both numbered from 0) has a non-finite \
-                     coordinate {v}"
-                )));
+                return Err(non_finite(i, row, v));
             }
             *p = Vec3::new(x, y, z);
         }

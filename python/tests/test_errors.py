@@ -136,6 +136,20 @@ def test_bad_batches():
     bad[2, 5, 1] = np.inf
     with pytest.raises(ValueError, match=r"query 2, point 5 \(both numbered from 0\) has a non-finite coordinate inf"):
         ccdlab.vertex_face_ccd_batch(bad)
+    # The first bad coordinate in query, point, axis order, read from a C-order array and
+    # from a strided one (two paths in the binding) alike.
+    bad[2, 6, 0] = np.nan
+    bad[3, 0, 0] = -np.inf
+    strided = np.zeros((4, 8, 6))
+    strided[:, :, ::2] = bad
+    for layout in (bad, strided[:, :, ::2], np.asfortranarray(bad)):
+        with pytest.raises(ValueError, match=r"query 2, point 5 \(both numbered from 0\) has a non-finite coordinate inf"):
+            ccdlab.edge_edge_ccd_batch(layout)
+    bad[2, 5, 1] = 0.0
+    strided[:, :, ::2] = bad
+    for layout in (bad, strided[:, :, ::2]):
+        with pytest.raises(ValueError, match=r"query 2, point 6 \(both numbered from 0\) has a non-finite coordinate NaN"):
+            ccdlab.vertex_face_ccd_batch(layout)
     with pytest.raises(ValueError, match="threads"):
         ccdlab.vertex_face_ccd_batch(q, threads=0)
 
