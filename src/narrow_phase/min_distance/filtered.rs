@@ -74,6 +74,8 @@ pub(super) struct Start {
     d_out: f64,
     /// `d` for inclusions, when in range.
     d_in: Option<f64>,
+    /// An advancement step failed: later steps are not tried.
+    stalled: bool,
 }
 
 /// Steps 1–4 of the fast path (module doc).
@@ -117,12 +119,15 @@ pub(super) fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: boo
         plane: true,
         d_out,
         d_in,
+        stalled: false,
     })
 }
 
 /// Step 4, conservative advancement, steps `steps` of it (those before
 /// have run on `from`): `Some(None)` when it passes 1 (no time within
-/// `d`), `None` when it stops short; `from.start` moves on.
+/// `d`), `None` when it stops short or the steps run out; `from.start`
+/// moves on. After a step fails, no later one runs (`from.stalled`), so
+/// running the steps in parts is running them at once.
 ///
 /// Usually within a few steps of the time of impact, or past 1. The first
 /// step goes along the nearest-point direction; later ones by the plane
@@ -134,6 +139,9 @@ pub(super) fn advance_steps<F: Features>(
     steps: std::ops::Range<u32>,
 ) -> Option<Option<Toi>> {
     for i in steps {
+        if from.stalled {
+            return None;
+        }
         let by_plane = if from.plane && i > 0 {
             advance_by_plane(f, from.d_out, from.start)
         } else {
@@ -143,7 +151,10 @@ pub(super) fn advance_steps<F: Features>(
         match by_plane.or_else(|| advance(f, from.d_out, from.start)) {
             Some(1.0) => return Some(None),
             Some(t) => from.start = t,
-            None => return None,
+            None => {
+                from.stalled = true;
+                return None;
+            }
         }
     }
     None
@@ -156,6 +167,7 @@ pub(super) fn search_from<F: Features>(f: &F, from: &Start) -> Option<Option<Toi
         plane,
         d_out,
         d_in,
+        ..
     } = *from;
     search::earliest(
         start,
