@@ -23,7 +23,7 @@ use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::separation::edge_edge_separated;
 use super::start_contact;
 use super::static_tier;
-use super::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
+use super::toi::{SolverTier, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
 use crate::pair_kernel::certified_common_sign;
 
@@ -115,13 +115,7 @@ pub(crate) fn edge_edge_traced_with(
     let exact = oracle::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     )
-    .map(|mut t| {
-        t.refine_to(EXACT_TOI_WIDTH);
-        Toi {
-            lower: t.lower_f64(),
-            upper: t.upper_f64(),
-        }
-    });
+    .map(Toi::of_exact);
     (exact, SolverTier::Exact)
 }
 

@@ -1,5 +1,7 @@
 //! What a CCD query returns.
 
+use crate::exact::Algebraic;
+
 /// The earliest time of impact of a colliding query, as a bracket: the true
 /// time lies in `[lower, upper]`. `lower` is the conservative value (never
 /// later than the truth) that a simulator should use.
@@ -15,6 +17,17 @@ impl Toi {
     /// A time known exactly.
     pub fn exact(t: f64) -> Toi {
         Toi { lower: t, upper: t }
+    }
+
+    /// The exact path's bracket of the real time `t`: refined to at most
+    /// [`EXACT_TOI_WIDTH`] (unless `t` is a dyadic), its ends rounded
+    /// outward to doubles.
+    pub(crate) fn of_exact(mut t: Algebraic) -> Toi {
+        t.refine_to(EXACT_TOI_WIDTH);
+        Toi {
+            lower: t.lower_f64(),
+            upper: t.upper_f64(),
+        }
     }
 }
 

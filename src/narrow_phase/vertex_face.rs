@@ -42,7 +42,7 @@ use super::oracle;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::start_contact;
 use super::static_tier;
-use super::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
+use super::toi::{SolverTier, Toi};
 use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
 use crate::pair_kernel::certified_common_sign;
 
@@ -115,14 +115,8 @@ pub(crate) fn vertex_face_traced_with(
     ) {
         return (result, SolverTier::Float);
     }
-    let exact =
-        oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1).map(|mut t| {
-            t.refine_to(EXACT_TOI_WIDTH);
-            Toi {
-                lower: t.lower_f64(),
-                upper: t.upper_f64(),
-            }
-        });
+    let exact = oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
+        .map(Toi::of_exact);
     (exact, SolverTier::Exact)
 }
 

@@ -9,7 +9,7 @@ use super::separation::Separation;
 use crate::math::Vec3;
 use crate::narrow_phase::edge_edge_traced_with;
 use crate::narrow_phase::oracle;
-use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
+use crate::narrow_phase::toi::{SolverTier, Toi};
 
 /// Edge–edge CCD with a minimum separation, exact: `Some(toi)` iff for
 /// some `t ∈ [0, 1]` the closed segments `ea0 ea1` and `eb0 eb1` are
@@ -109,12 +109,6 @@ pub(crate) fn edge_edge_within_traced_with(
     let exact = oracle::edge_edge_within(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d,
     )
-    .map(|mut t| {
-        t.refine_to(EXACT_TOI_WIDTH);
-        Toi {
-            lower: t.lower_f64(),
-            upper: t.upper_f64(),
-        }
-    });
+    .map(Toi::of_exact);
     (exact, SolverTier::Exact)
 }

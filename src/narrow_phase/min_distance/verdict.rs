@@ -19,7 +19,7 @@ use super::separation::Separation;
 use crate::exact::Algebraic;
 use crate::math::Vec3;
 use crate::narrow_phase::oracle;
-use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
+use crate::narrow_phase::toi::{SolverTier, Toi};
 use crate::narrow_phase::{edge_edge_traced_with, vertex_face_traced_with};
 
 /// How far past the smallest upper end of a step's brackets a loose
@@ -160,12 +160,6 @@ fn verdict<F: Features>(
     if let Some(decision) = from.and_then(|f| search_from(features, &f)) {
         return (WithinVerdict::Tight(decision), contact_tier);
     }
-    let toi = exact().map(|mut t| {
-        t.refine_to(EXACT_TOI_WIDTH);
-        Toi {
-            lower: t.lower_f64(),
-            upper: t.upper_f64(),
-        }
-    });
+    let toi = exact().map(Toi::of_exact);
     (WithinVerdict::Tight(toi), SolverTier::Exact)
 }

@@ -8,7 +8,7 @@ use super::filtered::filtered;
 use super::separation::Separation;
 use crate::math::Vec3;
 use crate::narrow_phase::oracle;
-use crate::narrow_phase::toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
+use crate::narrow_phase::toi::{SolverTier, Toi};
 use crate::narrow_phase::vertex_face_traced_with;
 
 /// Vertex–face CCD with a minimum separation, exact: `Some(toi)` iff for
@@ -102,12 +102,6 @@ pub(crate) fn vertex_face_within_traced_with(
         return (decided, SolverTier::Float);
     }
     let exact = oracle::vertex_face_within(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d)
-        .map(|mut t| {
-            t.refine_to(EXACT_TOI_WIDTH);
-            Toi {
-                lower: t.lower_f64(),
-                upper: t.upper_f64(),
-            }
-        });
+        .map(Toi::of_exact);
     (exact, SolverTier::Exact)
 }
