@@ -48,8 +48,7 @@ impl Cubic {
     /// `Some(1)` when every coefficient is certainly positive, `Some(-1)`
     /// when every one is certainly negative, `Some(0)` when two have
     /// certainly opposite signs, `None` when this bound cannot tell.
-    /// (A single branch instead of this chain of two was measured and not
-    /// adopted: docs/notes/dnf.md.)
+    /// (Variants measured: docs/notes/dnf.md.)
     #[inline(always)]
     pub(crate) fn common_sign(&self) -> Option<i8> {
         let (e, c) = (self.err, &self.c);

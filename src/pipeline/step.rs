@@ -817,13 +817,7 @@ fn narrow<P: Pair + Sync>(
         })
         .reduce(
             || (None, 0),
-            |(a, f), (b, g)| {
-                let t = match (a, b) {
-                    (Some(a), Some(b)) => Some(earliest(Some(a), b)),
-                    (a, b) => a.or(b),
-                };
-                (t, f + g)
-            },
+            |(a, f), (b, g)| (b.map(|b| earliest(a, b)).or(a), f + g),
         );
     if let Some(t) = found {
         *toi = Some(earliest(*toi, t));

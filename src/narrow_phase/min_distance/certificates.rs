@@ -129,6 +129,17 @@ pub(super) struct VertexFace {
     pub b: [Track; 3],
 }
 
+impl VertexFace {
+    /// The tracks of a query's eight points, data set row order
+    /// (`p, f0, f1, f2` at `t = 0`, then at `t = 1`).
+    pub(super) fn new(q: [&Vec3; 8]) -> VertexFace {
+        VertexFace {
+            a: [[*q[0], *q[4]]],
+            b: [[*q[1], *q[5]], [*q[2], *q[6]], [*q[3], *q[7]]],
+        }
+    }
+}
+
 impl Features for VertexFace {
     fn a(&self) -> &[Track] {
         &self.a
@@ -176,6 +187,17 @@ impl Features for VertexFace {
 pub(super) struct EdgeEdge {
     pub a: [Track; 2],
     pub b: [Track; 2],
+}
+
+impl EdgeEdge {
+    /// The tracks of a query's eight points, data set row order
+    /// (`a0, a1, b0, b1` at `t = 0`, then at `t = 1`).
+    pub(super) fn new(q: [&Vec3; 8]) -> EdgeEdge {
+        EdgeEdge {
+            a: [[*q[0], *q[4]], [*q[1], *q[5]]],
+            b: [[*q[2], *q[6]], [*q[3], *q[7]]],
+        }
+    }
 }
 
 impl Features for EdgeEdge {

@@ -96,13 +96,10 @@ pub(crate) fn edge_edge_within_traced_with(
         Separation::Always => return (Some(Toi::exact(0.0)), SolverTier::Float),
         Separation::Positive(d) => d,
     };
-    let features = EdgeEdge {
-        a: [[*ea0_t0, *ea0_t1], [*ea1_t0, *ea1_t1]],
-        b: [[*eb0_t0, *eb0_t1], [*eb1_t0, *eb1_t1]],
-    };
     let points = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
+    let features = EdgeEdge::new(points);
     if let Some(decided) = filtered(&features, points, d, check_range) {
         return (decided, SolverTier::Float);
     }

@@ -205,17 +205,11 @@ mod tests {
     }
 
     fn vertex_face(q: &[Vec3; 8]) -> VertexFace {
-        VertexFace {
-            a: [[q[0], q[4]]],
-            b: [[q[1], q[5]], [q[2], q[6]], [q[3], q[7]]],
-        }
+        VertexFace::new(q.each_ref())
     }
 
     fn edge_edge(q: &[Vec3; 8]) -> EdgeEdge {
-        EdgeEdge {
-            a: [[q[0], q[4]], [q[1], q[5]]],
-            b: [[q[2], q[6]], [q[3], q[7]]],
-        }
+        EdgeEdge::new(q.each_ref())
     }
 
     /// A vertex falling onto a face that turns about its first edge: the

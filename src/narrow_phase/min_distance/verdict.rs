@@ -58,12 +58,8 @@ pub(crate) fn vertex_face_within_verdict_with(
     check_range: bool,
 ) -> (WithinVerdict, SolverTier) {
     let p = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
-    let features = VertexFace {
-        a: [[*v_t0, *v_t1]],
-        b: [[*f0_t0, *f0_t1], [*f1_t0, *f1_t1], [*f2_t0, *f2_t1]],
-    };
     verdict(
-        &features,
+        &VertexFace::new(p),
         p,
         d,
         check_range,
@@ -90,12 +86,8 @@ pub(crate) fn edge_edge_within_verdict_with(
     let p = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
-    let features = EdgeEdge {
-        a: [[*ea0_t0, *ea0_t1], [*ea1_t0, *ea1_t1]],
-        b: [[*eb0_t0, *eb0_t1], [*eb1_t0, *eb1_t1]],
-    };
     verdict(
-        &features,
+        &EdgeEdge::new(p),
         p,
         d,
         check_range,

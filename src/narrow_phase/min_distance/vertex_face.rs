@@ -93,11 +93,8 @@ pub(crate) fn vertex_face_within_traced_with(
         Separation::Always => return (Some(Toi::exact(0.0)), SolverTier::Float),
         Separation::Positive(d) => d,
     };
-    let features = VertexFace {
-        a: [[*v_t0, *v_t1]],
-        b: [[*f0_t0, *f0_t1], [*f1_t0, *f1_t1], [*f2_t0, *f2_t1]],
-    };
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
+    let features = VertexFace::new(points);
     if let Some(decided) = filtered(&features, points, d, check_range) {
         return (decided, SolverTier::Float);
     }
