@@ -222,8 +222,8 @@ impl StepResult {
 /// min_distance : float, optional
 ///     Minimum separation d >= 0: features that come within Euclidean
 ///     distance d during the step collide (default 0: contact). At d > 0
-///     DNF keeps a margin of d, and SLPF and the coplanar window (proven
-///     for contact only) are off; ``report`` says what ran.
+///     DNF and the window filter keep a margin of d, and SLPF (proven for
+///     contact only) is off; ``report`` says what ran.
 ///
 /// Returns
 /// -------

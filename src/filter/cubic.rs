@@ -25,7 +25,7 @@
 //! that `err ≥ 2⁻⁹⁴⁵` dwarfs the absolute error of any underflowing product
 //! (at most `2⁻¹⁰⁷⁵` each, a few dozen of them) and no product overflows.
 
-use super::points::{P3, cross, dot, sub};
+use super::points::{P3, Points, cross, dot, sub};
 use crate::math::UNIT_ROUNDOFF;
 
 /// Smallest largest difference coordinate the bound is used for (`2⁻³⁰⁰`).
@@ -115,6 +115,19 @@ pub(crate) fn coplanarity_static(
     }
     let err = big * big * big * (24.0 * 18.0 * UNIT_ROUNDOFF);
     Some(Cubic { c, err })
+}
+
+/// [`coplanarity_static`] of a vertex–face pair's eight points (data set row
+/// order), in the order `f0, f1, f2, v` of DNF and the solver.
+#[inline(always)]
+pub(crate) fn vf_cubic(p: &Points) -> Option<Cubic> {
+    coplanarity_static(&p[1], &p[2], &p[3], &p[0], &p[5], &p[6], &p[7], &p[4])
+}
+
+/// [`coplanarity_static`] of an edge–edge pair's eight points.
+#[inline(always)]
+pub(crate) fn ee_cubic(p: &Points) -> Option<Cubic> {
+    coplanarity_static(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7])
 }
 
 #[cfg(test)]

@@ -46,16 +46,16 @@
 //! and the pair passes.
 
 use super::Verdict;
-use super::cubic::coplanarity_static;
+use super::cubic::{Cubic, ee_cubic, vf_cubic};
 use super::points::{P3, Points, sub};
 use crate::math::UNIT_ROUNDOFF;
 use crate::pair_kernel::QueryKind;
 
 /// Smallest end norm the bound is used for (`2⁻³⁰⁰`).
-const NORM_MIN: f64 = f64::from_bits((1023 - 300) << 52);
+pub(super) const NORM_MIN: f64 = f64::from_bits((1023 - 300) << 52);
 
 /// Smallest `d` the products use (`2⁻⁴⁰⁰`; a smaller `d` is replaced by it).
-const D_MIN: f64 = f64::from_bits((1023 - 400) << 52);
+pub(super) const D_MIN: f64 = f64::from_bits((1023 - 400) << 52);
 
 /// DNF at separation `d > 0` on a pair's eight points (data set row order:
 /// `v, f0, f1, f2` or `ea0, ea1, eb0, eb1`, at `t = 0` then `t = 1`):
@@ -67,28 +67,42 @@ pub fn dnf_within(kind: QueryKind, p: &Points, d: f64) -> Verdict {
     if !(d >= 0.0 && d.is_finite()) {
         return Verdict::Pass;
     }
-    // The cubic's points in its order, and the two differences whose cross
-    // product is the normal.
-    let (cubic, [a0, a1], [b0, b1]) = match kind {
+    let cubic = match kind {
+        QueryKind::VertexFace => vf_cubic(p),
+        QueryKind::EdgeEdge => ee_cubic(p),
+    };
+    match (cubic, normal_margin(kind, p, d)) {
+        (Some(cubic), Some(margin)) => dnf_beyond(&cubic, margin),
+        _ => Verdict::Pass,
+    }
+}
+
+/// The margin `D ≥ d·|n(t)|` on `[0, 1]` of the module doc for a pair's
+/// eight points and a finite `d ≥ 0`; `None` when an end norm is below
+/// `2⁻³⁰⁰` (the pair then passes).
+#[inline(always)]
+pub(super) fn normal_margin(kind: QueryKind, p: &Points, d: f64) -> Option<f64> {
+    // The two differences whose cross product is the normal, at both ends.
+    let ([a0, a1], [b0, b1]) = match kind {
         QueryKind::VertexFace => (
-            coplanarity_static(&p[1], &p[2], &p[3], &p[0], &p[5], &p[6], &p[7], &p[4]),
             [sub(&p[2], &p[1]), sub(&p[6], &p[5])],
             [sub(&p[3], &p[1]), sub(&p[7], &p[5])],
         ),
         QueryKind::EdgeEdge => (
-            coplanarity_static(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]),
             [sub(&p[1], &p[0]), sub(&p[5], &p[4])],
             [sub(&p[3], &p[2]), sub(&p[7], &p[6])],
         ),
     };
-    let Some(cubic) = cubic else {
-        return Verdict::Pass;
-    };
-    let (Some(a), Some(b)) = (norm_bound(&a0, &a1), norm_bound(&b0, &b1)) else {
-        return Verdict::Pass;
-    };
+    let (a, b) = (norm_bound(&a0, &a1)?, norm_bound(&b0, &b1)?);
+    Some(d.max(D_MIN) * a * b * (1.0 + 16.0 * UNIT_ROUNDOFF))
+}
+
+/// DNF's test with the margin `D` ([`normal_margin`]): culled when every
+/// Bernstein coefficient of the cubic exceeds `D`, or every one is below
+/// `−D`, with the rounding of the module doc.
+#[inline(always)]
+pub(super) fn dnf_beyond(cubic: &Cubic, margin: f64) -> Verdict {
     let u = UNIT_ROUNDOFF;
-    let margin = d.max(D_MIN) * a * b * (1.0 + 16.0 * u);
     let theta = |m: f64| (cubic.err + m * margin) * (1.0 + 4.0 * u);
     let (t1, t3) = (theta(1.0), theta(3.0));
     let c = &cubic.c;

@@ -19,8 +19,8 @@ pub use dnf_within::dnf_within;
 pub use points::{Points, points};
 pub use slpf::{PAPER_DIRECTIONS, SlpfProjections, SlpfTable, slpf_edge_edge, slpf_vertex_face};
 pub use window::{
-    WINDOW_DEPTH, dnf_window_edge_edge, dnf_window_vertex_face, window_edge_edge,
-    window_vertex_face,
+    WINDOW_DEPTH, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within,
+    window_edge_edge, window_vertex_face, window_within,
 };
 
 /// A filter's decision on one pair.

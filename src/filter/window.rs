@@ -52,6 +52,33 @@
 //! `2⁻¹⁰⁷⁵` each). A pair whose differences exceed `2²⁰⁰` passes (no
 //! projection can then overflow).
 //!
+//! **Within `d`** ([`dnf_window_within`], minimum separation `d > 0`,
+//! docs/design.md §5). The features stay more than `d` apart on a window
+//! when (i) `|f(t)| > d·|n(t)|` there, `n` the normal `f` is the triple
+//! product with (`|f|/|n|` is the vertex's distance to the triangle's plane,
+//! or the distance between the edges' lines, at most the features'
+//! distance): it holds where every subdivided Bernstein coefficient exceeds
+//! the margin `D ≥ d·max|n|` of [`super::dnf_within`] (or all are below
+//! `−D`), with the rounding bound of `near_plane_runs`; or (ii) along a
+//! constant direction `s` all the differences above exceed `d·|s|` at `l`
+//! and at `r` (or are all below its negation): every point of one feature
+//! minus every point of the other is a convex combination of those
+//! differences (barycentric weights for a vertex and a face, products of
+//! the edge parameters for two edges), so its projection on `s` exceeds
+//! `d·|s|` on the whole window (linearity), and so does its length times
+//! `|s|`. The runs are those where (i) fails, found by subdivision alone
+//! (the single-root bisection tracks a root, not the band `|f| ≤ D` around
+//! it), and each is tested with the directions above (with the normal at
+//! mid-window too, it culled 0.2 % more pairs: docs/notes/window-filter.md).
+//! Rounding of (ii): `d` is raised to
+//! at least `2⁻⁴⁰⁰` (a larger `d` culls less) and directions with
+//! `‖s‖₁ < 2⁻³⁰⁰` are not used, so the largest `|sᵢ|` is at least `2⁻³⁰²`,
+//! its square is normal and the squares that underflow change the sum `S`
+//! by far less than its rounding; `|s| ≤ fl(√S)·(1 + 2.6u)`, so
+//! `N = fl(fl(√S)·(1 + 4u)) ≥ |s|`, `d·N` is normal, and the threshold
+//! `fl(fl(E + fl(d·N))·(1 + 4u)) ≥ (E + d·|s|)(1 − u)³(1 + 4u)` exceeds
+//! `E + d·|s|`, `E` the contact threshold above.
+//!
 //! **Cost.** The filter runs on the pairs DNF passes, culls most of them,
 //! and costs less than the exact tests it saves. The usual case, a cubic
 //! whose Bernstein coefficients change sign once with certainty, has
@@ -60,15 +87,17 @@
 //! of branches. Variants measured and not adopted:
 //! docs/notes/window-filter.md.
 //!
-//! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`. Tested against
-//! the exact oracle on random and near-degenerate pairs, and on every
-//! candidate of the real steps (`tests/pipeline.rs`).
+//! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`; within `d`,
+//! the features stay more than `d` apart on `[0, 1]`. Tested against the
+//! exact oracle on random and near-degenerate pairs, and on every candidate
+//! of the real steps (`tests/pipeline.rs`).
 
-use super::cubic::{Cubic, coplanarity_static};
+use super::cubic::{Cubic, ee_cubic, vf_cubic};
+use super::dnf_within::{D_MIN, NORM_MIN, dnf_beyond, normal_margin};
 use super::points::{P3, Points, cross, dot, lerp, points, sub};
 use super::{CulledBy, Verdict};
-use crate::math::{Bounded, TINY, Vec3, gamma};
-use crate::pair_kernel::coplanarity_scaled;
+use crate::math::{Bounded, TINY, UNIT_ROUNDOFF, Vec3, gamma};
+use crate::pair_kernel::{QueryKind, coplanarity_scaled};
 
 /// How many times a window is halved at most (windows are `2⁻ᵈ` wide at
 /// depth `d`); the depth that cost the least in measurement
@@ -298,25 +327,66 @@ fn halve(positive: bool, left: [f64; 4], right: [f64; 4]) -> ([f64; 4], bool) {
 /// roundings.
 #[inline]
 fn coplanar_runs(cubic: &Cubic, runs: &mut Runs) -> bool {
+    let (v, e) = bernstein(cubic);
+    (one_sign_change(&v, e) && bisect_single_root(v, e, runs)) || subdivide(v, e, runs)
+}
+
+/// The Bernstein coefficients of the cubic on `[0, 1]` and the bound `e` on
+/// the error of every coefficient of their subdivisions (see
+/// [`coplanar_runs`]).
+#[inline(always)]
+fn bernstein(cubic: &Cubic) -> ([f64; 4], f64) {
     let c = &cubic.c;
     let v = [c[0], c[1] / 3.0, c[2] / 3.0, c[3]];
     let big_c = c.iter().fold(0.0f64, |m, x| max(x.abs(), m));
     let big = v.iter().fold(0.0f64, |m, x| max(x.abs(), m));
     let err = cubic.err + gamma(1) * big_c;
-    let e = err * (1.0 + gamma(2)) + gamma(3 * WINDOW_DEPTH + 3) * big;
-    (one_sign_change(&v, e) && bisect_single_root(v, e, runs)) || subdivide(v, e, runs)
+    (
+        v,
+        err * (1.0 + gamma(2)) + gamma(3 * WINDOW_DEPTH + 3) * big,
+    )
 }
 
-/// Covers `[0, 1]` by windows (module doc): `true` when every run of
-/// possibly coplanar windows is `separated(l, r)`.
+/// Writes into `runs` (empty) the runs of windows on which the cubic may
+/// come within `margin` of zero (`margin ≥ d·|n(t)|` on `[0, 1]`, from
+/// [`super::dnf_within`]); `false` when there are too many. Outside them
+/// `|f| > d·|n|`: the features are more than `d` apart (module doc). A
+/// window is free when its coefficients all exceed `e + margin` (or are all
+/// below its negation), rounded up: `fl(fl(e + margin)·(1 + 2u))` is at
+/// least `(e + margin)(1 − u)²(1 + 2u) ≥ e + margin`. The single-root
+/// bisection does not apply: it tracks a root, not the band around it.
 #[inline]
-fn all_windows_decided(cubic: &Cubic, mut separated: impl FnMut(f64, f64) -> bool) -> bool {
+fn near_plane_runs(cubic: &Cubic, margin: f64, runs: &mut Runs) -> bool {
+    let (v, e) = bernstein(cubic);
+    subdivide(v, (e + margin) * (1.0 + 2.0 * UNIT_ROUNDOFF), runs)
+}
+
+/// Covers `[0, 1]` by windows (module doc): `true` when `runs_of` finds
+/// the runs of undecided windows and every one is `separated(l, r)`.
+#[inline]
+fn all_windows_decided(
+    runs_of: impl FnOnce(&mut Runs) -> bool,
+    mut separated: impl FnMut(f64, f64) -> bool,
+) -> bool {
     let mut runs = Runs {
         l: [0.0; MAX_RUNS],
         r: [0.0; MAX_RUNS],
         n: 0,
     };
-    coplanar_runs(cubic, &mut runs) && (0..runs.n).all(|i| separated(runs.l[i], runs.r[i]))
+    runs_of(&mut runs) && (0..runs.n).all(|i| separated(runs.l[i], runs.r[i]))
+}
+
+/// The runs a window test looks at: those where the pair may be coplanar
+/// (contact, `WITHIN` false) or within `margin` of it (`WITHIN`).
+#[inline(always)]
+fn runs_of<const WITHIN: bool>(cubic: &Cubic, margin: f64) -> impl FnOnce(&mut Runs) -> bool {
+    move |runs| {
+        if WITHIN {
+            near_plane_runs(cubic, margin, runs)
+        } else {
+            coplanar_runs(cubic, runs)
+        }
+    }
 }
 
 /// Largest absolute coordinate of the differences.
@@ -333,19 +403,30 @@ fn max_abs<const K: usize>(d: &[P3; K]) -> f64 {
 
 /// Whether the linear functions `g_j(t) = (d0[j] + t(d1[j] − d0[j]))·s`
 /// (computed as in the module doc) all have one certified strict sign at
-/// `t = l` and at `t = r`, `delta` the largest difference coordinate.
+/// `t = l` and at `t = r`, `delta` the largest difference coordinate; with
+/// `WITHIN`, all exceed `d·|s|` (or are all below its negation), `d ≥ 2⁻⁴⁰⁰`.
 #[inline(always)]
-fn one_side<const K: usize>(
+fn one_side<const K: usize, const WITHIN: bool>(
     d0: &[P3; K],
     d1: &[P3; K],
     delta: f64,
     s: &P3,
     l: f64,
     r: f64,
+    d: f64,
 ) -> bool {
     let s1 = s[0].abs() + s[1].abs() + s[2].abs();
     // Threshold (module doc); NaN or ∞ directions make every test fail.
-    let e = gamma(12) * delta * s1 + TINY;
+    let mut e = gamma(12) * delta * s1 + TINY;
+    if WITHIN {
+        // Directions shorter than `2⁻³⁰⁰` are not used (module doc,
+        // "Within d"); a NaN one fails the finiteness test below.
+        if s1 < NORM_MIN {
+            return false;
+        }
+        let norm = dot(s, s).sqrt() * (1.0 + 4.0 * UNIT_ROUNDOFF);
+        e = (e + d * norm) * (1.0 + 4.0 * UNIT_ROUNDOFF);
+    }
     if !e.is_finite() {
         return false;
     }
@@ -377,7 +458,7 @@ pub fn window_vertex_face(
 ) -> Verdict {
     let p = points([v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]);
     match vf_cubic(&p) {
-        Some(cubic) => Verdict::culled_if(window_vf(&cubic, &p)),
+        Some(cubic) => Verdict::culled_if(window_vf::<false>(&cubic, &p, 0.0, 0.0)),
         None => Verdict::Pass,
     }
 }
@@ -399,7 +480,7 @@ pub fn window_edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ]);
     match ee_cubic(&p) {
-        Some(cubic) => Verdict::culled_if(window_ee(&cubic, &p)),
+        Some(cubic) => Verdict::culled_if(window_ee::<false>(&cubic, &p, 0.0, 0.0)),
         None => Verdict::Pass,
     }
 }
@@ -413,7 +494,8 @@ pub fn dnf_window_vertex_face(dnf: bool, window: bool, p: &Points) -> Option<Cul
     if dnf && super::dnf::dnf_verdict(cubic.as_ref(), || vf_certified(p)) == Verdict::Culled {
         return Some(CulledBy::Dnf);
     }
-    (window && cubic.is_some_and(|c| window_vf(&c, p))).then_some(CulledBy::Window)
+    (window && cubic.is_some_and(|c| window_vf::<false>(&c, p, 0.0, 0.0)))
+        .then_some(CulledBy::Window)
 }
 
 /// [`dnf_window_vertex_face`] for an edge–edge pair.
@@ -423,14 +505,48 @@ pub fn dnf_window_edge_edge(dnf: bool, window: bool, p: &Points) -> Option<Culle
     if dnf && super::dnf::dnf_verdict(cubic.as_ref(), || ee_certified(p)) == Verdict::Culled {
         return Some(CulledBy::Dnf);
     }
-    (window && cubic.is_some_and(|c| window_ee(&c, p))).then_some(CulledBy::Window)
+    (window && cubic.is_some_and(|c| window_ee::<false>(&c, p, 0.0, 0.0)))
+        .then_some(CulledBy::Window)
 }
 
-/// The cubic of `f0, f1, f2, v` (the vertex–face order of DNF and the
-/// solver).
-#[inline(always)]
-fn vf_cubic(p: &Points) -> Option<Cubic> {
-    coplanarity_static(&p[1], &p[2], &p[3], &p[0], &p[5], &p[6], &p[7], &p[4])
+/// At a minimum separation `d > 0`: DNF with a margin (when `dnf`; exactly
+/// [`dnf_within`](super::dnf_within)'s verdict), then the window filter
+/// within `d` (when `window`), sharing the cubic and the margin; which one
+/// culled the pair, if any. Culled ⇒ the features stay more than `d` apart
+/// on `[0, 1]`. A `d` that is NaN, negative or infinite culls nothing.
+#[inline]
+pub fn dnf_window_within(
+    kind: QueryKind,
+    dnf: bool,
+    window: bool,
+    p: &Points,
+    d: f64,
+) -> Option<CulledBy> {
+    if !(d >= 0.0 && d.is_finite()) {
+        return None;
+    }
+    let cubic = match kind {
+        QueryKind::VertexFace => vf_cubic(p),
+        QueryKind::EdgeEdge => ee_cubic(p),
+    }?;
+    let margin = normal_margin(kind, p, d)?;
+    if dnf && dnf_beyond(&cubic, margin) == Verdict::Culled {
+        return Some(CulledBy::Dnf);
+    }
+    let d = d.max(D_MIN);
+    let culled = window
+        && match kind {
+            QueryKind::VertexFace => window_vf::<true>(&cubic, p, margin, d),
+            QueryKind::EdgeEdge => window_ee::<true>(&cubic, p, margin, d),
+        };
+    culled.then_some(CulledBy::Window)
+}
+
+/// The window filter alone at separation `d` ([`dnf_window_within`]):
+/// [`Verdict::Culled`] only when the features stay more than `d` apart.
+#[inline]
+pub fn window_within(kind: QueryKind, p: &Points, d: f64) -> Verdict {
+    Verdict::culled_if(dnf_window_within(kind, false, true, p, d).is_some())
 }
 
 #[inline(always)]
@@ -440,20 +556,16 @@ fn vf_certified(p: &Points) -> [Bounded; 4] {
 }
 
 #[inline(always)]
-fn ee_cubic(p: &Points) -> Option<Cubic> {
-    coplanarity_static(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7])
-}
-
-#[inline(always)]
 fn ee_certified(p: &Points) -> [Bounded; 4] {
     let v = p.map(Vec3::from);
     coplanarity_scaled(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7])
 }
 
 /// The window test on a vertex–face pair `[v, f0, f1, f2]` at `t = 0`, then
-/// at `t = 1`, with its cubic.
+/// at `t = 1`, with its cubic; with `WITHIN`, at separation `d ≥ 2⁻⁴⁰⁰`
+/// with the cubic's `margin` ([`super::dnf_within`]).
 #[inline]
-fn window_vf(cubic: &Cubic, p: &Points) -> bool {
+fn window_vf<const WITHIN: bool>(cubic: &Cubic, p: &Points, margin: f64, d: f64) -> bool {
     let d0 = [sub(&p[0], &p[1]), sub(&p[0], &p[2]), sub(&p[0], &p[3])];
     let d1 = [sub(&p[4], &p[5]), sub(&p[4], &p[6]), sub(&p[4], &p[7])];
     let delta = max(max_abs(&d0), max_abs(&d1));
@@ -473,16 +585,17 @@ fn window_vf(cubic: &Cubic, p: &Points) -> bool {
         let n = cross(&e[0], &e[1]);
         (0..3).any(|k| {
             let s = cross(&e[k], &n);
-            dot(&q[k], &s) > 0.0 && one_side(&d0, &d1, delta, &s, l, r)
+            dot(&q[k], &s) > 0.0 && one_side::<3, WITHIN>(&d0, &d1, delta, &s, l, r, d)
         })
     };
-    all_windows_decided(cubic, separated)
+    all_windows_decided(runs_of::<WITHIN>(cubic, margin), separated)
 }
 
 /// The window test on an edge–edge pair `[ea0, ea1, eb0, eb1]` at `t = 0`,
-/// then at `t = 1`, with its cubic.
+/// then at `t = 1`, with its cubic; `WITHIN`, `margin` and `d` as for
+/// [`window_vf`].
 #[inline]
-fn window_ee(cubic: &Cubic, p: &Points) -> bool {
+fn window_ee<const WITHIN: bool>(cubic: &Cubic, p: &Points, margin: f64, d: f64) -> bool {
     let d0 = [
         sub(&p[0], &p[2]),
         sub(&p[0], &p[3]),
@@ -511,16 +624,17 @@ fn window_ee(cubic: &Cubic, p: &Points) -> bool {
         let m = cross(&ea, &eb);
         let sa = cross(&ea, &m);
         let sb = cross(&eb, &m);
-        (dot(&q[0], &sa) * dot(&q[1], &sa) > 0.0 && one_side(&d0, &d1, delta, &sa, l, r))
-            || (dot(&q[0], &sb) * dot(&q[2], &sb) > 0.0 && one_side(&d0, &d1, delta, &sb, l, r))
+        let side = |s: &P3| one_side::<4, WITHIN>(&d0, &d1, delta, s, l, r, d);
+        (dot(&q[0], &sa) * dot(&q[1], &sa) > 0.0 && side(&sa))
+            || (dot(&q[0], &sb) * dot(&q[2], &sb) > 0.0 && side(&sb))
     };
-    all_windows_decided(cubic, separated)
+    all_windows_decided(runs_of::<WITHIN>(cubic, margin), separated)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::narrow_phase::oracle;
+    use crate::narrow_phase::{edge_edge_within, oracle, vertex_face_within};
     use proptest::prelude::*;
 
     #[test]
@@ -813,6 +927,147 @@ mod tests {
             }
             if window_edge_edge(a, b, c, d, e, f, g, h) == Verdict::Culled {
                 prop_assert!(oracle::edge_edge(a, b, c, d, e, f, g, h).is_none(), "EE {q:?}");
+            }
+        }
+    }
+
+    /// A vertex passing beside the triangle, in its plane, `0.5` outside
+    /// edge `x = 0` at its nearest: DNF's margin cannot cull it (the vertex
+    /// crosses the plane), the window filter within `d` does for `d < 0.5`
+    /// and never at `d ≥ 0.5`, where it comes within `d`.
+    #[test]
+    fn within_d_culls_a_vertex_passing_farther_than_d_beside_the_triangle() {
+        let (a, b, c) = (
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+        let (p0, p1) = (Vec3::new(-0.5, 0.25, 1.0), Vec3::new(-0.5, 0.25, -1.0));
+        let q = points([&p0, &a, &b, &c, &p1, &a, &b, &c]);
+        let kind = QueryKind::VertexFace;
+        for d in [1e-300, 1e-6, 0.25, 0.49] {
+            assert_eq!(
+                dnf_window_within(kind, true, true, &q, d),
+                Some(CulledBy::Window),
+                "{d}"
+            );
+            assert_eq!(window_within(kind, &q, d), Verdict::Culled, "{d}");
+        }
+        for d in [0.5, 0.75, 10.0] {
+            assert_eq!(window_within(kind, &q, d), Verdict::Pass, "{d}");
+            assert!(oracle::vertex_face_within(&p0, &a, &b, &c, &p1, &a, &b, &c, d).is_some());
+        }
+        // Bad separations cull nothing.
+        for d in [f64::NAN, -1.0, f64::INFINITY] {
+            assert_eq!(dnf_window_within(kind, true, true, &q, d), None);
+        }
+    }
+
+    /// Two edges crossing over each other at height `h` (their lines' distance
+    /// is `h` when they cross): culled within `d < h`, never at `d ≥ h`.
+    #[test]
+    fn within_d_culls_edges_passing_farther_than_d() {
+        let (a0, a1) = (Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0));
+        // Edge b, along y, slides along x from x = −3 to x = 3 at z = 0.5.
+        let (b0, b1) = (Vec3::new(-3.0, -1.0, 0.5), Vec3::new(-3.0, 1.0, 0.5));
+        let (c0, c1) = (Vec3::new(3.0, -1.0, 0.5), Vec3::new(3.0, 1.0, 0.5));
+        let q = points([&a0, &a1, &b0, &b1, &a0, &a1, &c0, &c1]);
+        let kind = QueryKind::EdgeEdge;
+        assert_eq!(window_within(kind, &q, 0.4), Verdict::Culled);
+        assert_eq!(window_within(kind, &q, 0.5), Verdict::Pass);
+        assert!(oracle::edge_edge_within(&a0, &a1, &b0, &b1, &a0, &a1, &c0, &c1, 0.5).is_some());
+    }
+
+    fn within_coord() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            3 => -2.0..2.0f64,
+            2 => (-16i32..=16).prop_map(|i| f64::from(i) / 8.0),
+            1 => Just(0.0),
+        ]
+    }
+
+    fn within_point() -> impl Strategy<Value = Vec3> {
+        (within_coord(), within_coord(), within_coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    fn separation() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(1e-300),
+            Just(1e-9),
+            0.0..1.0f64,
+            Just(0.125),
+            Just(0.5)
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        /// Culled within `d` ⇒ never within `d` (the solver, whose verdicts
+        /// are checked against the exact oracle elsewhere). Lifting the
+        /// first point (the vertex, or an end of edge a) makes near misses
+        /// at `d` common; the lattice makes touching and coplanar ones.
+        #[test]
+        fn within_d_never_culls_a_pair_within_d(
+            mut q in proptest::array::uniform8(within_point()),
+            lift in prop_oneof![Just(0.0), Just(0.5), 0.0..3.0f64],
+            d in separation(),
+        ) {
+            q[0].z += lift;
+            q[4].z += lift;
+            let p = points(q.each_ref().map(|x| x));
+            let [a, b, c, e, f, g, h, i] = &q;
+            if window_within(QueryKind::VertexFace, &p, d) == Verdict::Culled {
+                prop_assert!(vertex_face_within(a, b, c, e, f, g, h, i, d).is_none(), "VF d = {d}: {q:?}");
+            }
+            if window_within(QueryKind::EdgeEdge, &p, d) == Verdict::Culled {
+                prop_assert!(edge_edge_within(a, b, c, e, f, g, h, i, d).is_none(), "EE d = {d}: {q:?}");
+            }
+        }
+
+        /// A vertex (an edge's end) exactly at distance `d` from the other
+        /// feature at a lattice time, beside it in a plane the motion keeps:
+        /// never culled, and the exact oracle agrees that it is within `d`.
+        #[test]
+        fn within_d_never_culls_a_touch_at_exactly_d(
+            x in -8i32..8, y in -8i32..8, k in 0i32..=8, dk in 1i32..4,
+            side in 0usize..3, d in prop::sample::select(&[0.125, 0.25, 1.0, 3.0][..]),
+        ) {
+            // Triangle (0,0,0), (2,0,0), (0,2,0) moving by (x, y, 0)/8; the
+            // vertex at distance d outside edge `side` at t = k/8, moving
+            // across the plane at a rate dk.
+            let shift = Vec3::new(f64::from(x), f64::from(y), 0.0) / 8.0;
+            let (a, b, c) = (Vec3::new(0.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, 2.0, 0.0));
+            let t = f64::from(k) / 8.0;
+            // Outside the edge's line, in the plane, at distance d from the
+            // triangle (beside the middle of edges y = 0 and x = 0; beyond
+            // corner b along x for the slanted one).
+            let at_t = [Vec3::new(1.0, -d, 0.0), Vec3::new(-d, 1.0, 0.0), Vec3::new(2.0 + d, 0.0, 0.0)][side] + shift * t;
+            let v = Vec3::new(0.0, 0.0, f64::from(dk));
+            let (p0, p1) = (at_t - v * t, at_t + v * (1.0 - t));
+            let (a1, b1, c1) = (a + shift, b + shift, c + shift);
+            let q = points([&p0, &a, &b, &c, &p1, &a1, &b1, &c1]);
+            prop_assert!(oracle::vertex_face_within(&p0, &a, &b, &c, &p1, &a1, &b1, &c1, d).is_some());
+            prop_assert_eq!(window_within(QueryKind::VertexFace, &q, d), Verdict::Pass);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// The same against the exact oracle itself (slower, fewer cases).
+        #[test]
+        fn within_d_never_culls_what_the_oracle_finds_within_d(
+            q in proptest::array::uniform8(within_point()),
+            d in separation(),
+        ) {
+            let p = points(q.each_ref().map(|x| x));
+            let [a, b, c, e, f, g, h, i] = &q;
+            if window_within(QueryKind::VertexFace, &p, d) == Verdict::Culled {
+                prop_assert!(oracle::vertex_face_within(a, b, c, e, f, g, h, i, d).is_none(), "VF d = {d}: {q:?}");
+            }
+            if window_within(QueryKind::EdgeEdge, &p, d) == Verdict::Culled {
+                prop_assert!(oracle::edge_edge_within(a, b, c, e, f, g, h, i, d).is_none(), "EE d = {d}: {q:?}");
             }
         }
     }

@@ -74,8 +74,8 @@ use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, Ste
 use crate::broad_phase::CandidateSink;
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::filter::{
-    CulledBy, FilterSet, Points, SlpfTable, Verdict, dnf_window_edge_edge, dnf_window_vertex_face,
-    dnf_within,
+    CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
+    dnf_window_within,
 };
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
@@ -149,9 +149,9 @@ impl Pipeline {
         let cfg = &self.config;
         let mesh = step.mesh;
         // Minimum separation: at d > 0 the time-aligned pruning runs on
-        // k-DOPs grown by d / 2 and DNF with a margin of d
-        // (`crate::filter::dnf_within`); SLPF and the coplanar window,
-        // proven for contact only, are off.
+        // k-DOPs grown by d / 2, DNF and the window filter with a margin of
+        // d (`crate::filter::dnf_window_within`); SLPF, proven for contact
+        // only, is off.
         let min_distance = validate_separation(cfg.min_distance)?;
         let within = min_distance > 0.0;
 
@@ -175,7 +175,6 @@ impl Pipeline {
             TimeAligned::Auto if prune => cfg.filters.without_slpf(),
             _ => cfg.filters,
         };
-        let window = cfg.window && !within;
         let reusable = |bvh: &Bvh| {
             bvh.axes() == cfg.axes
                 && bvh.time_aligned() == prune
@@ -199,7 +198,7 @@ impl Pipeline {
                     }
                 })
             },
-            || FilterCtx::new(cfg, filters, window, step, buffers),
+            || FilterCtx::new(cfg, filters, cfg.window, step, buffers),
         );
         let built = match built {
             Ok(built) => built,
@@ -247,7 +246,7 @@ impl Pipeline {
             faces: mesh.num_faces(),
             k: cfg.axes.k(),
             filters,
-            window,
+            window: cfg.window,
             time_aligned: prune,
             solver: cfg.solver_that_runs(),
             min_distance,
@@ -446,9 +445,13 @@ impl<'a> FilterCtx<'a> {
             return None;
         }
         if self.min_distance > 0.0 {
-            return (dnf_within(QueryKind::VertexFace, &self.vf_points(p), self.min_distance)
-                == Verdict::Culled)
-                .then_some(CulledBy::Dnf);
+            return dnf_window_within(
+                QueryKind::VertexFace,
+                self.dnf,
+                self.window,
+                &self.vf_points(p),
+                self.min_distance,
+            );
         }
         dnf_window_vertex_face(self.dnf, self.window, &self.vf_points(p))
     }
@@ -480,9 +483,13 @@ impl<'a> FilterCtx<'a> {
             return None;
         }
         if self.min_distance > 0.0 {
-            return (dnf_within(QueryKind::EdgeEdge, &self.ee_points(p), self.min_distance)
-                == Verdict::Culled)
-                .then_some(CulledBy::Dnf);
+            return dnf_window_within(
+                QueryKind::EdgeEdge,
+                self.dnf,
+                self.window,
+                &self.ee_points(p),
+                self.min_distance,
+            );
         }
         dnf_window_edge_edge(self.dnf, self.window, &self.ee_points(p))
     }

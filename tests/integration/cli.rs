@@ -663,11 +663,13 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
     assert_eq!(near["min_distance"], 1e-4);
     assert_eq!(
         (near["filters"].as_str(), near["window"].as_bool()),
-        (Some("dnf"), Some(false))
+        (Some("dnf"), Some(true))
     );
     for kind in ["vf", "ee"] {
         let c = |r: &Value| r[kind]["colliding"].as_u64().unwrap();
         assert!(c(&near) > c(&contact), "{kind}");
+        // The window filter runs with its margin, and culls.
+        assert!(near[kind]["culled_window"].as_u64().unwrap() > 0, "{kind}");
     }
 }
 

@@ -679,10 +679,10 @@ proptest! {
     /// degeneracies meet the distance): for both ends of k and every
     /// time-aligned setting, the pipeline reports exactly the exact
     /// minimum-separation oracle's pairs among all pairs of the mesh, with
-    /// brackets that meet the oracle's, with every filter setting (DNF with
-    /// its margin; SLPF and the window off, as the report says) and every
-    /// time-aligned setting; the pairs include the contact pairs, none
-    /// later.
+    /// brackets that meet the oracle's, with every filter setting (DNF and,
+    /// with the 26-DOP, the window filter on and off, both with a margin of
+    /// d; SLPF off, as the report says) and every time-aligned setting; the
+    /// pairs include the contact pairs, none later.
     #[test]
     fn degenerate_meshes_within_d_report_exactly_the_oracles_pairs(
         (mesh, x0, x1) in integer_grid_mesh(),
@@ -697,13 +697,18 @@ proptest! {
             .step(&step)
             .unwrap();
         for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
-            for (time_aligned, filters) in [TimeAligned::Off, TimeAligned::On, TimeAligned::Auto].into_iter().flat_map(|t| FilterSet::ALL.map(|f| (t, f))) {
-                let config = PipelineConfig { axes, time_aligned, filters, min_distance: d, collect_pairs: true, ..PipelineConfig::default() };
+            let windows: &[bool] = if axes == KdopAxes::Dop26 { &[true, false] } else { &[true] };
+            for (time_aligned, filters, &window) in [TimeAligned::Off, TimeAligned::On, TimeAligned::Auto]
+                .into_iter()
+                .flat_map(|t| FilterSet::ALL.map(|f| (t, f)))
+                .flat_map(|(t, f)| windows.iter().map(move |w| (t, f, w)))
+            {
+                let config = PipelineConfig { axes, time_aligned, filters, window, min_distance: d, collect_pairs: true, ..PipelineConfig::default() };
                 let out = Pipeline::new(config.clone()).step(&step).unwrap();
-                let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}, {filters}");
+                let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}, {filters}, window {window}");
                 prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
                 let r = &out.report;
-                prop_assert!(r.filters == filters.without_slpf() && !r.window, "{}", setting);
+                prop_assert!(r.filters == filters.without_slpf() && r.window == window, "{}", setting);
                 prop_assert!(time_aligned != TimeAligned::On || r.time_aligned, "{}", setting);
                 prop_assert!(time_aligned != TimeAligned::Off || !r.time_aligned, "{}", setting);
                 prop_assert_eq!(r.min_distance, d);
@@ -948,7 +953,7 @@ fn a_bad_min_distance_is_refused_and_zero_is_contact() {
     let c = Pipeline::new(tiny).step(&step).unwrap().report;
     assert_eq!(
         (c.filters, c.window, c.solver),
-        (FilterSet::Dnf, false, ccdlab::narrow_phase::Solver::Exact)
+        (FilterSet::Dnf, true, ccdlab::narrow_phase::Solver::Exact)
     );
     assert!(c.vf.colliding >= b.vf.colliding && c.ee.colliding >= b.ee.colliding);
     assert!(c.toi <= b.toi);

@@ -59,6 +59,14 @@ pub fn setting(filters: FilterSet, time_aligned: bool, window: bool) -> String {
     )
 }
 
+/// The line that says a step ran at a minimum separation `d > 0`, and what
+/// that changes.
+pub fn min_distance_line(d: f64) -> String {
+    format!(
+        "minimum separation: {d:e} (pairs within it collide; DNF and the window filter keep a margin of d, SLPF is off)"
+    )
+}
+
 /// Prints the header and the `VF` and `EE` rows.
 pub fn print(vf: Row, ee: Row) {
     println!(

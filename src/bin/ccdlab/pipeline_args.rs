@@ -39,8 +39,8 @@ pub struct PipelineArgs {
     pub time_aligned: String,
     /// Minimum separation d ≥ 0: features that come within Euclidean
     /// distance d during the step collide (0: contact). At d > 0 the BVH's
-    /// k-DOPs grow by d/2, DNF keeps a margin of d, and SLPF and the
-    /// coplanar window are off (proven for contact only).
+    /// k-DOPs grow by d/2, DNF and the window filter keep a margin of d, and
+    /// SLPF is off (proven for contact only).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = distance)]
     pub min_distance: f64,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).

@@ -146,10 +146,7 @@ fn print_summary(s: &ReplaySummary) {
         );
     }
     if s.min_distance > 0.0 {
-        println!(
-            "minimum separation: {:e} (pairs within it collide; DNF with a margin of d, SLPF and the window off)",
-            s.min_distance
-        );
+        println!("{}", crate::counts_table::min_distance_line(s.min_distance));
     }
     crate::counts_table::print((&s.vf).into(), (&s.ee).into());
     println!(

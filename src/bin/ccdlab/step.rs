@@ -129,10 +129,7 @@ fn print_summary(args: &Args, m: &MeasuredStep) {
         crate::counts_table::setting(r.filters, r.time_aligned, r.window)
     );
     if r.min_distance > 0.0 {
-        println!(
-            "minimum separation: {:e} (pairs within it collide; DNF with a margin of d, SLPF and the window off)",
-            r.min_distance
-        );
+        println!("{}", crate::counts_table::min_distance_line(r.min_distance));
     }
     crate::counts_table::print((&r.vf).into(), (&r.ee).into());
     let b = &r.bvh_tests;
