@@ -162,6 +162,22 @@ pub(super) fn advance_steps<F: Features>(
 
 /// Step 5: the search for the earliest time after `from.start`.
 pub(super) fn search_from<F: Features>(f: &F, from: &Start) -> Option<Option<Toi>> {
+    search_below(f, from, first_within(f, from))
+}
+
+/// The search's upper end after `from.start` ([`search::first_within`]): a
+/// time certified within `d`, so the earliest one is in `[from.start, it]`.
+pub(super) fn first_within<F: Features>(f: &F, from: &Start) -> Option<f64> {
+    let d = from.d_in?;
+    search::first_within(from.start, |t| within(f, d, t))
+}
+
+/// [`search_from`] with the upper end [`first_within`] already found.
+pub(super) fn search_below<F: Features>(
+    f: &F,
+    from: &Start,
+    known: Option<f64>,
+) -> Option<Option<Toi>> {
     let Start {
         start,
         plane,
@@ -171,6 +187,7 @@ pub(super) fn search_from<F: Features>(f: &F, from: &Start) -> Option<Option<Toi
     } = *from;
     search::earliest(
         start,
+        known,
         |l, r| apart(f, d_out, l, r) || (plane && apart_by_plane(f, d_out, l, r)),
         |t| d_in.is_some_and(|d| within(f, d, t)),
     )

@@ -36,27 +36,32 @@ pub(super) const MAX_WIDTH: f64 = 1.0 / (1u64 << 30) as f64;
 /// many; a generic contact about `2·40`).
 const MAX_VISITS: u32 = 256;
 
+/// The search's upper end: the first of `start + 2⁻⁴⁰·2ᵏ` (up to 1) at which
+/// `within` holds. The time of impact is at most any time within `d`.
+pub(super) fn first_within(start: f64, mut within: impl FnMut(f64) -> bool) -> Option<f64> {
+    let mut step = WIDTH;
+    while start + step <= 1.0 {
+        if within(start + step) {
+            return Some(start + step);
+        }
+        step *= 2.0;
+    }
+    None
+}
+
 /// The bracket of the earliest time within `d`: `Some(None)` when every
 /// interval is certified apart, `Some(Some(toi))` when bracketed, `None`
 /// when undecided. `[0, start]` is certified apart (`start` a multiple of
 /// `2⁻⁴⁰` in `[0, 1)`); `apart(l, r)` and `within(t)` must be certificates;
 /// `within(0)` has already failed (a time of impact `0` is left to the
-/// exact path, which returns it exactly).
+/// exact path, which returns it exactly); `known` is [`first_within`]'s
+/// answer for the same `start` and `within`.
 pub(super) fn earliest(
     start: f64,
+    known: Option<f64>,
     mut apart: impl FnMut(f64, f64) -> bool,
     mut within: impl FnMut(f64) -> bool,
 ) -> Option<Option<Toi>> {
-    // An upper end: the time of impact is at most any time within d.
-    let mut known = None;
-    let mut step = WIDTH;
-    while start + step <= 1.0 {
-        if within(start + step) {
-            known = Some(start + step);
-            break;
-        }
-        step *= 2.0;
-    }
     // Depth-first stack, earliest interval on top; depth ≤ 41, so at most
     // 42 entries.
     let mut stack = [(0.0, 0.0); 48];

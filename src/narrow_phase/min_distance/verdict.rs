@@ -9,11 +9,14 @@
 //! and no later than its contact bracket's upper end. That loose bracket
 //! skips the rest of the advancement and the search, which converge on the
 //! time of impact in many small steps on pairs that cross. A pair that does
-//! not touch gets the tight answer of [`super::vertex_face_within`] /
+//! not touch runs the rest of the advancement; if a time certified within
+//! `d` then comes at the search's upper end, `[start, that time]` is its
+//! loose bracket, without the search's bisection. Any other pair gets the
+//! tight answer of [`super::vertex_face_within`] /
 //! [`super::edge_edge_within`], by the same steps.
 
 use super::certificates::{EdgeEdge, Features, VertexFace};
-use super::filtered::{Advanced, MAX_ADVANCES, advance_steps, prelude, search_from};
+use super::filtered::{Advanced, MAX_ADVANCES, advance_steps, first_within, prelude, search_below};
 use super::search;
 use super::separation::Separation;
 use crate::exact::Algebraic;
@@ -143,14 +146,28 @@ fn verdict<F: Features>(
         debug_assert!(lower <= t0.upper, "a contact before the span apart");
         return (WithinVerdict::Loose(toi), contact_tier);
     }
-    // Not touching: the rest of the fast path, as the tight solver runs it.
+    // Not touching: the rest of the advancement, as the tight solver runs
+    // it.
     if let Some(f) = from.as_mut()
         && let Some(decision) = advance_steps(features, f, 1..MAX_ADVANCES)
     {
         return (WithinVerdict::Tight(decision), contact_tier);
     }
-    if let Some(decision) = from.and_then(|f| search_from(features, &f)) {
-        return (WithinVerdict::Tight(decision), contact_tier);
+    // Certified within `d` at the search's upper end: the earliest time
+    // within `d` is in [start, upper], without the search's bisection
+    // (which, on a pair that approaches slowly while its features turn,
+    // needs many intervals and often leaves the pair to the exact path).
+    if let Some(f) = from {
+        if let Some(upper) = first_within(features, &f) {
+            let toi = Toi {
+                lower: f.start,
+                upper,
+            };
+            return (WithinVerdict::Loose(toi), contact_tier);
+        }
+        if let Some(decision) = search_below(features, &f, None) {
+            return (WithinVerdict::Tight(decision), contact_tier);
+        }
     }
     let toi = exact().map(Toi::of_exact);
     (WithinVerdict::Tight(toi), SolverTier::Exact)
