@@ -31,7 +31,7 @@ use crate::narrow_phase::Toi;
 const BEYOND_RANGE: f64 = 6.427_752_177_035_961e60;
 
 /// Conservative advancement steps before the bisection takes over.
-pub(super) const MAX_ADVANCES: u32 = 24;
+const MAX_ADVANCES: u32 = 24;
 
 /// The stand-in for a tiny `d` in exclusions (`2⁻⁸⁷`, in range).
 const TINY_D: f64 = 1.0 / (1u128 << 87) as f64;
@@ -74,14 +74,12 @@ pub(super) struct Start {
     d_out: f64,
     /// `d` for inclusions, when in range.
     d_in: Option<f64>,
-    /// An advancement step failed: later steps are not tried.
-    stalled: bool,
 }
 
 /// Steps 1–4 of the fast path (module doc).
 pub(super) fn advanced<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advanced {
     match prelude(f, points, d, check) {
-        Advanced::From(mut from) => match advance_steps(f, &mut from, 0..MAX_ADVANCES) {
+        Advanced::From(mut from) => match advance_steps(f, &mut from) {
             Some(decision) => Advanced::Decided(decision),
             None => Advanced::From(from),
         },
@@ -91,22 +89,10 @@ pub(super) fn advanced<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bo
 
 /// Steps 1–3 of the fast path (module doc): `Advanced::From` with
 /// `start = 0` when they decide nothing.
-pub(super) fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advanced {
-    if check && !all_in_filter_range(&points) {
-        return Advanced::Defer;
-    }
-    debug_assert!(
-        all_in_filter_range(&points),
-        "a query out of the filter range"
-    );
-    if d >= BEYOND_RANGE {
-        return Advanced::Decided(Some(Toi::exact(0.0)));
-    }
-    let d_in = in_filter_range(d).then_some(d);
-    let d_out = match d_in {
-        Some(d) => d,
-        None if d < TINY_D => TINY_D,
-        None => return Advanced::Defer,
+fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advanced {
+    let (d_out, d_in) = match separations(points, d, check) {
+        Ok(ds) => ds,
+        Err(other) => return other,
     };
     if apart_on_an_axis(f, d_out) {
         return Advanced::Decided(None);
@@ -119,29 +105,52 @@ pub(super) fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: boo
         plane: true,
         d_out,
         d_in,
-        stalled: false,
     })
 }
 
-/// Step 4, conservative advancement, steps `steps` of it (those before
-/// have run on `from`): `Some(None)` when it passes 1 (no time within
-/// `d`), `None` when it stops short or the steps run out; `from.start`
-/// moves on. After a step fails, no later one runs (`from.stalled`), so
-/// running the steps in parts is running them at once.
+/// Step 1, and `d` for exclusions and for inclusions (module doc); `Err`
+/// with the decision when the range decides.
+fn separations(points: [&Vec3; 8], d: f64, check: bool) -> Result<(f64, Option<f64>), Advanced> {
+    if check && !all_in_filter_range(&points) {
+        return Err(Advanced::Defer);
+    }
+    debug_assert!(
+        all_in_filter_range(&points),
+        "a query out of the filter range"
+    );
+    if d >= BEYOND_RANGE {
+        return Err(Advanced::Decided(Some(Toi::exact(0.0))));
+    }
+    let d_in = in_filter_range(d).then_some(d);
+    match d_in {
+        Some(d) => Ok((d, d_in)),
+        None if d < TINY_D => Ok((TINY_D, None)),
+        None => Err(Advanced::Defer),
+    }
+}
+
+/// For a pair known to come within `d`: the end `s` of a span `[0, s]`
+/// certified apart by the first advancement step alone, or `0` (also where
+/// the range leaves the fast path out). Steps 2–3 are skipped: a pair that
+/// comes within `d` is never apart on an axis, and one within `d` at `t = 0`
+/// fails the step.
+pub(super) fn first_step_end<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> f64 {
+    match separations(points, d, check) {
+        Ok((d_out, _)) => advance(f, d_out, 0.0).unwrap_or(0.0),
+        Err(_) => 0.0,
+    }
+}
+
+/// Step 4, conservative advancement: `Some(None)` when it passes 1 (no
+/// time within `d`), `None` when a step fails or the steps run out;
+/// `from.start` moves on.
 ///
 /// Usually within a few steps of the time of impact, or past 1. The first
 /// step goes along the nearest-point direction; later ones by the plane
 /// certificate, which follows turning features, for as long as it
 /// succeeds, and then along the nearest-point direction again.
-pub(super) fn advance_steps<F: Features>(
-    f: &F,
-    from: &mut Start,
-    steps: std::ops::Range<u32>,
-) -> Option<Option<Toi>> {
-    for i in steps {
-        if from.stalled {
-            return None;
-        }
+fn advance_steps<F: Features>(f: &F, from: &mut Start) -> Option<Option<Toi>> {
+    for i in 0..MAX_ADVANCES {
         let by_plane = if from.plane && i > 0 {
             advance_by_plane(f, from.d_out, from.start)
         } else {
@@ -151,10 +160,7 @@ pub(super) fn advance_steps<F: Features>(
         match by_plane.or_else(|| advance(f, from.d_out, from.start)) {
             Some(1.0) => return Some(None),
             Some(t) => from.start = t,
-            None => {
-                from.stalled = true;
-                return None;
-            }
+            None => return None,
         }
     }
     None

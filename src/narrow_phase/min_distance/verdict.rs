@@ -3,20 +3,20 @@
 //! pair's verdict but the tight bracket of only the pairs that may hold the
 //! step's earliest time (a pipeline step that does not collect its pairs).
 //!
-//! A pair that touches (`d = 0`, decided by the exact contact solver) comes
-//! within every `d > 0`: its earliest time within `d` lies after the span
-//! `[0, start]` that the fast path's first advancement step certified apart
-//! and no later than its contact bracket's upper end. That loose bracket
-//! skips the rest of the advancement and the search, which converge on the
-//! time of impact in many small steps on pairs that cross. A pair that does
-//! not touch runs the rest of the advancement; if a time certified within
-//! `d` then comes at the search's upper end, `[start, that time]` is its
-//! loose bracket, without the search's bisection. Any other pair gets the
-//! tight answer of [`super::vertex_face_within`] /
-//! [`super::edge_edge_within`], by the same steps.
+//! The exact contact solver runs first. A pair that touches comes within
+//! every `d > 0`: its earliest time within `d` lies after the span
+//! `[0, s]` that the fast path's first advancement step certifies apart and
+//! no later than its contact bracket's upper end. That loose bracket skips
+//! the rest of the advancement and the search, which converge on the time
+//! of impact in many small steps on pairs that cross. A pair that does not
+//! touch runs the advancement; if a time certified within `d` then comes at
+//! the search's upper end, `[start, that time]` is its loose bracket,
+//! without the search's bisection. Any other pair gets the tight answer of
+//! [`super::vertex_face_within`] / [`super::edge_edge_within`], by the same
+//! steps.
 
 use super::certificates::{EdgeEdge, Features, VertexFace};
-use super::filtered::{Advanced, MAX_ADVANCES, advance_steps, first_within, prelude, search_below};
+use super::filtered::{Advanced, advanced, first_step_end, first_within, search_below};
 use super::search;
 use super::separation::Separation;
 use crate::exact::Algebraic;
@@ -123,36 +123,25 @@ fn verdict<F: Features>(
         }
         Separation::Positive(d) => d,
     };
-    // The fast path's first advancement step, which decides most pairs
-    // that stay apart.
-    let mut from = match prelude(features, points, d, check_range) {
-        Advanced::Decided(decision) => return (WithinVerdict::Tight(decision), SolverTier::Float),
-        Advanced::Defer => None,
-        Advanced::From(mut from) => match advance_steps(features, &mut from, 0..1) {
-            Some(decision) => return (WithinVerdict::Tight(decision), SolverTier::Float),
-            None => Some(from),
-        },
-    };
     // Touching at some time in [l0, u0]: within d then, and never before
-    // `start` (certified apart up to it), so the earliest time within d is
-    // in [start, u0] (u0 ≥ the contact ≥ start).
+    // `s`, the end of the span the first advancement step certifies apart,
+    // so the earliest time within d is in [s, u0] (u0 ≥ the contact ≥ s).
     let (touch, contact_tier) = contact();
     if let Some(t0) = touch {
-        let lower = from.map_or(0.0, |f| f.start);
+        let lower = first_step_end(features, points, d, check_range);
+        debug_assert!(lower <= t0.upper, "a contact before the span apart");
         let toi = Toi {
             lower,
             upper: t0.upper,
         };
-        debug_assert!(lower <= t0.upper, "a contact before the span apart");
         return (WithinVerdict::Loose(toi), contact_tier);
     }
-    // Not touching: the rest of the advancement, as the tight solver runs
-    // it.
-    if let Some(f) = from.as_mut()
-        && let Some(decision) = advance_steps(features, f, 1..MAX_ADVANCES)
-    {
-        return (WithinVerdict::Tight(decision), contact_tier);
-    }
+    // Not touching: the fast path, as the tight solver runs it.
+    let from = match advanced(features, points, d, check_range) {
+        Advanced::Decided(decision) => return (WithinVerdict::Tight(decision), contact_tier),
+        Advanced::Defer => None,
+        Advanced::From(from) => Some(from),
+    };
     // Certified within `d` at the search's upper end: the earliest time
     // within `d` is in [start, upper], without the search's bisection
     // (which, on a pair that approaches slowly while its features turn,
