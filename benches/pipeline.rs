@@ -13,6 +13,9 @@
 //! - `broad_phase/parry-aabb/<scene>`: parry's AABB BVHs, build + traversal;
 //! - `pipeline/step/<scene>`: a whole step with the default configuration
 //!   (26-DOP, SLPF+DNF, exact), a fresh pipeline per iteration;
+//! - `pipeline/step-min-distance-1e-3/<scene>`: the same at a minimum
+//!   separation of `10⁻³` times the first frame's mean edge length
+//!   (docs/design.md §5), counts only (`collect_pairs` off, as the CLI);
 //! - `pipeline/step-collapsed-frame/generated-24`: a degenerate step, the
 //!   generated scene at 24 × 24 with every vertex of the first frame at one
 //!   point (all features touch at `t = 0`: every pair is a candidate and
@@ -381,6 +384,22 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
             black_box(p.step(black_box(&step)).expect("same mesh").report.toi)
         })
     });
+    let d = 1e-3 * mean_edge_length(&step);
+    g.bench_function(BenchmarkId::new("step-min-distance-1e-3", name), |b| {
+        b.iter(|| {
+            let config = PipelineConfig {
+                min_distance: d,
+                ..PipelineConfig::default()
+            };
+            black_box(
+                Pipeline::new(config)
+                    .step(black_box(&step))
+                    .expect("same mesh")
+                    .report
+                    .toi,
+            )
+        })
+    });
     // The same with time-aligned pruning (not the paper's; see
     // `KdopBvh::time_aligned`).
     g.bench_function(BenchmarkId::new("step-time-aligned", name), |b| {
@@ -399,6 +418,16 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
         })
     });
     g.finish();
+}
+
+/// The mean length of the mesh's edges at `t = 0`.
+fn mean_edge_length(step: &Step<'_>) -> f64 {
+    let edges = step.mesh.edges();
+    let sum: f64 = edges
+        .iter()
+        .map(|&[a, b]| (step.x_t0[a as usize] - step.x_t0[b as usize]).norm())
+        .sum();
+    sum / edges.len().max(1) as f64
 }
 
 /// The generated scene at 24 × 24, frames 0 → 1, with every vertex of

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Minimum-separation CCD on funnel 227->228 and cloth-ball 92->93 at d = 0 and d/L = 1e-6,
 # 1e-4, 1e-3, 1e-2 (L the frame's mean edge length): ccdlab's colliding pairs, earliest time of
-# impact and step time (`ccdlab step --rebuild --min-distance D`, fastest of N) beside ipctk's
+# impact and step time (`ccdlab step --rebuild --min-distance D`, fastest of N, no pairs kept) beside ipctk's
 # (`scripts/peer_ipctk.py step --min-distance D`, fastest of M) in the same run, and two checks
 # that fail loudly (the script stops, the report is not written):
 #   - the plain sampler (`ccdlab sample-check`): every candidate pair within d at a sample
@@ -66,8 +66,20 @@ run_scene() {
     d="$(python3 -c "print(repr($r * $L))")"
     local tag="${scene}_$r"
     echo "== $scene d/L = $r (d = $d)" >&2
+    # Timed as ipctk's step is used: counts and the earliest time, no pairs kept (loose
+    # brackets, docs/design.md §5). The pairs for the Tight-Inclusion check come from a second,
+    # untimed run that keeps them, whose counts and earliest time must be the same.
     "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --repeat "$repeat" --rebuild \
-      --min-distance "$d" --pairs "$work/pairs_$tag.csv" --json > "$data/ccdlab_$tag.json"
+      --min-distance "$d" --json > "$data/ccdlab_$tag.json"
+    "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --min-distance "$d" \
+      --pairs "$work/pairs_$tag.csv" --json > "$work/kept_$tag.json"
+    python3 - "$data/ccdlab_$tag.json" "$work/kept_$tag.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+same = lambda r: ([r[k][c] for k in ("vf", "ee") for c in ("candidates", "colliding")], r.get("toi"), r.get("toi_upper"))
+if same(a) != same(b):
+    sys.exit(f"the step that keeps its pairs differs: {same(a)} against {same(b)}")
+PY
     local count_flag=(--no-counts)
     [ "$counts" = counts ] && count_flag=()
     python3 scripts/peer_ipctk.py step "$f0" "$f1" --threads "$threads" --repeat "$ipctk_repeat" \

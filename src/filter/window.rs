@@ -68,10 +68,10 @@
 //! `d·|s|` on the whole window (linearity), and so does its length times
 //! `|s|`. The runs are those where (i) fails, found by subdivision alone
 //! (the single-root bisection tracks a root, not the band `|f| ≤ D` around
-//! it), and each is tested with the directions above (with the normal at
-//! mid-window too, it culled 0.2 % more pairs: docs/notes/window-filter.md).
-//! Rounding of (ii): `d` is raised to
-//! at least `2⁻⁴⁰⁰` (a larger `d` culls less) and directions with
+//! it), and each is tested with the directions above (the normal at
+//! mid-window as a further one was measured and left out:
+//! docs/notes/min-distance.md). Rounding of (ii): `d` is raised to at
+//! least `2⁻⁴⁰⁰` (a larger `d` culls less) and directions with
 //! `‖s‖₁ < 2⁻³⁰⁰` are not used, so the largest `|sᵢ|` is at least `2⁻³⁰²`,
 //! its square is normal and the squares that underflow change the sum `S`
 //! by far less than its rounding; `|s| ≤ fl(√S)·(1 + 2.6u)`, so

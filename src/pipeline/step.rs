@@ -198,7 +198,7 @@ impl Pipeline {
                     }
                 })
             },
-            || FilterCtx::new(cfg, filters, cfg.window, step, buffers),
+            || FilterCtx::new(cfg, filters, step, buffers),
         );
         let built = match built {
             Ok(built) => built,
@@ -378,7 +378,6 @@ impl<'a> FilterCtx<'a> {
     fn new(
         cfg: &PipelineConfig,
         filters: FilterSet,
-        window: bool,
         step: &'a Step<'a>,
         buffers: FilterBuffers,
     ) -> FilterCtx<'a> {
@@ -408,7 +407,7 @@ impl<'a> FilterCtx<'a> {
             x,
             slpf,
             dnf: filters.uses_dnf(),
-            window,
+            window: cfg.window,
             solver: cfg.solver,
             min_distance: cfg.min_distance,
             in_range,
