@@ -58,7 +58,7 @@
 //! product with (`|f|/|n|` is the vertex's distance to the triangle's plane,
 //! or the distance between the edges' lines, at most the features'
 //! distance): it holds where every subdivided Bernstein coefficient exceeds
-//! the margin `D ≥ d·max|n|` of [`super::dnf_within`] (or all are below
+//! the margin `D ≥ d·max|n|` of [`mod@super::dnf_within`] (or all are below
 //! `−D`), with the rounding bound of `near_plane_runs`; or (ii) along a
 //! constant direction `s` all the differences above exceed `d·|s|` at `l`
 //! and at `r` (or are all below its negation): every point of one feature
@@ -349,7 +349,7 @@ fn bernstein(cubic: &Cubic) -> ([f64; 4], f64) {
 
 /// Writes into `runs` (empty) the runs of windows on which the cubic may
 /// come within `margin` of zero (`margin ≥ d·|n(t)|` on `[0, 1]`, from
-/// [`super::dnf_within`]); `false` when there are too many. Outside them
+/// [`mod@super::dnf_within`]); `false` when there are too many. Outside them
 /// `|f| > d·|n|`: the features are more than `d` apart (module doc). A
 /// window is free when its coefficients all exceed `e + margin` (or are all
 /// below its negation), rounded up: `fl(fl(e + margin)·(1 + 2u))` is at
@@ -510,7 +510,7 @@ pub fn dnf_window_edge_edge(dnf: bool, window: bool, p: &Points) -> Option<Culle
 }
 
 /// At a minimum separation `d > 0`: DNF with a margin (when `dnf`; exactly
-/// [`dnf_within`](super::dnf_within)'s verdict), then the window filter
+/// [`dnf_within`](super::dnf_within())'s verdict), then the window filter
 /// within `d` (when `window`), sharing the cubic and the margin; which one
 /// culled the pair, if any. Culled ⇒ the features stay more than `d` apart
 /// on `[0, 1]`. A `d` that is NaN, negative or infinite culls nothing.
@@ -563,7 +563,7 @@ fn ee_certified(p: &Points) -> [Bounded; 4] {
 
 /// The window test on a vertex–face pair `[v, f0, f1, f2]` at `t = 0`, then
 /// at `t = 1`, with its cubic; with `WITHIN`, at separation `d ≥ 2⁻⁴⁰⁰`
-/// with the cubic's `margin` ([`super::dnf_within`]).
+/// with the cubic's `margin` ([`mod@super::dnf_within`]).
 #[inline]
 fn window_vf<const WITHIN: bool>(cubic: &Cubic, p: &Points, margin: f64, d: f64) -> bool {
     let d0 = [sub(&p[0], &p[1]), sub(&p[0], &p[2]), sub(&p[0], &p[3])];
