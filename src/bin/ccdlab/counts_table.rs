@@ -63,7 +63,7 @@ pub fn setting(filters: FilterSet, time_aligned: bool, window: bool) -> String {
 /// that changes.
 pub fn min_distance_line(d: f64) -> String {
     format!(
-        "minimum separation: {d:e} (pairs within it collide; DNF and the window filter keep a margin of d, SLPF is off)"
+        "minimum separation: {d:e} (pairs within it collide; where they run, DNF and the window filter keep a margin of d; SLPF is off)"
     )
 }
 
