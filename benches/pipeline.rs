@@ -378,46 +378,37 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
 
     let mut g = c.benchmark_group("pipeline");
     g.sampling_mode(SamplingMode::Flat);
+    let contact = PipelineConfig::default();
     g.bench_function(BenchmarkId::new("step", name), |b| {
-        b.iter(|| {
-            let mut p = Pipeline::new(PipelineConfig::default());
-            black_box(p.step(black_box(&step)).expect("same mesh").report.toi)
-        })
+        b.iter(|| black_box(fresh_step_toi(&contact, &step)))
     });
-    let d = 1e-3 * mean_edge_length(&step);
+    let within = PipelineConfig {
+        min_distance: 1e-3 * mean_edge_length(&step),
+        ..PipelineConfig::default()
+    };
     g.bench_function(BenchmarkId::new("step-min-distance-1e-3", name), |b| {
-        b.iter(|| {
-            let config = PipelineConfig {
-                min_distance: d,
-                ..PipelineConfig::default()
-            };
-            black_box(
-                Pipeline::new(config)
-                    .step(black_box(&step))
-                    .expect("same mesh")
-                    .report
-                    .toi,
-            )
-        })
+        b.iter(|| black_box(fresh_step_toi(&within, &step)))
     });
-    // The same with time-aligned pruning (not the paper's; see
+    // The contact step with time-aligned pruning (not the paper's; see
     // `KdopBvh::time_aligned`).
+    let time_aligned = PipelineConfig {
+        time_aligned: TimeAligned::On,
+        ..PipelineConfig::default()
+    };
     g.bench_function(BenchmarkId::new("step-time-aligned", name), |b| {
-        b.iter(|| {
-            let config = PipelineConfig {
-                time_aligned: TimeAligned::On,
-                ..PipelineConfig::default()
-            };
-            black_box(
-                Pipeline::new(config)
-                    .step(black_box(&step))
-                    .expect("same mesh")
-                    .report
-                    .toi,
-            )
-        })
+        b.iter(|| black_box(fresh_step_toi(&time_aligned, &step)))
     });
     g.finish();
+}
+
+/// A whole step by a fresh pipeline with `config`: its earliest time of
+/// impact.
+fn fresh_step_toi(config: &PipelineConfig, step: &Step<'_>) -> Option<f64> {
+    Pipeline::new(config.clone())
+        .step(black_box(step))
+        .expect("same mesh")
+        .report
+        .toi
 }
 
 /// The mean length of the mesh's edges at `t = 0`.
@@ -448,15 +439,8 @@ fn bench_collapsed_frame(c: &mut Criterion) {
     g.bench_function(
         BenchmarkId::new("step-collapsed-frame", "generated-24"),
         |b| {
-            b.iter(|| {
-                black_box(
-                    Pipeline::new(PipelineConfig::default())
-                        .step(black_box(&step))
-                        .expect("same mesh")
-                        .report
-                        .toi,
-                )
-            })
+            let contact = PipelineConfig::default();
+            b.iter(|| black_box(fresh_step_toi(&contact, &step)))
         },
     );
     g.finish();
