@@ -123,7 +123,7 @@ fn norm_bound(x: &P3, y: &P3) -> Option<f64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::filter::points;
     use crate::math::Vec3;
@@ -167,6 +167,7 @@ mod tests {
         assert_eq!(dnf_within(QueryKind::EdgeEdge, &q, 0.5), Verdict::Pass);
     }
 
+    /// A coordinate: uniform in `[−2, 2]`, on the eighths lattice, or 0.
     fn coord() -> impl Strategy<Value = f64> {
         prop_oneof![
             3 => -2.0..2.0f64,
@@ -175,7 +176,8 @@ mod tests {
         ]
     }
 
-    fn point() -> impl Strategy<Value = Vec3> {
+    /// A point of [`coord`]s (shared with the window filter's tests).
+    pub(in crate::filter) fn point() -> impl Strategy<Value = Vec3> {
         (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
     }
 

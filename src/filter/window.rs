@@ -68,8 +68,7 @@
 //! `d·|s|` on the whole window (linearity), and so does its length times
 //! `|s|`. The runs are those where (i) fails, found by subdivision alone
 //! (the single-root bisection tracks a root, not the band `|f| ≤ D` around
-//! it), and each is tested with the directions above (the normal at
-//! mid-window as a further one was measured and left out:
+//! it), and each is tested with the directions above (variants:
 //! docs/notes/min-distance.md). Rounding of (ii): `d` is raised to at
 //! least `2⁻⁴⁰⁰` (a larger `d` culls less) and directions with
 //! `‖s‖₁ < 2⁻³⁰⁰` are not used, so the largest `|sᵢ|` is at least `2⁻³⁰²`,
@@ -634,6 +633,7 @@ fn window_ee<const WITHIN: bool>(cubic: &Cubic, p: &Points, margin: f64, d: f64)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::filter::dnf_within::tests::point as dnf_within_point;
     use crate::narrow_phase::{edge_edge_within, oracle, vertex_face_within};
     use proptest::prelude::*;
 
@@ -978,18 +978,6 @@ mod tests {
         assert!(oracle::edge_edge_within(&a0, &a1, &b0, &b1, &a0, &a1, &c0, &c1, 0.5).is_some());
     }
 
-    fn within_coord() -> impl Strategy<Value = f64> {
-        prop_oneof![
-            3 => -2.0..2.0f64,
-            2 => (-16i32..=16).prop_map(|i| f64::from(i) / 8.0),
-            1 => Just(0.0),
-        ]
-    }
-
-    fn within_point() -> impl Strategy<Value = Vec3> {
-        (within_coord(), within_coord(), within_coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-    }
-
     fn separation() -> impl Strategy<Value = f64> {
         prop_oneof![
             Just(1e-300),
@@ -1009,7 +997,7 @@ mod tests {
         /// at `d` common; the lattice makes touching and coplanar ones.
         #[test]
         fn within_d_never_culls_a_pair_within_d(
-            mut q in proptest::array::uniform8(within_point()),
+            mut q in proptest::array::uniform8(dnf_within_point()),
             lift in prop_oneof![Just(0.0), Just(0.5), 0.0..3.0f64],
             d in separation(),
         ) {
@@ -1058,7 +1046,7 @@ mod tests {
         /// The same against the exact oracle itself (slower, fewer cases).
         #[test]
         fn within_d_never_culls_what_the_oracle_finds_within_d(
-            q in proptest::array::uniform8(within_point()),
+            q in proptest::array::uniform8(dnf_within_point()),
             d in separation(),
         ) {
             let p = points(q.each_ref().map(|x| x));
