@@ -91,13 +91,7 @@ impl TriMesh {
     /// vertex. Geometrically degenerate (zero-area) triangles are accepted.
     pub fn new(num_vertices: usize, faces: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
         check_faces(num_vertices, &faces)?;
-        let edges = unique_edges(&faces);
-        let face_edges = faces
-            .iter()
-            .map(|t| {
-                [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])].map(|(a, b)| edge_index(&edges, a, b))
-            })
-            .collect::<Vec<_>>();
+        let (edges, face_edges) = number_edges(num_vertices, &faces)?;
         let mut vertex_owner = vec![NO_OWNER; num_vertices];
         let mut edge_owner = vec![NO_OWNER; edges.len()];
         let mut face_owned = vec![0u8; faces.len()];
@@ -239,24 +233,64 @@ impl TriMesh {
 
 /// Unique undirected edges in libigl order: `[min, max]`, sorted by
 /// `(max, min)`.
-fn unique_edges(faces: &[[u32; 3]]) -> Vec<[u32; 2]> {
-    let mut keys: Vec<u64> = faces
-        .iter()
-        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
-        .map(|(a, b)| (u64::from(a.max(b)) << 32) | u64::from(a.min(b)))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys.into_iter()
-        .map(|k| [k as u32, (k >> 32) as u32])
-        .collect()
-}
-
-fn edge_index(edges: &[[u32; 2]], a: u32, b: u32) -> u32 {
-    let key = (a.max(b), a.min(b));
-    edges
-        .binary_search_by(|e| (e[1], e[0]).cmp(&key))
-        .expect("every face edge is in the edge list") as u32
+/// The unique edges of `faces` in libigl's order (by larger vertex, then
+/// smaller) and each face's three edges `(f0,f1) (f1,f2) (f2,f0)` as indices
+/// into them.
+///
+/// A counting sort of the `3·#F` face sides by their larger vertex, then a sort
+/// of each vertex's few sides by the smaller one: linear in the mesh, and each
+/// side gets its edge's index as the edge is numbered (no search).
+fn number_edges(
+    num_vertices: usize,
+    faces: &[[u32; 3]],
+) -> Result<(Vec<[u32; 2]>, Vec<[u32; 3]>), MeshError> {
+    let sides = |t: &[u32; 3]| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
+    // start[v]..start[v + 1]: the sides whose larger vertex is v.
+    let mut start = vec![0usize; num_vertices + 1];
+    for t in faces {
+        for (a, b) in sides(t) {
+            start[a.max(b) as usize + 1] += 1;
+        }
+    }
+    for v in 0..num_vertices {
+        start[v + 1] += start[v];
+    }
+    // A side as (smaller vertex << 32) | face, so that a bucket sorts by the
+    // smaller vertex; which of the face's sides it is follows from the face
+    // (its corners are distinct, so its three sides are).
+    let mut fill = start.clone();
+    let mut by_larger = vec![0u64; 3 * faces.len()];
+    for (f, t) in faces.iter().enumerate() {
+        for (a, b) in sides(t) {
+            let slot = &mut fill[a.max(b) as usize];
+            by_larger[*slot] = (u64::from(a.min(b)) << 32) | f as u64;
+            *slot += 1;
+        }
+    }
+    let mut edges = Vec::with_capacity(faces.len() * 3 / 2 + 2);
+    let mut face_edges = vec![[0u32; 3]; faces.len()];
+    for (v, range) in start.windows(2).enumerate() {
+        let bucket = &mut by_larger[range[0]..range[1]];
+        bucket.sort_unstable();
+        let mut last = None;
+        for &entry in bucket.iter() {
+            let smaller = (entry >> 32) as u32;
+            if last != Some(smaller) {
+                last = Some(smaller);
+                edges.push([smaller, v as u32]);
+            }
+            let f = (entry & u64::from(u32::MAX)) as usize;
+            let k = sides(&faces[f])
+                .iter()
+                .position(|&(a, b)| a.min(b) == smaller && a.max(b) == v as u32)
+                .expect("the entry is one of its face's sides");
+            face_edges[f][k] = u32::try_from(edges.len() - 1).map_err(|_| MeshError::TooLarge {
+                what: "edges",
+                count: edges.len(),
+            })?;
+        }
+    }
+    Ok((edges, face_edges))
 }
 
 /// Union–find over the edges; components numbered in order of their smallest
@@ -296,6 +330,8 @@ fn components(num_vertices: usize, edges: &[[u32; 2]]) -> (Vec<u32>, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
 
     fn two_triangles() -> TriMesh {
         // 0-1-2 and 2-1-3 share edge 1–2; vertex 4 is isolated.
@@ -359,5 +395,46 @@ mod tests {
             TriMesh::new(3, vec![[0, 2, 2]]),
             Err(MeshError::DegenerateFace { face: 0, .. })
         ));
+    }
+
+    /// The slow oracle: every face side's `(larger, smaller)` key in an ordered
+    /// map, numbered in key order, each side looked up in it.
+    fn number_edges_by_map(faces: &[[u32; 3]]) -> (Vec<[u32; 2]>, Vec<[u32; 3]>) {
+        let key = |a: u32, b: u32| (a.max(b), a.min(b));
+        let mut index = BTreeMap::new();
+        for t in faces {
+            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+                index.insert(key(a, b), 0u32);
+            }
+        }
+        let mut edges = Vec::new();
+        for (n, (&(hi, lo), i)) in index.iter_mut().enumerate() {
+            *i = n as u32;
+            edges.push([lo, hi]);
+        }
+        let face_edges = faces
+            .iter()
+            .map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])].map(|(a, b)| index[&key(a, b)]))
+            .collect();
+        (edges, face_edges)
+    }
+
+    /// Triangles over a few vertices (so that edges are shared, repeated and
+    /// met in both directions), corners distinct.
+    fn faces() -> impl Strategy<Value = (usize, Vec<[u32; 3]>)> {
+        (3usize..40).prop_flat_map(|n| {
+            let tri = (0..n as u32, 0..n as u32, 0..n as u32)
+                .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
+                .prop_map(|(a, b, c)| [a, b, c]);
+            (Just(n), proptest::collection::vec(tri, 1..120))
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn counting_sort_numbering_equals_the_map_numbering((n, faces) in faces()) {
+            let fast = number_edges(n, &faces).unwrap();
+            prop_assert_eq!(fast, number_edges_by_map(&faces));
+        }
     }
 }
