@@ -27,7 +27,9 @@
 //!
 //! **Apart on `[l, r]`.** For a constant direction `s` and every pair of a
 //! corner `aᵢ` of feature A and `bⱼ` of feature B, `g = s·(bⱼ(t) − aᵢ(t))` is
-//! linear in `t`; if `g − d·N > 0` is certified at `t = l` and at `t = r`,
+//! linear in `t` (evaluated as `g(0) = s·u₀` and `g(1) = s·u₁` from the
+//! leaves, then `g(0) + t·(g(1) − g(0))`, all in [`Bounded`]'s model); if
+//! `g − d·N > 0` is certified at `t = l` and at `t = r`,
 //! with `N ≥ |s|`, then `g > d|s|` on all of `[l, r]`, and for any points
 //! `x = Σλᵢaᵢ`, `y = Σμⱼbⱼ` of the two features (convex weights)
 //! `|y − x| ≥ s·(y − x)/|s| = Σλᵢμⱼ g/|s| > d`. `N = fl(fl(√σ)·(1 + 8u))`
@@ -245,21 +247,71 @@ fn norm_up(s: [f64; 3]) -> f64 {
     ss.sqrt() * (1.0 + 8.0 * UNIT_ROUNDOFF)
 }
 
+/// A corner pair's gap along a direction `s`, `g(t) = s·(bⱼ(t) − aᵢ(t))`,
+/// certified at `t = 0` and `t = 1`; linear in between (module doc, "Apart
+/// on `[l, r]`").
+#[derive(Clone, Copy)]
+struct Gap {
+    at0: Bounded,
+    at1: Bounded,
+}
+
+impl Gap {
+    #[inline]
+    fn new(x: &Track, y: &Track, s: &BoundedVec3) -> Gap {
+        Gap {
+            at0: s.dot(&BoundedVec3::difference(&y[0], &x[0])),
+            at1: s.dot(&BoundedVec3::difference(&y[1], &x[1])),
+        }
+    }
+
+    /// `g(t)` for an exact `t`: `g(0) + t·(g(1) − g(0))`.
+    #[inline]
+    fn at(&self, t: f64) -> Bounded {
+        if t == 0.0 {
+            self.at0
+        } else if t == 1.0 {
+            self.at1
+        } else {
+            self.at0 + Bounded::exact(t) * (self.at1 - self.at0)
+        }
+    }
+}
+
+/// The gaps of every corner pair along `s` (the first `n` of the array; at
+/// most four: a vertex and three corners, or two edges' two each).
+#[inline]
+fn gaps<F: Features>(f: &F, s: [f64; 3]) -> ([Gap; 4], usize) {
+    let s = BoundedVec3(s.map(Bounded::exact));
+    let zero = Gap {
+        at0: Bounded::exact(0.0),
+        at1: Bounded::exact(0.0),
+    };
+    let mut out = [zero; 4];
+    let mut n = 0;
+    for x in f.a() {
+        for y in f.b() {
+            out[n] = Gap::new(x, y, &s);
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
+/// `d·N` with `N ≥ |s|`, certified.
+#[inline]
+fn level(d: f64, s: [f64; 3]) -> Bounded {
+    Bounded::exact(d) * Bounded::exact(norm_up(s))
+}
+
 /// Certified: the features are more than `d` apart at every time of
 /// `[l, r]`, by the direction `s` (module doc).
 fn apart_along<F: Features>(f: &F, s: [f64; 3], d: f64, l: f64, r: f64) -> bool {
-    let dn = Bounded::exact(d) * Bounded::exact(norm_up(s));
-    let s = BoundedVec3(s.map(Bounded::exact));
-    for t in [l, r] {
-        for x in f.a() {
-            for y in f.b() {
-                if !(s.dot(&relative(x, y, t)) - dn).certainly_positive() {
-                    return false;
-                }
-            }
-        }
-    }
-    true
+    let dn = level(d, s);
+    let (gaps, n) = gaps(f, s);
+    gaps[..n]
+        .iter()
+        .all(|g| (g.at(l) - dn).certainly_positive() && (g.at(r) - dn).certainly_positive())
 }
 
 /// Certified: the features are more than `d` apart at every time of
@@ -281,25 +333,24 @@ const ADVANCE_GRID: f64 = 1.0 / (1u64 << 40) as f64;
 /// time some gap falls to `d·|s|` is estimated from `g(l)` and `g(1)`
 /// (never after the time of impact, since `g/|s|` never exceeds the
 /// distance), `t₁` is taken 95 % of the way there, and the interval is
-/// certified by [`apart_along`] with the same `s`. The estimate is only a
-/// proposal; the certificate decides.
+/// certified as [`apart_along`] does, from the same gaps. The estimate is
+/// only a proposal; the certificate decides.
 pub(super) fn advance<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
     let (_, gap) = f.nearest(l);
     let s = direction(gap)?;
-    let level = d * norm_up(s);
-    let sv = Vec3::new(s[0], s[1], s[2]);
-    let at = |x: &Track, t: f64| lerp(&x[0], &x[1], t);
+    let dn = level(d, s);
+    let (gaps, n) = gaps(f, s);
+    let gaps = &gaps[..n];
+    let mut at_l = [Bounded::exact(0.0); 4];
     let mut cross = 1.0f64;
-    for x in f.a() {
-        for y in f.b() {
-            let g0 = sv.dot(&(at(y, l) - at(x, l)));
-            let g1 = sv.dot(&(y[1] - x[1]));
-            if g0.is_nan() || g0 <= level {
-                return None;
-            }
-            if g1 < level {
-                cross = cross.min(l + (g0 - level) / (g0 - g1) * (1.0 - l));
-            }
+    for (g, at_l) in gaps.iter().zip(&mut at_l) {
+        *at_l = g.at(l) - dn;
+        let (g0, g1) = (at_l.v, g.at1.v - dn.v);
+        if g0.is_nan() || g0 <= 0.0 {
+            return None;
+        }
+        if g1 < 0.0 {
+            cross = cross.min(l + g0 / (g0 - g1) * (1.0 - l));
         }
     }
     let t1 = if cross >= 1.0 {
@@ -307,7 +358,13 @@ pub(super) fn advance<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
     } else {
         ((l + 0.95 * (cross - l)) / ADVANCE_GRID).floor() * ADVANCE_GRID
     };
-    (t1 > l && t1 <= 1.0 && apart_along(f, s, d, l, t1)).then_some(t1)
+    let certified = t1 > l
+        && t1 <= 1.0
+        && gaps
+            .iter()
+            .zip(&at_l)
+            .all(|(g, at_l)| at_l.certainly_positive() && (g.at(t1) - dn).certainly_positive());
+    certified.then_some(t1)
 }
 
 /// Certified: the features are more than `d` apart over all of `[0, 1]`
