@@ -233,6 +233,9 @@ impl TriMesh {
 
 /// Unique undirected edges in libigl order: `[min, max]`, sorted by
 /// `(max, min)`.
+/// The unique edges and each face's three edge indices.
+type EdgeNumbering = (Vec<[u32; 2]>, Vec<[u32; 3]>);
+
 /// The unique edges of `faces` in libigl's order (by larger vertex, then
 /// smaller) and each face's three edges `(f0,f1) (f1,f2) (f2,f0)` as indices
 /// into them.
@@ -240,10 +243,7 @@ impl TriMesh {
 /// A counting sort of the `3·#F` face sides by their larger vertex, then a sort
 /// of each vertex's few sides by the smaller one: linear in the mesh, and each
 /// side gets its edge's index as the edge is numbered (no search).
-fn number_edges(
-    num_vertices: usize,
-    faces: &[[u32; 3]],
-) -> Result<(Vec<[u32; 2]>, Vec<[u32; 3]>), MeshError> {
+fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<EdgeNumbering, MeshError> {
     let sides = |t: &[u32; 3]| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
     // start[v]..start[v + 1]: the sides whose larger vertex is v.
     let mut start = vec![0usize; num_vertices + 1];
