@@ -20,20 +20,25 @@
 //! Bernstein coefficients `n₀ = U_l×E_l`, `n₁ = (U_l×E_r + U_r×E_l)/2`,
 //! `n₂ = U_r×E_r`, and `det` a cubic whose scaled Bernstein coefficients are
 //! those of docs/design.md §2.2 (`c = [n₀·W_l, 2n₁·W_l + n₀·W_r,
-//! 2n₁·W_r + n₂·W_l, n₂·W_r]`). Both lie in the convex hulls of their
-//! coefficients, so with `N ≥ max |n_k|`, every `c_k > m_k·d·N`
-//! (`m = 1, 3, 3, 1`) gives `det > d·N ≥ d·|n|` on all of `[l, r]` (and the
-//! mirror image below zero): the features stay more than `d` apart.
+//! 2n₁·W_r + n₂·W_l, n₂·W_r]`). With `N_k ≥ |n_k|`, the norm's convexity
+//! gives `|n(s)| = |Σ B²_k(s)·n_k| ≤ Σ B²_k(s)·N_k`, a quadratic whose
+//! coefficients, raised to degree 3 and scaled as `c` is, are
+//! `[N₀, N₀ + 2N₁, 2N₁ + N₂, N₂]`. So every `c_k` above `d` times the
+//! matching one gives `det > d·|n|` on all of `[l, r]` (and the mirror image
+//! below zero): the features stay more than `d` apart. Each end's condition
+//! is then that end's own (`c₀ > d·N₀` is `det(l) > d·|n(l)|` up to
+//! rounding), so a step can reach close to where the margin vanishes.
 //!
 //! **Rounding.** The tracks at `l` and `r` are the certificates' relative
 //! positions ([`super::certificates::relative`]), and everything after them
 //! follows [`crate::math::Bounded`]'s model (the same range argument as the
 //! other certificates: coordinates and `d` in the filter range, times
-//! dyadic); `N` bounds each coefficient's exact norm from its computed
-//! value and error bound, rounded up ([`norm_above`]), and is at least
-//! `2⁻³⁰⁰` (a larger `N` only asks more).
+//! dyadic); each `N_k` bounds its coefficient's exact norm from the
+//! computed value and error bound, rounded up ([`norm_above`]), and is at
+//! least `2⁻³⁰⁰` (a larger `N_k` only asks more). `d·(N₀ + 2N₁)` and
+//! `d·(2N₁ + N₂)` are evaluated in the same model.
 
-use super::certificates::{Features, Track, relative};
+use super::certificates::Features;
 use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
 
 /// Least `N` (`2⁻³⁰⁰`): keeps `d·N` normal.
@@ -70,62 +75,102 @@ fn norm_above(v: &BoundedVec3) -> f64 {
     (sum * (1.0 + 8.0 * UNIT_ROUNDOFF)).sqrt() * (1.0 + 4.0 * UNIT_ROUNDOFF)
 }
 
+/// The three relative tracks of a query (module doc), each as its leaves:
+/// the certified differences at `t = 0` and `t = 1`.
+struct PlaneTracks([[BoundedVec3; 2]; 3]);
+
+impl PlaneTracks {
+    #[inline]
+    fn of<F: Features>(f: &F) -> PlaneTracks {
+        PlaneTracks(f.plane_tracks().map(|(x, y)| {
+            [
+                BoundedVec3::difference(&y[0], &x[0]),
+                BoundedVec3::difference(&y[1], &x[1]),
+            ]
+        }))
+    }
+
+    /// Track `k` at an exact `t`, as [`super::certificates::relative`]
+    /// evaluates it (the same operations on the same leaves).
+    #[inline]
+    fn at(&self, k: usize, t: f64) -> BoundedVec3 {
+        let [u0, u1] = &self.0[k];
+        if t == 0.0 {
+            return *u0;
+        }
+        if t == 1.0 {
+            return *u1;
+        }
+        let t = Bounded::exact(t);
+        BoundedVec3([0, 1, 2].map(|i| u0.0[i] + t * (u1.0[i] - u0.0[i])))
+    }
+
+    /// Certified: more than `d` apart at every time of `[l, r]` (module doc).
+    fn apart(&self, d: f64, l: f64, r: f64) -> bool {
+        let (ul, el, wl) = (self.at(0, l), self.at(1, l), self.at(2, l));
+        let (ur, er, wr) = (self.at(0, r), self.at(1, r), self.at(2, r));
+        let n0 = ul.cross(&el);
+        let n2 = ur.cross(&er);
+        let s = ul.cross(&er).add(&ur.cross(&el));
+        let c = [
+            n0.dot(&wl),
+            s.dot(&wl) + n0.dot(&wr),
+            s.dot(&wr) + n2.dot(&wl),
+            n2.dot(&wr),
+        ];
+        // N₀ ≥ |n₀|, N₁ ≥ |n₁| = |s|/2, N₂ ≥ |n₂|; `d·|n|` lies below the
+        // quadratic with Bernstein coefficients `d·N_k`, elevated to the
+        // cubic's scaled coefficients `d·[N₀, N₀ + 2N₁, 2N₁ + N₂, N₂]`.
+        let [n0_up, n1_up, n2_up] = [norm_above(&n0), 0.5 * norm_above(&s), norm_above(&n2)]
+            .map(|x| Bounded::exact(x.max(NORM_FLOOR)));
+        let d = Bounded::exact(d);
+        let two = Bounded::exact(2.0);
+        let m = [
+            d * n0_up,
+            d * (n0_up + two * n1_up),
+            d * (two * n1_up + n2_up),
+            d * n2_up,
+        ];
+        (0..4).all(|k| (c[k] - m[k]).certainly_positive())
+            || (0..4).all(|k| (c[k] + m[k]).certainly_negative())
+    }
+
+    /// The volume `det` and the normal's length `|n|` at `t`, in plain
+    /// doubles (hints only).
+    #[inline]
+    fn volume_at(&self, t: f64) -> (f64, f64) {
+        let at = |k: usize| -> Vec3 {
+            let [u0, u1] = &self.0[k];
+            Vec3::from_fn(|i, _| u0.0[i].v + t * (u1.0[i].v - u0.0[i].v))
+        };
+        let n = at(0).cross(&at(1));
+        (n.dot(&at(2)), n.norm())
+    }
+}
+
 /// Certified: the features are more than `d` apart at every time of
 /// `[l, r]`, by their signed volume (module doc).
 pub(super) fn apart_by_plane<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
-    let [u, e, w] = f.plane_tracks();
-    let at = |(x, y): (&Track, &Track), t: f64| relative(x, y, t);
-    let (ul, el, wl) = (at(u, l), at(e, l), at(w, l));
-    let (ur, er, wr) = (at(u, r), at(e, r), at(w, r));
-    let n0 = ul.cross(&el);
-    let n2 = ur.cross(&er);
-    let s = ul.cross(&er).add(&ur.cross(&el));
-    let c = [
-        n0.dot(&wl),
-        s.dot(&wl) + n0.dot(&wr),
-        s.dot(&wr) + n2.dot(&wl),
-        n2.dot(&wr),
-    ];
-    let big = norm_above(&n0)
-        .max(0.5 * norm_above(&s))
-        .max(norm_above(&n2))
-        .max(NORM_FLOOR);
-    let dn = Bounded::exact(d) * Bounded::exact(big);
-    let dn3 = Bounded::exact(3.0) * dn;
-    let m = [dn, dn3, dn3, dn];
-    (0..4).all(|k| (c[k] - m[k]).certainly_positive())
-        || (0..4).all(|k| (c[k] + m[k]).certainly_negative())
-}
-
-/// The volume `det` and the normal's length `|n|` at `t`, in plain doubles
-/// (hints only).
-#[inline]
-fn volume_at<F: Features>(f: &F, t: f64) -> (f64, f64) {
-    let [u, e, w] = f.plane_tracks();
-    let at = |(x, y): (&Track, &Track)| -> Vec3 {
-        let (p, q) = (x[0] + (x[1] - x[0]) * t, y[0] + (y[1] - y[0]) * t);
-        q - p
-    };
-    let n = at(u).cross(&at(e));
-    (n.dot(&at(w)), n.norm())
+    PlaneTracks::of(f).apart(d, l, r)
 }
 
 /// Plane advancement from `l`: a time `r ∈ (l, 1]`, on the `2⁻⁴⁰` grid or
 /// 1, with the features certified apart on `[l, r]` by [`apart_by_plane`],
 /// or `None`. The step aims [`NEAR`] short of the first zero of the plane
-/// distance's margin over `d` ([`volume_at`]), found by regula falsi on
+/// distance's margin over `d` ([`PlaneTracks::volume_at`]), found by regula falsi on
 /// `[l, 1]` (or at 1 when the margin stays positive there), then at
 /// [`REACH`] of the way, and halves after each failed certificate,
 /// [`TRIES`] times.
 pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
-    let (det, n) = volume_at(f, l);
+    let tracks = PlaneTracks::of(f);
+    let (det, n) = tracks.volume_at(l);
     if !det.is_finite() || det == 0.0 {
         return None;
     }
     // The plane distance's margin `σ·det − d·|n|` (`σ` the sign at `l`).
     let sigma = det.signum();
     let g = |t: f64| {
-        let (det, n) = volume_at(f, t);
+        let (det, n) = tracks.volume_at(t);
         sigma * det - d * n
     };
     let g_l = sigma * det - d * n;
@@ -168,7 +213,7 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
     // First just short of the estimate (it is accurate to about the
     // rounding of the margin), then [`REACH`] of the way, then halving.
     let near = ((target - NEAR) / GRID).floor() * GRID;
-    if target < 1.0 && near > l + 0.5 * (target - l) && apart_by_plane(f, d, l, near) {
+    if target < 1.0 && near > l + 0.5 * (target - l) && tracks.apart(d, l, near) {
         return Some(near);
     }
     let mut r = if target >= 1.0 {
@@ -180,7 +225,7 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
         if r <= l {
             return None;
         }
-        if apart_by_plane(f, d, l, r) {
+        if tracks.apart(d, l, r) {
             return Some(r);
         }
         r = ((l + 0.5 * (r - l)) / GRID).floor() * GRID;
