@@ -65,9 +65,18 @@ pub(super) fn relative(x: &Track, y: &Track, t: f64) -> BoundedVec3 {
     if t == 0.0 {
         return u0;
     }
-    let u1 = BoundedVec3::difference(&y[1], &x[1]);
+    between(&u0, &BoundedVec3::difference(&y[1], &x[1]), t)
+}
+
+/// A relative track at an exact `t` from its leaves `u₀` (at `t = 0`) and
+/// `u₁` (at `t = 1`): `u₀ + t(u₁ − u₀)`, or a leaf itself at either end.
+#[inline]
+pub(super) fn between(u0: &BoundedVec3, u1: &BoundedVec3, t: f64) -> BoundedVec3 {
+    if t == 0.0 {
+        return *u0;
+    }
     if t == 1.0 {
-        return u1;
+        return *u1;
     }
     let t = Bounded::exact(t);
     BoundedVec3([0, 1, 2].map(|i| u0.0[i] + t * (u1.0[i] - u0.0[i])))

@@ -38,7 +38,7 @@
 //! least `2⁻³⁰⁰` (a larger `N_k` only asks more). `d·(N₀ + 2N₁)` and
 //! `d·(2N₁ + N₂)` are evaluated in the same model.
 
-use super::certificates::Features;
+use super::certificates::{Features, between};
 use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
 
 /// Least `N` (`2⁻³⁰⁰`): keeps `d·N` normal.
@@ -95,14 +95,7 @@ impl PlaneTracks {
     #[inline]
     fn at(&self, k: usize, t: f64) -> BoundedVec3 {
         let [u0, u1] = &self.0[k];
-        if t == 0.0 {
-            return *u0;
-        }
-        if t == 1.0 {
-            return *u1;
-        }
-        let t = Bounded::exact(t);
-        BoundedVec3([0, 1, 2].map(|i| u0.0[i] + t * (u1.0[i] - u0.0[i])))
+        between(u0, u1, t)
     }
 
     /// Certified: more than `d` apart at every time of `[l, r]` (module doc).
