@@ -14,17 +14,9 @@
 //! (§1.1 of the paper also lists k = 12 among the usual choices; §3.1 tests
 //! only the five above, and so do we.)
 //!
-//! **More than 13 directions** (estimated, not built). The candidates of
-//! cloth-ball 92→93 (26-DOP, time-aligned pruning: 123,693 vertex–face and
-//! 506,529 edge–edge pairs) were tested along further directions on their
-//! exact swept points, the tightest a slab could be (a throwaway count, not
-//! in the tree). Three more, (2,1,1), (1,2,1), (1,1,2), separate 6,749 of
-//! the 630,222 (1.1 %); all twelve of that kind 33,180 (5.3 %), all twelve
-//! of the kind (1,2,0) 31,165 (4.9 %). Of the 33,180, DNF culls 21,252 and
-//! the coplanar-window filter 11,904 anyway; 24 would reach the exact
-//! solver. The node tests already compare 16 lanes for 13 slabs
-//! (`quantized`), so three more slabs would be free there, but every feature
-//! test and k-DOP of the build would pay for them: not pursued.
+//! **More than 13 directions** are not offered: every feature test and
+//! k-DOP of the build would pay for them, and the pairs they would separate
+//! are culled by the filters anyway (docs/notes/bounding-volumes.md).
 
 use std::fmt;
 use std::str::FromStr;

@@ -405,8 +405,7 @@ fn own_leaves<const N: usize>(
 /// leaves later, so the order is ascending only because no node has a leaf
 /// right of an internal node (the median split's shape, checked by
 /// [`KdopBvh::validate`]). `cluster` relies on it: in a tree of another
-/// shape it would list some leaf pairs twice (as it did for a trial binned
-/// SAH split, see `bvh_build`).
+/// shape it would list some leaf pairs twice (docs/notes/bvh-build.md).
 #[inline(always)]
 fn gather<const N: usize>(
     q: &QuantizedKdopQuery<N>,
@@ -835,7 +834,7 @@ enum Feature {
 /// cross traversal. Out of line: inlined, the merge and quantization made
 /// the closures building a query's features too large to inline in turn,
 /// and the self traversal, which never quantizes there, paid a call per
-/// query (about 3 % of funnel 227→228's traversal time).
+/// query (docs/notes/bvh-traversal.md).
 #[inline(never)]
 fn requantized<const N: usize>(
     b: &KdopBvh<N>,

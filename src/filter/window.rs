@@ -856,7 +856,7 @@ mod tests {
             culled[0] += usize::from(vf);
             culled[1] += usize::from(ee);
         }
-        // Measured: about 97% (VF) and 96% (EE) of the misses.
+        // More than nine in ten of the misses (docs/notes/window-filter.md).
         assert!(10 * culled[0] > 9 * misses[0], "{culled:?} of {misses:?}");
         assert!(10 * culled[1] > 9 * misses[1], "{culled:?} of {misses:?}");
     }

@@ -232,8 +232,8 @@ fn end_to_end() -> impl Strategy<Value = [Vec3; 8]> {
 
 /// cloth-ball 92→93, edges 7 and 9: two boundary edges of the cloth lying
 /// flat on the floor, end to end along one line. Coplanar motion that the
-/// float tiers could not sign, so it went to the oracle (about 250 µs);
-/// the edges are apart along their own direction.
+/// float tiers could not sign, so it went to the oracle; the edges are
+/// apart along their own direction.
 #[test]
 fn cloth_ball_92_edges_7_9_end_to_end_are_decided_without_the_oracle() {
     let v = Vec3::new;

@@ -74,9 +74,8 @@ const DRAG: f64 = 0.2;
 const STRETCH_COMPLIANCE: f64 = 0.0;
 /// XPBD compliance of the bending constraints per squared grid spacing:
 /// `α = BEND_COMPLIANCE_SCALE · spacing²`. Scaling with the spacing makes
-/// coarse and fine sheets fold alike (an empirical choice, measured: a
-/// resolution-independent α leaves coarse sheets stiff and lets fine ones
-/// crumple into tens of millions of BVH candidates per step).
+/// coarse and fine sheets fold alike (an empirical choice:
+/// docs/notes/generator.md).
 const BEND_COMPLIANCE_SCALE: f64 = 1.2;
 
 /// The state of a generated scene, frame by frame: construct it with

@@ -20,8 +20,8 @@
 //! (linearised, without contact) by the roots `λ` of
 //! `λ² − 2gλ + g = 0`, `g` an eigenvalue of the sweep's error propagator
 //! (predict, project, `v = (p − x)/h`), which leaves the unit disc when `g`
-//! has a real part below about −1/3, as a one-way sweep's propagator may:
-//! measured, a free-falling 128² sheet tore itself apart within 20 frames.
+//! has a real part below about −1/3, as a one-way sweep's propagator may
+//! (docs/notes/generator.md).
 //! The symmetric sweep's propagator has real eigenvalues in `[0, 1)`, so
 //! `|λ| = √g < 1`. The sphere contact is a projection onto the sphere after the
 //! constraints (collision constraints generated per substep, §3.4 of Müller
