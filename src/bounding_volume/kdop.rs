@@ -51,6 +51,40 @@ pub struct Kdop<const N: usize> {
     pub hi: [f64; N],
 }
 
+/// How far [`Kdop::inflate_by`] moves each slab out to grow a k-DOP by a
+/// Euclidean distance `r > 0`: slab `i` by `r·‖dᵢ‖₁ ≥ r·‖dᵢ‖₂` (the
+/// directions' components are 0 or ±1, so `‖dᵢ‖₁` is 1, 2 or 3; `2r` is
+/// exact and `3r` is rounded up).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Inflation<const N: usize> {
+    margin: [f64; N],
+}
+
+impl<const N: usize> Inflation<N> {
+    /// The slabs' moves for `r`, or `None` for `r = 0` (nothing moves).
+    ///
+    /// # Panics
+    /// When `r` is negative or NaN.
+    pub fn new(r: f64) -> Option<Inflation<N>> {
+        assert!(r >= 0.0, "a k-DOP grows by a distance r >= 0, not {r}");
+        if r == 0.0 {
+            return None;
+        }
+        let margin = std::array::from_fn(|i| {
+            let l1 = DIRECTIONS[Kdop::<N>::SLABS[i]]
+                .iter()
+                .map(|c| c.unsigned_abs())
+                .sum::<u8>();
+            match l1 {
+                1 => r,
+                2 => 2.0 * r,
+                _ => (3.0 * r).next_up(),
+            }
+        });
+        Some(Inflation { margin })
+    }
+}
+
 /// Projections of `p` onto all 13 directions, rounded outward: `(lo, hi)`.
 ///
 /// Unused entries are dead code after inlining into a fixed `N`.
@@ -209,32 +243,31 @@ impl<const N: usize> Kdop<N> {
     }
 
     /// Grows `self` by `r ≥ 0` in every direction: afterwards it contains
-    /// every point within Euclidean distance `r` of what it contained. Slab
-    /// `i` moves out by `r·‖dᵢ‖₁ ≥ r·‖dᵢ‖₂` (the directions' components are
-    /// 0 or ±1, so `‖dᵢ‖₁` is 1, 2 or 3), and every bound is rounded outward
-    /// (one neighbour past the rounded sum, as in the module doc; `3r` is
-    /// rounded up too). Two k-DOPs grown by `r` each overlap whenever they
-    /// held points within `2r` of each other. The empty k-DOP stays empty.
+    /// every point within Euclidean distance `r` of what it contained
+    /// ([`Inflation`] says by how much each slab moves). Two k-DOPs grown by
+    /// `r` each overlap whenever they held points within `2r` of each other.
+    /// The empty k-DOP stays empty; `r = 0` changes nothing.
     ///
     /// # Panics
     /// When `r` is negative or NaN.
     pub fn inflate_in(&mut self, r: f64) {
-        assert!(r >= 0.0, "a k-DOP grows by a distance r >= 0, not {r}");
-        if r == 0.0 || self.is_empty() {
+        if let Some(by) = Inflation::new(r) {
+            self.inflate_by(&by);
+        }
+    }
+
+    /// [`Kdop::inflate_in`] with the slabs' moves computed once
+    /// ([`Inflation::new`]), for the many k-DOPs of a step: every bound
+    /// moves out by its slab's margin and is rounded outward (one
+    /// neighbour past the rounded sum, as in the module doc).
+    #[inline]
+    pub fn inflate_by(&mut self, by: &Inflation<N>) {
+        if self.is_empty() {
             return;
         }
-        for (i, &slab) in Self::SLABS.iter().enumerate() {
-            let l1 = DIRECTIONS[slab]
-                .iter()
-                .map(|c| c.unsigned_abs())
-                .sum::<u8>();
-            let m = match l1 {
-                1 => r,
-                2 => 2.0 * r,
-                _ => (3.0 * r).next_up(),
-            };
-            self.lo[i] = (self.lo[i] - m).next_down();
-            self.hi[i] = (self.hi[i] + m).next_up();
+        for i in 0..N {
+            self.lo[i] = (self.lo[i] - by.margin[i]).next_down();
+            self.hi[i] = (self.hi[i] + by.margin[i]).next_up();
         }
     }
 

@@ -21,6 +21,6 @@ mod swept;
 
 pub use aligned::{AlignedQuantizedKdop, aligned_merge, aligned_overlap, aligned_overlap_merge};
 pub use axes::{DIRECTIONS, KdopAxes, ParseKdopAxesError, slab_directions};
-pub use kdop::{Kdop, Kdop6, Kdop8, Kdop14, Kdop18, Kdop26};
+pub use kdop::{Inflation, Kdop, Kdop6, Kdop8, Kdop14, Kdop18, Kdop26};
 pub use quantized::{QuantizedKdop, QuantizedKdopQuery, Quantizer};
 pub use swept::{swept_edge_kdops, swept_face_kdops, swept_vertex_kdops};

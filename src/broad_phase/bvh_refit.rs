@@ -20,7 +20,7 @@
 use rayon::prelude::*;
 
 use super::bvh::{Inner, KdopBvh, LEAF};
-use crate::bounding_volume::{AlignedQuantizedKdop, Kdop, QuantizedKdop, Quantizer};
+use crate::bounding_volume::{AlignedQuantizedKdop, Inflation, Kdop, QuantizedKdop, Quantizer};
 use crate::math::Vec3;
 use crate::mesh::Step;
 
@@ -48,10 +48,13 @@ impl<const N: usize> KdopBvh<N> {
         // order, and without help the vertex pass (half of the refit) spent
         // half its time waiting for them. Each task prefetches them
         // [`PREFETCH_AHEAD`] slots ahead.
-        let margin = self.vertex_margin();
+        let grow = Inflation::<N>::new(self.vertex_margin());
+        let grow = grow.as_ref();
         let bv_of = |v: u32| {
             let mut bv = Kdop::from_swept_point(&x_t0[v as usize], &x_t1[v as usize]);
-            bv.inflate_in(margin);
+            if let Some(by) = grow {
+                bv.inflate_by(by);
+            }
             bv
         };
         if self.vertex_bv.len() == self.slot_vertex.len() {
@@ -62,8 +65,8 @@ impl<const N: usize> KdopBvh<N> {
                 x_t1,
                 |d, v| {
                     d.set_swept_point(&x_t0[v as usize], &x_t1[v as usize]);
-                    if margin > 0.0 {
-                        d.inflate_in(margin);
+                    if let Some(by) = grow {
+                        d.inflate_by(by);
                     }
                 },
             );
@@ -101,9 +104,9 @@ impl<const N: usize> KdopBvh<N> {
                 let v = v as usize;
                 let mut bv = [Kdop::EMPTY; 2];
                 Kdop::set_points(&mut bv, &x_t0[v], &x_t1[v]);
-                if margin > 0.0 {
-                    bv[0].inflate_in(margin);
-                    bv[1].inflate_in(margin);
+                if let Some(by) = grow {
+                    bv[0].inflate_by(by);
+                    bv[1].inflate_by(by);
                 }
                 grid.quantize_to(&bv[0], &mut q[0]);
                 grid.quantize_to(&bv[1], &mut q[1]);
