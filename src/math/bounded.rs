@@ -44,7 +44,7 @@
 //! largest magnitudes (degree 4 in quantities `≤ 2²⁰²`) stay far below
 //! overflow. Outside that range the callers go straight to the exact path.
 
-use super::scalar::{UNIT_ROUNDOFF, Vec3};
+use super::scalar::{UNIT_ROUNDOFF, Vec3, each3};
 
 /// Inputs of the filtered paths are integer multiples of `2^FILTER_LSB_MIN`.
 pub const FILTER_LSB_MIN: i32 = -140;
@@ -270,19 +270,19 @@ impl BoundedVec3 {
     /// `p − q` for exact points, each coordinate a [`Bounded::difference`].
     #[inline]
     pub fn difference(p: &Vec3, q: &Vec3) -> BoundedVec3 {
-        BoundedVec3([0, 1, 2].map(|i| Bounded::difference(p[i], q[i])))
+        BoundedVec3(each3(|i| Bounded::difference(p[i], q[i])))
     }
 
     /// `self − o`.
     #[inline]
     pub fn sub(&self, o: &BoundedVec3) -> BoundedVec3 {
-        BoundedVec3([0, 1, 2].map(|i| self.0[i] - o.0[i]))
+        BoundedVec3(each3(|i| self.0[i] - o.0[i]))
     }
 
     /// `self + o`.
     #[inline]
     pub fn add(&self, o: &BoundedVec3) -> BoundedVec3 {
-        BoundedVec3([0, 1, 2].map(|i| self.0[i] + o.0[i]))
+        BoundedVec3(each3(|i| self.0[i] + o.0[i]))
     }
 
     /// `self × o`.

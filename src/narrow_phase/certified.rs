@@ -13,7 +13,7 @@
 
 use std::ops::{Add, Mul, Sub};
 
-use crate::math::{Bounded, BoundedDd, ExactSum, Vec3, two_sum};
+use crate::math::{Bounded, BoundedDd, ExactSum, Vec3, each3, two_sum};
 
 /// A certified number (module doc).
 pub trait Certified: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
@@ -122,7 +122,7 @@ impl<N: Certified> CVec3<N> {
     /// `p − q` for exact points.
     #[inline]
     pub fn difference(p: &Vec3, q: &Vec3) -> CVec3<N> {
-        CVec3([0, 1, 2].map(|i| N::difference(p[i], q[i])))
+        CVec3(each3(|i| N::difference(p[i], q[i])))
     }
 
     /// `self × o`.
@@ -136,13 +136,13 @@ impl<N: Certified> CVec3<N> {
     /// `self − o`.
     #[inline]
     pub fn sub(&self, o: &CVec3<N>) -> CVec3<N> {
-        CVec3([0, 1, 2].map(|i| self.0[i] - o.0[i]))
+        CVec3(each3(|i| self.0[i] - o.0[i]))
     }
 
     /// `self + o`.
     #[inline]
     pub fn add(&self, o: &CVec3<N>) -> CVec3<N> {
-        CVec3([0, 1, 2].map(|i| self.0[i] + o.0[i]))
+        CVec3(each3(|i| self.0[i] + o.0[i]))
     }
 
     /// `self · o`.

@@ -53,7 +53,7 @@
 //! `dist(t) ≤ |Δ| < d`, again with a margin linear in the distance.
 
 use super::nearest::{lerp, point_triangle, segment_segment};
-use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
+use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3, each3};
 
 /// A point's positions at `t = 0` and `t = 1`.
 pub(super) type Track = [Vec3; 2];
@@ -79,7 +79,7 @@ pub(super) fn between(u0: &BoundedVec3, u1: &BoundedVec3, t: f64) -> BoundedVec3
         return *u1;
     }
     let t = Bounded::exact(t);
-    BoundedVec3([0, 1, 2].map(|i| u0.0[i] + t * (u1.0[i] - u0.0[i])))
+    BoundedVec3(each3(|i| u0.0[i] + t * (u1.0[i] - u0.0[i])))
 }
 
 /// Granularity of directions and weights, `2⁻⁵⁰`.
@@ -174,7 +174,7 @@ impl Features for VertexFace {
         let r0 = relative(&self.a[0], f0, t);
         let e1 = relative(f0, f1, t);
         let e2 = relative(f0, f2, t);
-        BoundedVec3([0, 1, 2].map(|i| r0.0[i] + beta * e1.0[i] + gamma * e2.0[i]))
+        BoundedVec3(each3(|i| r0.0[i] + beta * e1.0[i] + gamma * e2.0[i]))
     }
 
     #[inline]
@@ -234,7 +234,7 @@ impl Features for EdgeEdge {
         let r0 = relative(a0, b0, t);
         let ea = relative(a0, a1, t);
         let eb = relative(b0, b1, t);
-        BoundedVec3([0, 1, 2].map(|i| r0.0[i] + r * eb.0[i] - s * ea.0[i]))
+        BoundedVec3(each3(|i| r0.0[i] + r * eb.0[i] - s * ea.0[i]))
     }
 
     #[inline]
