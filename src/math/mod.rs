@@ -12,4 +12,5 @@ pub use bounded::{
 };
 pub use bounded_dd::{BoundedDd, two_prod, two_sum};
 pub use exact_sum::ExactSum;
-pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, each3, gamma, is_finite};
+pub(crate) use scalar::each3;
+pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite};

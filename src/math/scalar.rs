@@ -42,7 +42,7 @@ pub fn is_finite(v: &Vec3) -> bool {
 /// one, written out so that the hot certificates do not depend on the
 /// inliner seeing through `array::map`.
 #[inline(always)]
-pub fn each3<T>(f: impl Fn(usize) -> T) -> [T; 3] {
+pub(crate) fn each3<T>(f: impl Fn(usize) -> T) -> [T; 3] {
     [f(0), f(1), f(2)]
 }
 
