@@ -6,7 +6,7 @@
 # With --refit: `ccdlab step --repeat N+1 --json`, whose first run builds the BVH and the others
 # refit it, as a sequence's steps do; the first run is left out of the fastest and median.
 # Interleaving spreads the machine's disturbances over all binaries; compare the rounds' best
-# values, not single runs. (What the project measured this way is in the module docs; the
+# values, not single runs. (What the project measured this way is in docs/notes/; the
 # numbers for reports/ come from scripts/reproduce_pipeline.sh.)
 #
 #   scripts/ab_step.sh [--rounds R] [--threads T] [--refit] cloth-ball|funnel BIN [BIN...]

@@ -64,8 +64,7 @@ while read -r name sequence step frame0 frame1; do
   fi
   for threads in 1 2; do
     # Fastest of $STEP_REPEAT runs, each building its BVH anew (the peer's is also its
-    # fastest of as many): on this shared machine single runs vary by 10-30 %, and a run of
-    # 5 was often disturbed throughout.
+    # fastest of as many): single runs on a shared machine vary (docs/notes/pipeline.md).
     "$bin" step "$frame0" "$frame1" --time-aligned off --threads "$threads" --repeat "$STEP_REPEAT" --rebuild --json \
       > "$work/step_${name}_t${threads}.json.tmp"
     mv "$work/step_${name}_t${threads}.json.tmp" "$work/step_${name}_t${threads}.json"

@@ -157,10 +157,10 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) edge_q: Vec<QuantizedKdop<N>>,
     /// Per vertex slot: the inner image ([`Quantizer::quantize_inner`]) of
     /// its k-DOP on `grid`. An edge's or a face's is the merge of its
-    /// vertices' (computed where needed rather than stored, whose first
-    /// touch costs more than the merges: docs/notes/bvh-layout.md). Two
-    /// features whose inner images overlap are a candidate without the
-    /// `f64` test.
+    /// vertices', computed where needed rather than stored (storing them
+    /// costs more in first touches of memory than the merges do:
+    /// docs/notes/bvh-layout.md). Two features whose inner images overlap
+    /// are a candidate without the `f64` test.
     pub(crate) vertex_qi: Vec<QuantizedKdop<N>>,
     /// The mesh vertex of each vertex slot.
     pub(crate) slot_vertex: Vec<u32>,
