@@ -116,6 +116,9 @@ pub struct Pipeline {
     rebuild: bool,
     /// The filters' per-vertex arrays, kept for the next step.
     buffers: FilterBuffers,
+    /// How many loose brackets' pairs a traversal task keeps
+    /// ([`LOOSE_CAP`]; smaller in tests, to reach the narrowing it starts).
+    loose_cap: usize,
 }
 
 impl Pipeline {
@@ -126,6 +129,7 @@ impl Pipeline {
             bvh: None,
             rebuild: false,
             buffers: FilterBuffers::default(),
+            loose_cap: LOOSE_CAP,
         }
     }
 
@@ -181,6 +185,7 @@ impl Pipeline {
                 && bvh.min_distance() == min_distance
         };
         let buffers = std::mem::take(&mut self.buffers);
+        let loose_cap = self.loose_cap;
         let (built, ctx) = rayon::join(
             || -> Result<bool, BroadPhaseError> {
                 Ok(match bvh.as_mut() {
@@ -198,7 +203,7 @@ impl Pipeline {
                     }
                 })
             },
-            || FilterCtx::new(cfg, filters, step, buffers),
+            || FilterCtx::new(cfg, filters, step, buffers, loose_cap),
         );
         let built = match built {
             Ok(built) => built,
@@ -370,16 +375,19 @@ struct FilterCtx<'a> {
     /// collect its pairs needs the tight bracket of only the pairs that may
     /// hold its earliest time (module doc).
     loose: bool,
+    /// How many of those pairs a traversal task keeps ([`LOOSE_CAP`]).
+    loose_cap: usize,
 }
 
 impl<'a> FilterCtx<'a> {
     /// The `filters` (with the rest of `cfg`) on `step`, their arrays
-    /// written over `buffers`.
+    /// written over `buffers`; `loose_cap` as [`FilterCtx::loose_cap`].
     fn new(
         cfg: &PipelineConfig,
         filters: FilterSet,
         step: &'a Step<'a>,
         buffers: FilterBuffers,
+        loose_cap: usize,
     ) -> FilterCtx<'a> {
         let uses_slpf = filters.uses_slpf();
         let FilterBuffers { mut x, slpf } = buffers;
@@ -413,6 +421,7 @@ impl<'a> FilterCtx<'a> {
             in_range,
             collect_pairs: cfg.collect_pairs,
             loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
+            loose_cap,
         }
     }
 
@@ -651,7 +660,10 @@ impl<P: Pair> KindSink<P> {
         }
         let t1 = busy_ms();
         self.passed += self.survivors.len() as u64;
-        for p in &self.survivors {
+        // Taken out for the loop (and put back) so that the loop may update
+        // the rest of the sink.
+        let survivors = std::mem::take(&mut self.survivors);
+        for p in &survivors {
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
             let (toi, tier) = if ctx.loose {
                 let (verdict, tier) = solve_verdict(P::KIND, ctx.in_range, ctx.min_distance, &q);
@@ -661,8 +673,7 @@ impl<P: Pair> KindSink<P> {
                         self.fallbacks += u64::from(tier == SolverTier::Exact);
                         self.colliding += 1;
                         self.colliding_same_component += u64::from(p.same_component(ctx));
-                        self.loose.push((*p, toi.lower));
-                        self.loose_upper = self.loose_upper.min(toi.upper);
+                        self.keep_loose(ctx, *p, toi);
                         continue;
                     }
                 }
@@ -679,8 +690,63 @@ impl<P: Pair> KindSink<P> {
                 }
             }
         }
+        self.survivors = survivors;
         busy.filter += t1 - t;
         busy.solve += busy_ms() - t1;
+    }
+}
+
+/// How many loose brackets' pairs one traversal task keeps before it
+/// narrows them itself ([`KindSink::keep_loose`]): 16 bytes each.
+const LOOSE_CAP: usize = 1 << 14;
+
+impl<P: Pair> KindSink<P> {
+    /// Keeps a loose bracket's pair while it may hold the step's earliest
+    /// time. `collect` narrows only the pairs whose loose lower end is at
+    /// most `U +` [`LOOSE_MARGIN`], `U` the smallest upper end of all the
+    /// step's brackets; this sink's own smallest upper end is at least `U`,
+    /// so a pair beyond it here is beyond it there too and is dropped at
+    /// once. When this sink already holds the tight bracket `[0, 0]`, no
+    /// pair can change the step's result, and none is kept. The kept list
+    /// is bounded: at [`FilterCtx::loose_cap`] pairs it is cut to those still in reach
+    /// and, if that leaves more than half, they are narrowed here (their
+    /// tight brackets folded into `toi`, as `collect` would fold them), so
+    /// that a step whose pairs are all within `d` (a collapsed mesh, a `d`
+    /// larger than the mesh) keeps bounded memory.
+    fn keep_loose(&mut self, ctx: &FilterCtx<'_>, p: P, toi: Toi) {
+        self.loose_upper = self.loose_upper.min(toi.upper);
+        if toi.lower <= self.loose_bound() {
+            self.loose.push((p, toi.lower));
+        }
+        if self.loose.len() >= ctx.loose_cap {
+            let bound = self.loose_bound();
+            self.loose.retain(|&(_, lower)| lower <= bound);
+            if self.loose.len() > ctx.loose_cap / 2 {
+                let mut found = self.toi;
+                for (p, _) in self.loose.drain(..) {
+                    let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
+                    let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
+                    debug_assert!(t.is_some(), "a pair within d without a time of impact");
+                    self.fallbacks += u64::from(tier == SolverTier::Exact);
+                    if let Some(t) = t {
+                        found = Some(earliest(found, t));
+                    }
+                }
+                self.toi = found;
+            }
+        }
+    }
+
+    /// The largest loose lower end that may still hold the step's earliest
+    /// time, as far as this sink knows (`-∞` once its earliest time is
+    /// exactly `0`).
+    fn loose_bound(&self) -> f64 {
+        let tight_upper = self.toi.map_or(f64::INFINITY, |t| t.upper);
+        if self.toi.is_some_and(|t| t.lower == 0.0 && t.upper == 0.0) {
+            f64::NEG_INFINITY
+        } else {
+            tight_upper.min(self.loose_upper) + LOOSE_MARGIN
+        }
     }
 }
 
@@ -829,4 +895,118 @@ fn narrow<P: Pair + Sync>(
         *toi = Some(earliest(*toi, t));
     }
     fallbacks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two sheets of `n × n` vertices, spacing 1: one still at z = 0, the
+    /// other shifted in the plane and tilted, crossing it from above to
+    /// below, so that many pairs touch, each at its own time.
+    fn crossing_sheets(n: u32) -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+        let (mut faces, mut x0, mut x1) = (Vec::new(), Vec::new(), Vec::new());
+        for sheet in 0..2 {
+            let base = sheet * n * n;
+            for j in 0..n {
+                for i in 0..n {
+                    let (x, y) = (f64::from(i), f64::from(j));
+                    if sheet == 0 {
+                        x0.push(Vec3::new(x, y, 0.0));
+                        x1.push(Vec3::new(x, y, 0.0));
+                    } else {
+                        let tilt = 0.05 * x + 0.03 * y;
+                        x0.push(Vec3::new(x + 0.3, y + 0.2, 1.5 + tilt));
+                        x1.push(Vec3::new(x + 0.3, y + 0.2, -1.5 + tilt));
+                    }
+                }
+            }
+            for j in 0..n - 1 {
+                for i in 0..n - 1 {
+                    let a = base + j * n + i;
+                    faces.push([a, a + 1, a + n + 1]);
+                    faces.push([a, a + n + 1, a + n]);
+                }
+            }
+        }
+        let mesh = TriMesh::new(x0.len(), faces).expect("valid faces");
+        (mesh, x0, x1)
+    }
+
+    /// A step's report, on `threads` workers, with at most `loose_cap` loose
+    /// brackets' pairs kept per traversal task.
+    fn report(
+        step: &Step<'_>,
+        config: PipelineConfig,
+        threads: usize,
+        loose_cap: usize,
+    ) -> StepReport {
+        let mut pipeline = Pipeline::new(config);
+        pipeline.loose_cap = loose_cap;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| pipeline.step(step))
+            .expect("a valid step")
+            .report
+    }
+
+    /// What a step reports apart from its times and the exact path's count.
+    fn outcome(r: &StepReport) -> impl PartialEq + std::fmt::Debug {
+        let counts = |k: &KindCounts| {
+            (
+                k.candidates,
+                k.after_filter,
+                k.colliding,
+                k.colliding_same_component,
+            )
+        };
+        (counts(&r.vf), counts(&r.ee), r.toi, r.toi_upper)
+    }
+
+    /// However few loose brackets a task may keep (so that it narrows them
+    /// itself, often), on one thread or two, a step that does not collect
+    /// its pairs reports what one that brackets every pair tightly does:
+    /// on crossing sheets (pairs touching at many times) and on a mesh
+    /// collapsed to one point (every pair within `d` at `t = 0`).
+    #[test]
+    fn loose_brackets_kept_in_bounded_memory_give_the_tight_report() {
+        let (mesh, x0, x1) = crossing_sheets(10);
+        let collapsed = vec![Vec3::new(0.25, -1.0, 3.0); x0.len()];
+        for (x0, x1, d) in [
+            (&x0, &x1, 0.4),
+            (&x0, &x1, 1e-3),
+            (&collapsed, &collapsed, 0.1),
+        ] {
+            let step = Step::new(&mesh, x0, x1).expect("matching frames");
+            let config = PipelineConfig {
+                min_distance: d,
+                ..PipelineConfig::default()
+            };
+            let tight = report(
+                &step,
+                PipelineConfig {
+                    collect_pairs: true,
+                    ..config.clone()
+                },
+                1,
+                LOOSE_CAP,
+            );
+            assert!(
+                tight.vf.colliding > 100 && tight.ee.colliding > 100,
+                "d = {d}: {tight:?}"
+            );
+            for cap in [1, 2, 8, 64, LOOSE_CAP] {
+                for threads in [1, 2] {
+                    let counted = report(&step, config.clone(), threads, cap);
+                    assert_eq!(
+                        outcome(&counted),
+                        outcome(&tight),
+                        "d = {d}, cap {cap}, {threads} threads"
+                    );
+                }
+            }
+        }
+    }
 }
