@@ -10,7 +10,7 @@ use numpy::{
     PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+    PyFileNotFoundError, PyMemoryError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 
@@ -55,6 +55,20 @@ pub(crate) fn shape_text(shape: &[usize]) -> String {
 
 // ---------------------------------------------------------------------------
 // Arrays in
+
+/// An empty vector with room for `n` rows of the argument `name`, or a
+/// `MemoryError` when they do not fit (instead of the allocator aborting the
+/// interpreter: a broadcast array may claim far more rows than memory holds).
+fn rows_vec<T>(n: usize, name: &str) -> PyResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        PyMemoryError::new_err(format!(
+            "{name}: {n} rows of {} bytes do not fit in memory",
+            std::mem::size_of::<T>()
+        ))
+    })?;
+    Ok(v)
+}
 
 /// `obj` as a numpy array: an array as it is, anything else through
 /// `numpy.asarray` (with `dtype`, when given).
@@ -115,10 +129,8 @@ pub(crate) fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec3>> 
     let view = view
         .into_dimensionality::<Ix2>()
         .map_err(|e| value_error(format!("{name}: {e}")))?;
-    let out: Vec<Vec3> = view
-        .outer_iter()
-        .map(|r| Vec3::new(r[0], r[1], r[2]))
-        .collect();
+    let mut out = rows_vec(view.nrows(), name)?;
+    out.extend(view.outer_iter().map(|r| Vec3::new(r[0], r[1], r[2])));
     check_finite(&out).map_err(|e| value_error(format!("{name}: {e}")))?;
     Ok(out)
 }
@@ -168,7 +180,7 @@ pub(crate) fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[V
     if let Some(flat) = view.as_slice() {
         // C order (the usual case): each query is 24 consecutive doubles, read
         // as a slice instead of 24 indexed (bounds-checked) elements.
-        let mut out = Vec::with_capacity(view.shape()[0]);
+        let mut out = rows_vec(view.shape()[0], name)?;
         for (i, q) in flat.chunks_exact(24).enumerate() {
             if !q.iter().fold(true, |ok, v| ok & v.is_finite()) {
                 let k = q.iter().position(|v| !v.is_finite()).unwrap_or(0);
@@ -180,7 +192,7 @@ pub(crate) fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[V
         }
         return Ok(out);
     }
-    let mut out = Vec::with_capacity(view.shape()[0]);
+    let mut out = rows_vec(view.shape()[0], name)?;
     for (i, q) in view.outer_iter().enumerate() {
         let mut pts = [Vec3::zeros(); 8];
         for (row, p) in pts.iter_mut().enumerate() {
@@ -195,11 +207,15 @@ pub(crate) fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[V
     Ok(out)
 }
 
-/// The rows of an `(m, 3)` index array of element type `T`, widened.
-pub(crate) fn index_rows<T: Copy + Into<i128> + numpy::Element>(
+/// The rows of an `(m, 3)` index array of element type `T` as faces, every
+/// index checked to be at least 0 and below `limit` (`num_vertices`, when
+/// given, for the message).
+fn index_rows<T: Copy + Into<i128> + numpy::Element>(
     array: &Bound<'_, PyAny>,
+    limit: i128,
+    num_vertices: Option<usize>,
     name: &str,
-) -> PyResult<Vec<[i128; 3]>> {
+) -> PyResult<Vec<[u32; 3]>> {
     let array = array.cast::<PyArrayDyn<T>>()?;
     let array = array
         .try_readonly()
@@ -208,54 +224,10 @@ pub(crate) fn index_rows<T: Copy + Into<i128> + numpy::Element>(
         .as_array()
         .into_dimensionality::<Ix2>()
         .map_err(|e| value_error(format!("{name}: {e}")))?;
-    Ok(view
-        .outer_iter()
-        .map(|r| [r[0].into(), r[1].into(), r[2].into()])
-        .collect())
-}
-
-/// An `(m, 3)` array of vertex indices (any integer dtype) as faces. With
-/// `num_vertices`, every index must be below it; without, below 2³² − 2.
-pub(crate) fn faces(
-    obj: &Bound<'_, PyAny>,
-    num_vertices: Option<usize>,
-    name: &str,
-) -> PyResult<Vec<[u32; 3]>> {
-    let array = as_ndarray(obj, None, name)?;
-    let untyped = array.cast::<PyUntypedArray>()?;
-    let dtype = untyped.dtype();
-    if untyped.ndim() != 2 || untyped.shape()[1] != 3 {
-        return Err(value_error(format!(
-            "{name}: expected an array of shape (m, 3) of vertex indices, got shape {}",
-            shape_text(untyped.shape())
-        )));
-    }
-    let rows = match dtype.kind() {
-        b'i' => {
-            let a = match array.cast::<PyArrayDyn<i64>>() {
-                Ok(a) => a.clone().into_any(),
-                Err(_) => array.call_method1("astype", ("int64",))?,
-            };
-            index_rows::<i64>(&a, name)?
-        }
-        b'u' => {
-            let a = match array.cast::<PyArrayDyn<u64>>() {
-                Ok(a) => a.clone().into_any(),
-                Err(_) => array.call_method1("astype", ("uint64",))?,
-            };
-            index_rows::<u64>(&a, name)?
-        }
-        _ => {
-            return Err(value_error(format!(
-                "{name}: dtype {dtype} is not supported; face indices need an integer dtype \
-                 (for example {name}.astype(numpy.int64))"
-            )));
-        }
-    };
-    let limit = num_vertices.map_or(i128::from(u32::MAX - 1), |n| n as i128);
-    let mut out = Vec::with_capacity(rows.len());
-    for (face, row) in rows.iter().enumerate() {
-        for &index in row {
+    let mut out = rows_vec(view.nrows(), name)?;
+    for (face, r) in view.outer_iter().enumerate() {
+        let row: [i128; 3] = [r[0].into(), r[1].into(), r[2].into()];
+        for index in row {
             if index < 0 {
                 return Err(value_error(format!(
                     "{name}: face {face} (numbered from 0) has a negative vertex index {index}"
@@ -281,6 +253,45 @@ pub(crate) fn faces(
         out.push(row.map(|i| i as u32));
     }
     Ok(out)
+}
+
+/// An `(m, 3)` array of vertex indices (any integer dtype) as faces. With
+/// `num_vertices`, every index must be below it; without, below 2³² − 2.
+pub(crate) fn faces(
+    obj: &Bound<'_, PyAny>,
+    num_vertices: Option<usize>,
+    name: &str,
+) -> PyResult<Vec<[u32; 3]>> {
+    let array = as_ndarray(obj, None, name)?;
+    let untyped = array.cast::<PyUntypedArray>()?;
+    let dtype = untyped.dtype();
+    if untyped.ndim() != 2 || untyped.shape()[1] != 3 {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (m, 3) of vertex indices, got shape {}",
+            shape_text(untyped.shape())
+        )));
+    }
+    let limit = num_vertices.map_or(i128::from(u32::MAX - 1), |n| n as i128);
+    match dtype.kind() {
+        b'i' => {
+            let a = match array.cast::<PyArrayDyn<i64>>() {
+                Ok(a) => a.clone().into_any(),
+                Err(_) => array.call_method1("astype", ("int64",))?,
+            };
+            index_rows::<i64>(&a, limit, num_vertices, name)
+        }
+        b'u' => {
+            let a = match array.cast::<PyArrayDyn<u64>>() {
+                Ok(a) => a.clone().into_any(),
+                Err(_) => array.call_method1("astype", ("uint64",))?,
+            };
+            index_rows::<u64>(&a, limit, num_vertices, name)
+        }
+        _ => Err(value_error(format!(
+            "{name}: dtype {dtype} is not supported; face indices need an integer dtype \
+             (for example {name}.astype(numpy.int64))"
+        ))),
+    }
 }
 
 // ---------------------------------------------------------------------------

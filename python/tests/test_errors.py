@@ -154,6 +154,21 @@ def test_bad_batches():
         ccdlab.vertex_face_ccd_batch(q, threads=0)
 
 
+def test_arrays_larger_than_memory_raise_memory_error():
+    # Broadcast views claim more rows than any address space holds: a
+    # MemoryError naming the argument, not an aborted interpreter.
+    huge = 10**14
+    q = np.zeros((1, 8, 3))
+    with pytest.raises(MemoryError, match="queries: 100000000000000 rows"):
+        ccdlab.vertex_face_ccd_batch(np.broadcast_to(q, (huge, 8, 3)))
+    with pytest.raises(MemoryError, match="V0: 100000000000000 rows"):
+        ccdlab.step(np.broadcast_to(V[:1], (huge, 3)), W, F)
+    with pytest.raises(MemoryError, match="F: 100000000000000 rows"):
+        ccdlab.edges(np.broadcast_to(F[:1], (huge, 3)))
+    with pytest.raises(MemoryError, match="F: 100000000000000 rows"):
+        ccdlab.Pipeline(np.broadcast_to(F[:1], (huge, 3)))
+
+
 def test_files(tmp_path):
     with pytest.raises(FileNotFoundError, match="nowhere.ply"):
         ccdlab.read_mesh(tmp_path / "nowhere.ply")

@@ -115,6 +115,15 @@ pub enum MeshError {
         /// The count.
         count: usize,
     },
+    /// The topology's arrays for this many vertices or faces do not fit in
+    /// memory (a vertex count far above what the faces use, say).
+    #[error("the topology of {count} {what} does not fit in memory")]
+    OutOfMemory {
+        /// `vertices` or `faces`.
+        what: &'static str,
+        /// The count.
+        count: usize,
+    },
     /// The file's extension names no format ccdlab reads (`.ply`, `.obj`).
     #[error(
         "{path}: {what}; ccdlab reads .ply and .obj",

@@ -92,7 +92,7 @@ impl TriMesh {
     pub fn new(num_vertices: usize, faces: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
         check_faces(num_vertices, &faces)?;
         let (edges, face_edges) = number_edges(num_vertices, &faces)?;
-        let mut vertex_owner = vec![NO_OWNER; num_vertices];
+        let mut vertex_owner = filled(num_vertices, NO_OWNER, "vertices")?;
         let mut edge_owner = vec![NO_OWNER; edges.len()];
         let mut face_owned = vec![0u8; faces.len()];
         for (f, (tri, fe)) in faces.iter().zip(&face_edges).enumerate() {
@@ -109,7 +109,7 @@ impl TriMesh {
                 }
             }
         }
-        let (component, num_components) = components(num_vertices, &edges);
+        let (component, num_components) = components(num_vertices, &edges)?;
         Ok(TriMesh {
             num_vertices,
             faces,
@@ -233,6 +233,17 @@ impl TriMesh {
 
 /// Unique undirected edges in libigl order: `[min, max]`, sorted by
 /// `(max, min)`.
+/// `n` copies of `value` for `n` `what` (vertices, faces), or
+/// [`MeshError::OutOfMemory`] when they do not fit: the per-vertex arrays
+/// follow the vertex count, which may be far above what the faces use.
+fn filled<T: Clone>(n: usize, value: T, what: &'static str) -> Result<Vec<T>, MeshError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| MeshError::OutOfMemory { what, count: n })?;
+    v.resize(n, value);
+    Ok(v)
+}
+
 /// The unique edges and each face's three edge indices.
 type EdgeNumbering = (Vec<[u32; 2]>, Vec<[u32; 3]>);
 
@@ -246,7 +257,7 @@ type EdgeNumbering = (Vec<[u32; 2]>, Vec<[u32; 3]>);
 fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<EdgeNumbering, MeshError> {
     let sides = |t: &[u32; 3]| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
     // start[v]..start[v + 1]: the sides whose larger vertex is v.
-    let mut start = vec![0usize; num_vertices + 1];
+    let mut start = filled(num_vertices + 1, 0usize, "vertices")?;
     for t in faces {
         for (a, b) in sides(t) {
             start[a.max(b) as usize + 1] += 1;
@@ -258,8 +269,9 @@ fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<EdgeNumbering
     // A side as (smaller vertex << 32) | face, so that a bucket sorts by the
     // smaller vertex; which of the face's sides it is follows from the face
     // (its corners are distinct, so its three sides are).
-    let mut fill = start.clone();
-    let mut by_larger = vec![0u64; 3 * faces.len()];
+    let mut fill = filled(num_vertices + 1, 0usize, "vertices")?;
+    fill.copy_from_slice(&start);
+    let mut by_larger = filled(3 * faces.len(), 0u64, "faces")?;
     for (f, t) in faces.iter().enumerate() {
         for (a, b) in sides(t) {
             let slot = &mut fill[a.max(b) as usize];
@@ -295,8 +307,11 @@ fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<EdgeNumbering
 
 /// Union–find over the edges; components numbered in order of their smallest
 /// vertex.
-fn components(num_vertices: usize, edges: &[[u32; 2]]) -> (Vec<u32>, usize) {
-    let mut parent: Vec<u32> = (0..num_vertices as u32).collect();
+fn components(num_vertices: usize, edges: &[[u32; 2]]) -> Result<(Vec<u32>, usize), MeshError> {
+    let mut parent = filled(num_vertices, 0u32, "vertices")?;
+    for (v, p) in parent.iter_mut().enumerate() {
+        *p = v as u32;
+    }
     fn find(parent: &mut [u32], mut x: u32) -> u32 {
         while parent[x as usize] != x {
             let up = parent[parent[x as usize] as usize];
@@ -313,8 +328,8 @@ fn components(num_vertices: usize, edges: &[[u32; 2]]) -> (Vec<u32>, usize) {
             parent[hi as usize] = lo;
         }
     }
-    let mut label = vec![NO_OWNER; num_vertices];
-    let mut component = vec![0; num_vertices];
+    let mut label = filled(num_vertices, NO_OWNER, "vertices")?;
+    let mut component = filled(num_vertices, 0, "vertices")?;
     let mut count = 0u32;
     for v in 0..num_vertices as u32 {
         let r = find(&mut parent, v) as usize;
@@ -324,7 +339,7 @@ fn components(num_vertices: usize, edges: &[[u32; 2]]) -> (Vec<u32>, usize) {
         }
         component[v as usize] = label[r];
     }
-    (component, count as usize)
+    Ok((component, count as usize))
 }
 
 #[cfg(test)]
