@@ -212,7 +212,8 @@ impl StepResult {
 ///     when the vertices move far against the edges' length; "off" is the
 ///     paper's pipeline. The colliding pairs are the same in every setting.
 /// solver : {"exact", "cubic"}, optional
-///     Narrow-phase solver (default "exact").
+///     Narrow-phase solver (default "exact"); at ``min_distance`` > 0 the
+///     exact one only (the cubic one decides contact only).
 /// threads : int or None, optional
 ///     Worker threads, 1 to 1024; None (default): all logical CPUs. The
 ///     result is the same for any count.
@@ -693,7 +694,7 @@ fn queries(
     .map_err(|e| match e {
         ScoreError::Separation(e) => value_error(format!("min_distance: {e}")),
         ScoreError::NoSeparation(_) => value_error(format!(
-            "solver: {e}; pass solver=\"exact\" with min_distance={min_distance}"
+            "solver: {e}; pass solver=\"exact\" with min_distance={min_distance:?}"
         )),
         ScoreError::OracleWithoutSeparation => value_error(format!("oracle: {e}")),
     })?;

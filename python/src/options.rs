@@ -66,7 +66,7 @@ impl QuerySolver {
         } else {
             Err(value_error(format!(
                 "solver: the {solver} solver has no minimum separation (it decides contact \
-                 only); pass solver=\"exact\" with min_distance={d}"
+                 only); pass solver=\"exact\" with min_distance={d:?}"
             )))
         }
     }
@@ -150,11 +150,16 @@ impl Options {
                 }
             },
         };
+        // At d > 0 the exact solver only, as for the queries.
+        let solver = match QuerySolver::parse(solver, min_distance)? {
+            QuerySolver::Contact(solver) => solver,
+            QuerySolver::Within(_) => Solver::Exact,
+        };
         Ok(Options {
             config: PipelineConfig {
                 axes,
                 filters,
-                solver: parse_solver(solver)?,
+                solver,
                 window,
                 time_aligned,
                 collect_pairs,

@@ -189,8 +189,8 @@ def test_a_pair_exactly_d_apart_is_a_hit_and_a_hair_further_a_miss(d):
 
 
 @pytest.mark.parametrize("bad,match", [
-    (-1.0, "min_distance: the minimum separation -1 is negative"),
-    (-1e-300, "is negative"),
+    (-1.0, "min_distance: the minimum separation -1.0 is negative"),
+    (-1e-300, "the minimum separation -1e-300 is negative"),
     (float("nan"), "min_distance: the minimum separation is not a number"),
     (float("inf"), "min_distance: the minimum separation is infinite"),
     (float("-inf"), "is negative"),
@@ -221,6 +221,11 @@ def test_the_cubic_solver_has_no_min_distance():
         ccdlab.queries(SAMPLE_SETS[0], solver="cubic", min_distance=1e-3)
     # At d = 0 it is the contact baseline, as before.
     assert ccdlab.vertex_face_ccd_batch(q, solver="cubic", min_distance=0.0)[0].shape == (1,)
+    # The whole step and the pipeline likewise, before any array is read.
+    with pytest.raises(ValueError, match="solver: the cubic solver has no minimum separation"):
+        ccdlab.step(None, None, None, solver="cubic", min_distance=1e-3)
+    with pytest.raises(ValueError, match="solver: the cubic solver has no minimum separation"):
+        ccdlab.Pipeline(np.array([[0, 1, 2]]), solver="cubic", min_distance=1e-3)
     with pytest.raises(ValueError, match="oracle: "):
         ccdlab.queries(SAMPLE_SETS[0], oracle=True)
 

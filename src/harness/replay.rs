@@ -206,7 +206,7 @@ pub fn replay(
         gaps: seq.gaps(),
         k: cfg.axes.k(),
         ran,
-        solver: cfg.solver_that_runs(),
+        solver: cfg.solver,
         min_distance: cfg.min_distance,
         vf,
         ee,

@@ -73,12 +73,15 @@ impl FrameSequence {
     /// parameters, `generated:RES` for a cloth of `RES × RES` vertices,
     /// `generated:RES:FRAMES`, `generated:RES:FRAMES:GAP` with the cloth
     /// resting `GAP` m above the sphere; see [`SceneParams`]). A folder
-    /// wins over a scene name.
-    pub fn open(spec: &str) -> Result<FrameSequence, SequenceError> {
-        let path = Path::new(spec);
+    /// wins over a scene name; a folder's name need not be UTF-8.
+    pub fn open(spec: impl AsRef<std::ffi::OsStr>) -> Result<FrameSequence, SequenceError> {
+        let path = Path::new(spec.as_ref());
         if path.is_dir() {
             return FrameSequence::from_dir(path);
         }
+        let Some(spec) = spec.as_ref().to_str() else {
+            return Err(SequenceError::Unknown(path.display().to_string()));
+        };
         if let Some(params) = SceneParams::from_spec(spec) {
             return Ok(generate(&params?)?);
         }

@@ -2,7 +2,9 @@
 
 use crate::bounding_volume::KdopAxes;
 use crate::filter::{FilterSet, PAPER_DIRECTIONS};
-use crate::narrow_phase::Solver;
+use crate::narrow_phase::{Solver, validate_separation};
+
+use super::PipelineError;
 
 /// The choices of one pipeline run.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,8 +38,8 @@ pub struct PipelineConfig {
     /// (docs/design.md §5); `0` is contact. At `d > 0` the BVH's k-DOPs are
     /// grown by `d / 2` each ([`crate::broad_phase::KdopBvh::min_distance`]), the
     /// solver is the exact minimum-separation one
-    /// ([`crate::narrow_phase::vertex_face_within`], whatever
-    /// [`PipelineConfig::solver`] says), time-aligned pruning runs on
+    /// ([`crate::narrow_phase::vertex_face_within`]; [`Solver::Cubic`], which
+    /// decides contact only, is refused: [`PipelineConfig::check`]), time-aligned pruning runs on
     /// k-DOPs grown likewise, DNF runs with a margin of `d`
     /// ([`crate::filter::dnf_within`]), and SLPF and the coplanar window,
     /// proven for contact only, are off; the report says what ran.
@@ -45,14 +47,18 @@ pub struct PipelineConfig {
 }
 
 impl PipelineConfig {
-    /// The solver that runs: [`PipelineConfig::solver`], or at
-    /// `min_distance > 0` the exact minimum-separation one.
-    pub fn solver_that_runs(&self) -> Solver {
-        if self.min_distance > 0.0 {
-            Solver::Exact
-        } else {
-            self.solver
+    /// Whether a step can run with this configuration: a finite
+    /// [`PipelineConfig::min_distance`] `≥ 0`, and at `d > 0` the exact
+    /// solver (the cubic one has no minimum separation). [`Pipeline::step`]
+    /// checks it; callers may check it before reading any frame.
+    ///
+    /// [`Pipeline::step`]: super::Pipeline::step
+    pub fn check(&self) -> Result<(), PipelineError> {
+        let d = validate_separation(self.min_distance)?;
+        if d > 0.0 && self.solver != Solver::Exact {
+            return Err(PipelineError::NoSeparation(self.solver));
         }
+        Ok(())
     }
 }
 

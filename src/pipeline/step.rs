@@ -81,8 +81,8 @@ use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{
     LOOSE_MARGIN, SeparationError, Solver, SolverTier, Toi, WithinVerdict, edge_edge_traced_with,
-    edge_edge_within_traced_with, edge_edge_within_verdict_with, validate_separation,
-    vertex_face_traced_with, vertex_face_within_traced_with, vertex_face_within_verdict_with,
+    edge_edge_within_traced_with, edge_edge_within_verdict_with, vertex_face_traced_with,
+    vertex_face_within_traced_with, vertex_face_within_verdict_with,
 };
 use crate::pair_kernel::QueryKind;
 
@@ -95,6 +95,11 @@ pub enum PipelineError {
     /// [`PipelineConfig::min_distance`] is not a finite distance.
     #[error("min_distance: {0}")]
     MinDistance(#[from] SeparationError),
+    /// A minimum separation `d > 0` with a solver that decides contact only.
+    #[error(
+        "solver: the {0} solver has no minimum separation (it decides contact only); the exact one has"
+    )]
+    NoSeparation(Solver),
 }
 
 /// The result of one step.
@@ -156,7 +161,8 @@ impl Pipeline {
         // k-DOPs grown by d / 2, DNF and the window filter with a margin of
         // d (`crate::filter::dnf_window_within`); SLPF, proven for contact
         // only, is off.
-        let min_distance = validate_separation(cfg.min_distance)?;
+        cfg.check()?;
+        let min_distance = cfg.min_distance;
         let within = min_distance > 0.0;
 
         // Stage 1–2a: build or refit the BVH of swept k-DOPs and, alongside
@@ -253,7 +259,7 @@ impl Pipeline {
             filters,
             window: cfg.window,
             time_aligned: prune,
-            solver: cfg.solver_that_runs(),
+            solver: cfg.solver,
             min_distance,
             threads: rayon::current_num_threads(),
             bvh: if built {
@@ -963,6 +969,34 @@ mod tests {
             )
         };
         (counts(&r.vf), counts(&r.ee), r.toi, r.toi_upper)
+    }
+
+    /// The cubic solver decides contact only: a step at `d > 0` with it is
+    /// refused, naming the solver; at `d = 0` it runs.
+    #[test]
+    fn the_cubic_solver_is_refused_at_a_min_distance() {
+        let (mesh, x0, x1) = crossing_sheets(3);
+        let step = Step::new(&mesh, &x0, &x1).expect("matching frames");
+        let cubic = PipelineConfig {
+            solver: Solver::Cubic,
+            ..PipelineConfig::default()
+        };
+        let within = PipelineConfig {
+            min_distance: 1e-3,
+            ..cubic.clone()
+        };
+        assert!(matches!(
+            within.check(),
+            Err(PipelineError::NoSeparation(Solver::Cubic))
+        ));
+        let e = Pipeline::new(within).step(&step).expect_err("refused");
+        assert!(
+            e.to_string()
+                .starts_with("solver: the cubic solver has no minimum separation"),
+            "{e}"
+        );
+        assert!(cubic.check().is_ok());
+        assert_eq!(report(&step, cubic, 1, LOOSE_CAP).solver, Solver::Cubic);
     }
 
     /// However few loose brackets a task may keep (so that it narrows them

@@ -558,6 +558,32 @@ fn a_wrong_data_variable_is_reported_as_the_only_place_looked_in() {
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
 }
 
+/// A folder of frames whose name is not UTF-8 replays as any other (as
+/// `step` reads such frames).
+#[test]
+fn replay_reads_a_folder_whose_name_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = Scratch::new("cli-non-utf8");
+    let dir = d.join(std::ffi::OsStr::from_bytes(b"frames-\xff"));
+    let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(["generate", "--resolution", "8", "--frames", "3", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out).1);
+    let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(["replay", "--threads", "1"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        stdout.contains("frames-\u{fffd}: 2 steps (706 V,"),
+        "{stdout}"
+    );
+}
+
 /// A cause already quoted by the error message is not printed again.
 #[test]
 fn errors_do_not_repeat_their_cause() {
@@ -658,6 +684,21 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
         );
         serde_json::from_slice(&out.stdout).unwrap()
     };
+    // The cubic solver decides contact only: refused at d > 0, before any
+    // frame is read (a missing frame would be reported otherwise), in step
+    // and replay alike.
+    for args in [
+        &["step", "no-such-frame.ply", "no-such-frame.ply"][..],
+        &["replay", "no-such-folder"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--solver", "cubic", "--min-distance", "1e-300"]);
+        let err = fails_with(
+            &args,
+            "--solver cubic with --min-distance 1e-300: the cubic solver has no minimum separation",
+        );
+        assert!(!err.contains("no-such"), "{err}");
+    }
     let (contact, near) = (json("0"), json("1e-4"));
     assert!(contact.get("min_distance").is_none());
     assert_eq!(near["min_distance"], 1e-4);

@@ -5,7 +5,7 @@ use std::error::Error;
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
 use ccdlab::narrow_phase::{Solver, validate_separation};
-use ccdlab::pipeline::{PipelineConfig, TimeAligned};
+use ccdlab::pipeline::{PipelineConfig, PipelineError, TimeAligned};
 
 /// The most worker threads `--threads` accepts: far more than the outer
 /// loops can keep busy, and few enough that starting them stays cheap
@@ -49,9 +49,11 @@ pub struct PipelineArgs {
 }
 
 impl PipelineArgs {
-    /// The pipeline configuration these options choose.
-    pub fn config(&self, collect_pairs: bool) -> PipelineConfig {
-        PipelineConfig {
+    /// The pipeline configuration these options choose, checked
+    /// ([`PipelineConfig::check`]) before any frame is read; an error names
+    /// the options.
+    pub fn config(&self, collect_pairs: bool) -> Result<PipelineConfig, String> {
+        let config = PipelineConfig {
             axes: self.k,
             filters: self.filters,
             solver: self.solver,
@@ -64,7 +66,17 @@ impl PipelineArgs {
             collect_pairs,
             min_distance: self.min_distance,
             ..PipelineConfig::default()
-        }
+        };
+        let d = self.min_distance;
+        config.check().map_err(|e| match e {
+            PipelineError::NoSeparation(solver) => format!(
+                "--solver {solver} with --min-distance {d:?}: the {solver} solver has no minimum \
+                 separation (it decides contact only); use --solver exact"
+            ),
+            PipelineError::MinDistance(e) => format!("--min-distance {d:?}: {e}"),
+            e => e.to_string(),
+        })?;
+        Ok(config)
     }
 
     /// A rayon pool of `--threads` workers (all logical CPUs by default).

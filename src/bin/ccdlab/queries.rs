@@ -131,13 +131,13 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
 /// `e`, naming the option it is about.
 fn option_error(args: &Args, e: ScoreError) -> Box<dyn Error> {
     match e {
-        ScoreError::Separation(_) => format!("--min-distance {}: {e}", args.min_distance),
+        ScoreError::Separation(_) => format!("--min-distance {:?}: {e}", args.min_distance),
         ScoreError::NoSeparation(solver) => format!(
-            "--solver {solver} with --min-distance {}: {e}",
+            "--solver {solver} with --min-distance {:?}: {e}",
             args.min_distance
         ),
         ScoreError::OracleWithoutSeparation => {
-            format!("--oracle with --min-distance {}: {e}", args.min_distance)
+            format!("--oracle with --min-distance {:?}: {e}", args.min_distance)
         }
     }
     .into()

@@ -18,7 +18,7 @@ pub struct Args {
     /// `generated:RES:FRAMES`, `generated:RES:FRAMES:GAP` with the cloth
     /// resting GAP m above the sphere). Default: the data sets' scenes when
     /// found, else `generated`.
-    sequences: Vec<String>,
+    sequences: Vec<std::ffi::OsString>,
     #[command(flatten)]
     pipeline: PipelineArgs,
     /// Write one JSON line per step to this file (written when the replay
@@ -29,6 +29,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
+    let config = args.pipeline.config(false)?;
     let specs = if args.sequences.is_empty() {
         default_sequences()?
     } else {
@@ -37,7 +38,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     // Open everything first, so that a bad argument fails before any work.
     let sequences = specs
         .iter()
-        .map(|s| FrameSequence::open(s))
+        .map(FrameSequence::open)
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(path) = &args.out {
         let frames: Vec<&std::path::Path> = sequences
@@ -47,7 +48,6 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         check_output(path, &frames).map_err(|e| format!("--out {}: {e}", path.display()))?;
     }
     let pool = args.pipeline.thread_pool()?;
-    let config = args.pipeline.config(false);
     let mut lines: Vec<String> = Vec::new();
     let mut summaries = Vec::new();
     for seq in &sequences {
@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
 
 /// The data sets' scenes whose frames are found, else the generated
 /// default scene; says which on stdout.
-fn default_sequences() -> Result<Vec<String>, Box<dyn Error>> {
+fn default_sequences() -> Result<Vec<std::ffi::OsString>, Box<dyn Error>> {
     if let Some(root) = ccdlab::harness::data::root() {
         let scenes: Vec<String> = [("cloth_ball", "cloth-ball"), ("funnel", "cloth-funnel")]
             .iter()
@@ -95,7 +95,7 @@ fn default_sequences() -> Result<Vec<String>, Box<dyn Error>> {
                 scenes.join(", "),
                 root.display()
             );
-            return Ok(scenes);
+            return Ok(scenes.into_iter().map(Into::into).collect());
         }
     }
     let p = ccdlab::harness::generate::SceneParams::default();

@@ -45,10 +45,10 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         check_output(path, &[&args.frame0, &args.frame1])
             .map_err(|e| format!("--pairs {}: {e}", path.display()))?;
     }
+    let config = args.pipeline.config(args.pairs.is_some())?;
     let pool = args.pipeline.thread_pool()?;
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
     let step = Step::new(&mesh, &x_t0, &x_t1)?;
-    let config = args.pipeline.config(args.pairs.is_some());
     let mut pipeline = Pipeline::new(config.clone());
     let mut best: Option<StepOutcome> = None;
     let mut totals = Vec::with_capacity(args.repeat as usize);

@@ -39,7 +39,7 @@ pub enum GenerateError {
     #[error("sphere subdivisions {0}: must be 0 to {MAX_SPHERE_SUBDIVISIONS}")]
     SphereSubdivisions(u32),
     /// A real parameter that is not finite or out of its range.
-    #[error("{name} = {value}: must be finite and {range}")]
+    #[error("{name} = {value:?}: must be finite and {range}")]
     Real {
         /// The parameter.
         name: &'static str,
@@ -283,7 +283,7 @@ impl SceneParams {
         format!(
             "generated-{r}x{r}-{f}f{}{}",
             if self.gap != 0.0 {
-                format!("-gap{}", self.gap)
+                format!("-gap{:?}", self.gap)
             } else {
                 String::new()
             },

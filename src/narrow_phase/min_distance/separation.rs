@@ -14,7 +14,7 @@ pub enum SeparationError {
     #[error("the minimum separation is not a number")]
     NotANumber,
     /// Below zero (−0.0 is zero).
-    #[error("the minimum separation {0} is negative")]
+    #[error("the minimum separation {0:?} is negative")]
     Negative(f64),
     /// `+∞`.
     #[error("the minimum separation is infinite")]
