@@ -231,6 +231,22 @@ fn negative_numbers_to_options_name_the_option_and_its_range() {
             vec!["queries", "--min-time-ms", "-1", f0],
             "'--min-time-ms <MIN_TIME_MS>': must be a whole number from 0 to 60000",
         ),
+        // The polygon oracle's memory grows with the square of its size.
+        (
+            vec!["polygons", "query", f0, "--oracle-max-vertices", "4096"],
+            "'--oracle-max-vertices <ORACLE_MAX_VERTICES>': must be a whole number from 0 to 1024",
+        ),
+        (
+            vec![
+                "polygons",
+                "report",
+                "--out",
+                out,
+                "--oracle-max-vertices",
+                "-1",
+            ],
+            "'--oracle-max-vertices <ORACLE_MAX_VERTICES>': must be a whole number from 0 to 1024",
+        ),
         (
             vec![
                 "route",

@@ -20,6 +20,10 @@ use ccdlab::harness::polygon_report::{
 };
 use clap::{Args, Subcommand};
 
+/// The largest `--oracle-max-vertices`: the minimum-translation oracle's
+/// memory grows with the square of the vertex count (a few hundred MB here).
+const ORACLE_LIMIT: usize = 1024;
+
 /// Arguments of `ccdlab polygons`.
 #[derive(Debug, Args)]
 pub struct PolygonsArgs {
@@ -40,8 +44,10 @@ enum PolygonsCommand {
         file: PathBuf,
         /// Run the (slow) minimum-translation oracle only when neither
         /// polygon has more vertices than this; above it the output says
-        /// that the oracle was skipped.
-        #[arg(long, default_value_t = ORACLE_MAX_VERTICES)]
+        /// that the oracle was skipped. At most 1024 (its memory grows with
+        /// the square of the vertex count, its time faster).
+        #[arg(long, default_value_t = ORACLE_MAX_VERTICES,
+              value_parser = crate::limits::whole::<usize>(0, ORACLE_LIMIT as u64))]
         oracle_max_vertices: usize,
     },
 }
@@ -61,8 +67,10 @@ struct ReportArgs {
     /// 1,000,000).
     #[arg(long, default_value_t = 400)]
     accuracy_pairs: usize,
-    /// Run the (slow) minimum-translation oracle up to this vertex count.
-    #[arg(long, default_value_t = ORACLE_MAX_VERTICES)]
+    /// Run the (slow) minimum-translation oracle up to this vertex count, at
+    /// most 1024 (its memory grows with the square of the vertex count).
+    #[arg(long, default_value_t = ORACLE_MAX_VERTICES,
+          value_parser = crate::limits::whole::<usize>(0, ORACLE_LIMIT as u64))]
     oracle_max_vertices: usize,
     /// Overlapping pairs per scenario and size for the timing (times the
     /// largest size, at most 1,000,000 vertices).

@@ -414,34 +414,36 @@ pub fn write_report(
     let mut figures = Vec::new();
     let mut notes = Vec::new();
     let panels_asphalt = scene_panels;
+    // A figure that cannot be written (a full disk, say) fails the report:
+    // nothing is left half-written (the stage is dropped).
+    let figure_error = |name: &str, e: &dyn std::fmt::Display| DiscreteReportError::Write {
+        path: args.out.join(name),
+        message: e.to_string(),
+    };
     let scenes_png = stage.path("scenes.png");
-    match plot::scenes_figure(&scenes_png, &asphalt, &panels_asphalt, fonts) {
-        Ok(()) => figures.push("scenes.png".to_string()),
-        Err(e) => notes.push(format!("scenes.png not written: {e}")),
-    }
+    plot::scenes_figure(&scenes_png, &asphalt, &panels_asphalt, fonts)
+        .map_err(|e| figure_error("scenes.png", &e))?;
+    figures.push("scenes.png".to_string());
     if let Some(p) = crest_panel {
         let wheel_png = stage.path("wheel_hill.png");
-        match plot::wheel_figure(
+        plot::wheel_figure(
             &wheel_png,
             &hill_grid,
             &p,
             &path,
             &wheel_rows_plot(&wheel_rows),
             fonts,
-        ) {
-            Ok(()) => figures.push("wheel_hill.png".to_string()),
-            Err(e) => notes.push(format!("wheel_hill.png not written: {e}")),
-        }
+        )
+        .map_err(|e| figure_error("wheel_hill.png", &e))?;
+        figures.push("wheel_hill.png".to_string());
     }
     let timing_png = stage.path("timing.png");
     let bars: Vec<(String, f64)> = timing
         .iter()
         .map(|t| (t.id.clone(), t.us_per_query))
         .collect();
-    match plot::timing_figure(&timing_png, &bars, fonts) {
-        Ok(()) => figures.push("timing.png".to_string()),
-        Err(e) => notes.push(format!("timing.png not written: {e}")),
-    }
+    plot::timing_figure(&timing_png, &bars, fonts).map_err(|e| figure_error("timing.png", &e))?;
+    figures.push("timing.png".to_string());
     if !fonts {
         notes.push(format!(
             "no font found at {}: figures drawn without any text",
