@@ -912,7 +912,7 @@ fn a_collapsed_frame_collides_everywhere_at_time_zero_without_the_fallback() {
 /// A minimum separation that is no finite distance is a typed error, before
 /// any work; `-0` is contact, with the same report as the default; the
 /// smallest positive one runs the minimum-separation path and finds the
-/// contacts.
+/// contacts, and is refused with the cubic solver (contact only).
 #[test]
 fn a_bad_min_distance_is_refused_and_zero_is_contact() {
     let mesh = TriMesh::new(6, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
@@ -947,9 +947,21 @@ fn a_bad_min_distance_is_refused_and_zero_is_contact() {
     );
     let tiny = PipelineConfig {
         min_distance: f64::from_bits(1),
-        solver: ccdlab::narrow_phase::Solver::Cubic,
         ..PipelineConfig::default()
     };
+    // The cubic solver decides contact only: refused at any d > 0.
+    let cubic = PipelineConfig {
+        solver: ccdlab::narrow_phase::Solver::Cubic,
+        ..tiny.clone()
+    };
+    let err = Pipeline::new(cubic).step(&step).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PipelineError::NoSeparation(ccdlab::narrow_phase::Solver::Cubic)
+        ),
+        "{err:?}"
+    );
     let c = Pipeline::new(tiny).step(&step).unwrap().report;
     assert_eq!(
         (c.filters, c.window, c.solver),
