@@ -231,8 +231,6 @@ impl TriMesh {
     }
 }
 
-/// Unique undirected edges in libigl order: `[min, max]`, sorted by
-/// `(max, min)`.
 /// `n` copies of `value` for `n` `what` (vertices, faces), or
 /// [`MeshError::OutOfMemory`] when they do not fit: the per-vertex arrays
 /// follow the vertex count, which may be far above what the faces use.
