@@ -14,6 +14,7 @@ ArrayLike3 = npt.ArrayLike
 """A length-3 array-like of floats (a point)."""
 
 PathLike = Union[str, "os.PathLike[str]"]
+AnyPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 def vertex_face_ccd(
     v_t0: ArrayLike3,
@@ -160,7 +161,7 @@ class Pipeline:
     def num_vertices(self) -> Optional[int]:
         """The mesh's vertex count, or None before the first step."""
 
-def read_mesh(path: PathLike) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+def read_mesh(path: AnyPath) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Reads a PLY or OBJ mesh: ``(V (n, 3) float64, F (m, 3) int64)``.
 
     Raises OSError (FileNotFoundError) for unreadable files, ValueError for

@@ -33,7 +33,7 @@ use ccdlab::narrow_phase::QueryKind;
 use ccdlab::pipeline::{Pipeline, StepOutcome};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyIsADirectoryError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -554,7 +554,7 @@ fn faces_array(py: Python<'_>, faces: &[[u32; 3]]) -> PyResult<Py<PyAny>> {
 ///
 /// Parameters
 /// ----------
-/// path : str or os.PathLike
+/// path : str, bytes or os.PathLike
 ///     A ``.ply`` or ``.obj`` file (extension case-insensitive).
 ///
 /// Returns
@@ -567,12 +567,28 @@ fn faces_array(py: Python<'_>, faces: &[[u32; 3]]) -> PyResult<Py<PyAny>> {
 /// Raises
 /// ------
 /// OSError
-///     The file cannot be read (FileNotFoundError when it does not exist).
+///     The file cannot be read (FileNotFoundError when it does not exist,
+///     IsADirectoryError for a folder).
 /// ValueError
 ///     The file is malformed (the message names the file and the line or
 ///     element).
+/// TypeError
+///     ``path`` is no path.
 #[pyfunction]
-fn read_mesh(py: Python<'_>, path: PathBuf) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+fn read_mesh(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    // `os.fsdecode` takes str, bytes and path-like objects alike (a name
+    // that is not UTF-8 kept through the file system's encoding).
+    let path: PathBuf = py
+        .import("os")?
+        .call_method1("fsdecode", (path,))
+        .map_err(|e| PyTypeError::new_err(format!("path: {}", e.value(py))))?
+        .extract()?;
+    if path.is_dir() {
+        return Err(PyIsADirectoryError::new_err(format!(
+            "{}: is a folder; read_mesh reads a .ply or .obj file",
+            path.display()
+        )));
+    }
     let mesh = py
         .detach(|| read_frame(&path))
         .map_err(|e| library_error(&e))?;

@@ -2,6 +2,8 @@
 crash: shapes, dtypes, non-finite values, face indices, frames, files,
 options."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -174,8 +176,12 @@ def test_files(tmp_path):
         ccdlab.read_mesh(tmp_path / "nowhere.ply")
     folder = tmp_path / "folder.ply"
     folder.mkdir()
-    with pytest.raises(OSError, match="folder.ply"):
+    with pytest.raises(IsADirectoryError, match="folder.ply: is a folder"):
         ccdlab.read_mesh(folder)
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        ccdlab.read_mesh(tmp_path)
+    with pytest.raises(TypeError, match="path: expected str, bytes or os.PathLike"):
+        ccdlab.read_mesh(None)
     with pytest.raises(ValueError, match="unknown mesh format `stl`"):
         ccdlab.read_mesh(tmp_path / "mesh.stl")
     bad = tmp_path / "bad.ply"
@@ -190,6 +196,12 @@ def test_files(tmp_path):
     good.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
     V, F = ccdlab.read_mesh(str(good))
     assert V.shape == (3, 3) and F.tolist() == [[0, 1, 2]]
+    # A path as bytes, and a name that is not UTF-8, read as any other.
+    odd = tmp_path / os.fsdecode(b"tri-\xff.obj")
+    odd.write_text(good.read_text())
+    for path in (bytes(good), os.fsencode(odd), odd):
+        V, F = ccdlab.read_mesh(path)
+        assert V.shape == (3, 3) and F.tolist() == [[0, 1, 2]]
     with pytest.raises(FileNotFoundError, match="nowhere"):
         ccdlab.queries(tmp_path / "nowhere")
     with pytest.raises(ValueError, match="at least one path"):
