@@ -36,13 +36,14 @@ pub struct PipelineConfig {
     /// Minimum separation `d ≥ 0` (a finite double): a pair collides when
     /// its features come within Euclidean distance `d` during the step
     /// (docs/design.md §5); `0` is contact. At `d > 0` the BVH's k-DOPs are
-    /// grown by `d / 2` each ([`crate::broad_phase::KdopBvh::min_distance`]), the
-    /// solver is the exact minimum-separation one
+    /// grown by `d / 2` each ([`crate::broad_phase::KdopBvh::min_distance`]),
+    /// the solver is the exact minimum-separation one
     /// ([`crate::narrow_phase::vertex_face_within`]; [`Solver::Cubic`], which
-    /// decides contact only, is refused: [`PipelineConfig::check`]), time-aligned pruning runs on
-    /// k-DOPs grown likewise, DNF runs with a margin of `d`
-    /// ([`crate::filter::dnf_within`]), and SLPF and the coplanar window,
-    /// proven for contact only, are off; the report says what ran.
+    /// decides contact only, is refused: [`PipelineConfig::check`]),
+    /// time-aligned pruning runs on k-DOPs grown likewise, DNF and the
+    /// coplanar window run with a margin of `d` ([`crate::filter::dnf_within`],
+    /// [`crate::filter::dnf_window_within`]), and SLPF, proven for contact
+    /// only, is off; the report says what ran.
     pub min_distance: f64,
 }
 
