@@ -157,8 +157,7 @@ pub struct KdopBvh<const N: usize> {
     pub(crate) edge_q: Vec<QuantizedKdop<N>>,
     /// Per vertex slot: the inner image ([`Quantizer::quantize_inner`]) of
     /// its k-DOP on `grid`. An edge's or a face's is the merge of its
-    /// vertices', computed where needed rather than stored (storing them
-    /// costs more in first touches of memory than the merges do:
+    /// vertices', computed where needed rather than stored (why:
     /// docs/notes/bvh-layout.md). Two features whose inner images overlap
     /// are a candidate without the `f64` test.
     pub(crate) vertex_qi: Vec<QuantizedKdop<N>>,

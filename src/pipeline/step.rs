@@ -632,6 +632,10 @@ struct KindSink<P> {
     loose_upper: f64,
 }
 
+/// How many loose brackets' pairs one traversal task keeps before it
+/// narrows them itself ([`KindSink::keep_loose`]): 16 bytes each.
+const LOOSE_CAP: usize = 1 << 14;
+
 impl<P: Pair> KindSink<P> {
     fn new() -> KindSink<P> {
         KindSink {
@@ -700,13 +704,7 @@ impl<P: Pair> KindSink<P> {
         busy.filter += t1 - t;
         busy.solve += busy_ms() - t1;
     }
-}
 
-/// How many loose brackets' pairs one traversal task keeps before it
-/// narrows them itself ([`KindSink::keep_loose`]): 16 bytes each.
-const LOOSE_CAP: usize = 1 << 14;
-
-impl<P: Pair> KindSink<P> {
     /// Keeps a loose bracket's pair while it may hold the step's earliest
     /// time. `collect` narrows only the pairs whose loose lower end is at
     /// most `U +` [`LOOSE_MARGIN`], `U` the smallest upper end of all the
@@ -714,8 +712,8 @@ impl<P: Pair> KindSink<P> {
     /// so a pair beyond it here is beyond it there too and is dropped at
     /// once. When this sink already holds the tight bracket `[0, 0]`, no
     /// pair can change the step's result, and none is kept. The kept list
-    /// is bounded: at [`FilterCtx::loose_cap`] pairs it is cut to those still in reach
-    /// and, if that leaves more than half, they are narrowed here (their
+    /// is bounded: at [`FilterCtx::loose_cap`] pairs it is cut to those
+    /// still in reach and, if that leaves more than half, they are narrowed here (their
     /// tight brackets folded into `toi`, as `collect` would fold them), so
     /// that a step whose pairs are all within `d` (a collapsed mesh, a `d`
     /// larger than the mesh) keeps bounded memory.
@@ -728,17 +726,13 @@ impl<P: Pair> KindSink<P> {
             let bound = self.loose_bound();
             self.loose.retain(|&(_, lower)| lower <= bound);
             if self.loose.len() > ctx.loose_cap / 2 {
-                let mut found = self.toi;
                 for (p, _) in self.loose.drain(..) {
-                    let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-                    let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
-                    debug_assert!(t.is_some(), "a pair within d without a time of impact");
-                    self.fallbacks += u64::from(tier == SolverTier::Exact);
+                    let (t, fallbacks) = tight_bracket(ctx, &p);
+                    self.fallbacks += fallbacks;
                     if let Some(t) = t {
-                        found = Some(earliest(found, t));
+                        self.toi = Some(earliest(self.toi, t));
                     }
                 }
-                self.toi = found;
             }
         }
     }
@@ -875,6 +869,15 @@ fn collect(
     (busy, toi.map(|t| t.lower), toi.map(|t| t.upper), pairs)
 }
 
+/// The tight bracket of a pair whose loose one said it comes within `d`,
+/// and whether the exact path decided it (`1`) or not (`0`).
+fn tight_bracket<P: Pair>(ctx: &FilterCtx<'_>, p: &P) -> (Option<Toi>, u64) {
+    let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
+    let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
+    debug_assert!(t.is_some(), "a pair within d without a time of impact");
+    (t, u64::from(tier == SolverTier::Exact))
+}
+
 /// The tight brackets of the `loose` pairs whose lower end is at most
 /// `bound`, folded into `toi`; returns how many of them the exact path
 /// decided.
@@ -887,12 +890,7 @@ fn narrow<P: Pair + Sync>(
     let (found, fallbacks) = loose
         .par_iter()
         .filter(|(_, lower)| *lower <= bound)
-        .map(|(p, _)| {
-            let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
-            debug_assert!(t.is_some(), "a pair within d without a time of impact");
-            (t, u64::from(tier == SolverTier::Exact))
-        })
+        .map(|(p, _)| tight_bracket(ctx, p))
         .reduce(
             || (None, 0),
             |(a, f), (b, g)| (b.map(|b| earliest(a, b)).or(a), f + g),

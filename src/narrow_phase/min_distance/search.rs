@@ -34,8 +34,8 @@ pub(super) const MAX_WIDTH: f64 = 1.0 / (1u64 << 30) as f64;
 
 /// Intervals the search examines before it gives up. A generic contact
 /// needs about `2·40`; a pair whose distance only grazes `d` (its least
-/// within a few per cent of `d`) needs hundreds, which still cost less than
-/// the exact path it is otherwise left to (docs/notes/min-distance.md).
+/// within a few per cent of `d`) needs hundreds (why this many:
+/// docs/notes/min-distance.md).
 const MAX_VISITS: u32 = 1024;
 
 /// The search's upper end: the first of `start + 2⁻⁴⁰·2ᵏ` (up to 1) at which
