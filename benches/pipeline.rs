@@ -19,7 +19,11 @@
 //! - `pipeline/step-collapsed-frame/generated-24`: a degenerate step, the
 //!   generated scene at 24 × 24 with every vertex of the first frame at one
 //!   point (all features touch at `t = 0`: every pair is a candidate and
-//!   collides), the default configuration.
+//!   collides), the default configuration;
+//! - `pipeline/step-collinear-frames/generated-24`: the same scene with
+//!   every vertex on the x-axis in frame 0 and on a parallel line in frame
+//!   1 (a mesh collapsed onto a moving line: every query is collinear
+//!   motion, docs/design.md §9), the default configuration.
 //!
 //! Before timing a scene (under `cargo bench`, unless `CCDLAB_BENCH_RECORD=0`)
 //! its counts are recorded as `counts_<scene>.json`
@@ -431,18 +435,33 @@ fn collapsed_frame_step() -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
     (seq.mesh().clone(), x_t0, x_t1)
 }
 
-fn bench_collapsed_frame(c: &mut Criterion) {
-    let (mesh, x_t0, x_t1) = collapsed_frame_step();
-    let step = Step::new(&mesh, &x_t0, &x_t1).expect("same mesh");
+/// The generated scene at 24 × 24, frames 0 → 1, with every vertex moved
+/// onto the x-axis in frame 0 and onto the parallel line `y = 0, z = 1/4`
+/// in frame 1 (coordinates zeroed or set, so exactly): a mesh collapsed
+/// onto a moving line.
+fn collinear_frames_step() -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+    let seq = FrameSequence::open("generated:24:2").expect("the generated scene");
+    let onto_line = |frame: usize, z: f64| -> Vec<Vec3> {
+        let x = seq.frame(frame).expect("frame");
+        x.iter().map(|p| Vec3::new(p.x, 0.0, z)).collect()
+    };
+    let (x_t0, x_t1) = (onto_line(0, 0.0), onto_line(1, 0.25));
+    (seq.mesh().clone(), x_t0, x_t1)
+}
+
+fn bench_degenerate_frames(c: &mut Criterion) {
     let mut g = c.benchmark_group("pipeline");
     g.sampling_mode(SamplingMode::Flat);
-    g.bench_function(
-        BenchmarkId::new("step-collapsed-frame", "generated-24"),
-        |b| {
+    for (name, (mesh, x_t0, x_t1)) in [
+        ("step-collapsed-frame", collapsed_frame_step()),
+        ("step-collinear-frames", collinear_frames_step()),
+    ] {
+        let step = Step::new(&mesh, &x_t0, &x_t1).expect("same mesh");
+        g.bench_function(BenchmarkId::new(name, "generated-24"), |b| {
             let contact = PipelineConfig::default();
             b.iter(|| black_box(fresh_step_toi(&contact, &step)))
-        },
-    );
+        });
+    }
     g.finish();
 }
 
@@ -491,6 +510,6 @@ fn main() {
         }
         bench_scene(&mut c, &scene);
     }
-    bench_collapsed_frame(&mut c);
+    bench_degenerate_frames(&mut c);
     c.final_summary();
 }

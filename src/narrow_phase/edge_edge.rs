@@ -16,6 +16,7 @@
 //! ([`super::start_contact`]).
 
 use super::certified::{coplanarity, coplanarity_exact};
+use super::collinear;
 use super::conditions;
 use super::coplanar;
 use super::oracle;
@@ -208,6 +209,10 @@ fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
     let [a, b, c, d, e, f, g, h] = points;
     if edge_edge_separated(a, b, c, d, e, f, g, h) {
         return Some(None);
+    }
+    // Points all on one line leave the coplanar tier nothing to sign.
+    if let Some(decided) = collinear::edge_edge(points) {
+        return Some(decided);
     }
     let decided = |s: Scan| match s {
         Scan::NoContact => Some(None),

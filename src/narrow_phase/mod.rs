@@ -11,6 +11,7 @@
 //!   reproduction baseline; it can miss collisions.
 
 mod certified;
+mod collinear;
 pub(crate) mod conditions;
 mod coplanar;
 mod edge_edge;

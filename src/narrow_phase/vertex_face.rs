@@ -36,6 +36,7 @@
 //! goes to the oracle.
 
 use super::certified::{coplanarity, coplanarity_exact};
+use super::collinear;
 use super::conditions;
 use super::coplanar;
 use super::oracle;
@@ -190,8 +191,12 @@ fn filtered(
 }
 
 /// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
-/// double-doubles.
+/// double-doubles; first, points all on one line, which leave it nothing
+/// to sign ([`super::collinear`]).
 fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    if let Some(decided) = collinear::vertex_face(points) {
+        return Some(decided);
+    }
     let decided = |s: Scan| match s {
         Scan::NoContact => Some(None),
         Scan::Contact(br) => Some(Some(toi(br))),

@@ -101,6 +101,51 @@ fn coplanar() -> impl Strategy<Value = [Vec3; 8]> {
     })
 }
 
+/// The four points at `t = 0` on one line and the four at `t = 1` on a
+/// parallel one (or the same), exactly: grid points plus multiples of 1/8
+/// of a small integer direction (axis-parallel or not), so that the
+/// coplanarity cubic and every normal vanish; many coincidences.
+fn collinear() -> impl Strategy<Value = [Vec3; 8]> {
+    let direction = (-3i32..=3, -3i32..=3, -3i32..=3)
+        .prop_filter("a direction", |&(x, y, z)| (x, y, z) != (0, 0, 0))
+        .prop_map(|(x, y, z)| Vec3::new(f64::from(x), f64::from(y), f64::from(z)));
+    let along = proptest::array::uniform8((-16i32..=16).prop_map(|k| f64::from(k) / 8.0));
+    let scale = prop_oneof![Just(1.0), Just(-2.0), Just(0.5)];
+    (
+        point(grid()),
+        point(grid()),
+        any::<bool>(),
+        direction,
+        scale,
+        along,
+    )
+        .prop_map(|(base, other, moves, u, scale, s)| {
+            let end = if moves { other } else { base };
+            std::array::from_fn(|i| {
+                if i < 4 {
+                    base + u * s[i]
+                } else {
+                    end + u * (scale * s[i])
+                }
+            })
+        })
+}
+
+/// [`collinear`] with a few coordinates nudged off the line by ulps.
+fn nearly_collinear() -> impl Strategy<Value = [Vec3; 8]> {
+    (
+        collinear(),
+        proptest::collection::vec((0usize..24, -2i32..=2), 1..3),
+    )
+        .prop_map(|(mut q, nudges)| {
+            for (i, k) in nudges {
+                let p = &mut q[i / 3];
+                p[i % 3] = ulps(p[i % 3], k);
+            }
+            q
+        })
+}
+
 /// Tiny motions: t = 1 positions within 1e-9 of t = 0.
 fn tiny_motion() -> impl Strategy<Value = [Vec3; 8]> {
     (
@@ -389,6 +434,20 @@ proptest! {
     fn edge_edge_coincident_at_start(q in coincident_at_start(false)) {
         prop_assert_eq!(check(&q, false)?, SolverTier::Float);
     }
+
+    /// Points on one line are decided without the oracle.
+    #[test]
+    fn vertex_face_collinear(q in collinear()) {
+        prop_assert_eq!(check(&q, true)?, SolverTier::Float);
+    }
+    #[test]
+    fn edge_edge_collinear(q in collinear()) {
+        prop_assert_eq!(check(&q, false)?, SolverTier::Float);
+    }
+    #[test]
+    fn vertex_face_nearly_collinear(q in nearly_collinear()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_nearly_collinear(q in nearly_collinear()) { check(&q, false)?; }
 
     #[test]
     fn vertex_face_shared_coordinate(q in shared_coordinate()) { check(&q, true)?; }

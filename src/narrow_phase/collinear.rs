@@ -1,0 +1,445 @@
+//! Collinear motion: the four points of a query on one line at `t = 0`, and
+//! on one parallel line at `t = 1`, hence on one line at every time
+//! ([`common_line_axis`]). A mesh collapsed onto a line, at rest or moving,
+//! makes every query of this kind; the coplanarity cubic vanishes and so do the normals that the
+//! coplanar tier ([`super::coplanar`]) needs, so the float tiers defer them
+//! all (docs/design.md §9).
+//!
+//! On the line, contact is one-dimensional. Positions along the line are
+//! ordered (increasing or decreasing) by any coordinate in which the line is
+//! not constant, so the closed triangle is the interval between
+//! its corners' least and greatest coordinate, and two closed segments meet
+//! iff an endpoint of one lies in the other. A point `p(t)` lies in the hull
+//! of points `sᵢ(t)` iff `gᵢ = p − sᵢ ≥ 0` for some `i` and `gⱼ ≤ 0` for some
+//! `j`. If that fails at `t = 0`, every `gᵢ(0)` has the same strict sign and
+//! the earliest contact is the first time one of them reaches zero: the
+//! least root `gᵢ(0) / (gᵢ(0) − gᵢ(1))` of the linear `gᵢ` in `[0, 1]`.
+//!
+//! Every decision is exact, in doubles: the lines are checked with exact
+//! cross products of coordinate differences, the signs of `gᵢ(0)` and
+//! `gᵢ(1)` are comparisons of coordinates, two roots compare by the sign of
+//! a 2×2 determinant of exact differences ([`det2_sign`]: a float filter,
+//! then `TwoProd`, then [`ExactSum`]), and the time of impact is bracketed by
+//! neighbouring doubles of the root, each side checked exactly. Requires
+//! every coordinate in the filter range ([`crate::math::in_filter_range`]),
+//! which keeps all of these products exact.
+
+use std::cmp::Ordering;
+
+use super::toi::Toi;
+use crate::math::{ExactSum, UNIT_ROUNDOFF, Vec3, two_prod, two_sum};
+
+/// An exact difference of two doubles, `hi + lo` (`TwoSum`).
+#[derive(Clone, Copy, Debug)]
+struct Diff {
+    hi: f64,
+    lo: f64,
+}
+
+impl Diff {
+    /// `a − b`, exactly.
+    #[inline]
+    fn of(a: f64, b: f64) -> Diff {
+        let (hi, lo) = two_sum(a, -b);
+        Diff { hi, lo }
+    }
+
+    /// The exact sign (`|lo| ≤ ulp(hi)/2`, and `hi = 0` only for zero).
+    #[inline]
+    fn sign(self) -> Ordering {
+        self.hi.partial_cmp(&0.0).unwrap_or(Ordering::Equal)
+    }
+
+    #[inline]
+    fn pair(self) -> (f64, f64) {
+        (self.hi, self.lo)
+    }
+}
+
+/// The exact sign of `a·b − c·d`.
+fn det2_sign(a: Diff, b: Diff, c: Diff, d: Diff) -> Ordering {
+    // Float filter: `a·b` differs from `fl(a.hi·b.hi)` by at most
+    // `(3u + u²)/(1 − u)` of the latter, likewise `c·d`, and the
+    // subtraction rounds by `u` of the sum of magnitudes: `8u` covers it.
+    let (x, y) = (a.hi * b.hi, c.hi * d.hi);
+    let approx = x - y;
+    if approx.abs() > 8.0 * UNIT_ROUNDOFF * (x.abs() + y.abs()) {
+        return approx.partial_cmp(&0.0).unwrap_or(Ordering::Equal);
+    }
+    if a.lo == 0.0 && b.lo == 0.0 && c.lo == 0.0 && d.lo == 0.0 {
+        // Exact products `p + e`, `q + f`: rounding to nearest is monotone,
+        // so `p ≠ q` orders the products; `p = q` leaves `e − f`.
+        let (p, e) = two_prod(a.hi, b.hi);
+        let (q, f) = two_prod(c.hi, d.hi);
+        return p
+            .partial_cmp(&q)
+            .unwrap_or(Ordering::Equal)
+            .then(e.partial_cmp(&f).unwrap_or(Ordering::Equal));
+    }
+    let mut acc = ExactSum::new();
+    acc.add_product(1.0, &[a.pair(), b.pair()]);
+    acc.add_product(-1.0, &[c.pair(), d.pair()]);
+    acc.sign().cmp(&0)
+}
+
+/// `p − q`, exactly.
+fn difference(p: &Vec3, q: &Vec3) -> [Diff; 3] {
+    [0, 1, 2].map(|k| Diff::of(p[k], q[k]))
+}
+
+/// `u × w = 0`, exactly.
+fn parallel(u: &[Diff; 3], w: &[Diff; 3]) -> bool {
+    [(1, 2), (2, 0), (0, 1)]
+        .into_iter()
+        .all(|(i, j)| det2_sign(u[i], w[j], u[j], w[i]) == Ordering::Equal)
+}
+
+/// The direction of the line through the points: `Some(Some(u))` when
+/// they lie on one line and not all at one point, `Some(None)` when they
+/// coincide, `None` when they are not on one line.
+fn line_direction(points: &[&Vec3]) -> Option<Option<[Diff; 3]>> {
+    let p = points[0];
+    let Some(&q) = points.iter().find(|x| **x != p) else {
+        return Some(None);
+    };
+    let u = difference(q, p);
+    points
+        .iter()
+        .filter(|r| **r != p && **r != q)
+        .all(|r| parallel(&u, &difference(r, p)))
+        .then_some(Some(u))
+}
+
+/// The coordinate that measures positions along the line when the points
+/// at every time of the step lie on one line (any coordinate in which it
+/// is not constant; coordinate 0 when the points at each end coincide);
+/// `None` when they may not.
+///
+/// The four points at `t = 0` on a line (or a point) and the four at
+/// `t = 1` on a parallel one (or a point) suffice: with `aᵢ = A + sᵢu` and
+/// `bᵢ = B + rᵢu`, the point `(1 − t)aᵢ + t bᵢ` is
+/// `(1 − t)A + tB + ((1 − t)sᵢ + t rᵢ)u`, on one line for all `i`. Its
+/// coordinate `k` is the line's own plus `((1 − t)sᵢ + t rᵢ)·u_k`, so the
+/// differences between points in coordinate `k` are linear in `t` and, for
+/// `u_k ≠ 0`, order the points along the line at every time.
+fn common_line_axis(points: &[&Vec3; 8]) -> Option<usize> {
+    let at_start = line_direction(&points[..4])?;
+    let at_end = line_direction(&points[4..])?;
+    let direction = match (at_start, at_end) {
+        (Some(u), Some(w)) => {
+            if !parallel(&u, &w) {
+                return None;
+            }
+            u
+        }
+        (Some(u), None) | (None, Some(u)) => u,
+        (None, None) => return Some(0),
+    };
+    (0..3).find(|&k| direction[k].hi != 0.0)
+}
+
+/// A time in `[0, 1]`.
+#[derive(Clone, Copy, Debug)]
+enum Time {
+    Zero,
+    /// The root `g0 / (g0 − g1)` of the linear `g0 (1 − t) + g1 t`, with
+    /// `g0 ≠ 0` and `g1` zero or of the other sign, so that the root lies
+    /// in `(0, 1]`.
+    Root {
+        g0: Diff,
+        g1: Diff,
+    },
+}
+
+impl Time {
+    /// The exact order.
+    fn cmp(&self, other: &Time) -> Ordering {
+        match (self, other) {
+            (Time::Zero, Time::Zero) => Ordering::Equal,
+            (Time::Zero, Time::Root { .. }) => Ordering::Less,
+            (Time::Root { .. }, Time::Zero) => Ordering::Greater,
+            (Time::Root { g0: a0, g1: a1 }, Time::Root { g0: b0, g1: b1 }) => {
+                // r_a − r_b = (b0·a1 − a0·b1) / ((a0 − a1)(b0 − b1)), and
+                // each denominator has its `g0`'s sign.
+                let s = det2_sign(*b0, *a1, *a0, *b1);
+                if (a0.sign() == Ordering::Less) != (b0.sign() == Ordering::Less) {
+                    s.reverse()
+                } else {
+                    s
+                }
+            }
+        }
+    }
+
+    fn min(self, other: Time) -> Time {
+        if self.cmp(&other) == Ordering::Greater {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// The earliest time at which the moving coordinate `p` (at `t = 0`,
+/// `t = 1`) lies between the least and the greatest of the moving
+/// coordinates `s`, or `None` if never.
+fn earliest_in_hull(p: (f64, f64), s: &[(f64, f64)]) -> Option<Time> {
+    let below = s.iter().any(|si| si.0 <= p.0);
+    let above = s.iter().any(|si| si.0 >= p.0);
+    if below && above {
+        return Some(Time::Zero);
+    }
+    // Outside at the start, on the same side of every `sᵢ`: `p` stays
+    // outside until it first meets one of them, where `p − sᵢ` changes
+    // sign or reaches zero.
+    s.iter()
+        .filter_map(|si| {
+            let (g0, g1) = (Diff::of(p.0, si.0), Diff::of(p.1, si.1));
+            (g1.sign() != g0.sign()).then_some(Time::Root { g0, g1 })
+        })
+        .reduce(Time::min)
+}
+
+/// At most this many ulps between the float estimate of a root and the
+/// root; the estimate is within a few (each of its two roundings and the
+/// dropped low parts cost about one).
+const MAX_STEPS: u32 = 64;
+
+/// The sign of `r − q` for the root `r = g0 / (g0 − g1)` and a double `q`,
+/// or `None` if a product leaves the exact range.
+fn root_minus(g0: Diff, g1: Diff, q: f64) -> Option<Ordering> {
+    // r − q = (g0 − q·g0 + q·g1) / (g0 − g1), and the denominator has the
+    // sign of g0.
+    let mut acc = ExactSum::new();
+    acc.add(g0.hi);
+    acc.add(g0.lo);
+    acc.add_product(-1.0, &[(q, 0.0), g0.pair()]);
+    acc.add_product(1.0, &[(q, 0.0), g1.pair()]);
+    if !acc.is_exact() {
+        return None;
+    }
+    let s = acc.sign().cmp(&0);
+    Some(if g0.sign() == Ordering::Less {
+        s.reverse()
+    } else {
+        s
+    })
+}
+
+/// The bracket of doubles around `t`: the neighbouring doubles of a root
+/// (or the root itself when it is a double); `None` if it could not be
+/// bracketed exactly.
+fn bracket(t: Time) -> Option<Toi> {
+    let Time::Root { g0, g1 } = t else {
+        return Some(Toi::exact(0.0));
+    };
+    let estimate = (g0.hi / (g0.hi - g1.hi)).clamp(0.0, 1.0);
+    let side = root_minus(g0, g1, estimate)?;
+    if side == Ordering::Equal {
+        return Some(Toi::exact(estimate));
+    }
+    // Step away from the estimate towards the root until it is passed.
+    let step = |x: f64| {
+        if side == Ordering::Greater {
+            x.next_up()
+        } else {
+            x.next_down()
+        }
+    };
+    let mut near = estimate;
+    for _ in 0..MAX_STEPS {
+        let far = step(near);
+        match root_minus(g0, g1, far)? {
+            Ordering::Equal => return Some(Toi::exact(far)),
+            s if s == side => near = far,
+            _ => {
+                let (lower, upper) = if side == Ordering::Greater {
+                    (near, far)
+                } else {
+                    (far, near)
+                };
+                return Some(Toi { lower, upper });
+            }
+        }
+    }
+    None
+}
+
+/// The moving coordinate `k` of a point (at `t = 0`, `t = 1`).
+#[inline]
+fn along(k: usize, at0: &Vec3, at1: &Vec3) -> (f64, f64) {
+    (at0[k], at1[k])
+}
+
+/// Vertex–face contact when the points (data set order) lie on one line at
+/// every time ([`common_line_axis`]): `Some(decision)`, or `None` when they
+/// may not (or, never in
+/// practice, the time of impact could not be bracketed). Every coordinate
+/// must be in the filter range.
+pub(super) fn vertex_face(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    let k = common_line_axis(&points)?;
+    let [v0, a0, b0, c0, v1, a1, b1, c1] = points;
+    let corners = [along(k, a0, a1), along(k, b0, b1), along(k, c0, c1)];
+    match earliest_in_hull(along(k, v0, v1), &corners) {
+        None => Some(None),
+        Some(t) => bracket(t).map(Some),
+    }
+}
+
+/// Edge–edge contact when the points (data set order) lie on one line at
+/// every time; as [`vertex_face`].
+pub(super) fn edge_edge(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+    let k = common_line_axis(&points)?;
+    let [a0, b0, c0, d0, a1, b1, c1, d1] = points;
+    let ea = [along(k, a0, a1), along(k, b0, b1)];
+    let eb = [along(k, c0, c1), along(k, d0, d1)];
+    // Two intervals meet iff an endpoint of one lies in the other.
+    let earliest = [
+        earliest_in_hull(ea[0], &eb),
+        earliest_in_hull(ea[1], &eb),
+        earliest_in_hull(eb[0], &ea),
+        earliest_in_hull(eb[1], &ea),
+    ]
+    .into_iter()
+    .flatten()
+    .reduce(Time::min);
+    match earliest {
+        None => Some(None),
+        Some(t) => bracket(t).map(Some),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x(v: f64) -> Vec3 {
+        Vec3::new(v, 0.0, 0.0)
+    }
+
+    /// Points `(1, 2, 3)·s` on a line through the origin that is parallel
+    /// to no axis.
+    fn on_diagonal(s: f64) -> Vec3 {
+        Vec3::new(s, 2.0 * s, 3.0 * s)
+    }
+
+    #[test]
+    fn vertex_entering_a_collapsed_triangle_at_its_root() {
+        // v from 0 to 3, triangle [1, 2] at rest: contact at t = 1/3.
+        let (v0, v1, a, b, c) = (x(0.0), x(3.0), x(1.0), x(2.0), x(1.5));
+        let toi = vertex_face([&v0, &a, &b, &c, &v1, &a, &b, &c])
+            .expect("collinear")
+            .expect("contact");
+        // The double nearest to 1/3 lies below it (0.0101…₂ rounds down).
+        assert_eq!(
+            toi,
+            Toi {
+                lower: 1.0 / 3.0,
+                upper: (1.0f64 / 3.0).next_up()
+            }
+        );
+        // The same along a line parallel to no axis.
+        let p = [0.0, 1.0, 2.0, 1.5, 3.0].map(on_diagonal);
+        let diagonal = vertex_face([&p[0], &p[1], &p[2], &p[3], &p[4], &p[1], &p[2], &p[3]]);
+        assert_eq!(diagonal, Some(Some(toi)));
+    }
+
+    #[test]
+    fn exact_times_and_misses() {
+        // Inside at the start: 0. Reaching the corner at t = 1 exactly: 1.
+        let (a, b) = (x(1.0), x(2.0));
+        let inside = vertex_face([&x(1.5), &a, &b, &b, &x(9.0), &a, &b, &b]);
+        assert_eq!(inside, Some(Some(Toi::exact(0.0))));
+        let at_one = vertex_face([&x(0.0), &a, &b, &b, &x(1.0), &a, &b, &b]);
+        assert_eq!(at_one, Some(Some(Toi::exact(1.0))));
+        // Passing by the interval's end at t = 1/2, a dyadic root: exact.
+        let half = vertex_face([&x(0.0), &a, &b, &b, &x(2.0), &a, &b, &b]);
+        assert_eq!(half, Some(Some(Toi::exact(0.5))));
+        // Moving along with the interval, never inside.
+        let along = vertex_face([&x(0.0), &a, &b, &b, &x(5.0), &x(6.0), &x(7.0), &x(7.0)]);
+        assert_eq!(along, Some(None));
+        // Segments [0, 1] and [2, 3], the second sliding onto the first
+        // by 1.5: its start reaches 1 at t = 2/3.
+        let (s, e) = (x(0.0), x(1.0));
+        let ee = edge_edge([&s, &e, &x(2.0), &x(3.0), &s, &e, &x(0.5), &x(1.5)])
+            .expect("collinear")
+            .expect("contact");
+        // The double nearest to 2/3 lies below it, too.
+        assert_eq!(
+            ee,
+            Toi {
+                lower: 2.0 / 3.0,
+                upper: (2.0f64 / 3.0).next_up()
+            }
+        );
+        let apart = edge_edge([&s, &e, &x(2.0), &x(3.0), &s, &e, &x(1.5), &x(2.5)]);
+        assert_eq!(apart, Some(None));
+    }
+
+    #[test]
+    fn a_line_moving_sideways_is_one_line_at_every_time() {
+        // The x-axis at t = 0 moves to the parallel line y = 1, z = 2 while
+        // the vertex slides along it into the interval [1, 2].
+        let shifted = |v: f64| Vec3::new(v, 1.0, 2.0);
+        let (a, b) = (x(1.0), x(2.0));
+        let q = [
+            x(0.0),
+            a,
+            b,
+            b,
+            shifted(2.0),
+            shifted(1.0),
+            shifted(2.0),
+            shifted(2.0),
+        ];
+        let [v0, a0, b0, c0, v1, a1, b1, c1] = q.each_ref();
+        let toi = vertex_face([v0, a0, b0, c0, v1, a1, b1, c1]);
+        assert_eq!(toi, Some(Some(Toi::exact(0.5))));
+        // A line at t = 1 that is not parallel: the points at t = 1/2 are
+        // not on one line, so another tier decides.
+        let tilted = |v: f64| Vec3::new(v, v, 0.0);
+        let q = [
+            x(0.0),
+            a,
+            b,
+            b,
+            tilted(2.0),
+            tilted(1.0),
+            tilted(2.0),
+            tilted(2.0),
+        ];
+        let [v0, a0, b0, c0, v1, a1, b1, c1] = q.each_ref();
+        assert_eq!(vertex_face([v0, a0, b0, c0, v1, a1, b1, c1]), None);
+    }
+
+    #[test]
+    fn points_off_the_line_by_an_ulp_are_left_to_the_other_tiers() {
+        let p = [0.0, 1.0, 2.0, 1.5, 3.0].map(on_diagonal);
+        let mut off = p[3];
+        off.z = off.z.next_up();
+        assert_eq!(
+            vertex_face([&p[0], &p[1], &p[2], &off, &p[4], &p[1], &p[2], &p[3]]),
+            None
+        );
+        let mut q = p;
+        q[4].y = q[4].y.next_down();
+        assert_eq!(
+            edge_edge([&q[0], &q[1], &q[2], &q[3], &q[4], &q[1], &q[2], &q[3]]),
+            None
+        );
+    }
+
+    #[test]
+    fn determinants_are_signed_exactly_beyond_the_float_filter() {
+        // 0.1·0.3 against 0.3·0.1 with a difference of an ulp in one factor.
+        let d = |v: f64| Diff::of(v, 0.0);
+        assert_eq!(det2_sign(d(0.1), d(0.3), d(0.3), d(0.1)), Ordering::Equal);
+        let up = d(0.1f64.next_up());
+        assert_eq!(det2_sign(up, d(0.3), d(0.3), d(0.1)), Ordering::Greater);
+        // Differences with low parts: (1 − 2⁻⁶⁰)·1 against 1·(1 − 2⁻⁶⁰).
+        let e = Diff::of(1.0, 2f64.powi(-60));
+        assert!(e.lo != 0.0);
+        assert_eq!(det2_sign(e, d(1.0), d(1.0), e), Ordering::Equal);
+        assert_eq!(det2_sign(e, d(1.0), d(1.0), d(1.0)), Ordering::Less);
+    }
+}
