@@ -177,12 +177,62 @@ impl StepResult {
         self.report.clone_ref(py)
     }
 
+    /// Pickling (and `copy`): the fields, rebuilt by
+    /// `ccdlab._native._restore_step_result`, so that a worker process can
+    /// return a whole result.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let restore = py
+            .import("ccdlab._native")?
+            .getattr("_restore_step_result")?;
+        let state = (
+            self.toi,
+            self.toi_upper,
+            self.vf_pairs(py),
+            self.ee_pairs(py),
+            self.vf_toi(py),
+            self.ee_toi(py),
+            self.report(py),
+            self.colliding,
+        )
+            .into_pyobject(py)?;
+        Ok((restore, state))
+    }
+
     fn __repr__(&self) -> String {
         let toi = self.toi.map_or("None".to_string(), |t| format!("{t:e}"));
         format!(
             "StepResult(toi={toi}, vf_colliding={}, ee_colliding={})",
             self.colliding.0, self.colliding.1
         )
+    }
+}
+
+/// Rebuilds a pickled [`StepResult`] from the fields its `__reduce__`
+/// gives (not part of the API).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn _restore_step_result(
+    toi: Option<f64>,
+    toi_upper: Option<f64>,
+    vf_pairs: Option<Py<PyAny>>,
+    ee_pairs: Option<Py<PyAny>>,
+    vf_toi: Option<Py<PyAny>>,
+    ee_toi: Option<Py<PyAny>>,
+    report: Py<PyAny>,
+    colliding: (u64, u64),
+) -> StepResult {
+    StepResult {
+        toi,
+        toi_upper,
+        vf_pairs,
+        ee_pairs,
+        vf_toi,
+        ee_toi,
+        report,
+        colliding,
     }
 }
 
@@ -790,8 +840,8 @@ impl PyErrText {
 mod _native {
     #[pymodule_export]
     use super::{
-        PyPipeline, StepResult, edge_edge_ccd, edge_edge_ccd_batch, edges, queries, read_mesh,
-        step, vertex_face_ccd, vertex_face_ccd_batch,
+        _restore_step_result, PyPipeline, StepResult, edge_edge_ccd, edge_edge_ccd_batch, edges,
+        queries, read_mesh, step, vertex_face_ccd, vertex_face_ccd_batch,
     };
     use pyo3::prelude::*;
 

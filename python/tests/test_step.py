@@ -114,6 +114,23 @@ def test_the_pipeline_refits_and_equals_fresh_steps(funnel):
         p.step(V0[:-1], V1[:-1])
 
 
+def test_a_step_result_pickles_and_copies(funnel):
+    """A worker process can return the whole result, pairs and report included."""
+    import copy
+
+    V0, V1, F = funnel
+    for collect in (True, False):
+        r = ccdlab.step(V0, V1, F, collect_pairs=collect)
+        for q in (pickle.loads(pickle.dumps(r)), copy.copy(r), copy.deepcopy(r)):
+            assert type(q) is ccdlab.StepResult and repr(q) == repr(r)
+            assert (q.toi, q.toi_upper, q.report) == (r.toi, r.toi_upper, r.report)
+            for name in ("vf_pairs", "ee_pairs", "vf_toi", "ee_toi"):
+                a, b = getattr(q, name), getattr(r, name)
+                assert (a is None) == (not collect) and (b is None) == (not collect)
+                if collect:
+                    assert a.dtype == b.dtype and np.array_equal(a, b) and len(a) > 0
+
+
 def test_the_pipeline_pickles_its_configuration(funnel):
     V0, V1, F = funnel
     p = ccdlab.Pipeline(F, k=18, filters="dnf", time_aligned="off", threads=1, collect_pairs=True)
