@@ -11,9 +11,9 @@ use ccdlab::narrow_phase::{
     QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
 };
 use ccdlab::pipeline::{PipelineConfig, TimeAligned};
-use pyo3::exceptions::PyOSError;
+use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use crate::arrays::*;
 
@@ -21,17 +21,56 @@ use crate::arrays::*;
 const MAX_THREADS: i64 = 1024;
 
 /// `k=`: an int or a string such as `"26"`.
-#[derive(FromPyObject)]
 pub(crate) enum IntOrStr {
     Int(i64),
     Str(String),
 }
 
+impl<'a, 'py> FromPyObject<'a, 'py> for IntOrStr {
+    type Error = PyErr;
+
+    /// An int (one beyond `i64` kept as its digits, for the range error of
+    /// `k`) or a str; anything else is a `TypeError` naming `k`.
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(IntOrStr::Str(s.to_str()?.to_owned()));
+        }
+        if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+            return Ok(match obj.extract::<i64>() {
+                Ok(k) => IntOrStr::Int(k),
+                Err(_) => IntOrStr::Str(obj.str()?.to_str()?.to_owned()),
+            });
+        }
+        Err(PyTypeError::new_err(format!(
+            "k: expected an int or a str (6, 8, 14, 18 or 26), got {}",
+            obj.get_type().name()?
+        )))
+    }
+}
+
 /// `time_aligned=`: `"auto"`, `"on"`, `"off"`, or a bool.
-#[derive(FromPyObject)]
 pub(crate) enum BoolOrStr {
     Bool(bool),
     Str(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for BoolOrStr {
+    type Error = PyErr;
+
+    /// A bool or a str; anything else is a `TypeError` naming
+    /// `time_aligned`.
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(b) = obj.cast::<PyBool>() {
+            return Ok(BoolOrStr::Bool(b.is_true()));
+        }
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(BoolOrStr::Str(s.to_str()?.to_owned()));
+        }
+        Err(PyTypeError::new_err(format!(
+            "time_aligned: expected \"auto\", \"on\", \"off\" or a bool, got {}",
+            obj.get_type().name()?
+        )))
+    }
 }
 
 pub(crate) fn parse_solver(solver: &str) -> PyResult<Solver> {

@@ -103,11 +103,39 @@ def test_bad_options(kwargs, match):
         ccdlab.Pipeline(F, **kwargs)
 
 
+@pytest.mark.parametrize("kwargs,match", [
+    ({"k": [26]}, r"k: expected an int or a str \(6, 8, 14, 18 or 26\), got list"),
+    ({"k": None}, "k: expected an int or a str .*, got NoneType"),
+    ({"k": 26.0}, "k: expected an int or a str .*, got float"),
+    ({"k": True}, "k: expected an int or a str .*, got bool"),
+    ({"time_aligned": 1}, 'time_aligned: expected "auto", "on", "off" or a bool, got int'),
+    ({"time_aligned": None}, "time_aligned: expected .*, got NoneType"),
+])
+def test_bad_option_types_name_the_option(kwargs, match):
+    with pytest.raises(TypeError, match=match):
+        ccdlab.step(V, W, F, **kwargs)
+    with pytest.raises(TypeError, match=match):
+        ccdlab.Pipeline(F, **kwargs)
+
+
+def test_an_int_beyond_64_bits_is_a_bad_k_not_an_overflow():
+    with pytest.raises(ValueError, match="k: `18446744073709551616` is not a k-DOP"):
+        ccdlab.step(V, W, F, k=2**64)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"window": "yes"}, {"window": 0}, {"collect_pairs": 1}, {"threads": 2.0},
+    {"filters": 3}, {"solver": None}, {"min_distance": "a"},
+])
+def test_other_bad_option_types_are_noted_with_the_argument(kwargs):
+    # pyo3 adds the argument's name as a note, which the traceback prints.
+    (name,) = kwargs
+    with pytest.raises(TypeError) as e:
+        ccdlab.step(V, W, F, **kwargs)
+    assert f"'{name}'" in " ".join(getattr(e.value, "__notes__", [])), e.value
+
+
 def test_bad_option_types():
-    with pytest.raises(TypeError):
-        ccdlab.step(V, W, F, k=[26])
-    with pytest.raises(TypeError):
-        ccdlab.step(V, W, F, window="yes")
     with pytest.raises(TypeError):
         ccdlab.step(V, W, F, unknown=1)
 
