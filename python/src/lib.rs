@@ -493,27 +493,31 @@ impl PyPipeline {
     /// ------
     /// ValueError
     ///     Bad frames, or frames of another vertex count than the mesh's.
+    /// RuntimeError
+    ///     The pipeline is running a step in another thread.
     #[allow(non_snake_case)]
     fn step(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         V0: &Bound<'_, PyAny>,
         V1: &Bound<'_, PyAny>,
     ) -> PyResult<StepResult> {
-        let (x_t0, x_t1) = frames(V0, V1, self.mesh.as_ref().map(TriMesh::num_vertices))?;
-        if self.mesh.is_none() {
+        let mut this = busy_checked(slf)?;
+        let this = &mut *this;
+        let (x_t0, x_t1) = frames(V0, V1, this.mesh.as_ref().map(TriMesh::num_vertices))?;
+        if this.mesh.is_none() {
             let n = x_t0.len();
-            let faces = faces_checked(&self.faces, n)?;
+            let faces = faces_checked(&this.faces, n)?;
             let mesh = py
                 .detach(|| TriMesh::new(n, faces))
                 .map_err(|e| value_error(format!("F: {e}")))?;
-            self.mesh = Some(mesh);
+            this.mesh = Some(mesh);
         }
-        self.pool()?;
-        let collect = self.options.config.collect_pairs;
+        this.pool()?;
+        let collect = this.options.config.collect_pairs;
         let PyPipeline {
             mesh, inner, pool, ..
-        } = self;
+        } = this;
         let mesh = mesh.as_ref().expect("built above");
         let pool = &pool.as_ref().expect("built above").1;
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
@@ -522,8 +526,9 @@ impl PyPipeline {
 
     /// Makes the next step build its BVH anew instead of refitting it
     /// (after large deformations, say). Its result is a fresh step's.
-    fn rebuild_next(&mut self) {
-        self.inner.rebuild_next();
+    fn rebuild_next(slf: &Bound<'_, Self>) -> PyResult<()> {
+        busy_checked(slf)?.inner.rebuild_next();
+        Ok(())
     }
 
     /// The configuration, as the keyword arguments that give it.
@@ -566,6 +571,18 @@ impl PyPipeline {
             self.options.config.solver.name()
         )
     }
+}
+
+/// The pipeline, borrowed to change it; a `RuntimeError` that says so when
+/// another thread is running one of its steps (the interpreter lock is
+/// released during a step, and a pipeline's steps follow one another).
+fn busy_checked<'py>(slf: &Bound<'py, PyPipeline>) -> PyResult<PyRefMut<'py, PyPipeline>> {
+    slf.try_borrow_mut().map_err(|_| {
+        PyRuntimeError::new_err(
+            "this Pipeline is running a step in another thread: a pipeline's steps follow one \
+             another (each refits the BVH of the one before); use one Pipeline per thread",
+        )
+    })
 }
 
 /// `faces` checked against `num_vertices` (the first step's vertex count).

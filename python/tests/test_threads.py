@@ -61,3 +61,33 @@ def test_a_forked_worker_runs_steps(funnel):
     finally:
         _INHERITED = None
     assert got == (toi, toi, hits)
+
+
+def test_a_pipeline_stepping_in_another_thread_says_so(ball):
+    V0, V1, F = ball
+    p = ccdlab.Pipeline(F, threads=1, time_aligned="off")
+    state = {"started": False, "done": False, "busy": []}
+
+    def work():
+        state["started"] = True
+        p.step(V0, V1)
+        state["done"] = True
+
+    t = threading.Thread(target=work)
+    t.start()
+    while not state["started"]:
+        time.sleep(0)
+    # The step releases the interpreter lock, so this thread runs while it
+    # holds the pipeline.
+    while not state["done"]:
+        try:
+            p.rebuild_next()
+        except RuntimeError as e:
+            state["busy"].append(str(e))
+        time.sleep(0.001)
+    t.join()
+    assert state["busy"], "the step ended before this thread saw it running"
+    assert all("running a step in another thread" in m for m in state["busy"])
+    # Free again: it takes changes and steps.
+    p.rebuild_next()
+    assert p.step(V0, V1).report["bvh"] == "build"
