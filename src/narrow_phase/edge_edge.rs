@@ -13,7 +13,8 @@
 //! multiple roots — goes to the oracle, unless the edges are certified apart
 //! along one of their own directions ([`super::separation`]). Edges that
 //! share an endpoint at `t = 0` touch there; that is decided first of all
-//! ([`super::start_contact`]).
+//! ([`super::start_contact`]). Edges all on one line (at every time) are
+//! decided in one dimension ([`super::collinear`]), as for vertex–face.
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;
@@ -184,9 +185,14 @@ fn filtered(
         Scan::Identical => return coplanar(points),
         Scan::Undecided => {}
     }
-    // A coefficient too close to zero to sign: compute them exactly.
+    // A coefficient too close to zero to sign: compute them exactly, unless
+    // the points lie on one line (then the cubic vanishes identically and
+    // the collinear tier decides without it).
     if c.iter().all(|x| x.sign().is_some()) {
         return None;
+    }
+    if let Some(decided) = collinear::edge_edge(points) {
+        return Some(decided);
     }
     let c = coplanarity_exact(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,

@@ -29,7 +29,9 @@
 //!
 //! First of all, a vertex that coincides with a corner at `t = 0` touches
 //! at `t = 0` ([`super::start_contact`]), which the tiers would sign slowly
-//! or defer.
+//! or defer. Points all on one line (at every time) are decided in one
+//! dimension ([`super::collinear`]) where the cubic vanishes identically or
+//! could not be signed in floating point.
 //!
 //! Anything else (coplanar motion, a contact exactly on an edge or a vertex
 //! that no structural argument proves, a double root, a degenerate triangle)
@@ -177,9 +179,14 @@ fn filtered(
         Scan::Identical => return coplanar(points),
         Scan::Undecided => {}
     }
-    // A coefficient too close to zero to sign: compute them exactly.
+    // A coefficient too close to zero to sign: compute them exactly, unless
+    // the points lie on one line (then the cubic vanishes identically and
+    // the collinear tier decides without it).
     if c.iter().all(|x| x.sign().is_some()) {
         return None;
+    }
+    if let Some(decided) = collinear::vertex_face(points) {
+        return Some(decided);
     }
     let c = coplanarity_exact(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1)?;
     match scan::<_, PRECISE>(&c, inside) {
