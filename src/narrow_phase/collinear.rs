@@ -1,15 +1,15 @@
 //! Collinear motion: the four points of a query on one line at `t = 0`, and
 //! on one parallel line at `t = 1`, hence on one line at every time
 //! ([`common_line_axis`]). A mesh collapsed onto a line, at rest or moving,
-//! makes every query of this kind; the coplanarity cubic vanishes and so do the normals that the
-//! coplanar tier ([`super::coplanar`]) needs, so the float tiers defer them
-//! all (docs/design.md §9).
+//! makes every query of this kind; the coplanarity cubic vanishes and so do
+//! the normals that the coplanar tier ([`super::coplanar`]) needs, so the
+//! float tiers defer them all (docs/design.md §9).
 //!
 //! On the line, contact is one-dimensional. Positions along the line are
 //! ordered (increasing or decreasing) by any coordinate in which the line is
-//! not constant, so the closed triangle is the interval between
-//! its corners' least and greatest coordinate, and two closed segments meet
-//! iff an endpoint of one lies in the other. A point `p(t)` lies in the hull
+//! not constant, so the closed triangle is the interval between its
+//! corners' least and greatest coordinate, and two closed segments meet iff
+//! an endpoint of one lies in the other. A point `p(t)` lies in the hull
 //! of points `sᵢ(t)` iff `gᵢ = p − sᵢ ≥ 0` for some `i` and `gⱼ ≤ 0` for some
 //! `j`. If that fails at `t = 0`, every `gᵢ(0)` has the same strict sign and
 //! the earliest contact is the first time one of them reaches zero: the
@@ -200,9 +200,9 @@ fn earliest_in_hull(p: (f64, f64), s: &[(f64, f64)]) -> Option<Time> {
         .reduce(Time::min)
 }
 
-/// At most this many ulps between the float estimate of a root and the
-/// root; the estimate is within a few (each of its two roundings and the
-/// dropped low parts cost about one).
+/// The most ulps [`bracket`] steps from the float estimate of a root
+/// towards it; the estimate is within a few (each of its two roundings and
+/// the dropped low parts cost about one).
 const MAX_STEPS: u32 = 64;
 
 /// The sign of `r − q` for the root `r = g0 / (g0 − g1)` and a double `q`,
@@ -273,9 +273,8 @@ fn along(k: usize, at0: &Vec3, at1: &Vec3) -> (f64, f64) {
 
 /// Vertex–face contact when the points (data set order) lie on one line at
 /// every time ([`common_line_axis`]): `Some(decision)`, or `None` when they
-/// may not (or, never in
-/// practice, the time of impact could not be bracketed). Every coordinate
-/// must be in the filter range.
+/// may not (or, never in practice, when the time of impact could not be
+/// bracketed). Every coordinate must be in the filter range.
 pub(super) fn vertex_face(points: [&Vec3; 8]) -> Option<Option<Toi>> {
     let k = common_line_axis(&points)?;
     let [v0, a0, b0, c0, v1, a1, b1, c1] = points;
