@@ -71,13 +71,22 @@ fn rows_vec<T>(n: usize, name: &str) -> PyResult<Vec<T>> {
 }
 
 /// `obj` as a numpy array: an array as it is, anything else through
-/// `numpy.asarray` (with `dtype`, when given).
+/// `numpy.asarray` (with `dtype`, when given). A masked array is refused:
+/// its masked entries hold no values, and its data would be read as if
+/// they did.
 pub(crate) fn as_ndarray<'py>(
     obj: &Bound<'py, PyAny>,
     dtype: Option<&str>,
     name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     if obj.cast::<PyUntypedArray>().is_ok() {
+        // Plain arrays skip the subclass check.
+        if obj.get_type().name()? != "ndarray" && is_masked(obj)? {
+            return Err(value_error(format!(
+                "{name}: a masked array is not supported (its masked entries hold no \
+                 values); pass {name}.filled(value) or the array of the values to use"
+            )));
+        }
         return Ok(obj.clone());
     }
     let numpy = obj.py().import("numpy")?;
@@ -86,6 +95,14 @@ pub(crate) fn as_ndarray<'py>(
         None => numpy.call_method1("asarray", (obj,)),
     };
     converted.map_err(|e| value_error(format!("{name}: cannot be read as an array ({e})")))
+}
+
+/// `numpy.ma.isMaskedArray(obj)`.
+fn is_masked(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    obj.py()
+        .import("numpy.ma")?
+        .call_method1("isMaskedArray", (obj,))?
+        .is_truthy()
 }
 
 /// `obj` as a float64 array: float64 arrays as they are (C or Fortran

@@ -154,6 +154,22 @@ def test_bad_single_queries():
         ccdlab.vertex_face_ccd(p, p, p)
 
 
+def test_masked_arrays_are_refused_not_read_through_their_mask():
+    masked_V = np.ma.masked_array(V, mask=np.zeros_like(V, dtype=bool))
+    masked_V.mask[0, 0] = True
+    with pytest.raises(ValueError, match="V1: a masked array is not supported"):
+        ccdlab.step(V, masked_V, F)
+    with pytest.raises(ValueError, match="F: a masked array is not supported"):
+        ccdlab.step(V, W, np.ma.masked_array(F))
+    q = np.ma.masked_array(np.zeros((2, 8, 3)))
+    with pytest.raises(ValueError, match="queries: a masked array is not supported"):
+        ccdlab.vertex_face_ccd_batch(q)
+    # Other subclasses of ndarray are arrays as any other.
+    class Tagged(np.ndarray):
+        pass
+    assert ccdlab.step(V, W.view(Tagged), F).toi == ccdlab.step(V, W, F).toi
+
+
 def test_bad_batches():
     q = np.zeros((4, 8, 3))
     with pytest.raises(ValueError, match=r"queries: expected an array of shape \(n, 8, 3\).*\(4, 8, 2\)"):
