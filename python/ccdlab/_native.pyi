@@ -131,7 +131,10 @@ def step(
     """
 
 class Pipeline:
-    """A pipeline over a frame sequence of one mesh; refits its BVH between steps."""
+    """A pipeline over a frame sequence of one mesh; refits its BVH between steps.
+
+    Its steps follow one another: stepping it while another thread runs one of
+    its steps raises RuntimeError (use one Pipeline per thread)."""
 
     def __init__(
         self,

@@ -379,7 +379,9 @@ fn run_step(
 ///
 /// The first step builds the BVH; the next ones refit it (as
 /// ``ccdlab replay`` does from step to step), unless ``rebuild_next()`` was
-/// called. Results are those of fresh steps with the same frames.
+/// called. Results are those of fresh steps with the same frames. Steps
+/// follow one another: stepping the pipeline while another thread runs one
+/// of its steps raises ``RuntimeError`` (use one pipeline per thread).
 ///
 /// Parameters
 /// ----------
