@@ -3,7 +3,9 @@
 //! ([`common_line_axis`]). A mesh collapsed onto a line, at rest or moving,
 //! makes every query of this kind; the coplanarity cubic vanishes and so do
 //! the normals that the coplanar tier ([`super::coplanar`]) needs, so the
-//! float tiers defer them all (docs/design.md §9).
+//! float tiers defer them all (docs/design.md §9). Also a triangle collapsed
+//! onto such a line with the vertex off it, and edges on parallel lines
+//! ([`crossing`]): apart all along, or on one line.
 //!
 //! On the line, contact is one-dimensional. Positions along the line are
 //! ordered (increasing or decreasing) by any coordinate in which the line is
@@ -89,7 +91,7 @@ fn difference(p: &Vec3, q: &Vec3) -> [Diff; 3] {
 
 /// `u × w = 0`, exactly.
 fn parallel(u: &[Diff; 3], w: &[Diff; 3]) -> bool {
-    [(1, 2), (2, 0), (0, 1)]
+    CROSS
         .into_iter()
         .all(|(i, j)| det2_sign(u[i], w[j], u[j], w[i]) == Ordering::Equal)
 }
@@ -110,32 +112,136 @@ fn line_direction(points: &[&Vec3]) -> Option<Option<[Diff; 3]>> {
         .then_some(Some(u))
 }
 
+/// The direction shared by moving features whose points lie on one line at
+/// each end of the step, all these lines parallel: `Some(Some(u))`;
+/// `Some(None)` when every feature sits at one point at both ends; `None`
+/// otherwise. Each feature is given by its points at `t = 0` and at `t = 1`.
+///
+/// A feature with `aᵢ = A + sᵢu` at `t = 0` and `bᵢ = B + rᵢu` at `t = 1`
+/// (either end may be one point) lies at time `t` on the line through
+/// `(1 − t)A + tB` with direction `u`: its point `(1 − t)aᵢ + t bᵢ` is
+/// `(1 − t)A + tB + ((1 − t)sᵢ + t rᵢ)u`.
+fn shared_direction(features: &[(&[&Vec3], &[&Vec3])]) -> Option<Option<[Diff; 3]>> {
+    let mut shared: Option<[Diff; 3]> = None;
+    for (at_start, at_end) in features {
+        for points in [at_start, at_end] {
+            if let Some(u) = line_direction(points)? {
+                match &shared {
+                    Some(d) if !parallel(d, &u) => return None,
+                    Some(_) => {}
+                    None => shared = Some(u),
+                }
+            }
+        }
+    }
+    Some(shared)
+}
+
+/// A coordinate in which the direction `u` is not zero: it orders the
+/// points of a line with that direction.
+fn axis_along(u: &[Diff; 3]) -> Option<usize> {
+    (0..3).find(|&k| u[k].hi != 0.0)
+}
+
 /// The coordinate that measures positions along the line when the points
 /// at every time of the step lie on one line (any coordinate in which it
 /// is not constant; coordinate 0 when the points at each end coincide);
 /// `None` when they may not.
 ///
 /// The four points at `t = 0` on a line (or a point) and the four at
-/// `t = 1` on a parallel one (or a point) suffice: with `aᵢ = A + sᵢu` and
-/// `bᵢ = B + rᵢu`, the point `(1 − t)aᵢ + t bᵢ` is
-/// `(1 − t)A + tB + ((1 − t)sᵢ + t rᵢ)u`, on one line for all `i`. Its
-/// coordinate `k` is the line's own plus `((1 − t)sᵢ + t rᵢ)·u_k`, so the
-/// differences between points in coordinate `k` are linear in `t` and, for
-/// `u_k ≠ 0`, order the points along the line at every time.
+/// `t = 1` on a parallel one (or a point) suffice ([`shared_direction`]).
+/// A point's coordinate `k` is then the line's own plus
+/// `((1 − t)sᵢ + t rᵢ)·u_k`, so the differences between points in
+/// coordinate `k` are linear in `t` and, for `u_k ≠ 0`, order the points
+/// along the line at every time.
 fn common_line_axis(points: &[&Vec3; 8]) -> Option<usize> {
-    let at_start = line_direction(&points[..4])?;
-    let at_end = line_direction(&points[4..])?;
-    let direction = match (at_start, at_end) {
-        (Some(u), Some(w)) => {
-            if !parallel(&u, &w) {
-                return None;
-            }
-            u
-        }
-        (Some(u), None) | (None, Some(u)) => u,
-        (None, None) => return Some(0),
+    match shared_direction(&[(&points[..4], &points[4..])])? {
+        Some(u) => axis_along(&u),
+        None => Some(0),
+    }
+}
+
+/// Where a moving point `q` stands to the moving line through the moving
+/// point `p` with the fixed direction `u` ([`shared_direction`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Crossing {
+    /// Off the line at every time.
+    Apart,
+    /// On the line at every time.
+    On,
+    /// Neither is certain.
+    Unknown,
+}
+
+/// The index pairs of the components of a cross product.
+const CROSS: [(usize, usize); 3] = [(1, 2), (2, 0), (0, 1)];
+
+/// `w = (q − p) × u` is linear in `t` (`u` is fixed), and `q` is on the
+/// line exactly where `w = 0`. All components zero at both ends of the step
+/// keep `q` on the line. Otherwise each component that is not identically
+/// zero must vanish, at its one root: a component with the same strict
+/// sign at both ends has none in `[0, 1]`, and two components whose roots
+/// differ have no common one; either keeps `q` off the line all along.
+fn crossing(u: &[Diff; 3], p: (&Vec3, &Vec3), q: (&Vec3, &Vec3)) -> Crossing {
+    let (a0, a1) = (difference(q.0, p.0), difference(q.1, p.1));
+    let w = |a: &[Diff; 3]| CROSS.map(|(i, j)| det2_sign(a[i], u[j], a[j], u[i]));
+    let (w0, w1) = (w(&a0), w(&a1));
+    if (0..3).any(|k| w0[k] != Ordering::Equal && w0[k] == w1[k]) {
+        return Crossing::Apart;
+    }
+    let moving = [0, 1, 2].map(|k| w0[k] != Ordering::Equal || w1[k] != Ordering::Equal);
+    if !moving.contains(&true) {
+        return Crossing::On;
+    }
+    // Roots rᵢ = wᵢ(0) / (wᵢ(0) − wᵢ(1)) (each denominator non-zero: the
+    // component changes sign or leaves zero): rᵢ ≠ rⱼ iff
+    // wⱼ(0)·wᵢ(1) − wᵢ(0)·wⱼ(1) ≠ 0, a sum of products of four exact
+    // differences.
+    let component = |a: &[Diff; 3], k: usize| {
+        let (i, j) = CROSS[k];
+        [(1.0, [a[i], u[j]]), (-1.0, [a[j], u[i]])]
     };
-    (0..3).find(|&k| direction[k].hi != 0.0)
+    for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+        if moving[i] && moving[j] {
+            let mut acc = ExactSum::new();
+            for (sign, (x, y)) in [(1.0, (j, i)), (-1.0, (i, j))] {
+                // sign · w_x(0) · w_y(1)
+                for (s0, f0) in component(&a0, x) {
+                    for (s1, f1) in component(&a1, y) {
+                        let factors = [f0[0].pair(), f0[1].pair(), f1[0].pair(), f1[1].pair()];
+                        acc.add_product(sign * s0 * s1, &factors);
+                    }
+                }
+            }
+            if acc.is_exact() && acc.sign() != 0 {
+                return Crossing::Apart;
+            }
+        }
+    }
+    Crossing::Unknown
+}
+
+/// The coordinate for the one-dimensional test when the second feature's
+/// reference point `q` is on the first feature's line at every time
+/// (`Some(Ok(k))`), `Some(Err(()))` when it is off that line at every time
+/// (the features never meet), `None` when neither is certain or the points
+/// are not on parallel lines. `first` are the first feature's points (at
+/// `t = 0`, at `t = 1`), `second` the other's, whose first point is `q`.
+#[allow(clippy::type_complexity)]
+fn line_or_apart(
+    points: &[&Vec3; 8],
+    first: (&[&Vec3], &[&Vec3]),
+    second: (&[&Vec3], &[&Vec3]),
+) -> Option<Result<usize, ()>> {
+    match shared_direction(&[first, second])? {
+        // Every point at one point at each end: the eight on one line?
+        None => common_line_axis(points).map(Ok),
+        Some(u) => match crossing(&u, (first.0[0], first.1[0]), (second.0[0], second.1[0])) {
+            Crossing::Apart => Some(Err(())),
+            Crossing::On => axis_along(&u).map(Ok),
+            Crossing::Unknown => None,
+        },
+    }
 }
 
 /// A time in `[0, 1]`.
@@ -271,13 +377,17 @@ fn along(k: usize, at0: &Vec3, at1: &Vec3) -> (f64, f64) {
     (at0[k], at1[k])
 }
 
-/// Vertex–face contact when the points (data set order) lie on one line at
-/// every time ([`common_line_axis`]): `Some(decision)`, or `None` when they
-/// may not (or, never in practice, when the time of impact could not be
+/// Vertex–face contact when the triangle's corners lie on one line at
+/// every time ([`shared_direction`]): `Some(None)` when the vertex stays off
+/// that line; the one-dimensional decision when it stays on it; `None`
+/// otherwise (or, never in practice, when the time of impact could not be
 /// bracketed). Every coordinate must be in the filter range.
 pub(super) fn vertex_face(points: [&Vec3; 8]) -> Option<Option<Toi>> {
-    let k = common_line_axis(&points)?;
     let [v0, a0, b0, c0, v1, a1, b1, c1] = points;
+    let k = match line_or_apart(&points, (&[a0, b0, c0], &[a1, b1, c1]), (&[v0], &[v1]))? {
+        Ok(k) => k,
+        Err(()) => return Some(None),
+    };
     let corners = [along(k, a0, a1), along(k, b0, b1), along(k, c0, c1)];
     match earliest_in_hull(along(k, v0, v1), &corners) {
         None => Some(None),
@@ -285,11 +395,15 @@ pub(super) fn vertex_face(points: [&Vec3; 8]) -> Option<Option<Toi>> {
     }
 }
 
-/// Edge–edge contact when the points (data set order) lie on one line at
-/// every time; as [`vertex_face`].
+/// Edge–edge contact when both edges lie on parallel lines at every time:
+/// `Some(None)` when the lines stay apart; the one-dimensional decision when
+/// they are one line; `None` otherwise; as [`vertex_face`].
 pub(super) fn edge_edge(points: [&Vec3; 8]) -> Option<Option<Toi>> {
-    let k = common_line_axis(&points)?;
     let [a0, b0, c0, d0, a1, b1, c1, d1] = points;
+    let k = match line_or_apart(&points, (&[a0, b0], &[a1, b1]), (&[c0, d0], &[c1, d1]))? {
+        Ok(k) => k,
+        Err(()) => return Some(None),
+    };
     let ea = [along(k, a0, a1), along(k, b0, b1)];
     let eb = [along(k, c0, c1), along(k, d0, d1)];
     // Two intervals meet iff an endpoint of one lies in the other.
@@ -409,6 +523,46 @@ mod tests {
         ];
         let [v0, a0, b0, c0, v1, a1, b1, c1] = q.each_ref();
         assert_eq!(vertex_face([v0, a0, b0, c0, v1, a1, b1, c1]), None);
+    }
+
+    #[test]
+    fn features_on_parallel_lines_that_stay_apart_never_meet() {
+        let (a, b) = (x(1.0), x(2.0));
+        // A vertex sliding along y = 1 beside the collapsed triangle [1, 2].
+        let (v0, v1) = (Vec3::new(0.0, 1.0, 0.0), Vec3::new(3.0, 1.0, 0.0));
+        assert_eq!(vertex_face([&v0, &a, &b, &b, &v1, &a, &b, &b]), Some(None));
+        // The same vertex crossing the line at t = 1/2, inside [1, 2]: not
+        // certain either way, left to the other tiers.
+        let (v0, v1) = (Vec3::new(1.5, 1.0, 0.0), Vec3::new(1.5, -1.0, 0.0));
+        assert_eq!(vertex_face([&v0, &a, &b, &b, &v1, &a, &b, &b]), None);
+        // Parallel edges on distinct lines (y = 0 and y = 1, both moving).
+        let y1 = |v: f64| Vec3::new(v, 1.0, 0.0);
+        let q = [
+            x(0.0),
+            x(1.0),
+            y1(0.0),
+            y1(1.0),
+            x(5.0),
+            x(6.0),
+            y1(-3.0),
+            y1(9.0),
+        ];
+        let [a0, b0, c0, d0, a1, b1, c1, d1] = q.each_ref();
+        assert_eq!(edge_edge([a0, b0, c0, d0, a1, b1, c1, d1]), Some(None));
+        // Lines that meet at t = 1 (y = 1 moves to y = 0): left to the
+        // other tiers.
+        let q = [
+            x(0.0),
+            x(1.0),
+            y1(0.0),
+            y1(1.0),
+            x(0.0),
+            x(1.0),
+            x(0.5),
+            x(2.0),
+        ];
+        let [a0, b0, c0, d0, a1, b1, c1, d1] = q.each_ref();
+        assert_eq!(edge_edge([a0, b0, c0, d0, a1, b1, c1, d1]), None);
     }
 
     #[test]

@@ -131,6 +131,20 @@ fn collinear() -> impl Strategy<Value = [Vec3; 8]> {
         })
 }
 
+/// [`collinear`] with the second feature (the vertex; the second edge)
+/// moved by a grid offset at each end: on a parallel line, on the same
+/// line, or crossing it.
+fn parallel_lines(vf: bool) -> impl Strategy<Value = [Vec3; 8]> {
+    (collinear(), point(grid()), point(grid())).prop_map(move |(mut q, off0, off1)| {
+        let second = if vf { 0..1 } else { 2..4 };
+        for i in second {
+            q[i] += off0;
+            q[i + 4] += off1;
+        }
+        q
+    })
+}
+
 /// [`collinear`] with a few coordinates nudged off the line by ulps.
 fn nearly_collinear() -> impl Strategy<Value = [Vec3; 8]> {
     (
@@ -444,6 +458,10 @@ proptest! {
     fn edge_edge_collinear(q in collinear()) {
         prop_assert_eq!(check(&q, false)?, SolverTier::Float);
     }
+    #[test]
+    fn vertex_face_collapsed_triangle(q in parallel_lines(true)) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_parallel_lines(q in parallel_lines(false)) { check(&q, false)?; }
     #[test]
     fn vertex_face_nearly_collinear(q in nearly_collinear()) { check(&q, true)?; }
     #[test]
