@@ -13,8 +13,9 @@
 //! multiple roots — goes to the oracle, unless the edges are certified apart
 //! along one of their own directions ([`super::separation`]). Edges that
 //! share an endpoint at `t = 0` touch there; that is decided first of all
-//! ([`super::start_contact`]). Edges all on one line (at every time) are
-//! decided in one dimension ([`super::collinear`]), as for vertex–face.
+//! ([`super::start_contact`]). Edges on parallel lines at every time are
+//! decided exactly ([`super::collinear`]: lines that stay apart, or one
+//! line and a one-dimensional problem), as for vertex–face.
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;
@@ -186,8 +187,8 @@ fn filtered(
         Scan::Undecided => {}
     }
     // A coefficient too close to zero to sign: compute them exactly, unless
-    // the points lie on one line (then the cubic vanishes identically and
-    // the collinear tier decides without it).
+    // the edges lie on parallel lines (then the cubic vanishes identically
+    // and the collinear tier decides without it).
     if c.iter().all(|x| x.sign().is_some()) {
         return None;
     }
@@ -216,7 +217,7 @@ fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
     if edge_edge_separated(a, b, c, d, e, f, g, h) {
         return Some(None);
     }
-    // Points all on one line leave the coplanar tier nothing to sign.
+    // Edges on parallel lines leave the coplanar tier no normal to sign with.
     if let Some(decided) = collinear::edge_edge(points) {
         return Some(decided);
     }

@@ -29,13 +29,14 @@
 //!
 //! First of all, a vertex that coincides with a corner at `t = 0` touches
 //! at `t = 0` ([`super::start_contact`]), which the tiers would sign slowly
-//! or defer. Points all on one line (at every time) are decided in one
-//! dimension ([`super::collinear`]) where the cubic vanishes identically or
-//! could not be signed in floating point.
+//! or defer. A triangle collapsed onto a line at every time is decided
+//! exactly ([`super::collinear`]: the vertex off that line never touches it,
+//! one on it is a one-dimensional problem) where the cubic vanishes
+//! identically or could not be signed in floating point.
 //!
 //! Anything else (coplanar motion, a contact exactly on an edge or a vertex
-//! that no structural argument proves, a double root, a degenerate triangle)
-//! goes to the oracle.
+//! that no structural argument proves, a double root, a triangle degenerate
+//! at some times only) goes to the oracle.
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;
@@ -180,7 +181,7 @@ fn filtered(
         Scan::Undecided => {}
     }
     // A coefficient too close to zero to sign: compute them exactly, unless
-    // the points lie on one line (then the cubic vanishes identically and
+    // the triangle lies on a line (then the cubic vanishes identically and
     // the collinear tier decides without it).
     if c.iter().all(|x| x.sign().is_some()) {
         return None;
@@ -198,8 +199,8 @@ fn filtered(
 }
 
 /// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
-/// double-doubles; first, points all on one line, which leave it nothing
-/// to sign ([`super::collinear`]).
+/// double-doubles; first, a triangle collapsed onto a line, which leaves
+/// it no normal to sign with ([`super::collinear`]).
 fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
     if let Some(decided) = collinear::vertex_face(points) {
         return Some(decided);
