@@ -11,9 +11,9 @@ use ccdlab::narrow_phase::{
     QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
 };
 use ccdlab::pipeline::{PipelineConfig, TimeAligned};
-use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::exceptions::{PyOSError, PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyString};
 
 use crate::arrays::*;
 
@@ -29,17 +29,21 @@ pub(crate) enum IntOrStr {
 impl<'a, 'py> FromPyObject<'a, 'py> for IntOrStr {
     type Error = PyErr;
 
-    /// An int (one beyond `i64` kept as its digits, for the range error of
-    /// `k`) or a str; anything else is a `TypeError` naming `k`.
+    /// An integer (anything with `__index__`, numpy's included; one beyond
+    /// `i64` kept as its digits, for the range error of `k`) or a str;
+    /// anything else, a bool included, is a `TypeError` naming `k`.
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if let Ok(s) = obj.cast::<PyString>() {
             return Ok(IntOrStr::Str(s.to_str()?.to_owned()));
         }
-        if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
-            return Ok(match obj.extract::<i64>() {
-                Ok(k) => IntOrStr::Int(k),
-                Err(_) => IntOrStr::Str(obj.str()?.to_str()?.to_owned()),
-            });
+        if !obj.is_instance_of::<PyBool>() {
+            match obj.extract::<i64>() {
+                Ok(k) => return Ok(IntOrStr::Int(k)),
+                Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                    return Ok(IntOrStr::Str(obj.str()?.to_str()?.to_owned()));
+                }
+                Err(_) => {}
+            }
         }
         Err(PyTypeError::new_err(format!(
             "k: expected an int or a str (6, 8, 14, 18 or 26), got {}",

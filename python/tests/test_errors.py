@@ -121,6 +121,13 @@ def test_bad_option_types_name_the_option(kwargs, match):
 def test_an_int_beyond_64_bits_is_a_bad_k_not_an_overflow():
     with pytest.raises(ValueError, match="k: `18446744073709551616` is not a k-DOP"):
         ccdlab.step(V, W, F, k=2**64)
+    with pytest.raises(ValueError, match="k: `18446744073709551615` is not a k-DOP"):
+        ccdlab.step(V, W, F, k=np.uint64(2**64 - 1))
+
+
+def test_numpy_integers_are_ints():
+    assert ccdlab.Pipeline(F, k=np.int64(18)).config["k"] == 18
+    assert ccdlab.step(V, W, F, k=np.int32(14)).report["k"] == 14
 
 
 @pytest.mark.parametrize("kwargs", [
