@@ -61,11 +61,11 @@ pub(crate) enum BoolOrStr {
 impl<'a, 'py> FromPyObject<'a, 'py> for BoolOrStr {
     type Error = PyErr;
 
-    /// A bool or a str; anything else is a `TypeError` naming
-    /// `time_aligned`.
+    /// A bool (numpy's included) or a str; anything else is a `TypeError`
+    /// naming `time_aligned`.
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if let Ok(b) = obj.cast::<PyBool>() {
-            return Ok(BoolOrStr::Bool(b.is_true()));
+        if let Ok(b) = obj.extract::<bool>() {
+            return Ok(BoolOrStr::Bool(b));
         }
         if let Ok(s) = obj.cast::<PyString>() {
             return Ok(BoolOrStr::Str(s.to_str()?.to_owned()));

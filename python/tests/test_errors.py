@@ -125,9 +125,10 @@ def test_an_int_beyond_64_bits_is_a_bad_k_not_an_overflow():
         ccdlab.step(V, W, F, k=np.uint64(2**64 - 1))
 
 
-def test_numpy_integers_are_ints():
+def test_numpy_integers_and_bools_are_ints_and_bools():
     assert ccdlab.Pipeline(F, k=np.int64(18)).config["k"] == 18
     assert ccdlab.step(V, W, F, k=np.int32(14)).report["k"] == 14
+    assert ccdlab.Pipeline(F, time_aligned=np.bool_(False)).config["time_aligned"] == "off"
 
 
 @pytest.mark.parametrize("kwargs", [
