@@ -20,8 +20,7 @@
 //! checks it). Other split rules (Morton order, binned SAH) build trees of
 //! other shapes.
 //!
-//! Split rules and selections measured and not adopted:
-//! docs/notes/bvh-build.md.
+//! Other split rules and selections: docs/notes/bvh-build.md.
 //!
 //! **Parallelism.** Subtrees above [`PAR_BUILD_CUTOFF`] leaves are built with
 //! `rayon::join`; each writes its own disjoint node range (a subtree of `n`

@@ -24,8 +24,8 @@ use crate::bounding_volume::{AlignedQuantizedKdop, Inflation, Kdop, QuantizedKdo
 use crate::math::Vec3;
 use crate::mesh::Step;
 
-/// Least number of features one rayon task refits (smaller tasks were
-/// slower: docs/notes/bvh-refit.md).
+/// Least number of features one rayon task refits (task sizes:
+/// docs/notes/bvh-refit.md).
 pub(crate) const PAR_REFIT_MIN_LEN: usize = 4096;
 
 /// Subtrees with more nodes than this are refitted with `rayon::join`.
@@ -143,7 +143,7 @@ impl<const N: usize> KdopBvh<N> {
                 grid.quantize_to(bv, q)
             });
         }
-        // (Merging passes here gained nothing: docs/notes/bvh-refit.md.)
+        // (Merged passes: docs/notes/bvh-refit.md.)
         par_set(&mut self.vertex_qi, &self.vertex_bv, |q, bv| {
             grid.quantize_inner_to(bv, q)
         });

@@ -91,7 +91,7 @@
 //! partners' features in long, predictable loops, writing candidates
 //! without branches into a buffer that goes to the sink in slices.
 //!
-//! Designs measured and not adopted: docs/notes/bvh-traversal.md.
+//! Other designs: docs/notes/bvh-traversal.md.
 //!
 //! **Order and parallelism.** Queries run in leaf order; within a query,
 //! vertex–face pairs (the query's vertices against the partners' faces, then

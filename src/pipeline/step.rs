@@ -33,13 +33,12 @@
 //! The exact tests run inside the traversal's tasks rather than as a
 //! stage of their own, and the counts are added up per task rather than
 //! gathered afterwards; the few costly pairs (coplanar motion) are spread
-//! by the traversal's own tasks. Designs measured and not adopted:
-//! docs/notes/pipeline.md.
+//! by the traversal's own tasks. Other designs: docs/notes/pipeline.md.
 //!
 //! **The filters' setup beside the BVH.** The filters' per-vertex arrays
 //! (the positions side by side, the range check, SLPF's table) need only
 //! the positions, so they are written alongside the build or refit
-//! (`rayon::join`; the two together take less than one after the other),
+//! (`rayon::join`, so that the two overlap),
 //! and count in the `refit` stage.
 //!
 //! **Time-aligned pruning** ([`PipelineConfig::time_aligned`], off by
