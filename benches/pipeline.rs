@@ -23,7 +23,11 @@
 //! - `pipeline/step-collinear-frames/generated-24`: the same scene with
 //!   every vertex on the x-axis in frame 0 and on a parallel line in frame
 //!   1 (a mesh collapsed onto a moving line: every query is collinear
-//!   motion, docs/design.md §9), the default configuration.
+//!   motion, docs/design.md §9), the default configuration;
+//! - `pipeline/step-flat-frames/generated-24`: the same scene flattened
+//!   along its vertical axis (`y = 0` in frame 0, `y = 1/4` in frame 1: a
+//!   mesh moving within an axis-aligned plane, docs/design.md §9), the
+//!   default configuration.
 //!
 //! Before timing a scene (under `cargo bench`, unless `CCDLAB_BENCH_RECORD=0`)
 //! its counts are recorded as `counts_<scene>.json`
@@ -449,12 +453,27 @@ fn collinear_frames_step() -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
     (seq.mesh().clone(), x_t0, x_t1)
 }
 
+/// The generated scene at 24 × 24, frames 0 → 1, flattened along its
+/// vertical axis: `y = 0` in frame 0 and `y = 1/4` in frame 1 (coordinates
+/// set, so exactly), a sheet seen from above, crumpling within a plane that
+/// moves along its normal.
+fn flat_frames_step() -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+    let seq = FrameSequence::open("generated:24:2").expect("the generated scene");
+    let onto_plane = |frame: usize, y: f64| -> Vec<Vec3> {
+        let x = seq.frame(frame).expect("frame");
+        x.iter().map(|p| Vec3::new(p.x, y, p.z)).collect()
+    };
+    let (x_t0, x_t1) = (onto_plane(0, 0.0), onto_plane(1, 0.25));
+    (seq.mesh().clone(), x_t0, x_t1)
+}
+
 fn bench_degenerate_frames(c: &mut Criterion) {
     let mut g = c.benchmark_group("pipeline");
     g.sampling_mode(SamplingMode::Flat);
     for (name, (mesh, x_t0, x_t1)) in [
         ("step-collapsed-frame", collapsed_frame_step()),
         ("step-collinear-frames", collinear_frames_step()),
+        ("step-flat-frames", flat_frames_step()),
     ] {
         let step = Step::new(&mesh, &x_t0, &x_t1).expect("same mesh");
         g.bench_function(BenchmarkId::new(name, "generated-24"), |b| {

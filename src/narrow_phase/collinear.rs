@@ -28,61 +28,9 @@
 
 use std::cmp::Ordering;
 
+use super::det2::{Diff, det2_sign};
 use super::toi::Toi;
-use crate::math::{ExactSum, UNIT_ROUNDOFF, Vec3, two_prod, two_sum};
-
-/// An exact difference of two doubles, `hi + lo` (`TwoSum`).
-#[derive(Clone, Copy, Debug)]
-struct Diff {
-    hi: f64,
-    lo: f64,
-}
-
-impl Diff {
-    /// `a − b`, exactly.
-    #[inline]
-    fn of(a: f64, b: f64) -> Diff {
-        let (hi, lo) = two_sum(a, -b);
-        Diff { hi, lo }
-    }
-
-    /// The exact sign (`|lo| ≤ ulp(hi)/2`, and `hi = 0` only for zero).
-    #[inline]
-    fn sign(self) -> Ordering {
-        self.hi.partial_cmp(&0.0).unwrap_or(Ordering::Equal)
-    }
-
-    #[inline]
-    fn pair(self) -> (f64, f64) {
-        (self.hi, self.lo)
-    }
-}
-
-/// The exact sign of `a·b − c·d`.
-fn det2_sign(a: Diff, b: Diff, c: Diff, d: Diff) -> Ordering {
-    // Float filter: `a·b` differs from `fl(a.hi·b.hi)` by at most
-    // `(3u + u²)/(1 − u)` of the latter, likewise `c·d`, and the
-    // subtraction rounds by `u` of the sum of magnitudes: `8u` covers it.
-    let (x, y) = (a.hi * b.hi, c.hi * d.hi);
-    let approx = x - y;
-    if approx.abs() > 8.0 * UNIT_ROUNDOFF * (x.abs() + y.abs()) {
-        return approx.partial_cmp(&0.0).unwrap_or(Ordering::Equal);
-    }
-    if a.lo == 0.0 && b.lo == 0.0 && c.lo == 0.0 && d.lo == 0.0 {
-        // Exact products `p + e`, `q + f`: rounding to nearest is monotone,
-        // so `p ≠ q` orders the products; `p = q` leaves `e − f`.
-        let (p, e) = two_prod(a.hi, b.hi);
-        let (q, f) = two_prod(c.hi, d.hi);
-        return p
-            .partial_cmp(&q)
-            .unwrap_or(Ordering::Equal)
-            .then(e.partial_cmp(&f).unwrap_or(Ordering::Equal));
-    }
-    let mut acc = ExactSum::new();
-    acc.add_product(1.0, &[a.pair(), b.pair()]);
-    acc.add_product(-1.0, &[c.pair(), d.pair()]);
-    acc.sign().cmp(&0)
-}
+use crate::math::{ExactSum, Vec3};
 
 /// `p − q`, exactly.
 fn difference(p: &Vec3, q: &Vec3) -> [Diff; 3] {
@@ -246,7 +194,7 @@ fn line_or_apart(
 
 /// A time in `[0, 1]`.
 #[derive(Clone, Copy, Debug)]
-enum Time {
+pub(super) enum Time {
     Zero,
     /// The root `g0 / (g0 − g1)` of the linear `g0 (1 − t) + g1 t`, with
     /// `g0 ≠ 0` and `g1` zero or of the other sign, so that the root lies
@@ -335,7 +283,7 @@ fn root_minus(g0: Diff, g1: Diff, q: f64) -> Option<Ordering> {
 /// The bracket of doubles around `t`: the neighbouring doubles of a root
 /// (or the root itself when it is a double); `None` if it could not be
 /// bracketed exactly.
-fn bracket(t: Time) -> Option<Toi> {
+pub(super) fn bracket(t: Time) -> Option<Toi> {
     let Time::Root { g0, g1 } = t else {
         return Some(Toi::exact(0.0));
     };
@@ -580,19 +528,5 @@ mod tests {
             edge_edge([&q[0], &q[1], &q[2], &q[3], &q[4], &q[1], &q[2], &q[3]]),
             None
         );
-    }
-
-    #[test]
-    fn determinants_are_signed_exactly_beyond_the_float_filter() {
-        // 0.1·0.3 against 0.3·0.1 with a difference of an ulp in one factor.
-        let d = |v: f64| Diff::of(v, 0.0);
-        assert_eq!(det2_sign(d(0.1), d(0.3), d(0.3), d(0.1)), Ordering::Equal);
-        let up = d(0.1f64.next_up());
-        assert_eq!(det2_sign(up, d(0.3), d(0.3), d(0.1)), Ordering::Greater);
-        // Differences with low parts: (1 − 2⁻⁶⁰)·1 against 1·(1 − 2⁻⁶⁰).
-        let e = Diff::of(1.0, 2f64.powi(-60));
-        assert!(e.lo != 0.0);
-        assert_eq!(det2_sign(e, d(1.0), d(1.0), e), Ordering::Equal);
-        assert_eq!(det2_sign(e, d(1.0), d(1.0), d(1.0)), Ordering::Less);
     }
 }

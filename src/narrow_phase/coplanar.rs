@@ -32,6 +32,12 @@
 //! condition that touches zero without crossing it, a normal that vanishes,
 //! no such contact, more than `MAX_NODES` intervals — is undecided.
 //!
+//! The same search serves the planar tier ([`super::planar`]), whose
+//! conditions are quadratics and whose contact rule is a common sign
+//! ([`SameSign`]); it may also be given a time by which a contact is
+//! certain (a touch at one instant that no interval's end can certify),
+//! which closes the bracket from an interval left open just before it.
+//!
 //! (The search does not walk on past an open interval, which spent the
 //! node budget on flat sheets moving along their normal; nodes are split
 //! in place with the de Casteljau steps in locals (`split`), avoiding
@@ -121,19 +127,136 @@ pub fn edge_edge<N: Certified>(q: [&Vec3; 8]) -> [[N; 5]; 4] {
     .map(|c| dot(&c, &m))
 }
 
+/// Bernstein coefficients of one condition on an interval: a quartic
+/// (`[N; 5]`, the conditions above) or a quadratic (`[N; 3]`, the planar
+/// conditions of [`super::planar`]).
+pub(super) trait Bernstein<N: Certified>: Copy {
+    /// The coefficients.
+    fn coefficients(&self) -> &[N];
+    /// The value at the interval's right end (the last coefficient).
+    fn last(&self) -> N;
+    /// The coefficients on the two halves (de Casteljau at the midpoint).
+    fn split(self) -> (Self, Self);
+}
+
+impl<N: Certified> Bernstein<N> for [N; 5] {
+    #[inline]
+    fn coefficients(&self) -> &[N] {
+        self
+    }
+    #[inline]
+    fn last(&self) -> N {
+        self[4]
+    }
+    #[inline]
+    fn split(self) -> (Self, Self) {
+        split_quartic(self)
+    }
+}
+
+impl<N: Certified> Bernstein<N> for [N; 3] {
+    #[inline]
+    fn coefficients(&self) -> &[N] {
+        self
+    }
+    #[inline]
+    fn last(&self) -> N {
+        self[2]
+    }
+    #[inline]
+    fn split(self) -> (Self, Self) {
+        let [b0, b1, b2] = self;
+        let mid = |x: N, y: N| (x + y).half();
+        let (c0, c1) = (mid(b0, b1), mid(b1, b2));
+        let d0 = mid(c0, c1);
+        ([b0, c0, d0], [d0, c1, b2])
+    }
+}
+
+/// What contact at a time means for the conditions' values there.
+pub(super) trait Rule {
+    /// `Some(true)` for certain contact, `Some(false)` for certainly none,
+    /// `None` when the signs do not decide.
+    fn at_point(signs: &[Option<i8>]) -> Option<bool>;
+    /// Whether conditions whose coefficients have these certain common
+    /// signs (`Some(±1)`: every coefficient of the sign; `None`: neither)
+    /// leave no contact anywhere on the interval.
+    fn excluded(common: &[Option<i8>]) -> bool;
+}
+
+/// Contact where every condition is non-negative (the conditions above,
+/// products with the normal): a certainly negative one excludes contact;
+/// all certainly positive or structural zeros, at least one positive,
+/// certify it.
+pub(super) struct NonNegative;
+
+impl Rule for NonNegative {
+    #[inline]
+    fn at_point(signs: &[Option<i8>]) -> Option<bool> {
+        if signs.contains(&Some(-1)) {
+            Some(false)
+        } else if signs.contains(&Some(1)) && !signs.contains(&None) {
+            Some(true)
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn excluded(common: &[Option<i8>]) -> bool {
+        common.contains(&Some(-1))
+    }
+}
+
+/// Contact where the conditions share a sign, not all zero (the planar
+/// conditions, [`super::planar`]): one certainly positive and one
+/// certainly negative exclude contact.
+pub(super) struct SameSign;
+
+impl Rule for SameSign {
+    #[inline]
+    fn at_point(signs: &[Option<i8>]) -> Option<bool> {
+        let (pos, neg) = (signs.contains(&Some(1)), signs.contains(&Some(-1)));
+        if pos && neg {
+            Some(false)
+        } else if (pos || neg) && !signs.contains(&None) {
+            Some(true)
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn excluded(common: &[Option<i8>]) -> bool {
+        common.contains(&Some(1)) && common.contains(&Some(-1))
+    }
+}
+
 #[derive(Clone, Copy)]
-struct Node<N, const K: usize> {
+struct Node<C, const K: usize> {
     l: f64,
     r: f64,
-    g: [[N; 5]; K],
+    g: [C; K],
     depth: u32,
 }
 
 /// The earliest time in `[0, 1]` at which every condition is non-negative,
 /// for conditions given by their Bernstein coefficients (module doc).
 pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
-    // Contact at t = 0, decided as at a root.
-    match at_point(&g.map(|c| c[0])) {
+    let start = NonNegative::at_point(&g.map(|c| c[0].sign()));
+    earliest_after::<N, _, NonNegative, K>(g, start, None)
+}
+
+/// The earliest contact time in `[0, 1]` under rule `R`, given the verdict
+/// at `t = 0` (`None`: undecided there); the search of the module doc.
+/// `known`, when given, is a time at or after a certain contact: an
+/// interval left open at the depth limit within [`EXACT_TOI_WIDTH`] before
+/// it closes the bracket there (a touch at one instant, which no right end
+/// certifies).
+pub(super) fn earliest_after<N: Certified, C: Bernstein<N>, R: Rule, const K: usize>(
+    g: [C; K],
+    start: Option<bool>,
+    known: Option<f64>,
+) -> Scan {
+    match start {
         Some(true) => return Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }),
         Some(false) => {}
         None => return Scan::Undecided,
@@ -159,14 +282,10 @@ pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
         // node is copied whole (module doc).
         let i = top - 1;
         let Node { l, r, depth, .. } = stack[i];
-        let contact_at_r = |g: &[[N; 5]; K]| at_point(&right_values(g)) == Some(true);
+        let contact_at_r = |g: &[C; K]| R::at_point(&g.map(|c| c.last().sign())) == Some(true);
         match open {
             None => {
-                let excluded = stack[i]
-                    .g
-                    .iter()
-                    .any(|c| c.iter().all(|x| x.sign() == Some(-1)));
-                if excluded {
+                if R::excluded(&stack[i].g.map(|c| common_sign(c.coefficients()))) {
                     top = i;
                     continue;
                 }
@@ -176,6 +295,10 @@ pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
                         return Scan::Contact(Bracket { lo: l, hi: r });
                     }
                 } else if depth >= MAX_DEPTH {
+                    if let Some(c) = known.filter(|&c| c - l <= EXACT_TOI_WIDTH) {
+                        // Nothing before l, a contact by c.
+                        return Scan::Contact(Bracket { lo: l, hi: c });
+                    }
                     open = Some(l);
                     top = i;
                     continue;
@@ -204,7 +327,7 @@ pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
         let (below, above) = stack.split_at_mut(i + 1);
         let (right, left) = (&mut below[i], &mut above[0]);
         for (c, lc) in right.g.iter_mut().zip(left.g.iter_mut()) {
-            (*lc, *c) = split(*c);
+            (*lc, *c) = c.split();
         }
         right.l = m;
         right.depth = depth + 1;
@@ -220,26 +343,11 @@ pub fn earliest<N: Certified, const K: usize>(g: [[N; 5]; K]) -> Scan {
     }
 }
 
-/// The conditions' values at the right end of their interval (their last
-/// Bernstein coefficients).
+/// `Some(s)` when every coefficient certainly has the strict sign `s`.
 #[inline]
-fn right_values<N: Certified, const K: usize>(g: &[[N; 5]; K]) -> [N; K] {
-    std::array::from_fn(|c| g[c][4])
-}
-
-/// Contact at a time where the conditions have these values: one certainly
-/// negative, none; all certainly positive or structural zeros, at least one
-/// positive, contact; otherwise undecided.
-#[inline]
-fn at_point<N: Certified, const K: usize>(values: &[N; K]) -> Option<bool> {
-    let signs = values.map(|x| x.sign());
-    if signs.contains(&Some(-1)) {
-        Some(false)
-    } else if signs.contains(&Some(1)) && !signs.contains(&None) {
-        Some(true)
-    } else {
-        None
-    }
+fn common_sign<N: Certified>(c: &[N]) -> Option<i8> {
+    let s = c[0].sign().filter(|&s| s != 0)?;
+    c[1..].iter().all(|x| x.sign() == Some(s)).then_some(s)
 }
 
 /// de Casteljau subdivision of a quartic at the midpoint.
@@ -249,7 +357,7 @@ fn at_point<N: Certified, const K: usize>(values: &[N; K]) -> Option<bool> {
 /// was read back with its neighbour by a wider load, which stalled on
 /// store-to-load forwarding.
 #[inline]
-fn split<N: Certified>([b0, b1, b2, b3, b4]: [N; 5]) -> ([N; 5], [N; 5]) {
+fn split_quartic<N: Certified>([b0, b1, b2, b3, b4]: [N; 5]) -> ([N; 5], [N; 5]) {
     let mid = |x: N, y: N| (x + y).half();
     let (c0, c1, c2, c3) = (mid(b0, b1), mid(b1, b2), mid(b2, b3), mid(b3, b4));
     let (d0, d1, d2) = (mid(c0, c1), mid(c1, c2), mid(c2, c3));

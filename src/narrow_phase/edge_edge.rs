@@ -22,6 +22,7 @@ use super::collinear;
 use super::conditions;
 use super::coplanar;
 use super::oracle;
+use super::planar;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::separation::edge_edge_separated;
 use super::start_contact;
@@ -226,6 +227,11 @@ fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
         Scan::Contact(br) => Some(Some(toi(br))),
         Scan::Identical | Scan::Undecided => None,
     };
+    // In an axis-aligned plane, edges that turn parallel leave the coplanar
+    // tier's conditions all zero at once (`planar`).
+    if let Some(decision) = planar::edge_edge(points).and_then(decided) {
+        return Some(decision);
+    }
     decided(coplanar::earliest(coplanar::edge_edge::<Bounded>(points)))
         .or_else(|| decided(coplanar::earliest(coplanar::edge_edge::<BoundedDd>(points))))
 }

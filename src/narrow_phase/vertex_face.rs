@@ -43,6 +43,7 @@ use super::collinear;
 use super::conditions;
 use super::coplanar;
 use super::oracle;
+use super::planar;
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::start_contact;
 use super::static_tier;
@@ -210,6 +211,11 @@ fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
         Scan::Contact(br) => Some(Some(toi(br))),
         Scan::Identical | Scan::Undecided => None,
     };
+    // In an axis-aligned plane, a triangle that turns over leaves the
+    // coplanar tier's conditions all zero at once (`planar`).
+    if let Some(decision) = planar::vertex_face(points).and_then(decided) {
+        return Some(decision);
+    }
     decided(coplanar::earliest(coplanar::vertex_face::<Bounded>(points))).or_else(|| {
         decided(coplanar::earliest(coplanar::vertex_face::<BoundedDd>(
             points,

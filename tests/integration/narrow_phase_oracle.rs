@@ -101,6 +101,45 @@ fn coplanar() -> impl Strategy<Value = [Vec3; 8]> {
     })
 }
 
+/// Motion in an axis-aligned plane: coordinate `k` the same for the four
+/// points at `t = 0`, and for the four at `t = 1` (a flat sheet at rest or
+/// moving along its normal); triangles turn over and edges turn parallel
+/// within the plane.
+fn axis_plane(s: impl Strategy<Value = f64> + Clone + 'static) -> impl Strategy<Value = [Vec3; 8]> {
+    (query(s.clone()), 0usize..3, s.clone(), s).prop_map(|(mut q, k, a, b)| {
+        for (i, p) in q.iter_mut().enumerate() {
+            p[k] = if i < 4 { a } else { b };
+        }
+        q
+    })
+}
+
+/// Multiples of `2⁻²⁰` in `[−2, 2]`: sums and differences of two are exact.
+fn fine() -> impl Strategy<Value = f64> + Clone {
+    (-(1i32 << 21)..=(1 << 21)).prop_map(|k| f64::from(k) / f64::from(1 << 20))
+}
+
+/// [`axis_plane`] on [`fine`] coordinates with the first point (the vertex;
+/// the first edge's first endpoint) meeting another at one instant: at
+/// `t = 0` it is `c + w` for the other point `c`, at `t = 1` it is
+/// `c − s·w`, so the two coincide at `t = 1/(1 + s)` (`1/2`, or not a
+/// dyadic), and pass on.
+fn through_a_point(vf: bool) -> impl Strategy<Value = [Vec3; 8]> {
+    let others = if vf { 1usize..4 } else { 2usize..4 };
+    let s = prop_oneof![Just(1.0), Just(0.5), Just(2.0), Just(3.0), Just(5.0)];
+    (axis_plane(fine()), others, point(fine()), s).prop_map(|(mut q, c, w, s)| {
+        // The plane's axis: the one coordinate the four points share.
+        let k = (0..3)
+            .find(|&k| (1..4).all(|i| q[i][k] == q[0][k]))
+            .unwrap_or(2);
+        let mut w = w;
+        w[k] = 0.0;
+        q[0] = q[c] + w;
+        q[4] = q[c + 4] - w * s;
+        q
+    })
+}
+
 /// The four points at `t = 0` on one line and the four at `t = 1` on a
 /// parallel one (or the same), exactly: grid points plus multiples of 1/8
 /// of a small integer direction (axis-parallel or not), so that the
@@ -456,6 +495,30 @@ proptest! {
     }
     #[test]
     fn edge_edge_collinear(q in collinear()) {
+        prop_assert_eq!(check(&q, false)?, SolverTier::Float);
+    }
+    /// Motion in an axis-aligned plane is decided without the oracle,
+    /// triangles turning over and edges turning parallel included.
+    #[test]
+    fn vertex_face_axis_plane(q in axis_plane(wide())) {
+        prop_assert_eq!(check(&q, true)?, SolverTier::Float);
+    }
+    #[test]
+    fn edge_edge_axis_plane(q in axis_plane(wide())) {
+        prop_assert_eq!(check(&q, false)?, SolverTier::Float);
+    }
+    #[test]
+    fn vertex_face_axis_plane_grid(q in axis_plane(grid())) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_axis_plane_grid(q in axis_plane(grid())) { check(&q, false)?; }
+    /// A vertex through a corner, endpoints through each other: a touch at
+    /// one instant, decided without the oracle.
+    #[test]
+    fn vertex_face_through_a_corner(q in through_a_point(true)) {
+        prop_assert_eq!(check(&q, true)?, SolverTier::Float);
+    }
+    #[test]
+    fn edge_edge_through_an_endpoint(q in through_a_point(false)) {
         prop_assert_eq!(check(&q, false)?, SolverTier::Float);
     }
     #[test]

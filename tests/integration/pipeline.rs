@@ -836,6 +836,34 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random sheets flattened into an axis-aligned plane that moves along
+    /// its normal (`z = 0` at `t = 0`, `z = 1/2` at `t = 1`): triangles
+    /// overlap, turn over and slide through each other within the plane.
+    /// The pipeline reports exactly the exact oracle's collisions among all
+    /// pairs of the mesh, with brackets that meet the oracle's, and decides
+    /// them without the exact fallback (the planar tier, docs/design.md §9).
+    #[test]
+    fn sheets_moving_in_a_plane_report_the_oracles_collisions_without_the_fallback(
+        (mesh, x0, x1) in random_sheet(),
+    ) {
+        let flat = |x: &[Vec3], z: f64| -> Vec<Vec3> { x.iter().map(|p| Vec3::new(p.x, p.y, z)).collect() };
+        let (x0, x1) = (flat(&x0, 0.0), flat(&x1, 0.5));
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let truth = oracle_collisions(&step);
+        let want: BTreeSet<_> = truth.keys().copied().collect();
+        let out = Pipeline::new(PipelineConfig { collect_pairs: true, ..PipelineConfig::default() }).step(&step).unwrap();
+        prop_assert_eq!(keys(&out.pairs), want);
+        for p in &out.pairs {
+            let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+            prop_assert!(p.toi_lower <= hi && lo <= p.toi_upper, "{:?}, the oracle's [{}, {}]", p, lo, hi);
+        }
+        prop_assert_eq!((out.report.vf.exact_fallbacks, out.report.ee.exact_fallbacks), (0, 0));
+    }
+}
+
 #[test]
 fn a_mismatched_frame_is_an_error() {
     let scene = funnel();

@@ -1,0 +1,333 @@
+//! Motion in an axis-aligned plane: the four points of a query share one
+//! coordinate `k` at `t = 0` and share coordinate `k` at `t = 1`, so they lie
+//! in the plane `x_k = (1 − t)·a + t·b` at every time (a flat sheet at rest
+//! or moving along its normal; a two-dimensional simulation embedded in
+//! three). The coplanarity cubic vanishes identically (docs/design.md §9,
+//! item 4), and contact is a question in the other two coordinates.
+//!
+//! There the coplanar tier's conditions `cᵢ·n` ([`super::coplanar`]) are
+//! products `γᵢ·ν` of the scalar cross products `γᵢ = cᵢ·e_k` and
+//! `ν = n·e_k`, and `ν` vanishes wherever the triangle turns over in the
+//! plane (or the edges turn parallel): at that time every `γᵢ·ν` is zero,
+//! no interval around it can be excluded, and the tier defers the query.
+//! Here contact is decided on the `γᵢ` alone, which are quadratics in `t`
+//! (each a cross product of two linearly moving differences). With
+//! `Σγᵢ = ν` for vertex–face, and `γ₁ + γ₂ = γ₃ + γ₄ = ν` for edge–edge:
+//!
+//! - *all `γᵢ ≥ 0` with one `> 0`, or all `≤ 0` with one `< 0`*: then `ν ≠ 0`
+//!   has their sign, and the vertex lies in the closed triangle (the
+//!   closed segments cross); this is the coplanar tier's `cᵢ·n ≥ 0`;
+//! - *one `γᵢ > 0` and one `γⱼ < 0`*: no contact. Where `ν ≠ 0` this is the
+//!   same criterion; where `ν = 0`, the triangle's edges (the two segments)
+//!   lie on parallel lines, and a point with `γ`'s of both signs is off the
+//!   line of the collapsed triangle (the segments are on distinct lines);
+//! - *all `γᵢ = 0`*: the four points on one line at that time, undecided.
+//!
+//! The earliest contact is searched as in the coplanar tier (increasing
+//! subdivision of `[0, 1]`, Bernstein coefficients, Lane & Riesenfeld 1981)
+//! with that rule ([`coplanar::SameSign`]); an interval is excluded when one
+//! condition is certainly positive on it and another certainly negative.
+//! The verdict at `t = 0` is exact: the `γᵢ(0)` are 2×2 determinants of
+//! coordinate differences of the input doubles, signed by [`det2_sign`],
+//! which decides queries that touch exactly at the start (a vertex on an
+//! edge of a flat mesh at rest). Requires every coordinate in the filter
+//! range ([`crate::math::in_filter_range`]).
+
+use std::cmp::Ordering;
+
+use super::certified::Certified;
+use super::collinear::{Time, bracket};
+use super::coplanar::{self, Rule, SameSign};
+use super::det2::{Diff, det2_sign};
+use super::roots::{Bracket, Scan};
+use crate::math::{Bounded, BoundedDd, Vec3};
+
+/// The two axes other than one, `k`, in which the first four points share
+/// a coordinate and the last four share one.
+fn common_plane(points: &[&Vec3; 8]) -> Option<(usize, usize)> {
+    let shared = |k: usize, ps: &[&Vec3]| ps[1..].iter().all(|p| p[k] == ps[0][k]);
+    (0..3)
+        .find(|&k| shared(k, &points[..4]) && shared(k, &points[4..]))
+        .map(|k| ((k + 1) % 3, (k + 2) % 3))
+}
+
+/// A moving point in the plane's two coordinates: positions at `t = 0` and
+/// `t = 1`.
+type Track = [[f64; 2]; 2];
+
+/// The scalar cross product `(b − a) × (p − a)` of moving points, as
+/// Bernstein coefficients of degree 2 on `[0, 1]`: with `x = b − a` and
+/// `y = p − a` linear, `x × y = x₀×y₀ (1−t)² + (x₀×y₁ + x₁×y₀)(1−t)t + x₁×y₁ t²`.
+#[inline]
+fn side<N: Certified>(a: &Track, b: &Track, p: &Track) -> [N; 3] {
+    let d = |u: &Track, v: &Track, end: usize| [0, 1].map(|i| N::difference(u[end][i], v[end][i]));
+    let (x0, x1) = (d(b, a, 0), d(b, a, 1));
+    let (y0, y1) = (d(p, a, 0), d(p, a, 1));
+    let cross = |x: &[N; 2], y: &[N; 2]| x[0] * y[1] - x[1] * y[0];
+    [
+        cross(&x0, &y0),
+        (cross(&x0, &y1) + cross(&x1, &y0)).half(),
+        cross(&x1, &y1),
+    ]
+}
+
+/// The exact sign of `(b − a) × (p − a)` at `t = 0`.
+#[inline]
+fn side_at_start(a: &Track, b: &Track, p: &Track) -> i8 {
+    let d = |u: &Track, v: &Track, i: usize| Diff::of(u[0][i], v[0][i]);
+    match det2_sign(d(b, a, 0), d(p, a, 1), d(b, a, 1), d(p, a, 0)) {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    }
+}
+
+/// The tracks of the four points in the plane's coordinates `(i, j)`.
+fn tracks(points: &[&Vec3; 8], i: usize, j: usize) -> [Track; 4] {
+    std::array::from_fn(|p| {
+        [
+            [points[p][i], points[p][j]],
+            [points[p + 4][i], points[p + 4][j]],
+        ]
+    })
+}
+
+/// The triples `(a, b, p)` whose `side` are the vertex–face conditions
+/// `γᵢ = cᵢ·e_k` for the tracks `[v, f0, f1, f2]`: `(f1 − f0) × (v − f0)`,
+/// `(f2 − f1) × (v − f1)`, `(f0 − f2) × (v − f2)`.
+const VERTEX_FACE: [[usize; 3]; 3] = [[1, 2, 0], [2, 3, 0], [3, 1, 0]];
+
+/// The triples for the edge–edge conditions on the tracks
+/// `[a0, a1, b0, b1]`: `(b0 − a0) × (b1 − b0) = side(b0, b1, a0)`,
+/// `(a1 − b0) × (b1 − b0) = side(b1, b0, a1)`,
+/// `(b0 − a0) × (a1 − a0) = side(a1, a0, b0)`,
+/// `(a1 − a0) × (b1 − a0) = side(a0, a1, b1)`.
+const EDGE_EDGE: [[usize; 3]; 4] = [[2, 3, 0], [3, 2, 1], [1, 0, 2], [0, 1, 3]];
+
+/// Contact under motion in an axis-aligned plane: `None` when the points do
+/// not move in one, else the search's outcome (module doc).
+fn decide<const K: usize>(
+    points: [&Vec3; 8],
+    triples: &[[usize; 3]; K],
+    pairs: &[[usize; 2]],
+) -> Option<Scan> {
+    let (i, j) = common_plane(&points)?;
+    let t = tracks(&points, i, j);
+    let start =
+        SameSign::at_point(&triples.map(|[a, b, p]| Some(side_at_start(&t[a], &t[b], &t[p]))));
+    Some(match start {
+        Some(true) => Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }),
+        None => Scan::Undecided,
+        Some(false) => {
+            let known = first_coincidence(&t, pairs);
+            let fast = triples.map(|[a, b, p]| side::<Bounded>(&t[a], &t[b], &t[p]));
+            match coplanar::earliest_after::<Bounded, _, SameSign, K>(fast, start, known) {
+                Scan::Undecided => {
+                    let precise = triples.map(|[a, b, p]| side::<BoundedDd>(&t[a], &t[b], &t[p]));
+                    coplanar::earliest_after::<BoundedDd, _, SameSign, K>(precise, start, known)
+                }
+                decided => decided,
+            }
+        }
+    })
+}
+
+/// The upper end of a bracket of the earliest time in `(0, 1]` at which the
+/// tracks of a pair in `pairs` coincide, if any. `w = p − q` is linear;
+/// it vanishes at some time iff `w(0) × w(1) = 0` (exactly) and a
+/// coordinate in which it is not constant has its root in `[0, 1]`; then
+/// `w(0)` and `w(1)` are parallel and every coordinate vanishes there.
+/// A vertex at a corner of the triangle, or an endpoint of one edge at
+/// one of the other, is a contact: the search's conditions all vanish at
+/// that instant, and no right end of an interval can certify it.
+fn first_coincidence(t: &[Track; 4], pairs: &[[usize; 2]]) -> Option<f64> {
+    pairs
+        .iter()
+        .filter_map(|&[p, q]| {
+            let w = |end: usize| [0, 1].map(|i| Diff::of(t[p][end][i], t[q][end][i]));
+            let (w0, w1) = (w(0), w(1));
+            if det2_sign(w0[0], w1[1], w0[1], w1[0]) != Ordering::Equal {
+                return None;
+            }
+            let c = (0..2).find(|&c| w0[c].pair() != w1[c].pair())?;
+            let (g0, g1) = (w0[c], w1[c]);
+            // A root in (0, 1]: `g0 ≠ 0` and `g1` zero or of the other sign.
+            (g0.sign() != Ordering::Equal && g1.sign() != g0.sign())
+                .then(|| bracket(Time::Root { g0, g1 }))
+                .flatten()
+                .map(|toi| toi.upper)
+        })
+        .reduce(f64::min)
+}
+
+/// Vertex–face contact for motion in an axis-aligned plane (points in data
+/// set order): `None` when the points do not move in one.
+pub(super) fn vertex_face(points: [&Vec3; 8]) -> Option<Scan> {
+    decide(points, &VERTEX_FACE, &[[0, 1], [0, 2], [0, 3]])
+}
+
+/// Edge–edge contact for motion in an axis-aligned plane (points in data
+/// set order): `None` when the points do not move in one.
+pub(super) fn edge_edge(points: [&Vec3; 8]) -> Option<Scan> {
+    decide(points, &EDGE_EDGE, &[[0, 2], [0, 3], [1, 2], [1, 3]])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrow_phase::EXACT_TOI_WIDTH;
+
+    fn v(x: f64, y: f64, z: f64) -> Vec3 {
+        Vec3::new(x, y, z)
+    }
+
+    fn refs(q: &[Vec3; 8]) -> [&Vec3; 8] {
+        std::array::from_fn(|i| &q[i])
+    }
+
+    #[test]
+    fn a_triangle_turning_over_beside_the_vertex_is_decided() {
+        // In the plane z = 0 (at both ends), corner f2 crosses the line
+        // through f0 and f1 at t = 1/2 (the triangle turns over; the
+        // coplanar tier's conditions all vanish there), while the vertex
+        // stays far to the left.
+        let (f0, f1) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0));
+        let q = [
+            v(-3.0, 0.5, 0.0),
+            f0,
+            f1,
+            v(0.5, 1.0, 0.0),
+            v(-3.0, 0.25, 0.0),
+            f0,
+            f1,
+            v(0.5, -1.0, 0.0),
+        ];
+        assert_eq!(vertex_face(refs(&q)), Some(Scan::NoContact));
+        let conditions = coplanar::vertex_face::<Bounded>(refs(&q));
+        assert_eq!(coplanar::earliest(conditions), Scan::Undecided);
+        // The same, moved along the plane's normal (z = 2 → z = 3).
+        let lift = |p: Vec3, z: f64| v(p.x, p.y, z);
+        let lifted: [Vec3; 8] = std::array::from_fn(|i| lift(q[i], if i < 4 { 2.0 } else { 3.0 }));
+        assert_eq!(vertex_face(refs(&lifted)), Some(Scan::NoContact));
+        // A vertex inside the triangle at the start: contact at 0.
+        let q = [
+            v(0.5, 0.5, 0.0),
+            f0,
+            f1,
+            q[3],
+            v(0.5, 0.5, 0.0),
+            f0,
+            f1,
+            q[7],
+        ];
+        assert_eq!(
+            vertex_face(refs(&q)),
+            Some(Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }))
+        );
+    }
+
+    #[test]
+    fn edges_turning_parallel_apart_are_decided() {
+        // In the plane y = 1 (coordinates x, z), edge b turns about its
+        // midpoint (2, 0) from slope +1 to −1: at t = 1/2 it is parallel
+        // to edge a, the segment x = 0 from z = 0 to 1, and it stays at
+        // least 1.5 to the right of a all along.
+        let (a0, a1) = (v(0.0, 1.0, 0.0), v(0.0, 1.0, 1.0));
+        let q = [
+            a0,
+            a1,
+            v(1.5, 1.0, -0.5),
+            v(2.5, 1.0, 0.5),
+            a0,
+            a1,
+            v(2.5, 1.0, -0.5),
+            v(1.5, 1.0, 0.5),
+        ];
+        assert_eq!(edge_edge(refs(&q)), Some(Scan::NoContact));
+    }
+
+    #[test]
+    fn a_vertex_through_a_corner_touches_at_that_instant() {
+        // In z = 0, the vertex goes from (−1, 1) to (2, −2) along the line
+        // y = −x, which meets the closed triangle (0,0) (1,0) (0,1) only at
+        // the corner f0, where the vertex is at t = 1/3.
+        let (f0, f1, f2) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+        let q = [v(-1.0, 1.0, 0.0), f0, f1, f2, v(2.0, -2.0, 0.0), f0, f1, f2];
+        match vertex_face(refs(&q)) {
+            Some(Scan::Contact(br)) => {
+                assert!(br.lo <= 1.0 / 3.0 && 1.0 / 3.0 <= br.hi, "{br:?}");
+                assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Passing below the corner instead: no contact.
+        let q = [
+            v(-1.0, 1.0, 0.0),
+            f0,
+            f1,
+            f2,
+            v(2.0, -2.25, 0.0),
+            f0,
+            f1,
+            f2,
+        ];
+        assert_eq!(vertex_face(refs(&q)), Some(Scan::NoContact));
+    }
+
+    #[test]
+    fn endpoints_meeting_at_one_instant_touch_then() {
+        // In the plane z = 5, edge a = (0,0)–(1,0) rests; edge b, from
+        // its first endpoint one unit along −x, moves down from y = 1 to
+        // y = −1: its first endpoint passes a's first endpoint at t = 1/2,
+        // the only point the segments share.
+        let (a0, a1) = (v(0.0, 0.0, 5.0), v(1.0, 0.0, 5.0));
+        let q = [
+            a0,
+            a1,
+            v(0.0, 1.0, 5.0),
+            v(-1.0, 1.0, 5.0),
+            a0,
+            a1,
+            v(0.0, -1.0, 5.0),
+            v(-1.0, -1.0, 5.0),
+        ];
+        match edge_edge(refs(&q)) {
+            Some(Scan::Contact(br)) => assert!(br.lo <= 0.5 && 0.5 <= br.hi, "{br:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_vertex_exactly_on_an_edge_of_a_resting_triangle_touches_at_the_start() {
+        // cloth-funnel 227 flattened onto z = 0: a vertex on the diagonal
+        // edge of a resting triangle, where the float conditions are zero
+        // but uncertain; the verdict at t = 0 is exact.
+        let p = v(-0.5247700214385986, -0.5247700214385986, 0.0);
+        let (f0, f1, f2) = (
+            v(-0.75, -0.75, 0.0),
+            v(-0.5, -0.5, 0.0),
+            v(-0.75, -0.5, 0.0),
+        );
+        let q = [p, f0, f1, f2, p, f0, f1, f2];
+        assert_eq!(
+            vertex_face(refs(&q)),
+            Some(Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }))
+        );
+    }
+
+    #[test]
+    fn points_in_no_common_axis_plane_are_left_to_the_other_tiers() {
+        let q = [
+            v(0.0, 0.0, 0.0),
+            v(1.0, 0.0, 0.0),
+            v(0.0, 1.0, 0.0),
+            v(0.0, 0.0, 1.0),
+            v(0.0, 0.0, 0.0),
+            v(1.0, 0.0, 0.0),
+            v(0.0, 1.0, 0.0),
+            v(0.0, 0.0, 1.0),
+        ];
+        assert_eq!(vertex_face(refs(&q)), None);
+        assert_eq!(edge_edge(refs(&q)), None);
+    }
+}
