@@ -1,7 +1,9 @@
 //! Input files read whole, and only when they are regular files
 //! ([`read_input`]); output files that are either complete or absent: every
 //! file the crate writes goes to a temporary sibling first and is renamed
-//! into place.
+//! into place. A temporary that a run killed by a signal left behind is
+//! removed by the next write of that file (or folder) once its process is
+//! gone.
 //!
 //! Only a regular file (or a new one) can be replaced that way. A path that
 //! names something else is written as a shell redirection would write it:
@@ -388,23 +390,35 @@ impl Drop for StagedFolder {
 /// ends by an error or a panic removes its own) are removed first, when no
 /// process `n` exists any more; a folder of a live process is left alone.
 fn temp_folder(dir: &Path, prefix: &str) -> std::io::Result<PathBuf> {
-    let own = std::process::id();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let pid = name
-                .to_str()
-                .and_then(|n| n.strip_prefix(prefix))
-                .and_then(|n| n.strip_suffix(".tmp"))
-                .and_then(|n| n.parse::<u32>().ok());
-            if pid.is_some_and(|p| p == own || !process_exists(p)) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-    }
-    let tmp = dir.join(format!("{prefix}{own}.tmp"));
+    remove_stale(dir, prefix);
+    let tmp = dir.join(format!("{prefix}{}.tmp", std::process::id()));
     std::fs::create_dir(&tmp)?;
     Ok(tmp)
+}
+
+/// Removes the temporaries `dir/PREFIX<n>.tmp` (folders or files) of this
+/// process and of processes `n` that no longer exist: what a run killed by
+/// a signal left (a run that ends by an error or a panic removes its own).
+/// A temporary of a live process is left alone.
+fn remove_stale(dir: &Path, prefix: &str) {
+    let own = std::process::id();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.parse::<u32>().ok());
+        if pid.is_some_and(|p| p == own || !process_exists(p)) {
+            let _ = match e.file_type() {
+                Ok(t) if t.is_dir() => std::fs::remove_dir_all(e.path()),
+                _ => std::fs::remove_file(e.path()),
+            };
+        }
+    }
 }
 
 /// Whether a process `pid` exists (signal 0 checks without sending
@@ -503,7 +517,8 @@ fn link_target(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// Writes the regular file `path` (new, or replaced with `permissions`)
-/// through a temporary sibling.
+/// through a temporary sibling (`.NAME.PID.tmp`; one that a killed run
+/// left goes first, [`remove_stale`]).
 fn replace(
     path: &Path,
     permissions: Option<Permissions>,
@@ -513,11 +528,9 @@ fn replace(
     let name = path
         .file_name()
         .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "output path has no file name"))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let prefix = format!(".{}.", name.to_string_lossy());
+    remove_stale(dir, &prefix);
+    let tmp = dir.join(format!("{prefix}{}.tmp", std::process::id()));
     let result = (|| {
         let file = std::fs::File::create(&tmp)?;
         let mut w = BufWriter::new(file);
@@ -795,6 +808,34 @@ mod tests {
         // Beside it, for replace_folder: likewise.
         replace_folder(&out, "t", |_| Ok::<(), Error>(())).unwrap();
         assert_eq!(names(&dir), [format!(".out.t-{live}.tmp"), "out".into()]);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn temporary_files_of_killed_runs_go_and_of_live_ones_stay() {
+        let dir = Scratch::new("io-stale-files");
+        let (dead, live) = (ended_pid(), std::os::unix::process::parent_id());
+        let out = dir.join("pairs.csv");
+        // A killed run's half-written temporary, a live run's, another
+        // file's, and a user's file that only looks alike.
+        for f in [
+            format!(".pairs.csv.{dead}.tmp"),
+            format!(".pairs.csv.{live}.tmp"),
+            format!(".other.csv.{dead}.tmp"),
+            format!(".pairs.csv.{dead}.tmp.keep"),
+        ] {
+            std::fs::write(dir.join(f), b"half").unwrap();
+        }
+        write_atomic(&out, b"whole").unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"whole");
+        let mut kept = vec![
+            format!(".other.csv.{dead}.tmp"),
+            format!(".pairs.csv.{dead}.tmp.keep"),
+            format!(".pairs.csv.{live}.tmp"),
+            "pairs.csv".into(),
+        ];
+        kept.sort();
+        assert_eq!(names(&dir), kept);
     }
 
     #[test]
