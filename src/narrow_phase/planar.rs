@@ -2,8 +2,9 @@
 //! coordinate `k` at `t = 0` and share coordinate `k` at `t = 1`, so they lie
 //! in the plane `x_k = (1 − t)·a + t·b` at every time (a flat sheet at rest
 //! or moving along its normal; a two-dimensional simulation embedded in
-//! three). The coplanarity cubic vanishes identically (docs/design.md §9,
-//! item 4), and contact is a question in the other two coordinates.
+//! three). The coplanarity cubic vanishes identically, and contact is a
+//! question in the other two coordinates (docs/design.md §9, items 4 and 7;
+//! the inside conditions are Provot's, 1997, as in [`super::conditions`]).
 //!
 //! There the coplanar tier's conditions `cᵢ·n` ([`super::coplanar`]) are
 //! products `γᵢ·ν` of the scalar cross products `γᵢ = cᵢ·e_k` and
