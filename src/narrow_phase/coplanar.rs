@@ -296,7 +296,9 @@ pub(super) fn earliest_after<N: Certified, C: Bernstein<N>, R: Rule, const K: us
                     }
                 } else if depth >= MAX_DEPTH {
                     if let Some(c) = known.filter(|&c| c - l <= EXACT_TOI_WIDTH) {
-                        // Nothing before l, a contact by c.
+                        // Nothing before l, a contact by c (so c ≥ l: no
+                        // interval holding a contact is ever excluded).
+                        debug_assert!(c >= l, "a known contact at {c} before {l}");
                         return Scan::Contact(Bracket { lo: l, hi: c });
                     }
                     open = Some(l);

@@ -19,9 +19,9 @@
 //!   has their sign, and the vertex lies in the closed triangle (the
 //!   closed segments cross); this is the coplanar tier's `cᵢ·n ≥ 0`;
 //! - *one `γᵢ > 0` and one `γⱼ < 0`*: no contact. Where `ν ≠ 0` this is the
-//!   same criterion; where `ν = 0`, the triangle's edges (the two segments)
-//!   lie on parallel lines, and a point with `γ`'s of both signs is off the
-//!   line of the collapsed triangle (the segments are on distinct lines);
+//!   same criterion; where `ν = 0`, the triangle's corners lie on one line
+//!   and a point with `γ`'s of both signs is off it (the segments lie on
+//!   distinct parallel lines, or one is a point off the other's line);
 //! - *all `γᵢ = 0`*: the four points on one line at that time, undecided.
 //!
 //! The earliest contact is searched as in the coplanar tier (increasing
@@ -135,9 +135,12 @@ fn decide<const K: usize>(
 
 /// The upper end of a bracket of the earliest time in `(0, 1]` at which the
 /// tracks of a pair in `pairs` coincide, if any. `w = p − q` is linear;
-/// it vanishes at some time iff `w(0) × w(1) = 0` (exactly) and a
-/// coordinate in which it is not constant has its root in `[0, 1]`; then
-/// `w(0)` and `w(1)` are parallel and every coordinate vanishes there.
+/// when it is not constant, it vanishes at a time in `(0, 1]` iff
+/// `w(0) × w(1) = 0` (exactly) and a coordinate in which it is not
+/// constant has its root there (`w(0) ≠ 0`, `w(1)` zero or of the other
+/// sign); then `w(1) = λ·w(0)` with `λ ≤ 0` and every coordinate vanishes
+/// at that root. (A coincidence at `t = 0`, constant or not, is the start
+/// verdict's.)
 /// A vertex at a corner of the triangle, or an endpoint of one edge at
 /// one of the other, is a contact: the search's conditions all vanish at
 /// that instant, and no right end of an interval can certify it.
