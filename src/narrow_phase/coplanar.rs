@@ -40,7 +40,7 @@
 //!
 //! (The search does not walk on past an open interval, which spent the
 //! node budget on flat sheets moving along their normal; nodes are split
-//! in place with the de Casteljau steps in locals (`split`), avoiding
+//! in place with the de Casteljau steps in locals (`split_quartic`), avoiding
 //! copies and stalled store-to-load forwarding. Measurements:
 //! docs/notes/narrow-phase.md.)
 

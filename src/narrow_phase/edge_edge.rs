@@ -8,14 +8,18 @@
 //! contact (DNF); otherwise, at each root in increasing order, the segment
 //! conditions ([`super::conditions`]) on position leaves valid over the
 //! root's bracket decide contact or its absence at that root; the precise
-//! tier repeats this in double-double arithmetic. Everything else —
-//! coplanar motion, an exact touch that no structural argument proves,
-//! multiple roots — goes to the oracle, unless the edges are certified apart
-//! along one of their own directions ([`super::separation`]). Edges that
-//! share an endpoint at `t = 0` touch there; that is decided first of all
-//! ([`super::start_contact`]). Edges on parallel lines at every time are
-//! decided exactly ([`super::collinear`]: lines that stay apart, or one
-//! line and a one-dimensional problem), as for vertex–face.
+//! tier repeats this in double-double arithmetic. Coplanar motion (the
+//! cubic vanishes identically) is decided by the coplanar tier
+//! ([`super::coplanar`]), motion in an axis-aligned plane first in its two
+//! coordinates ([`super::planar`]; edges turning parallel in it included).
+//! Edges that share an endpoint at `t = 0` touch there; that is decided
+//! first of all ([`super::start_contact`]). Edges on parallel lines at every
+//! time are decided exactly ([`super::collinear`]: lines that stay apart,
+//! or one line and a one-dimensional problem), as for vertex–face.
+//! Everything else — an exact touch that no structural argument proves,
+//! multiple roots, all four points on one line at one instant — goes to
+//! the oracle, unless the edges are certified apart along one of their own
+//! directions ([`super::separation`]).
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;

@@ -32,11 +32,14 @@
 //! or defer. A triangle collapsed onto a line at every time is decided
 //! exactly ([`super::collinear`]: the vertex off that line never touches it,
 //! one on it is a one-dimensional problem) where the cubic vanishes
-//! identically or could not be signed in floating point.
+//! identically or could not be signed in floating point. Where it vanishes
+//! identically, motion in an axis-aligned plane is decided in the plane's
+//! two coordinates ([`super::planar`]; a triangle turning over in it
+//! included), other coplanar motion by [`super::coplanar`].
 //!
-//! Anything else (coplanar motion, a contact exactly on an edge or a vertex
-//! that no structural argument proves, a double root, a triangle degenerate
-//! at some times only) goes to the oracle.
+//! Anything else (a contact exactly on an edge or a vertex that no
+//! structural argument proves, a double root, all four points on one line
+//! at one instant) goes to the oracle.
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;
