@@ -207,7 +207,7 @@ pub(super) enum Time {
 
 impl Time {
     /// The exact order.
-    fn cmp(&self, other: &Time) -> Ordering {
+    pub(super) fn cmp(&self, other: &Time) -> Ordering {
         match (self, other) {
             (Time::Zero, Time::Zero) => Ordering::Equal,
             (Time::Zero, Time::Root { .. }) => Ordering::Less,

@@ -17,7 +17,8 @@
 //! time are decided exactly ([`super::collinear`]: lines that stay apart,
 //! or one line and a one-dimensional problem), as for vertex–face.
 //! Everything else — an exact touch that no structural argument proves,
-//! multiple roots, all four points on one line at one instant — goes to
+//! multiple roots, all four points on one line at one instant where the
+//! planar tier cannot settle it — goes to
 //! the oracle, unless the edges are certified apart along one of their own
 //! directions ([`super::separation`]).
 

@@ -31,7 +31,11 @@
 //! The verdict at `t = 0` is exact: the `γᵢ(0)` are 2×2 determinants of
 //! coordinate differences of the input doubles, signed by [`det2_sign`],
 //! which decides queries that touch exactly at the start (a vertex on an
-//! edge of a flat mesh at rest). Requires every coordinate in the filter
+//! edge of a flat mesh at rest). Two kinds of instant at which every `γᵢ`
+//! vanishes are found exactly and, where they are a contact, close the
+//! search's bracket: two points coinciding ([`first_coincidence`]), and
+//! all four on one line parallel to an axis with the features meeting on
+//! it ([`contact_on_a_line`]). Requires every coordinate in the filter
 //! range ([`crate::math::in_filter_range`]).
 
 use std::cmp::Ordering;
@@ -120,7 +124,10 @@ fn decide<const K: usize>(
         Some(true) => Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }),
         None => Scan::Undecided,
         Some(false) => {
-            let known = first_coincidence(&t, pairs);
+            let known = [first_coincidence(&t, pairs), contact_on_a_line(&t, K == 3)]
+                .into_iter()
+                .flatten()
+                .reduce(f64::min);
             let fast = triples.map(|[a, b, p]| side::<Bounded>(&t[a], &t[b], &t[p]));
             match coplanar::earliest_after::<Bounded, _, SameSign, K>(fast, start, known) {
                 Scan::Undecided => {
@@ -158,6 +165,75 @@ fn first_coincidence(t: &[Track; 4], pairs: &[[usize; 2]]) -> Option<f64> {
             // A root in (0, 1]: `g0 ≠ 0` and `g1` zero or of the other sign.
             (g0.sign() != Ordering::Equal && g1.sign() != g0.sign())
                 .then(|| bracket(Time::Root { g0, g1 }))
+                .flatten()
+                .map(|toi| toi.upper)
+        })
+        .reduce(f64::min)
+}
+
+/// The upper end of a bracket of a time in `(0, 1]` at which the four
+/// tracks lie on one line parallel to a coordinate axis of the plane and
+/// the features meet on it, if there is one. Every `γᵢ` vanishes at such an
+/// instant (two rows of a flat grid crossing each other), so no interval
+/// around it can be excluded or certified.
+///
+/// In coordinate `c`, the differences `g = (pᵢ − p₀)_c` are linear; the
+/// points share that coordinate at a time `τ` iff every `g` that is not
+/// identically zero has its root at `τ` (compared exactly). There the
+/// points are ordered by the other coordinate `o`: for `e = (p − q)_o`,
+/// `e(τ) = (e₁·g₀ − e₀·g₁)/(g₀ − g₁)` for a root `τ = g₀/(g₀ − g₁)`, whose
+/// denominator has the sign of `g₀`. The vertex meets the triangle iff it
+/// is neither before nor after all three corners; two segments meet iff
+/// neither lies wholly before the other.
+fn contact_on_a_line(t: &[Track; 4], vertex_face: bool) -> Option<f64> {
+    (0..2)
+        .filter_map(|c| {
+            let g = |i: usize| {
+                let end = |e: usize| Diff::of(t[i][e][c], t[0][e][c]);
+                (end(0), end(1))
+            };
+            let mut root: Option<Time> = None;
+            for (g0, g1) in (1..4).map(g) {
+                if g0.sign() == Ordering::Equal && g1.sign() == Ordering::Equal {
+                    continue;
+                }
+                // A root in (0, 1], the same for every such difference.
+                if g0.sign() == Ordering::Equal || g1.sign() == g0.sign() {
+                    return None;
+                }
+                let this = Time::Root { g0, g1 };
+                match root {
+                    Some(r) if r.cmp(&this) != Ordering::Equal => return None,
+                    _ => root = Some(this),
+                }
+            }
+            let Time::Root { g0, g1 } = root? else {
+                return None;
+            };
+            let o = 1 - c;
+            // The sign of (p − q)_o at the root.
+            let order = |p: usize, q: usize| {
+                let (e0, e1) = (
+                    Diff::of(t[p][0][o], t[q][0][o]),
+                    Diff::of(t[p][1][o], t[q][1][o]),
+                );
+                let s = det2_sign(e1, g0, e0, g1);
+                if g0.sign() == Ordering::Less {
+                    s.reverse()
+                } else {
+                    s
+                }
+            };
+            let meet = if vertex_face {
+                // Not after every corner, and not before every corner.
+                let s = [1, 2, 3].map(|f| order(0, f));
+                s.iter().any(|&x| x != Ordering::Greater) && s.iter().any(|&x| x != Ordering::Less)
+            } else {
+                let s = [(0, 2), (0, 3), (1, 2), (1, 3)].map(|(a, b)| order(a, b));
+                !(s.iter().all(|&x| x == Ordering::Less)
+                    || s.iter().all(|&x| x == Ordering::Greater))
+            };
+            meet.then(|| bracket(Time::Root { g0, g1 }))
                 .flatten()
                 .map(|toi| toi.upper)
         })
@@ -299,6 +375,46 @@ mod tests {
             Some(Scan::Contact(br)) => assert!(br.lo <= 0.5 && 0.5 <= br.hi, "{br:?}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn edges_on_two_crossing_rows_touch_where_the_rows_meet() {
+        // cloth-funnel 227→228 flattened onto z = 0: a0 and b0 on one row
+        // of the sheet (a shared y at both ends), a1 and b1 on another; the
+        // rows cross during the step, and there the segments overlap on
+        // the common line. Every condition vanishes at that instant.
+        let q = [
+            v(-0.0020889700390398502, -0.05578260123729706, 0.0),
+            v(-0.005673550069332123, -0.05578169971704483, 0.0),
+            v(-0.0035725899506360292, -0.05578260123729706, 0.0),
+            v(-0.006064990069717169, -0.05578169971704483, 0.0),
+            v(-0.0020855399779975414, -0.05589739978313446, 0.0),
+            v(-0.005676319822669029, -0.055898699909448624, 0.0),
+            v(-0.0035745298955589533, -0.05589739978313446, 0.0),
+            v(-0.006064829882234335, -0.055898699909448624, 0.0),
+        ];
+        // The rows meet where y0(t) = y1(t).
+        let (a, b) = (q[0].y - q[1].y, q[4].y - q[5].y);
+        let meet = a / (a - b);
+        match edge_edge(refs(&q)) {
+            Some(Scan::Contact(br)) => {
+                assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
+                assert!(
+                    (br.lo - 1e-12..=br.hi + 1e-12).contains(&meet),
+                    "{br:?} {meet}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // Without the instant on the line, undecided.
+        let conditions = EDGE_EDGE.map(|[a, b, p]| {
+            let t = tracks(&refs(&q), 0, 1);
+            side::<Bounded>(&t[a], &t[b], &t[p])
+        });
+        assert_eq!(
+            coplanar::earliest_after::<Bounded, _, SameSign, 4>(conditions, Some(false), None),
+            Scan::Undecided
+        );
     }
 
     #[test]

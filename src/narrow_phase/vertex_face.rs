@@ -39,7 +39,8 @@
 //!
 //! Anything else (a contact exactly on an edge or a vertex that no
 //! structural argument proves, a double root, all four points on one line
-//! at one instant) goes to the oracle.
+//! at one instant where the planar tier cannot settle it) goes to the
+//! oracle.
 
 use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;

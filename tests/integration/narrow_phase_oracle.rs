@@ -140,6 +140,37 @@ fn through_a_point(vf: bool) -> impl Strategy<Value = [Vec3; 8]> {
     })
 }
 
+/// [`axis_plane`] on [`fine`] coordinates with the points on two rows that
+/// cross: in one in-plane coordinate, the first and third points at `a(t)`,
+/// the second and fourth at `b(t)`, with `a − b` going from `δ` to `−s·δ`.
+/// At `t = 1/(1 + s)` all four lie on one line parallel to an axis (two
+/// rows of a flat grid crossing), where every planar condition vanishes.
+fn rows_crossing() -> impl Strategy<Value = [Vec3; 8]> {
+    let s = prop_oneof![Just(1.0), Just(0.5), Just(2.0), Just(3.0)];
+    (axis_plane(fine()), any::<bool>(), fine(), fine(), fine(), s).prop_map(
+        |(mut q, second, a0, b0, a1, s)| {
+            let k = (0..3)
+                .find(|&k| (1..4).all(|i| q[i][k] == q[0][k]))
+                .unwrap_or(2);
+            let c = (k + if second { 2 } else { 1 }) % 3;
+            let b1 = a1 + s * (a0 - b0);
+            for (i, row) in [
+                (0, a0),
+                (1, b0),
+                (2, a0),
+                (3, b0),
+                (4, a1),
+                (5, b1),
+                (6, a1),
+                (7, b1),
+            ] {
+                q[i][c] = row;
+            }
+            q
+        },
+    )
+}
+
 /// The four points at `t = 0` on one line and the four at `t = 1` on a
 /// parallel one (or the same), exactly: grid points plus multiples of 1/8
 /// of a small integer direction (axis-parallel or not), so that the
@@ -521,6 +552,10 @@ proptest! {
     fn edge_edge_through_an_endpoint(q in through_a_point(false)) {
         prop_assert_eq!(check(&q, false)?, SolverTier::Float);
     }
+    #[test]
+    fn vertex_face_rows_crossing(q in rows_crossing()) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_rows_crossing(q in rows_crossing()) { check(&q, false)?; }
     #[test]
     fn vertex_face_collapsed_triangle(q in parallel_lines(true)) { check(&q, true)?; }
     #[test]
