@@ -269,8 +269,7 @@ impl SlpfProjections {
 ///
 /// The paper's five directions, in the paper's order: more directions cull
 /// more pairs but cost more than they save, since DNF and the window filter
-/// cull most of the extra pairs anyway. Variants measured and not adopted:
-/// docs/notes/slpf.md.
+/// cull most of the extra pairs anyway. Other variants: docs/notes/slpf.md.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SlpfTable {
     directions: usize,

@@ -83,8 +83,7 @@
 //! whose Bernstein coefficients change sign once with certainty, has
 //! exactly one root, which [`bisect_single_root`] tracks down to its window
 //! by the sign of the middle value alone, picking halves with masks instead
-//! of branches. Variants measured and not adopted:
-//! docs/notes/window-filter.md.
+//! of branches. Other variants: docs/notes/window-filter.md.
 //!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`; within `d`,
 //! the features stay more than `d` apart on `[0, 1]`. Tested against the
