@@ -97,25 +97,49 @@ fn tracks(points: &[&Vec3; 8], i: usize, j: usize) -> [Track; 4] {
     })
 }
 
-/// The triples `(a, b, p)` whose `side` are the vertex–face conditions
-/// `γᵢ = cᵢ·e_k` for the tracks `[v, f0, f1, f2]`: `(f1 − f0) × (v − f0)`,
-/// `(f2 − f1) × (v − f1)`, `(f0 − f2) × (v − f2)`.
-const VERTEX_FACE: [[usize; 3]; 3] = [[1, 2, 0], [2, 3, 0], [3, 1, 0]];
+/// The features of a query, as indices into its four tracks.
+struct Features<const K: usize> {
+    /// The triples `(a, b, p)` whose `side` are the conditions `γᵢ`.
+    conditions: [[usize; 3]; K],
+    /// The pairs of tracks whose coincidence is a contact.
+    touching: &'static [[usize; 2]],
+    /// Whether the features meet when all four tracks lie on one line,
+    /// given `order(p, q)`, the sign of `p − q` along it.
+    meet_on_a_line: fn(&dyn Fn(usize, usize) -> Ordering) -> bool,
+}
 
-/// The triples for the edge–edge conditions on the tracks
-/// `[a0, a1, b0, b1]`: `(b0 − a0) × (b1 − b0) = side(b0, b1, a0)`,
+/// Vertex–face, tracks `[v, f0, f1, f2]`: the conditions
+/// `(f1 − f0) × (v − f0)`, `(f2 − f1) × (v − f1)`, `(f0 − f2) × (v − f2)`;
+/// the vertex at a corner; on a line, the vertex neither after nor before
+/// every corner.
+const VERTEX_FACE: Features<3> = Features {
+    conditions: [[1, 2, 0], [2, 3, 0], [3, 1, 0]],
+    touching: &[[0, 1], [0, 2], [0, 3]],
+    meet_on_a_line: |order| {
+        let s = [1, 2, 3].map(|f| order(0, f));
+        s.iter().any(|&x| x != Ordering::Greater) && s.iter().any(|&x| x != Ordering::Less)
+    },
+};
+
+/// Edge–edge, tracks `[a0, a1, b0, b1]`: the conditions
+/// `(b0 − a0) × (b1 − b0) = side(b0, b1, a0)`,
 /// `(a1 − b0) × (b1 − b0) = side(b1, b0, a1)`,
 /// `(b0 − a0) × (a1 − a0) = side(a1, a0, b0)`,
-/// `(a1 − a0) × (b1 − a0) = side(a0, a1, b1)`.
-const EDGE_EDGE: [[usize; 3]; 4] = [[2, 3, 0], [3, 2, 1], [1, 0, 2], [0, 1, 3]];
+/// `(a1 − a0) × (b1 − a0) = side(a0, a1, b1)`; an endpoint at an endpoint;
+/// on a line, neither segment wholly before the other.
+const EDGE_EDGE: Features<4> = Features {
+    conditions: [[2, 3, 0], [3, 2, 1], [1, 0, 2], [0, 1, 3]],
+    touching: &[[0, 2], [0, 3], [1, 2], [1, 3]],
+    meet_on_a_line: |order| {
+        let s = [(0, 2), (0, 3), (1, 2), (1, 3)].map(|(a, b)| order(a, b));
+        !(s.iter().all(|&x| x == Ordering::Less) || s.iter().all(|&x| x == Ordering::Greater))
+    },
+};
 
 /// Contact under motion in an axis-aligned plane: `None` when the points do
 /// not move in one, else the search's outcome (module doc).
-fn decide<const K: usize>(
-    points: [&Vec3; 8],
-    triples: &[[usize; 3]; K],
-    pairs: &[[usize; 2]],
-) -> Option<Scan> {
+fn decide<const K: usize>(points: [&Vec3; 8], features: &Features<K>) -> Option<Scan> {
+    let triples = &features.conditions;
     let (i, j) = common_plane(&points)?;
     let t = tracks(&points, i, j);
     let start =
@@ -124,10 +148,13 @@ fn decide<const K: usize>(
         Some(true) => Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }),
         None => Scan::Undecided,
         Some(false) => {
-            let known = [first_coincidence(&t, pairs), contact_on_a_line(&t, K == 3)]
-                .into_iter()
-                .flatten()
-                .reduce(f64::min);
+            let known = [
+                first_coincidence(&t, features.touching),
+                contact_on_a_line(&t, features.meet_on_a_line),
+            ]
+            .into_iter()
+            .flatten()
+            .reduce(f64::min);
             let fast = triples.map(|[a, b, p]| side::<Bounded>(&t[a], &t[b], &t[p]));
             match coplanar::earliest_after::<Bounded, _, SameSign, K>(fast, start, known) {
                 Scan::Undecided => {
@@ -182,10 +209,12 @@ fn first_coincidence(t: &[Track; 4], pairs: &[[usize; 2]]) -> Option<f64> {
 /// identically zero has its root at `τ` (compared exactly). There the
 /// points are ordered by the other coordinate `o`: for `e = (p − q)_o`,
 /// `e(τ) = (e₁·g₀ − e₀·g₁)/(g₀ − g₁)` for a root `τ = g₀/(g₀ − g₁)`, whose
-/// denominator has the sign of `g₀`. The vertex meets the triangle iff it
-/// is neither before nor after all three corners; two segments meet iff
-/// neither lies wholly before the other.
-fn contact_on_a_line(t: &[Track; 4], vertex_face: bool) -> Option<f64> {
+/// denominator has the sign of `g₀`; `meet` decides from that order
+/// ([`Features::meet_on_a_line`]).
+fn contact_on_a_line(
+    t: &[Track; 4],
+    meet: fn(&dyn Fn(usize, usize) -> Ordering) -> bool,
+) -> Option<f64> {
     (0..2)
         .filter_map(|c| {
             let g = |i: usize| {
@@ -224,16 +253,8 @@ fn contact_on_a_line(t: &[Track; 4], vertex_face: bool) -> Option<f64> {
                     s
                 }
             };
-            let meet = if vertex_face {
-                // Not after every corner, and not before every corner.
-                let s = [1, 2, 3].map(|f| order(0, f));
-                s.iter().any(|&x| x != Ordering::Greater) && s.iter().any(|&x| x != Ordering::Less)
-            } else {
-                let s = [(0, 2), (0, 3), (1, 2), (1, 3)].map(|(a, b)| order(a, b));
-                !(s.iter().all(|&x| x == Ordering::Less)
-                    || s.iter().all(|&x| x == Ordering::Greater))
-            };
-            meet.then(|| bracket(Time::Root { g0, g1 }))
+            meet(&order)
+                .then(|| bracket(Time::Root { g0, g1 }))
                 .flatten()
                 .map(|toi| toi.upper)
         })
@@ -243,13 +264,13 @@ fn contact_on_a_line(t: &[Track; 4], vertex_face: bool) -> Option<f64> {
 /// Vertex–face contact for motion in an axis-aligned plane (points in data
 /// set order): `None` when the points do not move in one.
 pub(super) fn vertex_face(points: [&Vec3; 8]) -> Option<Scan> {
-    decide(points, &VERTEX_FACE, &[[0, 1], [0, 2], [0, 3]])
+    decide(points, &VERTEX_FACE)
 }
 
 /// Edge–edge contact for motion in an axis-aligned plane (points in data
 /// set order): `None` when the points do not move in one.
 pub(super) fn edge_edge(points: [&Vec3; 8]) -> Option<Scan> {
-    decide(points, &EDGE_EDGE, &[[0, 2], [0, 3], [1, 2], [1, 3]])
+    decide(points, &EDGE_EDGE)
 }
 
 #[cfg(test)]
@@ -407,7 +428,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // Without the instant on the line, undecided.
-        let conditions = EDGE_EDGE.map(|[a, b, p]| {
+        let conditions = EDGE_EDGE.conditions.map(|[a, b, p]| {
             let t = tracks(&refs(&q), 0, 1);
             side::<Bounded>(&t[a], &t[b], &t[p])
         });
