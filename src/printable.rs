@@ -42,8 +42,9 @@ impl Display for Printable<'_> {
                     // backtick (or the end of the message).
                     let end = text[at..].find('`').map_or(text.len(), |k| at + k);
                     write!(f, "… ({} more bytes)", end - at)?;
+                    // The token stays open: its closing backtick comes next
+                    // and closes it.
                     at = end;
-                    quoted = None;
                     continue;
                 }
                 (_, Some(n)) => Some(n + 1),
@@ -107,6 +108,22 @@ mod tests {
         assert_eq!(
             Printable(&open).to_string(),
             format!("a `{}… (36 more bytes)", "y".repeat(MAX_QUOTED_CHARS))
+        );
+    }
+
+    #[test]
+    fn after_a_cut_token_the_next_tokens_are_cut_and_the_text_between_them_kept() {
+        // As an OBJ face corner that is not an index quotes it twice.
+        let corner = "1".repeat(1_000_000);
+        let message = format!("face corner `{corner}`: `{corner}` is not an integer index");
+        let cut = format!(
+            "{}… ({} more bytes)",
+            "1".repeat(MAX_QUOTED_CHARS),
+            1_000_000 - MAX_QUOTED_CHARS
+        );
+        assert_eq!(
+            Printable(&message).to_string(),
+            format!("face corner `{cut}`: `{cut}` is not an integer index")
         );
     }
 

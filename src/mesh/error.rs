@@ -102,10 +102,16 @@ pub enum MeshError {
         found: usize,
     },
     /// Two frames of one step (or sequence) disagree in their faces.
-    #[error("frame's faces differ from the first frame's (first difference at face {face})")]
+    #[error(
+        "frame's faces differ from the first frame's: {found} faces against {expected}, first difference at face {face}"
+    )]
     FaceMismatch {
         /// First differing face (or the shorter face count).
         face: usize,
+        /// The face count of the first frame.
+        expected: usize,
+        /// The face count of this frame.
+        found: usize,
     },
     /// A mesh of too many elements for 32-bit indices.
     #[error("the mesh has {count} {what}; at most 2^32 - 2 are supported")]

@@ -737,6 +737,14 @@ mod tests {
             // A skipped fixed-size element whose byte size overflows.
             let header = format!("{TRI}element junk 9223372036854775807\nproperty double a\n");
             parse_err(&ply_bytes(format, &header, &[]));
+            // A count beyond any integer the machine holds is called too
+            // large, not malformed; a count that is no integer, malformed.
+            let header = TRI.replace("element vertex 3", "element vertex 99999999999999999999");
+            let e = parse_err(&ply_bytes(format, &header, &[])).to_string();
+            assert!(e.contains("is too large"), "{e}");
+            let header = TRI.replace("element vertex 3", "element vertex -3");
+            let e = parse_err(&ply_bytes(format, &header, &[])).to_string();
+            assert!(e.contains("is not a non-negative integer"), "{e}");
         }
     }
 

@@ -275,11 +275,12 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
             }
             ["element", name, count] => {
                 let count: usize = count.parse().map_err(|_| {
-                    syntax(
-                        path,
-                        line_no,
-                        format!("element count `{count}` is not a non-negative integer"),
-                    )
+                    let what = if !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) {
+                        format!("is too large (at most {})", usize::MAX)
+                    } else {
+                        "is not a non-negative integer".to_string()
+                    };
+                    syntax(path, line_no, format!("element count `{count}` {what}"))
                 })?;
                 if elements.iter().any(|e| e.name == *name) {
                     return Err(syntax(path, line_no, format!("a second `{name}` element")));

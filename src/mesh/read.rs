@@ -111,7 +111,11 @@ pub fn check_same_topology(
             .zip(&frame.faces)
             .position(|(a, b)| a != b)
             .unwrap_or(faces.len().min(frame.faces.len()));
-        return Err(MeshError::FaceMismatch { face });
+        return Err(MeshError::FaceMismatch {
+            face,
+            expected: faces.len(),
+            found: frame.faces.len(),
+        });
     }
     Ok(())
 }

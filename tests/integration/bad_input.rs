@@ -138,6 +138,16 @@ fn special_files_are_refused_at_once_as_frames_queries_and_truth() {
     let e = read_mma_bool(&json).unwrap_err().to_string();
     assert!(e.contains("FIFO") && e.contains("pipe.json"), "{e}");
     fails_with(&["queries", csv.to_str().unwrap()], &["pipe.csv"]);
+    // Inside a folder that `queries` scores, such a file is refused too,
+    // not left out of the score.
+    let sets = d.join("sets/vertex-face");
+    std::fs::create_dir_all(&sets).unwrap();
+    mkfifo(&sets.join("data_0_1.csv"));
+    let folder = d.join("sets");
+    fails_with(
+        &["queries", folder.to_str().unwrap()],
+        &["data_0_1.csv", "FIFO"],
+    );
 }
 
 #[test]

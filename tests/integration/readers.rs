@@ -567,8 +567,23 @@ fn step_errors_name_the_file() {
     // Different faces.
     let c = dir.file("c.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 3 2\n");
     let e = read_step(&a, &c).unwrap_err();
-    assert!(matches!(e.innermost(), MeshError::FaceMismatch { face: 0 }));
+    assert!(matches!(
+        e.innermost(),
+        MeshError::FaceMismatch { face: 0, .. }
+    ));
     mesh_error_text(&e, "c.obj");
+    // A frame with faces left out (an OBJ cut at a line break) gives both counts.
+    let cut = dir.file("cut.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 3 2\n");
+    let e = read_step(&cut, &same).unwrap_err();
+    assert!(matches!(
+        e.innermost(),
+        MeshError::FaceMismatch {
+            face: 1,
+            expected: 2,
+            found: 1
+        }
+    ));
+    assert!(e.to_string().contains("1 faces against 2"), "{e}");
     // A non-finite coordinate.
     let d = dir.file("d.obj", "v 0 0 0\nv 1 inf 0\nv 0 1 0\nf 1 2 3\n");
     let e = read_step(&a, &d).unwrap_err();

@@ -135,12 +135,30 @@ fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DataError> {
     Ok(entries)
 }
 
-/// Files of `dir` with extension `ext` (case-insensitive), sorted.
-fn files_with_extension(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, DataError> {
-    Ok(sorted_entries(dir)?
-        .into_iter()
-        .filter(|p| p.is_file() && has_extension(p, ext))
-        .collect())
+/// Files of `dir` with one of the extensions `exts` (case-insensitive),
+/// sorted. An entry so named that is no regular file (a FIFO, a device, a
+/// folder, a dangling or looping link) is refused, not skipped, so that a
+/// folder's score never leaves a set out silently.
+fn files_with_extension(dir: &Path, exts: &[&str]) -> Result<Vec<PathBuf>, DataError> {
+    let mut files = Vec::new();
+    for path in sorted_entries(dir)? {
+        if !exts.iter().any(|ext| has_extension(&path, ext)) {
+            continue;
+        }
+        let this = match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => {
+                files.push(path);
+                continue;
+            }
+            Ok(m) => crate::io::file_kind(m.file_type()).to_string(),
+            Err(e) => format!("a link to nothing readable ({e})"),
+        };
+        return Err(DataError::Discovery {
+            path,
+            message: format!("only regular files are read; this is {this}"),
+        });
+    }
+    Ok(files)
 }
 
 fn has_extension(path: &Path, ext: &str) -> bool {
@@ -170,7 +188,7 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<QuerySetSource>) -> Result<(), D
     }
     let name = file_name(dir);
     if let Some(kind) = QueryKind::from_folder_name(&name) {
-        for csv in files_with_extension(dir, "csv")? {
+        for csv in files_with_extension(dir, &["csv"])? {
             out.push(QuerySetSource {
                 origin: QueryOrigin::Csv(csv),
                 kind,
@@ -183,7 +201,7 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<QuerySetSource>) -> Result<(), D
         return scalable_scene(dir, out);
     }
     if name == "queries" {
-        for csv in files_with_extension(dir, "csv")? {
+        for csv in files_with_extension(dir, &["csv"])? {
             out.push(file_source(&csv)?);
         }
         return Ok(());
@@ -200,7 +218,8 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<QuerySetSource>) -> Result<(), D
 /// path (something that is no readable file is then an error naming it).
 fn mma_bool(scene: &Path, stem: &str) -> Option<PathBuf> {
     let p = scene.join("mma_bool").join(format!("{stem}_mma_bool.json"));
-    p.exists().then_some(p)
+    // `symlink_metadata`: a dangling link is something at the path too.
+    p.symlink_metadata().is_ok().then_some(p)
 }
 
 fn kind_from_stem(path: &Path) -> Result<QueryKind, DataError> {
@@ -266,10 +285,7 @@ fn boxes_source(scene: &Path, boxes: &Path) -> Result<QuerySetSource, DataError>
     })?;
     let frames_dir = scene.join("frames");
     let frames = if frames_dir.is_dir() {
-        sorted_entries(&frames_dir)?
-            .into_iter()
-            .filter(|p| p.is_file() && (has_extension(p, "ply") || has_extension(p, "obj")))
-            .collect()
+        files_with_extension(&frames_dir, &["ply", "obj"])?
     } else {
         Vec::new()
     };
@@ -309,14 +325,14 @@ fn scalable_scene(scene: &Path, out: &mut Vec<QuerySetSource>) -> Result<(), Dat
     let queries = scene.join("queries");
     let mut csv_stems = Vec::new();
     if queries.is_dir() {
-        for csv in files_with_extension(&queries, "csv")? {
+        for csv in files_with_extension(&queries, &["csv"])? {
             csv_stems.push(stem(&csv));
             out.push(file_source(&csv)?);
         }
     }
     let boxes = scene.join("boxes");
     if boxes.is_dir() {
-        for json in files_with_extension(&boxes, "json")? {
+        for json in files_with_extension(&boxes, &["json"])? {
             if !csv_stems.contains(&stem(&json)) {
                 out.push(boxes_source(scene, &json)?);
             }
@@ -335,5 +351,67 @@ mod tests {
         assert_eq!(trailing_number("227"), Some(227));
         assert_eq!(trailing_number("frame"), None);
         assert_eq!(trailing_number(""), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn entries_named_like_query_files_that_are_no_regular_files_are_refused() {
+        use crate::test_util::Scratch;
+        use std::os::unix::fs::symlink;
+        fn mkfifo(path: &Path) {
+            let made = std::process::Command::new("mkfifo").arg(path).status();
+            assert!(made.unwrap().success());
+        }
+        type Case = (&'static str, fn(&Path), &'static str);
+        let cases: [Case; 4] = [
+            ("dangling", |p| symlink("nothing", p).unwrap(), "link"),
+            ("fifo", mkfifo, "FIFO"),
+            (
+                "dev-zero",
+                |p| symlink("/dev/zero", p).unwrap(),
+                "character device",
+            ),
+            ("folder", |p| std::fs::create_dir(p).unwrap(), "folder"),
+        ];
+        // Where a folder is searched: a query-kind folder, a scene's queries/
+        // and boxes/, and the frames a boxes file needs.
+        let places = [
+            "sets/vertex-face/data_0_1.csv",
+            "scene/queries/227vf.csv",
+            "scene/boxes/227ee.json",
+            "scene/frames/228.ply",
+        ];
+        for (tag, make, says) in cases {
+            for (k, place) in places.iter().enumerate() {
+                let d = Scratch::new(&format!("discover-irregular-{tag}-{k}"));
+                d.file("sets/vertex-face/data_0_0.csv", "1,1,1,1,1,1\n");
+                d.file("scene/boxes/227vf.json", "[]");
+                d.file("scene/frames/227.ply", "");
+                d.file("scene/frames/228.ply", "");
+                let bad = d.join(place);
+                let _ = std::fs::remove_file(&bad);
+                std::fs::create_dir_all(bad.parent().unwrap()).unwrap();
+                make(&bad);
+                let e = discover_query_sets(&d).unwrap_err();
+                let message = e.to_string();
+                assert!(
+                    message.contains(place) && message.contains(says),
+                    "{tag} at {place}: {message}"
+                );
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_truth_link_is_taken_so_that_reading_it_names_it() {
+        let d = crate::test_util::Scratch::new("discover-dangling-truth");
+        let csv = d.file("scene/queries/227vf.csv", "");
+        std::fs::create_dir_all(d.join("scene/mma_bool")).unwrap();
+        let truth = d.join("scene/mma_bool/227vf_mma_bool.json");
+        std::os::unix::fs::symlink("nothing", &truth).unwrap();
+        let sets = discover_query_sets(&csv).unwrap();
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].truth.as_deref(), Some(truth.as_path()));
     }
 }
