@@ -8,8 +8,11 @@ __all__ = ["Toi"]
 class Toi(NamedTuple):
     """The earliest time of impact of a colliding query, as a bracket.
 
-    The true time lies in ``[lower, upper]``; ``lower`` is never later than
-    it (the conservative value a simulator should use).
+    With the exact solver (the default), the true time lies in
+    ``[lower, upper]``, and ``lower`` is never later than it (the
+    conservative value a simulator should use). The float baseline
+    ``solver="cubic"`` gives no such guarantee: it can miss contacts, and
+    its bracket can miss the true time by rounding.
     """
 
     lower: float

@@ -106,28 +106,62 @@ fn is_masked(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 /// `obj` as a float64 array: float64 arrays as they are (C or Fortran
-/// order, any strides), float32 ones widened (exactly), other array-likes
-/// (lists, tuples) through `numpy.asarray(obj, float64)`; arrays of any
-/// other dtype are refused.
+/// order, any strides), float32 ones widened (exactly), integer ones
+/// converted when every value is a double exactly (magnitude at most 2⁵³;
+/// larger ones refused), other array-likes (lists, tuples) through
+/// `numpy.asarray(obj)` and then as the array it gives; arrays of any other
+/// dtype are refused.
 pub(crate) fn float_array<'py>(
     obj: &Bound<'py, PyAny>,
     name: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
-    let array = as_ndarray(obj, Some("float64"), name)?;
+    let array = as_ndarray(obj, None, name)?;
     let dtype = array.cast::<PyUntypedArray>()?.dtype();
-    if dtype.kind() != b'f' || !matches!(dtype.itemsize(), 4 | 8) {
-        return Err(value_error(format!(
-            "{name}: dtype {dtype} is not supported; pass float64 or float32 \
-             (for example {name}.astype(numpy.float64))"
-        )));
+    match dtype.kind() {
+        b'f' if matches!(dtype.itemsize(), 4 | 8) => {
+            if let Ok(a) = array.cast::<PyArrayDyn<f64>>() {
+                return Ok(a.clone());
+            }
+        }
+        b'i' => exact_integers::<i64>(&array, "int64", name, |v| v.unsigned_abs())?,
+        b'u' => exact_integers::<u64>(&array, "uint64", name, |v| v)?,
+        _ => {
+            return Err(value_error(format!(
+                "{name}: dtype {dtype} is not supported; pass float64, float32 or integers \
+                 (for example {name}.astype(numpy.float64))"
+            )));
+        }
     }
-    if let Ok(a) = array.cast::<PyArrayDyn<f64>>() {
-        return Ok(a.clone());
-    }
-    // float32, or float64 of the other byte order.
+    // float32, float64 of the other byte order, or exact integers.
     Ok(array
         .call_method1("astype", ("float64",))?
         .cast_into::<PyArrayDyn<f64>>()?)
+}
+
+/// `Ok` when every value of the integer array `array` (read as `wide`,
+/// `int64` or `uint64`, which hold every integer dtype's values) has a
+/// magnitude of at most 2⁵³, so that it converts to a double exactly.
+fn exact_integers<T: numpy::Element + Copy + std::fmt::Display>(
+    array: &Bound<'_, PyAny>,
+    wide: &str,
+    name: &str,
+    magnitude: impl Fn(T) -> u64,
+) -> PyResult<()> {
+    let wide = array.call_method1("astype", (wide,))?;
+    let wide = wide.cast::<PyArrayDyn<T>>()?.try_readonly();
+    let wide = wide.map_err(|e| value_error(format!("{name}: {e}")))?;
+    match wide
+        .as_array()
+        .iter()
+        .enumerate()
+        .find(|&(_, &v)| magnitude(v) > 1 << 53)
+    {
+        None => Ok(()),
+        Some((i, v)) => Err(value_error(format!(
+            "{name}: value {v} (element {i} in C order, from 0) is an integer beyond 2**53 in \
+             magnitude, which a double does not hold exactly; pass float64 values"
+        ))),
+    }
 }
 
 /// An `(n, 3)` array's rows as points, every coordinate finite.
@@ -313,6 +347,15 @@ pub(crate) fn faces(
 
 // ---------------------------------------------------------------------------
 // Arrays out
+
+/// `array` made read-only (`setflags(write=False)`): a result's arrays are
+/// its own, and an edit would change it where it is kept.
+pub(crate) fn read_only(py: Python<'_>, array: Py<PyAny>) -> PyResult<Py<PyAny>> {
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("write", false)?;
+    array.bind(py).call_method("setflags", (), Some(&kwargs))?;
+    Ok(array)
+}
 
 /// `flat` as an `(len / 2, 2)` array.
 pub(crate) fn pairs_array<T: numpy::Element>(py: Python<'_>, flat: Vec<T>) -> PyResult<Py<PyAny>> {

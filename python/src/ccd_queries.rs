@@ -83,7 +83,8 @@ pub(crate) fn solve_batch<'py>(
 ///
 /// The vertex and the triangle's corners move linearly from their positions
 /// at t = 0 to those at t = 1. Arguments in the data sets' row order, each
-/// a length-3 array-like of floats (float64, or float32 widened exactly).
+/// a length-3 array-like of coordinates (float64; float32 widened exactly;
+/// integers of magnitude at most 2**53 converted exactly, larger ones refused).
 ///
 /// Parameters
 /// ----------
@@ -147,7 +148,8 @@ pub(crate) fn vertex_face_ccd(
 ///
 /// Both edges' end points move linearly from their positions at t = 0 to
 /// those at t = 1. Arguments in the data sets' row order, each a length-3
-/// array-like of floats (float64, or float32 widened exactly).
+/// array-like of coordinates (float64; float32 widened exactly; integers of
+/// magnitude at most 2**53 converted exactly, larger ones refused).
 ///
 /// Parameters
 /// ----------
@@ -211,7 +213,7 @@ pub(crate) fn edge_edge_ccd(
 ///
 /// Parameters
 /// ----------
-/// queries : ndarray, shape (n, 8, 3), float64 or float32
+/// queries : ndarray, shape (n, 8, 3), float64, float32 or integer (as the single query)
 ///     Query i's eight points in the data sets' row order (v_t0, f0_t0,
 ///     f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1). C or Fortran order.
 /// solver : {"exact", "cubic"}, optional
@@ -258,7 +260,7 @@ pub(crate) fn vertex_face_ccd_batch<'py>(
 ///
 /// Parameters
 /// ----------
-/// queries : ndarray, shape (n, 8, 3), float64 or float32
+/// queries : ndarray, shape (n, 8, 3), float64, float32 or integer (as the single query)
 ///     Query i's eight points in the data sets' row order (ea0_t0, ea1_t0,
 ///     eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1). C or Fortran order.
 /// solver : {"exact", "cubic"}, optional

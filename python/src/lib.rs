@@ -28,7 +28,7 @@ use ccdlab::harness::query_eval::{
 };
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{Feature, MeshError, Step, TriMesh, read_frame};
+use ccdlab::mesh::{Feature, MeshError, Step, TriMesh, check_faces, read_frame};
 use ccdlab::narrow_phase::QueryKind;
 use ccdlab::pipeline::{Pipeline, StepOutcome};
 use numpy::IntoPyArray;
@@ -115,10 +115,14 @@ impl StepResult {
             }
         }
         let collected = |flat: Vec<i64>| -> PyResult<Option<Py<PyAny>>> {
-            collect_pairs.then(|| pairs_array(py, flat)).transpose()
+            collect_pairs
+                .then(|| read_only(py, pairs_array(py, flat)?))
+                .transpose()
         };
         let collected_toi = |flat: Vec<f64>| -> PyResult<Option<Py<PyAny>>> {
-            collect_pairs.then(|| pairs_array(py, flat)).transpose()
+            collect_pairs
+                .then(|| read_only(py, pairs_array(py, flat)?))
+                .transpose()
         };
         Ok(StepResult {
             toi: outcome.report.toi,
@@ -215,6 +219,7 @@ impl StepResult {
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn _restore_step_result(
+    py: Python<'_>,
     toi: Option<f64>,
     toi_upper: Option<f64>,
     vf_pairs: Option<Py<PyAny>>,
@@ -223,17 +228,19 @@ fn _restore_step_result(
     ee_toi: Option<Py<PyAny>>,
     report: Py<PyAny>,
     colliding: (u64, u64),
-) -> StepResult {
-    StepResult {
+) -> PyResult<StepResult> {
+    // The arrays come back writable from pickle or `copy.deepcopy`.
+    let fixed = |a: Option<Py<PyAny>>| a.map(|a| read_only(py, a)).transpose();
+    Ok(StepResult {
         toi,
         toi_upper,
-        vf_pairs,
-        ee_pairs,
-        vf_toi,
-        ee_toi,
+        vf_pairs: fixed(vf_pairs)?,
+        ee_pairs: fixed(ee_pairs)?,
+        vf_toi: fixed(vf_toi)?,
+        ee_toi: fixed(ee_toi)?,
         report,
         colliding,
-    }
+    })
 }
 
 /// One step of a deforming triangle mesh through the whole pipeline.
@@ -246,11 +253,13 @@ fn _restore_step_result(
 ///
 /// Parameters
 /// ----------
-/// V0, V1 : ndarray, shape (n, 3), float64 or float32
-///     Vertex positions at t = 0 and t = 1 (finite; C or Fortran order).
+/// V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+///     Vertex positions at t = 0 and t = 1 (finite; C or Fortran order;
+///     float32 widened exactly, integers of magnitude at most 2**53
+///     converted exactly, larger ones refused).
 /// F : ndarray, shape (m, 3), any integer dtype
 ///     Triangles as vertex indices, from 0; three distinct corners each.
-/// k : int, optional
+/// k : int or str, optional
 ///     Bounding volume of the BVH: 6, 8, 14, 18 or 26 (default).
 /// filters : {"slpf+dnf", "slpf", "dnf", "none"}, optional
 ///     Low-level filters before the exact tests (SLPF is left out when
@@ -274,7 +283,10 @@ fn _restore_step_result(
 ///     Minimum separation d >= 0: features that come within Euclidean
 ///     distance d during the step collide (default 0: contact). At d > 0
 ///     DNF and the window filter keep a margin of d, and SLPF (proven for
-///     contact only) is off; ``report`` says what ran.
+///     contact only) is off; ``report`` says what ran. The work grows with
+///     the pairs that come within d: a d of the order of the mesh's edge
+///     length or more makes most nearby pairs collide and a step take
+///     seconds to minutes (the call cannot be interrupted while it runs).
 ///
 /// Returns
 /// -------
@@ -387,7 +399,7 @@ fn run_step(
 /// ----------
 /// F : ndarray, shape (m, 3), any integer dtype
 ///     The mesh's triangles (fixed over the sequence).
-/// k, filters, window, time_aligned, solver, threads, collect_pairs
+/// k, filters, window, time_aligned, solver, threads, collect_pairs, min_distance
 ///     As for ``ccdlab.step`` (the same defaults).
 /// num_vertices : int or None, optional
 ///     The mesh's vertex count; None (default): that of the first step's
@@ -396,7 +408,8 @@ fn run_step(
 /// Raises
 /// ------
 /// ValueError
-///     A wrong shape or dtype of ``F``, a negative index, or a bad option.
+///     A wrong shape or dtype of ``F``, a negative index, no faces, a face
+///     repeating a vertex, or a bad option.
 #[pyclass(module = "ccdlab", name = "Pipeline")]
 struct PyPipeline {
     faces: Vec<[u32; 3]>,
@@ -458,6 +471,11 @@ impl PyPipeline {
             min_distance,
         )?;
         let faces = faces(F, num_vertices, "F")?;
+        // No faces, or a face repeating a vertex, is refused at once, not at
+        // the first step (the indices' range needs the vertex count).
+        let bound = faces.iter().flatten().max().map_or(0, |&i| i as usize + 1);
+        check_faces(num_vertices.unwrap_or(bound), &faces)
+            .map_err(|e| value_error(format!("F: {e}")))?;
         let mesh = match num_vertices {
             Some(n) => {
                 let faces = faces.clone();
@@ -481,9 +499,10 @@ impl PyPipeline {
     ///
     /// Parameters
     /// ----------
-    /// V0, V1 : ndarray, shape (n, 3), float64 or float32
-    ///     Vertex positions; n is the mesh's vertex count (set by the first
-    ///     step unless given to the constructor).
+    /// V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+    ///     Vertex positions (converted as for ``ccdlab.step``); n is the
+    ///     mesh's vertex count (set by the first step unless given to the
+    ///     constructor).
     ///
     /// Returns
     /// -------
@@ -539,10 +558,11 @@ impl PyPipeline {
         self.options.to_dict(py)
     }
 
-    /// The mesh's triangles, int64 (m, 3).
+    /// The mesh's triangles, int64 (m, 3), read-only (a copy: the
+    /// pipeline's faces are fixed).
     #[getter]
     fn faces<'py>(&self, py: Python<'py>) -> PyResult<Py<PyAny>> {
-        faces_array(py, &self.faces)
+        read_only(py, faces_array(py, &self.faces)?)
     }
 
     /// The mesh's vertex count, or None before the first step.
@@ -565,12 +585,22 @@ impl PyPipeline {
 
     fn __repr__(&self) -> String {
         format!(
-            "Pipeline({} faces, k={}, filters={:?}, time_aligned={:?}, solver={:?})",
+            "Pipeline({} faces, k={}, filters={:?}, window={}, time_aligned={:?}, solver={:?}, \
+             threads={}, min_distance={:?})",
             self.faces.len(),
             self.options.config.axes.k(),
             self.options.config.filters.to_string(),
+            if self.options.config.window {
+                "True"
+            } else {
+                "False"
+            },
             format!("{:?}", self.options.config.time_aligned).to_lowercase(),
-            self.options.config.solver.name()
+            self.options.config.solver.name(),
+            self.options
+                .threads
+                .map_or("None".to_string(), |n| n.to_string()),
+            self.options.config.min_distance
         )
     }
 }

@@ -19,11 +19,14 @@ W = V + [0, 0, 1]
     (V[:, :, None], r"shape \(4, 3, 1\)"),
     (V.ravel(), r"shape \(12,\)"),
     (np.float64(1.0), r"shape \(\)"),
-    (V.astype(np.int64), "dtype int64 is not supported"),
+    (V.astype(np.int64) + 2**53 + 1, r"V0: value 9007199254740993 \(element 0 in C order, from 0\) is an integer beyond 2\*\*53"),
+    ([[0, 0, -(2**53) - 1]] * 4, "V0: value -9007199254740993 .* beyond 2\\*\\*53"),
+    ([[0, 0, 2**70]] * 4, "V0: dtype object is not supported"),
+    (V.astype(bool), "dtype bool is not supported"),
     (V.astype(np.complex128), "dtype complex128 is not supported"),
     (V.astype(object), "dtype object is not supported"),
     (V.astype(np.float16), "dtype float16 is not supported"),
-    ([[0, 0, "x"]] * 4, "V0: cannot be read as an array"),
+    ([[0, 0, "x"]] * 4, "V0: dtype <U.* is not supported"),
     ([[0, 0], [1, 1, 1]], "V0: cannot be read as an array"),
 ])
 def test_bad_vertex_arrays(bad, match):
@@ -70,6 +73,11 @@ def test_bad_faces_for_edges_and_pipelines():
         ccdlab.Pipeline(F.astype(np.float32))
     with pytest.raises(ValueError, match="refers to vertex 3"):
         ccdlab.Pipeline(F, num_vertices=3)
+    # No faces, or a face repeating a vertex, is refused at once.
+    with pytest.raises(ValueError, match="F: the mesh has no faces"):
+        ccdlab.Pipeline(np.zeros((0, 3), dtype=np.int64))
+    with pytest.raises(ValueError, match="F: face 1 .*repeats a vertex"):
+        ccdlab.Pipeline([[0, 1, 2], [3, 3, 1]])
     p = ccdlab.Pipeline(F)
     with pytest.raises(ValueError, match="refers to vertex 3"):
         p.step(V[:3], W[:3])
@@ -154,8 +162,10 @@ def test_bad_single_queries():
         ccdlab.vertex_face_ccd(p, p, [0, 1], p, p, p, p, p)
     with pytest.raises(ValueError, match="eb1_t1: non-finite coordinate NaN"):
         ccdlab.edge_edge_ccd(p, p, p, p, p, p, p, [0, np.nan, 0])
-    with pytest.raises(ValueError, match="v_t0: dtype int64 is not supported"):
-        ccdlab.vertex_face_ccd(np.zeros(3, dtype=np.int64), p, p, p, p, p, p, p)
+    with pytest.raises(ValueError, match=r"v_t0: value 9007199254740993 \(element 2"):
+        ccdlab.vertex_face_ccd(np.array([0, 0, 2**53 + 1]), p, p, p, p, p, p, p)
+    with pytest.raises(ValueError, match=r"v_t0: value 18446744073709551615"):
+        ccdlab.vertex_face_ccd(np.array([0, 0, 2**64 - 1], dtype=np.uint64), p, p, p, p, p, p, p)
     with pytest.raises(ValueError, match="solver"):
         ccdlab.vertex_face_ccd(p, p, p, p, p, p, p, p, solver="x")
     with pytest.raises(TypeError):
@@ -184,8 +194,15 @@ def test_bad_batches():
         ccdlab.vertex_face_ccd_batch(q[:, :, :2])
     with pytest.raises(ValueError, match=r"got shape \(8, 3\)"):
         ccdlab.edge_edge_ccd_batch(q[0])
-    with pytest.raises(ValueError, match="dtype int32 is not supported"):
-        ccdlab.edge_edge_ccd_batch(q.astype(np.int32))
+    with pytest.raises(ValueError, match="dtype float16 is not supported"):
+        ccdlab.edge_edge_ccd_batch(q.astype(np.float16))
+    # Integers are converted exactly, or refused where a double cannot hold them.
+    hit, lower, upper = ccdlab.edge_edge_ccd_batch(q.astype(np.int32))
+    assert hit.tolist() == ccdlab.edge_edge_ccd_batch(q)[0].tolist()
+    huge = q.astype(np.int64)
+    huge[3, 7, 2] = -(2**60) - 1
+    with pytest.raises(ValueError, match=r"queries: value -1152921504606846977 \(element 95 in C order"):
+        ccdlab.vertex_face_ccd_batch(huge)
     bad = q.copy()
     bad[2, 5, 1] = np.inf
     with pytest.raises(ValueError, match=r"query 2, point 5 \(both numbered from 0\) has a non-finite coordinate inf"):

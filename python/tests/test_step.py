@@ -129,6 +129,10 @@ def test_a_step_result_pickles_and_copies(funnel):
                 assert (a is None) == (not collect) and (b is None) == (not collect)
                 if collect:
                     assert a.dtype == b.dtype and np.array_equal(a, b) and len(a) > 0
+                    # Read-only, restored ones too: an edit would change the result.
+                    assert not a.flags.writeable and not b.flags.writeable
+                    with pytest.raises(ValueError, match="read-only"):
+                        a[0, 0] = 0
 
 
 def test_the_pipeline_pickles_its_configuration(funnel):
@@ -144,7 +148,9 @@ def test_the_pipeline_pickles_its_configuration(funnel):
     assert again.report["bvh"] == "build"
     assert _pair_sets(again) == _pair_sets(first)
     pickle.loads(pickle.dumps(p.config))
-    assert repr(p) == 'Pipeline(18484 faces, k=18, filters="dnf", time_aligned="off", solver="exact")'
+    assert repr(p) == ('Pipeline(18484 faces, k=18, filters="dnf", window=True, time_aligned="off", '
+                       'solver="exact", threads=1, min_distance=0.0)')
+    assert not p.faces.flags.writeable
 
 
 def test_options_are_those_of_the_cli(funnel):
@@ -171,6 +177,13 @@ def test_dtypes_and_layouts_give_the_same_step(funnel):
         assert _pair_sets(ccdlab.step(V0, V1, F2, collect_pairs=True)) == _pair_sets(ref)
     for a, b in ((np.asfortranarray(V0), np.asfortranarray(V1)), (V0.tolist(), V1.tolist())):
         assert _pair_sets(ccdlab.step(a, b, F, collect_pairs=True)) == _pair_sets(ref)
+    # Integer frames are converted exactly: a mesh on an integer grid gives
+    # the pairs of the same coordinates as doubles.
+    scale = 2.0**20
+    i0, i1 = np.round(V0 * scale).astype(np.int64), np.round(V1 * scale).astype(np.int64)
+    grid = ccdlab.step(i0, i1, F, collect_pairs=True)
+    assert _pair_sets(grid) == _pair_sets(ccdlab.step(i0.astype(float), i1.astype(float), F, collect_pairs=True))
+    assert _pair_sets(grid) == _pair_sets(ccdlab.step(i0.astype(np.int32), i1.tolist(), F, collect_pairs=True))
     # float32 frames are widened exactly.
     a32, b32 = V0.astype(np.float32), V1.astype(np.float32)
     assert _pair_sets(ccdlab.step(a32, b32, F, collect_pairs=True)) == \
