@@ -1,7 +1,7 @@
 """Type stubs of ccdlab's native module (the Rust bindings)."""
 
 import os
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -82,8 +82,9 @@ def edge_edge_ccd_batch(
     ``solver`` and ``min_distance`` as for ``edge_edge_ccd``. Returns ``(hit, toi_lower, toi_upper)``, each of length n (NaN where no hit).
     """
 
+@final
 class StepResult:
-    """The result of one step: time of impact, colliding pairs, report."""
+    """The result of one step: time of impact, colliding pairs, report (arrays read-only)."""
 
     @property
     def toi(self) -> Optional[float]:
@@ -123,21 +124,23 @@ def step(
 ) -> StepResult:
     """One step of a deforming triangle mesh through the whole pipeline.
 
-    V0, V1: (n, 3) float64/float32 positions at t = 0 and 1; F: (m, 3) integer
+    V0, V1: (n, 3) positions at t = 0 and 1 (float64; float32 widened exactly;
+    integers up to 2**53 in magnitude converted exactly); F: (m, 3) integer
     triangles. The options and defaults are those of ``ccdlab step``;
     ``min_distance`` is its ``--min-distance`` (features within that
     Euclidean distance collide; 0: contact).
     Raises ValueError for bad arrays or options.
     """
 
+@final
 class Pipeline:
     """A pipeline over a frame sequence of one mesh; refits its BVH between steps.
 
     Its steps follow one another: stepping it while another thread runs one of
     its steps raises RuntimeError (use one Pipeline per thread)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         F: npt.ArrayLike,
         *,
         k: Union[int, str] = 26,
@@ -149,7 +152,7 @@ class Pipeline:
         collect_pairs: bool = False,
         min_distance: float = 0.0,
         num_vertices: Optional[int] = None,
-    ) -> None: ...
+    ) -> "Pipeline": ...
     def step(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> StepResult:
         """Runs one step (the first builds the BVH, the next ones refit it)."""
     def rebuild_next(self) -> None:
@@ -159,7 +162,7 @@ class Pipeline:
         """The configuration, as the keyword arguments that give it."""
     @property
     def faces(self) -> npt.NDArray[np.int64]:
-        """The mesh's triangles, (m, 3)."""
+        """The mesh's triangles, (m, 3), read-only."""
     @property
     def num_vertices(self) -> Optional[int]:
         """The mesh's vertex count, or None before the first step."""

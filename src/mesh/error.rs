@@ -133,7 +133,7 @@ pub enum MeshError {
     /// The file's extension names no format ccdlab reads (`.ply`, `.obj`).
     #[error(
         "{path}: {what}; ccdlab reads .ply and .obj",
-        path = path.display(),
+        path = if path.as_os_str().is_empty() { "(empty path)".into() } else { path.display().to_string() },
         what = if extension.is_empty() {
             "no file extension to tell the mesh format".to_string()
         } else {

@@ -139,6 +139,11 @@ mod tests {
             assert!(matches!(e, MeshError::UnsupportedFormat { .. }), "{bad}");
             assert!(e.to_string().contains(bad), "{e}");
         }
+        let e = MeshFormat::from_path(Path::new("")).unwrap_err();
+        assert!(
+            e.to_string().starts_with("(empty path): no file extension"),
+            "{e}"
+        );
         let e = MeshFormat::from_path(Path::new("/dev/null")).unwrap_err();
         assert!(e.to_string().contains("no file extension"), "{e}");
         let e = MeshFormat::from_path(Path::new("mesh.stl")).unwrap_err();
