@@ -279,3 +279,12 @@ def test_files(tmp_path):
         ccdlab.queries(tmp_path)
     with pytest.raises(ValueError, match="min_time_ms"):
         ccdlab.queries(tmp_path, min_time_ms=-1)
+    # A query file that is a FIFO: OSError, named directly or found in a folder.
+    sets = tmp_path / "sets" / "vertex-face"
+    sets.mkdir(parents=True)
+    os.mkfifo(sets / "data_0_0.csv")
+    for path in (sets / "data_0_0.csv", tmp_path / "sets"):
+        with pytest.raises(OSError, match="data_0_0.csv.*FIFO"):
+            ccdlab.queries(path)
+    with pytest.raises(ValueError, match=r"\(empty path\): no file extension"):
+        ccdlab.read_mesh("")

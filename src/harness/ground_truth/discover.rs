@@ -145,18 +145,21 @@ fn files_with_extension(dir: &Path, exts: &[&str]) -> Result<Vec<PathBuf>, DataE
         if !exts.iter().any(|ext| has_extension(&path, ext)) {
             continue;
         }
-        let this = match std::fs::metadata(&path) {
+        // An operating-system error, as reading such a file directly gives
+        // (Python raises OSError for both).
+        let (kind, this) = match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => {
                 files.push(path);
                 continue;
             }
-            Ok(m) => crate::io::file_kind(m.file_type()).to_string(),
-            Err(e) => format!("a link to nothing readable ({e})"),
+            Ok(m) => (
+                std::io::ErrorKind::InvalidInput,
+                crate::io::file_kind(m.file_type()).to_string(),
+            ),
+            Err(e) => (e.kind(), format!("a link to nothing readable ({e})")),
         };
-        return Err(DataError::Discovery {
-            path,
-            message: format!("only regular files are read; this is {this}"),
-        });
+        let message = format!("only regular files are read; this is {this}");
+        return Err(io(&path)(std::io::Error::new(kind, message)));
     }
     Ok(files)
 }
