@@ -21,7 +21,7 @@
 
 use std::path::PathBuf;
 
-use ccdlab::harness::ground_truth::{discover_query_sets, load};
+use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
 use ccdlab::harness::memory::MeasuredStep;
 use ccdlab::harness::query_eval::{
     QueriesReport, ScoreError, SetScore, Totals, WithinOptions, score_within,
@@ -828,19 +828,18 @@ fn queries(
     let min_time = std::time::Duration::from_millis(min_time_ms as u64);
     let report = py.detach(|| -> Result<QueriesReport, PyErrText> {
         // Load everything first: a bad file fails before any scoring.
+        // A set under two of the paths is scored once.
         let mut sets = Vec::new();
-        for path in &paths {
-            for source in discover_query_sets(path).map_err(PyErrText::library)? {
-                let set = load(&source).map_err(PyErrText::library)?;
-                if set.truth.is_none() {
-                    return Err(PyErrText::Value(format!(
-                        "{}: no ground truth to score against (a query CSV needs the seventh \
-                         column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
-                        set.path.display()
-                    )));
-                }
-                sets.push(set);
+        for source in discover_query_sets_in(&paths).map_err(PyErrText::library)? {
+            let set = load(&source).map_err(PyErrText::library)?;
+            if set.truth.is_none() {
+                return Err(PyErrText::Value(format!(
+                    "{}: no ground truth to score against (a query CSV needs the seventh \
+                     column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
+                    set.path.display()
+                )));
             }
+            sets.push(set);
         }
         let scores: Vec<SetScore> = sets
             .iter()

@@ -129,6 +129,10 @@ def test_queries_scores_every_data_set_as_the_cli_does():
     assert report["stamp"]["threads"] == 1
     one = ccdlab.queries(str(SAMPLE_SETS[0]), solver="cubic", min_time_ms=0)
     assert one["solver"] == "cubic" and len(one["sets"]) == 1
+    # A set under several of the paths is scored once.
+    again = ccdlab.queries(SAMPLE_SETS[0], str(SAMPLE_SETS[0]), SAMPLE_SETS[0].parent, min_time_ms=0)
+    paths = [s["path"] for s in again["sets"]]
+    assert len(paths) == len(set(paths)) == len(list(SAMPLE_SETS[0].parent.glob("*.csv")))
 
 
 # Minimum separation: `min_distance=d` (docs/design.md section 5).

@@ -7,7 +7,7 @@ use std::error::Error;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use ccdlab::harness::ground_truth::{discover_query_sets, load};
+use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
 use ccdlab::harness::query_eval::{
     QueriesReport, ScoreError, SetScore, Totals, WithinOptions, WithinScore, score_within,
 };
@@ -60,21 +60,20 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     .check(args.solver)
     .map_err(|e| option_error(&args, e))?;
     // Load everything first: a bad file fails before any output.
+    // A set under two of the paths is scored once.
     let mut sets = Vec::new();
-    for path in &args.paths {
-        for source in discover_query_sets(path)? {
-            let set = load(&source)?;
-            // Without truth every count would read 0: a perfect score.
-            if set.truth.is_none() {
-                return Err(format!(
-                    "{}: no ground truth to score against (a query CSV needs the seventh \
-                     column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
-                    set.path.display()
-                )
-                .into());
-            }
-            sets.push(set);
+    for source in discover_query_sets_in(&args.paths)? {
+        let set = load(&source)?;
+        // Without truth every count would read 0: a perfect score.
+        if set.truth.is_none() {
+            return Err(format!(
+                "{}: no ground truth to score against (a query CSV needs the seventh \
+                 column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
+                set.path.display()
+            )
+            .into());
         }
+        sets.push(set);
     }
     let min_time = Duration::from_millis(args.min_time_ms);
     let scores: Vec<SetScore> = sets

@@ -89,6 +89,26 @@ pub fn load(source: &QuerySetSource) -> Result<QuerySet, DataError> {
     }
 }
 
+/// The query sets under each of `paths`, in order, each set once: a set
+/// under two of the paths (a folder and a file or folder in it, or one path
+/// given twice) is scored once, where it is first found. Sets are the same
+/// when their query files are the same file (`std::fs::canonicalize`).
+pub fn discover_query_sets_in(
+    paths: &[impl AsRef<Path>],
+) -> Result<Vec<QuerySetSource>, DataError> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for path in paths {
+        for source in discover_query_sets(path.as_ref())? {
+            let file = std::fs::canonicalize(source.path()).map_err(io(source.path()))?;
+            if seen.insert((file, source.kind)) {
+                out.push(source);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The query sets under `path` (see the module doc for the layouts).
 /// A path with none is an error naming it.
 pub fn discover_query_sets(path: &Path) -> Result<Vec<QuerySetSource>, DataError> {
@@ -403,6 +423,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_set_under_several_paths_is_found_once() {
+        let d = crate::test_util::Scratch::new("discover-overlapping");
+        let a = d.file("sets/vertex-face/data_0_0.csv", "");
+        let b = d.file("sets/edge-edge/data_0_0.csv", "");
+        let sets = d.join("sets");
+        let dotted = d.join("sets/./vertex-face/data_0_0.csv");
+        let found = discover_query_sets_in(&[&a, &sets, &dotted, &sets]).unwrap();
+        let files: Vec<&Path> = found.iter().map(QuerySetSource::path).collect();
+        assert_eq!(files, [a.as_path(), b.as_path()]);
     }
 
     #[cfg(unix)]

@@ -10,7 +10,9 @@ mod rational;
 mod truth;
 
 pub use boxes::{queries_from_boxes, read_boxes};
-pub use discover::{QueryOrigin, QuerySetSource, discover_query_sets, load};
+pub use discover::{
+    QueryOrigin, QuerySetSource, discover_query_sets, discover_query_sets_in, load,
+};
 pub use error::DataError;
 pub use query_csv::{parse_query_csv, read_query_csv};
 pub use query_set::{QueryKind, QuerySet};
