@@ -91,6 +91,19 @@ pub fn all_in_filter_range(points: &[&Vec3; 8]) -> bool {
     ok || points.iter().all(|p| p.iter().all(|&x| in_filter_range(x)))
 }
 
+/// `true` when every coordinate of the eight points is finite (neither NaN
+/// nor infinite).
+#[inline]
+pub fn all_finite(points: &[&Vec3; 8]) -> bool {
+    let mut ok = true;
+    for p in points {
+        for x in [p.x, p.y, p.z] {
+            ok &= x.is_finite();
+        }
+    }
+    ok
+}
+
 /// `true` when every value passes [`in_filter_range`]; the fast path of
 /// [`all_in_filter_range`] first. For checking a whole frame step once.
 pub fn all_coordinates_in_filter_range(xs: &[f64]) -> bool {

@@ -8,7 +8,7 @@ mod scalar;
 
 pub use bounded::{
     Bounded, BoundedVec3, FILTER_LSB_MIN, FILTER_MAX_MAGNITUDE, all_coordinates_in_filter_range,
-    all_in_filter_range, in_filter_range,
+    all_finite, all_in_filter_range, in_filter_range,
 };
 pub use bounded_dd::{BoundedDd, two_prod, two_sum};
 pub use exact_sum::ExactSum;

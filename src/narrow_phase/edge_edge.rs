@@ -33,12 +33,14 @@ use super::separation::edge_edge_separated;
 use super::start_contact;
 use super::static_tier;
 use super::toi::{SolverTier, Toi};
-use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
+use crate::math::{Bounded, BoundedDd, Vec3, all_finite, all_in_filter_range};
 use crate::pair_kernel::certified_common_sign;
 
 /// Edge–edge CCD, exact: `Some(toi)` iff the closed segments touch for some
 /// `t ∈ [0, 1]`, with the earliest contact time in `[toi.lower, toi.upper]`.
-/// Arguments in data set row order.
+/// Arguments in data set row order. A non-finite coordinate (NaN, ±∞) gives
+/// `None`: check inputs that may blow up with [`crate::mesh::check_finite`];
+/// `Step::new` and `Pipeline::step` refuse them.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn edge_edge(
@@ -92,6 +94,16 @@ pub(crate) fn edge_edge_traced_with(
     eb1_t1: &Vec3,
     check_range: bool,
 ) -> (Option<Toi>, SolverTier) {
+    // A non-finite coordinate: no contact (documented; the exact path
+    // takes finite doubles). A caller that skips the range check has
+    // checked its frames whole, finiteness included.
+    if check_range
+        && !all_finite(&[
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        ])
+    {
+        return (None, SolverTier::Float);
+    }
     // Coincident endpoints at the start: contact at t = 0, before any tier
     // (the tiers would sign these slowly or defer them).
     if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {

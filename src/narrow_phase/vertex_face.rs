@@ -52,12 +52,14 @@ use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::start_contact;
 use super::static_tier;
 use super::toi::{SolverTier, Toi};
-use crate::math::{Bounded, BoundedDd, Vec3, all_in_filter_range};
+use crate::math::{Bounded, BoundedDd, Vec3, all_finite, all_in_filter_range};
 use crate::pair_kernel::certified_common_sign;
 
 /// Vertex–face CCD, exact: `Some(toi)` iff the vertex touches the closed
 /// triangle for some `t ∈ [0, 1]`, with the earliest contact time in
-/// `[toi.lower, toi.upper]`. Arguments in data set row order.
+/// `[toi.lower, toi.upper]`. Arguments in data set row order. A non-finite
+/// coordinate (NaN, ±∞) gives `None`: check inputs that may blow up with
+/// [`crate::mesh::check_finite`]; `Step::new` and `Pipeline::step` refuse them.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn vertex_face(
@@ -106,6 +108,12 @@ pub(crate) fn vertex_face_traced_with(
     f2_t1: &Vec3,
     check_range: bool,
 ) -> (Option<Toi>, SolverTier) {
+    // A non-finite coordinate: no contact (documented; the exact path
+    // takes finite doubles). A caller that skips the range check has
+    // checked its frames whole, finiteness included.
+    if check_range && !all_finite(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]) {
+        return (None, SolverTier::Float);
+    }
     // Coincident points at the start: contact at t = 0, before any tier
     // (the tiers would sign these slowly or defer them).
     if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {

@@ -318,3 +318,68 @@ fn report_commands_write_only_where_told() {
     fails_with(&["polygons", "report"], &["--out"]);
     fails_with(&["report"], &["--out"]);
 }
+
+/// The single queries answer `None` (no contact) for a non-finite
+/// coordinate in any of the eight points, without a panic: the documented
+/// contract, which `Step::new` and `Pipeline::step` turn into an error.
+#[test]
+fn single_queries_answer_none_for_a_non_finite_coordinate() {
+    use ccdlab::math::Vec3;
+    use ccdlab::narrow_phase::{edge_edge, edge_edge_within, vertex_face, vertex_face_within};
+    // Touching queries: without the bad value each answers Some.
+    let vf = [
+        Vec3::new(0.2, 0.2, 1.0),
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(0.2, 0.2, -1.0),
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+    ];
+    let ee = [
+        Vec3::new(0.0, 0.0, 1.0),
+        Vec3::new(1.0, 0.0, 1.0),
+        Vec3::new(0.5, -1.0, 0.0),
+        Vec3::new(0.5, 1.0, 0.0),
+        Vec3::new(0.0, 0.0, -1.0),
+        Vec3::new(1.0, 0.0, -1.0),
+        Vec3::new(0.5, -1.0, 0.0),
+        Vec3::new(0.5, 1.0, 0.0),
+    ];
+    let vf_q = |p: &[Vec3; 8]| vertex_face(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]);
+    let ee_q = |p: &[Vec3; 8]| edge_edge(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]);
+    assert!(vf_q(&vf).is_some() && ee_q(&ee).is_some());
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        for point in 0..8 {
+            for axis in 0..3 {
+                let (mut a, mut b) = (vf, ee);
+                a[point][axis] = bad;
+                b[point][axis] = bad;
+                assert_eq!(
+                    vf_q(&a),
+                    None,
+                    "vertex–face, point {point}, axis {axis}: {bad}"
+                );
+                assert_eq!(
+                    ee_q(&b),
+                    None,
+                    "edge–edge, point {point}, axis {axis}: {bad}"
+                );
+                // Within a separation, even one met by every finite pair.
+                for d in [1e-3, f64::INFINITY] {
+                    let vf_d = vertex_face_within(
+                        &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7], d,
+                    );
+                    let ee_d =
+                        edge_edge_within(&b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], d);
+                    assert_eq!(
+                        (vf_d, ee_d),
+                        (None, None),
+                        "point {point}, axis {axis}: {bad}, d {d}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -21,8 +21,8 @@ use crate::narrow_phase::toi::{SolverTier, Toi};
 /// `d = 0` (or `−0`) is [`crate::narrow_phase::edge_edge()`], bit for bit.
 /// Panic-free for every `d`: a negative or NaN `d` is never met (`None`),
 /// `+∞` always (`Toi::exact(0.0)`); validate a user's `d` with
-/// [`crate::narrow_phase::validate_separation`]. Coordinates must be finite,
-/// as for the contact solvers.
+/// [`crate::narrow_phase::validate_separation`]. A non-finite coordinate
+/// gives `None`, as for the contact solvers.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn edge_edge_within(
@@ -78,6 +78,14 @@ pub(crate) fn edge_edge_within_traced_with(
     d: f64,
     check_range: bool,
 ) -> (Option<Toi>, SolverTier) {
+    // A non-finite coordinate: never within `d` (as for contact).
+    if check_range
+        && !crate::math::all_finite(&[
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        ])
+    {
+        return (None, SolverTier::Float);
+    }
     let d = match Separation::of(d) {
         Separation::Contact => {
             return edge_edge_traced_with(

@@ -21,8 +21,8 @@ use crate::narrow_phase::vertex_face_traced_with;
 /// `d = 0` (or `−0`) is [`crate::narrow_phase::vertex_face()`], bit for bit.
 /// Panic-free for every `d`: a negative or NaN `d` is never met (`None`),
 /// `+∞` always (`Toi::exact(0.0)`); validate a user's `d` with
-/// [`crate::narrow_phase::validate_separation`]. Coordinates must be finite,
-/// as for the contact solvers.
+/// [`crate::narrow_phase::validate_separation`]. A non-finite coordinate
+/// gives `None`, as for the contact solvers.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn vertex_face_within(
@@ -75,6 +75,12 @@ pub(crate) fn vertex_face_within_traced_with(
     d: f64,
     check_range: bool,
 ) -> (Option<Toi>, SolverTier) {
+    // A non-finite coordinate: never within `d` (as for contact).
+    if check_range
+        && !crate::math::all_finite(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1])
+    {
+        return (None, SolverTier::Float);
+    }
     let d = match Separation::of(d) {
         Separation::Contact => {
             return vertex_face_traced_with(
