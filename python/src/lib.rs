@@ -28,8 +28,7 @@ use ccdlab::harness::query_eval::{
 };
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{Feature, MeshError, Step, TriMesh, check_faces, read_frame};
-use ccdlab::narrow_phase::QueryKind;
+use ccdlab::mesh::{MeshError, Step, TriMesh, check_faces, read_frame};
 use ccdlab::pipeline::{Pipeline, StepOutcome};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
@@ -93,25 +92,23 @@ impl StepResult {
         collect_pairs: bool,
     ) -> PyResult<StepResult> {
         let (mut vf, mut vf_toi, mut ee, mut ee_toi) = (vec![], vec![], vec![], vec![]);
-        let internal = |id: u64| {
+        let internal = |a: u64, b: u64| {
             PyRuntimeError::new_err(format!(
-                "internal error: pair ID {id} is no feature of the mesh"
+                "internal error: pair IDs ({a}, {b}) are no vertex–face or edge–edge pair of the \
+                 mesh"
             ))
         };
         // The pairs carry the data sets' global IDs (vertex i, edge #V + j,
         // face #V + #E + k): back to local indices.
         for p in &outcome.pairs {
-            match (p.kind, mesh.feature(p.a), mesh.feature(p.b)) {
-                (QueryKind::VertexFace, Some(Feature::Vertex(v)), Some(Feature::Face(f))) => {
-                    vf.extend([i64::from(v), i64::from(f)]);
-                    vf_toi.extend([p.toi_lower, p.toi_upper]);
-                }
-                (QueryKind::EdgeEdge, Some(Feature::Edge(a)), Some(Feature::Edge(b))) => {
-                    ee.extend([i64::from(a), i64::from(b)]);
-                    ee_toi.extend([p.toi_lower, p.toi_upper]);
-                }
-                (_, Some(_), _) => return Err(internal(p.b)),
-                _ => return Err(internal(p.a)),
+            if let Some((v, f)) = p.vertex_face(mesh) {
+                vf.extend([i64::from(v), i64::from(f)]);
+                vf_toi.extend([p.toi_lower, p.toi_upper]);
+            } else if let Some((a, b)) = p.edge_edge(mesh) {
+                ee.extend([i64::from(a), i64::from(b)]);
+                ee_toi.extend([p.toi_lower, p.toi_upper]);
+            } else {
+                return Err(internal(p.a, p.b));
             }
         }
         let collected = |flat: Vec<i64>| -> PyResult<Option<Py<PyAny>>> {

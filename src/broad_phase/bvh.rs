@@ -119,6 +119,10 @@ impl Leaf {
 pub struct KdopBvh<const N: usize> {
     /// `#V`, `#E`, `#F` of the mesh it was built for (checked on refit).
     pub(crate) mesh_size: [usize; 3],
+    /// The faces of the mesh it was built for, which with `#V` fix the
+    /// whole topology: a refit for a mesh of other faces (the same counts
+    /// after an edge flip, say) is refused, not run on the old features.
+    pub(crate) faces: Vec<[u32; 3]>,
     /// Connected components covered, ascending.
     pub(crate) components: Vec<u32>,
     /// Internal nodes, depth first; the root is `inner[0]` (none for a tree
@@ -332,6 +336,8 @@ impl<const N: usize> KdopBvh<N> {
         self.vertex_bv.iter().fold(Kdop::EMPTY, |b, f| b.merge(f))
     }
 
+    /// `Ok` when `step` is a step of the mesh this BVH was built for (the
+    /// same vertex count and faces) with a position per vertex in each frame.
     pub(crate) fn check_step(&self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
         let m = step.mesh;
         let found = [m.num_vertices(), m.num_edges(), m.num_faces()];
@@ -344,8 +350,34 @@ impl<const N: usize> KdopBvh<N> {
                 });
             }
         }
+        check_same_faces(&self.faces, m.faces())?;
+        for (time, x) in [step.x_t0, step.x_t1].into_iter().enumerate() {
+            if x.len() != m.num_vertices() {
+                return Err(BroadPhaseError::FrameLength {
+                    time,
+                    expected: m.num_vertices(),
+                    found: x.len(),
+                });
+            }
+        }
         Ok(())
     }
+}
+
+/// `Ok` when `found` are the faces `built` (those a BVH was built for).
+pub(crate) fn check_same_faces(
+    built: &[[u32; 3]],
+    found: &[[u32; 3]],
+) -> Result<(), BroadPhaseError> {
+    if built == found {
+        return Ok(());
+    }
+    let face = built
+        .iter()
+        .zip(found)
+        .position(|(a, b)| a != b)
+        .unwrap_or(built.len().min(found.len()));
+    Err(BroadPhaseError::FacesMismatch { face })
 }
 
 /// `d / 2` rounded up: exact unless `d` is an odd multiple of the smallest
@@ -367,6 +399,28 @@ pub enum BroadPhaseError {
         /// The count the BVH was built for.
         expected: usize,
         /// The step's count.
+        found: usize,
+    },
+    /// The step's mesh has the counts of the one the BVH was built for but
+    /// other faces (an edge flip keeps every count). Rebuild the BVH for the
+    /// new topology.
+    #[error(
+        "the step's mesh has other faces than the BVH was built for (first difference at face \
+         {face}); rebuild the BVH for the new topology"
+    )]
+    FacesMismatch {
+        /// The first face that differs.
+        face: usize,
+    },
+    /// A frame of the step holds another number of positions than its mesh
+    /// has vertices (a [`Step`] built from its fields, not by [`Step::new`]).
+    #[error("the step's positions at t = {time} are {found}, its mesh has {expected} vertices")]
+    FrameLength {
+        /// 0 or 1.
+        time: usize,
+        /// The mesh's vertex count.
+        expected: usize,
+        /// The frame's length.
         found: usize,
     },
     /// Two BVHs of different k-DOPs cannot be traversed together. Build both

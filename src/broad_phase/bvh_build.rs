@@ -184,6 +184,8 @@ impl<const N: usize> KdopBvh<N> {
 
         assign_slots(mesh, &items, &work, self);
         self.mesh_size = [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()];
+        self.faces.clear();
+        self.faces.extend_from_slice(mesh.faces());
         self.components = components;
         // The k-DOP arrays keep their old contents (or none): the refit
         // writes them all.
@@ -194,6 +196,7 @@ impl<const N: usize> KdopBvh<N> {
     fn empty() -> KdopBvh<N> {
         KdopBvh {
             mesh_size: [0; 3],
+            faces: Vec::new(),
             components: Vec::new(),
             inner: Vec::new(),
             grid: Quantizer::new(&Kdop::EMPTY),

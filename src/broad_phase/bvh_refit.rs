@@ -33,7 +33,8 @@ pub(crate) const PAR_REFIT_CUTOFF: usize = 16384;
 
 impl<const N: usize> KdopBvh<N> {
     /// Refits every k-DOP to `step`, which must be a step of the mesh the BVH
-    /// was built for (checked by counts of vertices, edges and faces).
+    /// was built for (checked: the same vertex count and faces, and a
+    /// position per vertex in each frame).
     pub fn refit(&mut self, step: &Step<'_>) -> Result<(), BroadPhaseError> {
         self.check_step(step)?;
         self.refit_positions(step.x_t0, step.x_t1);

@@ -268,6 +268,7 @@ impl<const N: usize> KdopBvh<N> {
                 });
             }
         }
+        super::bvh::check_same_faces(&self.faces, &other.faces)?;
         check_disjoint(&self.components, &other.components)
     }
 }

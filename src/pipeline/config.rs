@@ -48,13 +48,24 @@ pub struct PipelineConfig {
 }
 
 impl PipelineConfig {
-    /// Whether a step can run with this configuration: a finite
-    /// [`PipelineConfig::min_distance`] `≥ 0`, and at `d > 0` the exact
-    /// solver (the cubic one has no minimum separation). [`Pipeline::step`]
-    /// checks it; callers may check it before reading any frame.
+    /// Whether a step can run with this configuration: SLPF directions that
+    /// are finite and not zero, a finite [`PipelineConfig::min_distance`]
+    /// `≥ 0`, and at `d > 0` the exact solver (the cubic one has no minimum
+    /// separation). [`Pipeline::step`] checks it; callers may check it before
+    /// reading any frame.
     ///
     /// [`Pipeline::step`]: super::Pipeline::step
     pub fn check(&self) -> Result<(), PipelineError> {
+        if let Some(index) = self
+            .directions
+            .iter()
+            .position(|s| s.iter().any(|c| !c.is_finite()) || s.iter().all(|&c| c == 0.0))
+        {
+            return Err(PipelineError::Direction {
+                index,
+                direction: self.directions[index],
+            });
+        }
         let d = validate_separation(self.min_distance)?;
         if d > 0.0 && self.solver != Solver::Exact {
             return Err(PipelineError::NoSeparation(self.solver));
@@ -65,7 +76,10 @@ impl PipelineConfig {
 
 impl Default for PipelineConfig {
     /// The paper's choices: 26-DOP, SLPF then DNF, its five directions, and
-    /// the exact solver; then the coplanar-window filter.
+    /// the exact solver; then the coplanar-window filter. Time-aligned
+    /// pruning is off here (the paper's BVH); the command line and the
+    /// Python package default to [`TimeAligned::Auto`], which finds the
+    /// same pairs and is faster where vertices move far against the edges.
     fn default() -> Self {
         PipelineConfig {
             axes: KdopAxes::Dop26,

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::filter::FilterSet;
+use crate::mesh::{Feature, TriMesh};
 use crate::narrow_phase::Solver;
 use crate::pair_kernel::QueryKind;
 
@@ -175,7 +176,10 @@ pub(crate) fn is_contact(d: &f64) -> bool {
     *d == 0.0
 }
 
-/// One colliding pair, by the data sets' global IDs.
+/// One colliding pair, by the data sets' global IDs (vertex `i`, edge
+/// `#V + j`, face `#V + #E + k`; [`TriMesh::global_id`]).
+/// [`ContactPair::vertex_face`] and [`ContactPair::edge_edge`] give the
+/// mesh's own indices.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ContactPair {
     /// Vertex–face or edge–edge.
@@ -188,4 +192,26 @@ pub struct ContactPair {
     pub toi_lower: f64,
     /// Upper bound on the pair's earliest contact time.
     pub toi_upper: f64,
+}
+
+impl ContactPair {
+    /// A vertex–face pair as `(vertex, face)` indices of `mesh` (the mesh of
+    /// the step that found it); `None` for an edge–edge pair, or when the
+    /// IDs are no such features of `mesh`.
+    pub fn vertex_face(&self, mesh: &TriMesh) -> Option<(u32, u32)> {
+        match (self.kind, mesh.feature(self.a)?, mesh.feature(self.b)?) {
+            (QueryKind::VertexFace, Feature::Vertex(v), Feature::Face(f)) => Some((v, f)),
+            _ => None,
+        }
+    }
+
+    /// An edge–edge pair as indices into `mesh.edges()` (the mesh of the
+    /// step that found it); `None` for a vertex–face pair, or when the IDs
+    /// are no edges of `mesh`.
+    pub fn edge_edge(&self, mesh: &TriMesh) -> Option<(u32, u32)> {
+        match (self.kind, mesh.feature(self.a)?, mesh.feature(self.b)?) {
+            (QueryKind::EdgeEdge, Feature::Edge(a), Feature::Edge(b)) => Some((a, b)),
+            _ => None,
+        }
+    }
 }

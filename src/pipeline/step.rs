@@ -77,7 +77,7 @@ use crate::filter::{
     dnf_window_within,
 };
 use crate::math::{Vec3, all_coordinates_in_filter_range};
-use crate::mesh::{Feature, Step, TriMesh};
+use crate::mesh::{Feature, MeshError, Step, TriMesh};
 use crate::narrow_phase::{
     LOOSE_MARGIN, SeparationError, Solver, SolverTier, Toi, WithinVerdict, edge_edge_traced_with,
     edge_edge_within_traced_with, edge_edge_within_verdict_with, vertex_face_traced_with,
@@ -88,12 +88,28 @@ use crate::pair_kernel::QueryKind;
 /// Why a step could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
-    /// The step's mesh does not match the BVH of earlier steps.
+    /// The step's mesh does not match the BVH of earlier steps (another
+    /// vertex count or other faces); [`Pipeline::rebuild_next`] first to
+    /// step another mesh.
     #[error(transparent)]
     BroadPhase(#[from] BroadPhaseError),
+    /// The step's frames do not fit its mesh (a length other than its vertex
+    /// count) or hold a non-finite coordinate: a [`Step`] built from its
+    /// fields rather than by [`Step::new`], which checks the same.
+    #[error("the step's frames: {0}")]
+    Frames(#[source] MeshError),
     /// [`PipelineConfig::min_distance`] is not a finite distance.
     #[error("min_distance: {0}")]
     MinDistance(#[from] SeparationError),
+    /// An SLPF direction ([`PipelineConfig::directions`]) that is zero or
+    /// not finite: it could never cull, and is most likely a mistake.
+    #[error("directions[{index}]: {direction:?} is no direction (zero or not finite)")]
+    Direction {
+        /// Its index in the list.
+        index: usize,
+        /// The direction.
+        direction: [f64; 3],
+    },
     /// A minimum separation `d > 0` with a solver that decides contact only.
     #[error(
         "solver: the {0} solver has no minimum separation (it decides contact only); the exact one has"
@@ -139,7 +155,8 @@ impl Pipeline {
 
     /// Makes the next step build its BVH anew rather than refit it (after
     /// large deformations, say, where a refitted tree culls less), for any
-    /// mesh. The new tree is written over the old one's arrays, so a
+    /// mesh: without it, a step of a mesh other than the last step's (another
+    /// vertex count or other faces) is refused ([`PipelineError::BroadPhase`]). The new tree is written over the old one's arrays, so a
     /// rebuild does not fault in fresh memory. The outcome is a fresh
     /// pipeline's.
     pub fn rebuild_next(&mut self) {
@@ -161,6 +178,9 @@ impl Pipeline {
         // d (`crate::filter::dnf_window_within`); SLPF, proven for contact
         // only, is off.
         cfg.check()?;
+        // `Step`'s fields are public: check what `Step::new` checks (a
+        // position per vertex, finite coordinates), in linear time.
+        Step::new(mesh, step.x_t0, step.x_t1).map_err(PipelineError::Frames)?;
         let min_distance = cfg.min_distance;
         let within = min_distance > 0.0;
 
@@ -994,6 +1014,123 @@ mod tests {
         );
         assert!(cubic.check().is_ok());
         assert_eq!(report(&step, cubic, 1, LOOSE_CAP).solver, Solver::Cubic);
+    }
+
+    /// An SLPF direction that is zero or not finite is refused, naming it.
+    #[test]
+    fn directions_that_are_zero_or_not_finite_are_refused() {
+        for bad in [[0.0; 3], [1.0, f64::NAN, 0.0], [f64::INFINITY, 0.0, 0.0]] {
+            let config = PipelineConfig {
+                directions: vec![[1.0, 0.0, 0.0], bad],
+                ..PipelineConfig::default()
+            };
+            let e = config.check().expect_err("refused");
+            assert!(
+                matches!(e, PipelineError::Direction { index: 1, .. }),
+                "{e}"
+            );
+            assert!(e.to_string().starts_with("directions[1]: "), "{e}");
+        }
+        assert!(PipelineConfig::default().check().is_ok());
+    }
+
+    /// A pipeline's next step on a mesh of the same counts but other faces
+    /// (an edge flipped) is refused, not run on the old tree's features;
+    /// after `rebuild_next` it is a fresh pipeline's step.
+    #[test]
+    fn a_step_of_another_mesh_with_the_same_counts_is_refused_until_a_rebuild() {
+        let (mesh, x0, x1) = crossing_sheets(3);
+        let mut flipped = mesh.faces().to_vec();
+        // The quad [0, 1, 4, 3] split along 1–3 instead of 0–4.
+        let (a, b) = (flipped[0], flipped[1]);
+        assert_eq!((a, b), ([0, 1, 4], [0, 4, 3]));
+        flipped[0] = [0, 1, 3];
+        flipped[1] = [1, 4, 3];
+        let other = TriMesh::new(mesh.num_vertices(), flipped).expect("valid faces");
+        assert_eq!(
+            (other.num_edges(), other.num_faces()),
+            (mesh.num_edges(), mesh.num_faces())
+        );
+        let first = Step::new(&mesh, &x0, &x1).expect("matching frames");
+        let second = Step::new(&other, &x0, &x1).expect("matching frames");
+        let mut pipeline = Pipeline::new(PipelineConfig::default());
+        pipeline.step(&first).expect("a valid step");
+        let e = pipeline.step(&second).expect_err("another mesh");
+        assert!(
+            matches!(
+                e,
+                PipelineError::BroadPhase(BroadPhaseError::FacesMismatch { face: 0 })
+            ),
+            "{e}"
+        );
+        pipeline.rebuild_next();
+        let rebuilt = pipeline.step(&second).expect("rebuilt").report;
+        let fresh = report(&second, PipelineConfig::default(), 1, LOOSE_CAP);
+        assert_eq!(outcome(&rebuilt), outcome(&fresh));
+    }
+
+    /// A collected pair's global IDs come back as the mesh's own indices.
+    #[test]
+    fn contact_pairs_give_the_mesh_indices_of_their_features() {
+        let (mesh, x0, x1) = crossing_sheets(4);
+        let step = Step::new(&mesh, &x0, &x1).expect("matching frames");
+        let config = PipelineConfig {
+            collect_pairs: true,
+            ..PipelineConfig::default()
+        };
+        let pairs = Pipeline::new(config).step(&step).expect("a step").pairs;
+        let kinds = |k| pairs.iter().filter(|p| p.kind == k).count();
+        assert!(kinds(QueryKind::VertexFace) > 0 && kinds(QueryKind::EdgeEdge) > 0);
+        for p in &pairs {
+            let ids = match (p.vertex_face(&mesh), p.edge_edge(&mesh)) {
+                (Some((v, f)), None) => (Feature::Vertex(v), Feature::Face(f)),
+                (None, Some((a, b))) => (Feature::Edge(a), Feature::Edge(b)),
+                other => panic!("{p:?}: {other:?}"),
+            };
+            assert_eq!((mesh.global_id(ids.0), mesh.global_id(ids.1)), (p.a, p.b));
+        }
+        // IDs of no feature of the mesh give no indices.
+        let stray = ContactPair {
+            a: u64::MAX,
+            ..pairs[0]
+        };
+        assert_eq!(
+            (stray.vertex_face(&mesh), stray.edge_edge(&mesh)),
+            (None, None)
+        );
+    }
+
+    /// A `Step` built from its fields with frames that do not fit the mesh
+    /// is refused with an error, not a panic or a silent result.
+    #[test]
+    fn a_step_built_from_its_fields_is_checked_as_step_new_checks() {
+        let (mesh, x0, x1) = crossing_sheets(3);
+        let short = &x1[..x1.len() - 1];
+        let mut nan = x1.clone();
+        nan[4].y = f64::NAN;
+        for (x_t1, says) in [(short, "vertices"), (&nan[..], "non-finite")] {
+            let step = Step {
+                mesh: &mesh,
+                x_t0: &x0,
+                x_t1,
+            };
+            let e = Pipeline::new(PipelineConfig::default())
+                .step(&step)
+                .expect_err("bad frames");
+            assert!(
+                matches!(e, PipelineError::Frames(_)) && e.to_string().contains(says),
+                "{e}"
+            );
+            // The BVH's own refit refuses a short frame too.
+            if x_t1.len() != x0.len() {
+                let good = Step::new(&mesh, &x0, &x1).expect("matching frames");
+                let mut bvh = Bvh::build(&good, crate::bounding_volume::KdopAxes::Dop26);
+                assert!(matches!(
+                    bvh.refit(&step),
+                    Err(BroadPhaseError::FrameLength { time: 1, .. })
+                ));
+            }
+        }
     }
 
     /// However few loose brackets a task may keep (so that it narrows them
