@@ -155,10 +155,11 @@ impl Pipeline {
 
     /// Makes the next step build its BVH anew rather than refit it (after
     /// large deformations, say, where a refitted tree culls less), for any
-    /// mesh: without it, a step of a mesh other than the last step's (another
-    /// vertex count or other faces) is refused ([`PipelineError::BroadPhase`]). The new tree is written over the old one's arrays, so a
-    /// rebuild does not fault in fresh memory. The outcome is a fresh
-    /// pipeline's.
+    /// mesh: without it, a step of a mesh other than the last step's
+    /// (another vertex count or other faces) is refused
+    /// ([`PipelineError::BroadPhase`]). The new tree is written over the old
+    /// one's arrays, so a rebuild does not fault in fresh memory. The outcome
+    /// is a fresh pipeline's.
     pub fn rebuild_next(&mut self) {
         self.rebuild = true;
     }
