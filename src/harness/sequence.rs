@@ -362,11 +362,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn entries_named_like_frames_that_are_no_regular_files_are_refused() {
+        use crate::test_util::mkfifo;
         use std::os::unix::fs::symlink;
-        fn mkfifo(path: &Path) {
-            let made = std::process::Command::new("mkfifo").arg(path).status();
-            assert!(made.unwrap().success());
-        }
         type Case = (&'static str, fn(&Path), &'static str);
         let cases: [Case; 5] = [
             ("dangling", |p| symlink("nothing.ply", p).unwrap(), "link"),

@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 use ccdlab::harness::ground_truth::{QueryKind, read_mma_bool, read_query_csv};
 use ccdlab::mesh::{read_step, write_obj, write_ply};
 
-use crate::common::Scratch;
+use crate::common::{Scratch, mkfifo};
 
 fn ccdlab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ccdlab"))
@@ -49,11 +49,6 @@ fn quad(z: f64) -> (Vec<ccdlab::math::Vec3>, Vec<[u32; 3]>) {
         ],
         vec![[0, 1, 2], [0, 2, 3]],
     )
-}
-
-fn mkfifo(path: &Path) {
-    let made = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(made.success(), "mkfifo {}", path.display());
 }
 
 #[test]

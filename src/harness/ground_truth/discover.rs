@@ -380,11 +380,8 @@ mod tests {
     #[test]
     fn entries_named_like_query_files_that_are_no_regular_files_are_refused() {
         use crate::test_util::Scratch;
+        use crate::test_util::mkfifo;
         use std::os::unix::fs::symlink;
-        fn mkfifo(path: &Path) {
-            let made = std::process::Command::new("mkfifo").arg(path).status();
-            assert!(made.unwrap().success());
-        }
         type Case = (&'static str, fn(&Path), &'static str);
         let cases: [Case; 4] = [
             ("dangling", |p| symlink("nothing", p).unwrap(), "link"),
