@@ -34,7 +34,7 @@ pub const MAX_INPUT_BYTES: u64 = 4 << 30;
 /// [`MAX_INPUT_BYTES`] is refused too ([`ErrorKind::FileTooLarge`]). The
 /// read is bounded by the size the file had when it was opened.
 pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
-    refuse_irregular(std::fs::metadata(path)?.file_type())?;
+    check_regular(path)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -63,6 +63,14 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
 pub fn read_input_to_string(path: &Path) -> std::io::Result<String> {
     String::from_utf8(read_input(path)?)
         .map_err(|_| Error::new(ErrorKind::InvalidData, "the file is not valid UTF-8 text"))
+}
+
+/// `Ok` when `path` is a regular file (symbolic links followed): the check
+/// [`read_input`] makes before it opens a file, for a caller that lists
+/// files before reading them. The operating system's error when nothing
+/// readable is there (a dangling link: [`ErrorKind::NotFound`]).
+pub fn check_regular(path: &Path) -> std::io::Result<()> {
+    refuse_irregular(std::fs::metadata(path)?.file_type())
 }
 
 /// An [`ErrorKind::InvalidInput`] error unless `file_type` is a regular

@@ -369,15 +369,10 @@ pub(crate) fn check_same_faces(
     built: &[[u32; 3]],
     found: &[[u32; 3]],
 ) -> Result<(), BroadPhaseError> {
-    if built == found {
-        return Ok(());
+    match crate::mesh::first_face_difference(built, found) {
+        None => Ok(()),
+        Some(face) => Err(BroadPhaseError::FacesMismatch { face }),
     }
-    let face = built
-        .iter()
-        .zip(found)
-        .position(|(a, b)| a != b)
-        .unwrap_or(built.len().min(found.len()));
-    Err(BroadPhaseError::FacesMismatch { face })
 }
 
 /// `d / 2` rounded up: exact unless `d` is an odd multiple of the smallest

@@ -105,12 +105,7 @@ pub fn check_same_topology(
             found: frame.positions.len(),
         });
     }
-    if frame.faces != faces {
-        let face = faces
-            .iter()
-            .zip(&frame.faces)
-            .position(|(a, b)| a != b)
-            .unwrap_or(faces.len().min(frame.faces.len()));
+    if let Some(face) = first_face_difference(faces, &frame.faces) {
         return Err(MeshError::FaceMismatch {
             face,
             expected: faces.len(),
@@ -118,6 +113,20 @@ pub fn check_same_topology(
         });
     }
     Ok(())
+}
+
+/// The first face at which two face lists differ (the shorter one's length
+/// when one continues the other), or `None` when they are equal.
+pub(crate) fn first_face_difference(a: &[[u32; 3]], b: &[[u32; 3]]) -> Option<usize> {
+    if a == b {
+        return None;
+    }
+    Some(
+        a.iter()
+            .zip(b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len())),
+    )
 }
 
 #[cfg(test)]

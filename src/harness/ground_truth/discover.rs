@@ -165,21 +165,18 @@ fn files_with_extension(dir: &Path, exts: &[&str]) -> Result<Vec<PathBuf>, DataE
         if !exts.iter().any(|ext| has_extension(&path, ext)) {
             continue;
         }
-        // An operating-system error, as reading such a file directly gives
-        // (Python raises OSError for both).
-        let (kind, this) = match std::fs::metadata(&path) {
-            Ok(m) if m.is_file() => {
-                files.push(path);
-                continue;
+        // The error reading such a file directly gives (Python raises
+        // OSError for both); nothing readable there is a dangling link.
+        match crate::io::check_regular(&path) {
+            Ok(()) => files.push(path),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                return Err(io(&path)(e));
             }
-            Ok(m) => (
-                std::io::ErrorKind::InvalidInput,
-                crate::io::file_kind(m.file_type()).to_string(),
-            ),
-            Err(e) => (e.kind(), format!("a link to nothing readable ({e})")),
-        };
-        let message = format!("only regular files are read; this is {this}");
-        return Err(io(&path)(std::io::Error::new(kind, message)));
+            Err(e) => {
+                let message = format!("a link to nothing readable ({e})");
+                return Err(io(&path)(std::io::Error::new(e.kind(), message)));
+            }
+        }
     }
     Ok(files)
 }
