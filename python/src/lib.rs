@@ -40,6 +40,15 @@ mod arrays;
 mod ccd_queries;
 mod options;
 
+/// The extension's Rust allocations (not Python's) go to mimalloc on Linux.
+/// It keeps memory freed by one call for the next, where glibc hands the large
+/// blocks of a step back to the system and the next one-shot `step` touches
+/// fresh pages again (docs/notes/python.md). Only this extension's memory is
+/// concerned: nothing of the process's allocator is changed.
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use arrays::*;
 use ccd_queries::{edge_edge_ccd, edge_edge_ccd_batch, vertex_face_ccd, vertex_face_ccd_batch};
 use options::*;
