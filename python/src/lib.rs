@@ -338,11 +338,8 @@ fn step(
     )?;
     let (x_t0, x_t1) = frames(V0, V1, None)?;
     let faces = faces(F, Some(x_t0.len()), "F")?;
-    let num_vertices = x_t0.len();
-    let mesh = py
-        .detach(|| TriMesh::new(num_vertices, faces))
-        .map_err(|e| value_error(format!("F: {e}")))?;
     let pool = thread_pool(options.threads)?;
+    let mesh = mesh(py, &pool, x_t0.len(), faces)?;
     let mut pipeline = Pipeline::new(options.config.clone());
     let outcome = run_step(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)?;
     StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
@@ -374,6 +371,19 @@ fn frames(
         )));
     }
     Ok((x_t0, x_t1))
+}
+
+/// The topology of `faces` over `num_vertices` vertices, built on `pool` (it
+/// runs parts of it in parallel) with the interpreter lock released; a fault
+/// is a `ValueError` naming `F`.
+fn mesh(
+    py: Python<'_>,
+    pool: &rayon::ThreadPool,
+    num_vertices: usize,
+    faces: Vec<[u32; 3]>,
+) -> PyResult<TriMesh> {
+    py.detach(|| pool.install(|| TriMesh::new(num_vertices, faces)))
+        .map_err(|e| value_error(format!("F: {e}")))
 }
 
 /// Runs one step on `pool` with the interpreter lock released.
@@ -482,22 +492,20 @@ impl PyPipeline {
         let bound = faces.iter().flatten().max().map_or(0, |&i| i as usize + 1);
         check_faces(num_vertices.unwrap_or(bound), &faces)
             .map_err(|e| value_error(format!("F: {e}")))?;
-        let mesh = match num_vertices {
+        let (mesh, pool) = match num_vertices {
             Some(n) => {
-                let faces = faces.clone();
-                Some(
-                    py.detach(|| TriMesh::new(n, faces))
-                        .map_err(|e| value_error(format!("F: {e}")))?,
-                )
+                let pool = thread_pool(options.threads)?;
+                let mesh = mesh(py, &pool, n, faces.clone())?;
+                (Some(mesh), Some((std::process::id(), pool)))
             }
-            None => None,
+            None => (None, None),
         };
         Ok(PyPipeline {
             faces,
             mesh,
             inner: Pipeline::new(options.config.clone()),
             options,
-            pool: None,
+            pool,
         })
     }
 
@@ -535,10 +543,7 @@ impl PyPipeline {
         if this.mesh.is_none() {
             let n = x_t0.len();
             let faces = faces_checked(&this.faces, n)?;
-            let mesh = py
-                .detach(|| TriMesh::new(n, faces))
-                .map_err(|e| value_error(format!("F: {e}")))?;
-            this.mesh = Some(mesh);
+            this.mesh = Some(mesh(py, this.pool()?, n, faces)?);
         }
         this.pool()?;
         let collect = this.options.config.collect_pairs;
@@ -740,9 +745,7 @@ fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         .map(|&i| i as usize + 1)
         .max()
         .unwrap_or(0);
-    let mesh = py
-        .detach(|| TriMesh::new(num_vertices, faces))
-        .map_err(|e| value_error(format!("F: {e}")))?;
+    let mesh = mesh(py, &thread_pool(None)?, num_vertices, faces)?;
     let flat: Vec<i64> = mesh
         .edges()
         .iter()

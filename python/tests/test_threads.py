@@ -2,6 +2,7 @@
 process (multiprocessing's "fork") runs steps: nothing global is inherited."""
 
 import multiprocessing
+import subprocess
 import sys
 import threading
 import time
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 import ccdlab
+from conftest import FUNNEL
 
 
 def test_other_python_threads_run_during_a_step(ball):
@@ -91,3 +93,37 @@ def test_a_pipeline_stepping_in_another_thread_says_so(ball):
     # Free again: it takes changes and steps.
     p.rebuild_next()
     assert p.step(V0, V1).report["bvh"] == "build"
+
+
+_THREADS_LEFT = """
+import sys, time
+import numpy as np
+import ccdlab
+
+def threads():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("Threads:"))
+
+V0, F = ccdlab.read_mesh(sys.argv[1])
+V1 = V0 + 0.01
+before = threads()
+ccdlab.edges(F)
+ccdlab.step(V0, V1, F, threads=2)
+ccdlab.Pipeline(F, threads=2, num_vertices=len(V0))
+ccdlab.vertex_face_ccd_batch(np.zeros((4, 8, 3)), threads=2)
+deadline = time.monotonic() + 30
+while threads() > before and time.monotonic() < deadline:
+    time.sleep(0.01)
+print(before, threads())
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/status")
+def test_one_shot_calls_leave_no_worker_threads_behind():
+    # In a fresh interpreter, so that no earlier test's objects hold a pool:
+    # every call's workers are its own and end with it (a global pool would
+    # stay, and a forked child would inherit it without its threads).
+    out = subprocess.run([sys.executable, "-c", _THREADS_LEFT, str(FUNNEL / "frames" / "227.ply")],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    before, after = map(int, out.split())
+    assert after == before

@@ -91,25 +91,27 @@ impl TriMesh {
     /// vertex. Geometrically degenerate (zero-area) triangles are accepted.
     pub fn new(num_vertices: usize, faces: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
         check_faces(num_vertices, &faces)?;
-        let (edges, face_edges) = number_edges(num_vertices, &faces)?;
-        let mut vertex_owner = filled(num_vertices, NO_OWNER, "vertices")?;
-        let mut edge_owner = vec![NO_OWNER; edges.len()];
-        let mut face_owned = vec![0u8; faces.len()];
-        for (f, (tri, fe)) in faces.iter().zip(&face_edges).enumerate() {
-            for k in 0..3 {
-                let v = &mut vertex_owner[tri[k] as usize];
-                if *v == NO_OWNER {
-                    *v = f as u32;
-                    face_owned[f] |= 1 << k;
-                }
-                let e = &mut edge_owner[fe[k] as usize];
-                if *e == NO_OWNER {
-                    *e = f as u32;
-                    face_owned[f] |= 8 << k;
-                }
-            }
+        // The edge numbering and the vertices' facts are independent: on two
+        // threads when the pool has them.
+        let (numbering, vertices) = rayon::join(
+            || number_edges(num_vertices, &faces),
+            || -> Result<_, MeshError> {
+                Ok((
+                    vertex_owners(num_vertices, &faces)?,
+                    components(num_vertices, &faces)?,
+                ))
+            },
+        );
+        let Topology {
+            edges,
+            face_edges,
+            edge_owner,
+            mut face_owned,
+        } = numbering?;
+        let ((vertex_owner, corners_owned), (component, num_components)) = vertices?;
+        for (owned, corners) in face_owned.iter_mut().zip(corners_owned) {
+            *owned |= corners;
         }
-        let (component, num_components) = components(num_vertices, &edges)?;
         Ok(TriMesh {
             num_vertices,
             faces,
@@ -242,17 +244,78 @@ fn filled<T: Clone>(n: usize, value: T, what: &'static str) -> Result<Vec<T>, Me
     Ok(v)
 }
 
-/// The unique edges and each face's three edge indices.
-type EdgeNumbering = (Vec<[u32; 2]>, Vec<[u32; 3]>);
+/// What numbering the edges gives: the unique edges, each face's three edge
+/// indices, each edge's owner face, and the face's owned-edge bits (`8 << k`
+/// for its edge `k`, as in [`TriMesh::face_owned`]).
+struct Topology {
+    edges: Vec<[u32; 2]>,
+    face_edges: Vec<[u32; 3]>,
+    edge_owner: Vec<u32>,
+    face_owned: Vec<u8>,
+}
+
+/// A face side as [`number_edges`] sorts it: its smaller vertex in the high
+/// bits, its side index `3f + k` (side `k` of face `f`) in the low ones, so
+/// that a sort orders a larger vertex's sides by smaller vertex, then by
+/// face. `u64` when the side indices fit in 32 bits (meshes of fewer than
+/// 1,431,655,766 faces), `u128` beyond.
+trait SideKey: Copy + Ord + Default {
+    fn new(smaller: u32, side: usize) -> Self;
+    fn smaller(self) -> u32;
+    fn side(self) -> usize;
+}
+
+impl SideKey for u64 {
+    #[inline]
+    fn new(smaller: u32, side: usize) -> u64 {
+        (u64::from(smaller) << 32) | side as u64
+    }
+    #[inline]
+    fn smaller(self) -> u32 {
+        (self >> 32) as u32
+    }
+    #[inline]
+    fn side(self) -> usize {
+        (self & u64::from(u32::MAX)) as usize
+    }
+}
+
+impl SideKey for u128 {
+    #[inline]
+    fn new(smaller: u32, side: usize) -> u128 {
+        (u128::from(smaller) << 64) | side as u128
+    }
+    #[inline]
+    fn smaller(self) -> u32 {
+        (self >> 64) as u32
+    }
+    #[inline]
+    fn side(self) -> usize {
+        (self & u128::from(u64::MAX)) as usize
+    }
+}
 
 /// The unique edges of `faces` in libigl's order (by larger vertex, then
-/// smaller) and each face's three edges `(f0,f1) (f1,f2) (f2,f0)` as indices
-/// into them.
+/// smaller), each face's three edges `(f0,f1) (f1,f2) (f2,f0)` as indices into
+/// them, and each edge's owner (the lowest face that has it).
+fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<Topology, MeshError> {
+    if 3 * faces.len() <= u32::MAX as usize + 1 {
+        number_edges_by::<u64>(num_vertices, faces)
+    } else {
+        number_edges_by::<u128>(num_vertices, faces)
+    }
+}
+
+/// [`number_edges`] with sides packed as `K`.
 ///
 /// A counting sort of the `3·#F` face sides by their larger vertex, then a sort
-/// of each vertex's few sides by the smaller one: linear in the mesh, and each
-/// side gets its edge's index as the edge is numbered (no search).
-fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<EdgeNumbering, MeshError> {
+/// of each vertex's few sides by the smaller one and the side index: linear in
+/// the mesh. Each side gets its edge's index as the edge is numbered (no
+/// search), and an edge's first side is its owner face's.
+fn number_edges_by<K: SideKey>(
+    num_vertices: usize,
+    faces: &[[u32; 3]],
+) -> Result<Topology, MeshError> {
     let sides = |t: &[u32; 3]| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
     // start[v]..start[v + 1]: the sides whose larger vertex is v.
     let mut start = filled(num_vertices + 1, 0usize, "vertices")?;
@@ -264,48 +327,70 @@ fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<EdgeNumbering
     for v in 0..num_vertices {
         start[v + 1] += start[v];
     }
-    // A side as (smaller vertex << 32) | face, so that a bucket sorts by the
-    // smaller vertex; which of the face's sides it is follows from the face
-    // (its corners are distinct, so its three sides are).
     let mut fill = filled(num_vertices + 1, 0usize, "vertices")?;
     fill.copy_from_slice(&start);
-    let mut by_larger = filled(3 * faces.len(), 0u64, "faces")?;
+    let mut by_larger = filled(3 * faces.len(), K::default(), "faces")?;
     for (f, t) in faces.iter().enumerate() {
-        for (a, b) in sides(t) {
+        for (k, (a, b)) in sides(t).into_iter().enumerate() {
             let slot = &mut fill[a.max(b) as usize];
-            by_larger[*slot] = (u64::from(a.min(b)) << 32) | f as u64;
+            by_larger[*slot] = K::new(a.min(b), 3 * f + k);
             *slot += 1;
         }
     }
     let mut edges = Vec::with_capacity(faces.len() * 3 / 2 + 2);
+    let mut edge_owner = Vec::with_capacity(faces.len() * 3 / 2 + 2);
     let mut face_edges = vec![[0u32; 3]; faces.len()];
+    let mut face_owned = vec![0u8; faces.len()];
     for (v, range) in start.windows(2).enumerate() {
         let bucket = &mut by_larger[range[0]..range[1]];
         bucket.sort_unstable();
         let mut last = None;
         for &entry in bucket.iter() {
-            let smaller = (entry >> 32) as u32;
-            if last != Some(smaller) {
-                last = Some(smaller);
-                edges.push([smaller, v as u32]);
+            let (f, k) = (entry.side() / 3, entry.side() % 3);
+            if last != Some(entry.smaller()) {
+                last = Some(entry.smaller());
+                edges.push([entry.smaller(), v as u32]);
+                edge_owner.push(f as u32);
+                face_owned[f] |= 8 << k;
             }
-            let f = (entry & u64::from(u32::MAX)) as usize;
-            let k = sides(&faces[f])
-                .iter()
-                .position(|&(a, b)| a.min(b) == smaller && a.max(b) == v as u32)
-                .expect("the entry is one of its face's sides");
             face_edges[f][k] = u32::try_from(edges.len() - 1).map_err(|_| MeshError::TooLarge {
                 what: "edges",
                 count: edges.len(),
             })?;
         }
     }
-    Ok((edges, face_edges))
+    Ok(Topology {
+        edges,
+        face_edges,
+        edge_owner,
+        face_owned,
+    })
 }
 
-/// Union–find over the edges; components numbered in order of their smallest
-/// vertex.
-fn components(num_vertices: usize, edges: &[[u32; 2]]) -> Result<(Vec<u32>, usize), MeshError> {
+/// Each vertex's owner (the lowest face that has it, [`NO_OWNER`] for none)
+/// and each face's owned-corner bits (`1 << k` for its corner `k`, as in
+/// [`TriMesh::face_owned`]).
+fn vertex_owners(
+    num_vertices: usize,
+    faces: &[[u32; 3]],
+) -> Result<(Vec<u32>, Vec<u8>), MeshError> {
+    let mut vertex_owner = filled(num_vertices, NO_OWNER, "vertices")?;
+    let mut corners_owned = vec![0u8; faces.len()];
+    for (f, tri) in faces.iter().enumerate() {
+        for k in 0..3 {
+            let v = &mut vertex_owner[tri[k] as usize];
+            if *v == NO_OWNER {
+                *v = f as u32;
+                corners_owned[f] |= 1 << k;
+            }
+        }
+    }
+    Ok((vertex_owner, corners_owned))
+}
+
+/// Union–find over the faces' sides; components numbered in order of their
+/// smallest vertex.
+fn components(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(Vec<u32>, usize), MeshError> {
     let mut parent = filled(num_vertices, 0u32, "vertices")?;
     for (v, p) in parent.iter_mut().enumerate() {
         *p = v as u32;
@@ -318,12 +403,15 @@ fn components(num_vertices: usize, edges: &[[u32; 2]]) -> Result<(Vec<u32>, usiz
         }
         x
     }
-    for &[a, b] in edges {
-        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-        if ra != rb {
-            // Keep the smaller root so that roots are the smallest vertex.
-            let (lo, hi) = (ra.min(rb), ra.max(rb));
-            parent[hi as usize] = lo;
+    // Two sides of a face join its three corners.
+    for &[a, b, c] in faces {
+        for (a, b) in [(a, b), (b, c)] {
+            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+            if ra != rb {
+                // Keep the smaller root so that roots are the smallest vertex.
+                let (lo, hi) = (ra.min(rb), ra.max(rb));
+                parent[hi as usize] = lo;
+            }
         }
     }
     let mut label = filled(num_vertices, NO_OWNER, "vertices")?;
@@ -443,11 +531,78 @@ mod tests {
         })
     }
 
+    /// The slow oracle of the vertices' facts: each vertex's lowest face by a
+    /// scan of all faces, and components by flood fill over the faces' sides,
+    /// labelled in order of their smallest vertex.
+    fn vertex_facts_by_scan(n: usize, faces: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>) {
+        let owner = (0..n as u32)
+            .map(|v| {
+                faces
+                    .iter()
+                    .position(|t| t.contains(&v))
+                    .map_or(NO_OWNER, |f| f as u32)
+            })
+            .collect();
+        let mut label = vec![NO_OWNER; n];
+        let mut count = 0;
+        for v in 0..n {
+            if label[v] != NO_OWNER {
+                continue;
+            }
+            let mut stack = vec![v as u32];
+            label[v] = count;
+            while let Some(x) = stack.pop() {
+                for t in faces.iter().filter(|t| t.contains(&x)) {
+                    for &y in t {
+                        if label[y as usize] == NO_OWNER {
+                            label[y as usize] = count;
+                            stack.push(y);
+                        }
+                    }
+                }
+            }
+            count += 1;
+        }
+        (owner, label)
+    }
+
     proptest! {
         #[test]
+        fn vertex_owners_and_components_equal_a_plain_scan((n, faces) in faces()) {
+            let mesh = TriMesh::new(n, faces.clone()).unwrap();
+            let (owner, component) = vertex_facts_by_scan(n, &faces);
+            prop_assert_eq!(mesh.vertex_owner(), &owner[..]);
+            prop_assert_eq!(mesh.component(), &component[..]);
+            prop_assert_eq!(mesh.num_components(), component.iter().max().map_or(0, |&c| c as usize + 1));
+            for (f, t) in faces.iter().enumerate() {
+                for (k, &v) in t.iter().enumerate() {
+                    let owned = mesh.face_owned()[f] & (1 << k) != 0;
+                    prop_assert_eq!(owned, owner[v as usize] == f as u32);
+                }
+            }
+        }
+
+        #[test]
         fn counting_sort_numbering_equals_the_map_numbering((n, faces) in faces()) {
-            let fast = number_edges(n, &faces).unwrap();
-            prop_assert_eq!(fast, number_edges_by_map(&faces));
+            let oracle = number_edges_by_map(&faces);
+            // Both packings of the sides: u64 (taken here) and u128 (taken
+            // for meshes too large to build in a test).
+            for fast in [number_edges_by::<u64>(n, &faces), number_edges_by::<u128>(n, &faces)] {
+                let fast = fast.unwrap();
+                prop_assert_eq!((&fast.edges, &fast.face_edges), (&oracle.0, &oracle.1));
+                // The owner of an edge is the lowest face that has it, and
+                // that face (only) marks the edge as owned.
+                for (e, &owner) in fast.edge_owner.iter().enumerate() {
+                    let lowest = oracle.1.iter().position(|fe| fe.contains(&(e as u32)));
+                    prop_assert_eq!(Some(owner as usize), lowest);
+                }
+                for (f, fe) in oracle.1.iter().enumerate() {
+                    for (k, &e) in fe.iter().enumerate() {
+                        let owned = fast.face_owned[f] & (8 << k) != 0;
+                        prop_assert_eq!(owned, fast.edge_owner[e as usize] == f as u32);
+                    }
+                }
+            }
         }
     }
 }
