@@ -20,6 +20,9 @@
 //! global is shared with worker processes.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
 use ccdlab::harness::memory::MeasuredStep;
@@ -292,7 +295,8 @@ fn _restore_step_result(
 ///     contact only) is off; ``report`` says what ran. The work grows with
 ///     the pairs that come within d: a d of the order of the mesh's edge
 ///     length or more makes most nearby pairs collide and a step take
-///     seconds to minutes (the call cannot be interrupted while it runs).
+///     seconds to minutes; Ctrl-C (``KeyboardInterrupt``, or any exception
+///     a signal handler raises) stops it.
 ///
 /// Returns
 /// -------
@@ -386,7 +390,14 @@ fn mesh(
         .map_err(|e| value_error(format!("F: {e}")))
 }
 
-/// Runs one step on `pool` with the interpreter lock released.
+/// How often a running step looks for a signal (Ctrl-C) to the interpreter.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs one step on `pool` with the interpreter lock released. The calling
+/// thread waits for it and, every [`SIGNAL_POLL`], takes the lock to run
+/// the interpreter's signal handlers: an exception from one (Ctrl-C's
+/// `KeyboardInterrupt`) cancels the step, and is raised once the pool has
+/// let it go ([`Pipeline::step_cancellable`]).
 fn run_step(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
@@ -395,12 +406,40 @@ fn run_step(
     x_t0: &[Vec3],
     x_t1: &[Vec3],
 ) -> PyResult<StepOutcome> {
-    py.detach(|| -> Result<StepOutcome, String> {
-        let step = Step::new(mesh, x_t0, x_t1).map_err(|e| e.to_string())?;
-        pool.install(|| pipeline.step(&step))
-            .map_err(|e| e.to_string())
-    })
-    .map_err(value_error)
+    let step = Step::new(mesh, x_t0, x_t1).map_err(|e| value_error(e.to_string()))?;
+    let cancel = AtomicBool::new(false);
+    let (outcome, signal) = py.detach(|| {
+        pool.in_place_scope(|scope| {
+            let (done, result) = mpsc::channel();
+            let (step, cancel) = (&step, &cancel);
+            scope.spawn(move |_| {
+                // The receiver outlives the scope: the send cannot fail.
+                let _ = done.send(pipeline.step_cancellable(step, cancel));
+            });
+            let mut signal = None;
+            loop {
+                match result.recv_timeout(SIGNAL_POLL) {
+                    Ok(outcome) => return (Some(outcome), signal),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if signal.is_none()
+                            && let Err(e) = Python::attach(|py| py.check_signals())
+                        {
+                            cancel.store(true, Ordering::Relaxed);
+                            signal = Some(e);
+                        }
+                    }
+                    // The task panicked: the scope's end raises its panic.
+                    Err(RecvTimeoutError::Disconnected) => return (None, signal),
+                }
+            }
+        })
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    outcome
+        .expect("a step that did not panic sent its outcome")
+        .map_err(|e| value_error(e.to_string()))
 }
 
 /// A pipeline over the steps of one mesh's frame sequence.

@@ -127,3 +127,34 @@ def test_one_shot_calls_leave_no_worker_threads_behind():
                          capture_output=True, text=True, timeout=120, check=True).stdout
     before, after = map(int, out.split())
     assert after == before
+
+
+_INTERRUPTED = """
+import _thread, sys, threading
+import ccdlab
+
+V0, F = ccdlab.read_mesh(sys.argv[1])
+V1, _ = ccdlab.read_mesh(sys.argv[2])
+# Every pair of features within d = 1 (50 edge lengths): minutes of work.
+p = ccdlab.Pipeline(F, threads=2, min_distance=1.0)
+for run in (lambda: p.step(V0, V1), lambda: ccdlab.step(V0, V1, F, threads=2, min_distance=1.0)):
+    threading.Timer(0.5, _thread.interrupt_main).start()  # as Ctrl-C does
+    try:
+        run()
+        print("finished")
+    except KeyboardInterrupt:
+        print("interrupted")
+# The interrupted pipeline is free again (not held by the cancelled step).
+p.rebuild_next()
+print(p.num_vertices == len(V0))
+"""
+
+
+def test_ctrl_c_interrupts_a_long_step():
+    # A fresh interpreter, so that the interrupt reaches no other test. The
+    # timeout only guards against a hang: an uninterrupted run takes far
+    # longer.
+    out = subprocess.run([sys.executable, "-c", _INTERRUPTED, str(FUNNEL / "frames" / "227.ply"),
+                          str(FUNNEL / "frames" / "228.ply")],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    assert out.split() == ["interrupted", "interrupted", "True"]

@@ -303,6 +303,9 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
         .map_init(Scratch::new, |scratch, w| {
             let mut sink = make_sink();
             let mut stats = BroadPhaseStats::default();
+            if sink.stopped() {
+                return (sink, stats);
+            }
             if ordered {
                 self_range(a, &a.clusters[w[0]..=w[1]], scratch, &mut stats, &mut sink);
             } else {
@@ -1043,6 +1046,7 @@ mod tests {
     use crate::math::Vec3;
     use crate::mesh::{Step, TriMesh};
     use proptest::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     /// Discards candidates.
     struct Discard;
@@ -1099,5 +1103,76 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Counts candidates; stops (all sinks, through `stop`) at its first
+    /// batch when `stop` is given.
+    struct StopAtFirst<'a> {
+        stop: Option<&'a AtomicBool>,
+        pairs: u64,
+    }
+
+    impl StopAtFirst<'_> {
+        fn take(&mut self, n: usize) {
+            self.pairs += n as u64;
+            if let Some(stop) = self.stop {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    impl CandidateSink for StopAtFirst<'_> {
+        fn vertex_face(&mut self, pairs: &[VfPair]) {
+            self.take(pairs.len());
+        }
+        fn edge_edge(&mut self, pairs: &[EePair]) {
+            self.take(pairs.len());
+        }
+        fn stopped(&self) -> bool {
+            self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        }
+    }
+
+    /// A sink that says it has stopped makes the parallel traversal skip the
+    /// tasks not begun: on one thread, only the tasks before the first batch
+    /// and the task that sent it run.
+    #[test]
+    fn tasks_after_a_sink_stopped_are_skipped() {
+        // A flat 40 × 40 grid shrinking to half its size, each vertex
+        // sweeping over its neighbours' faces: 3,042 faces, a dozen tasks,
+        // every one with candidates.
+        let n = 40u32;
+        let x: Vec<Vec3> = (0..n * n)
+            .map(|i| Vec3::new(f64::from(i % n), f64::from(i / n), 0.0))
+            .collect();
+        let mut faces = Vec::new();
+        for j in 0..n - 1 {
+            for i in 0..n - 1 {
+                let v = j * n + i;
+                faces.push([v, v + 1, v + n + 1]);
+                faces.push([v, v + n + 1, v + n]);
+            }
+        }
+        let mesh = TriMesh::new(x.len(), faces).unwrap();
+        let x1: Vec<Vec3> = x.iter().map(|p| p * 0.5).collect();
+        let step = Step::new(&mesh, &x, &x1).unwrap();
+        let t = KdopBvh::<13>::build(&step);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let count = |stop| {
+            let (sinks, stats) =
+                pool.install(|| t.self_candidates_par(|| StopAtFirst { stop, pairs: 0 }));
+            let pairs: u64 = sinks.iter().map(|s| s.pairs).sum();
+            (pairs, stats.leaf_pairs, sinks.len())
+        };
+        let (all, all_leaf_pairs, tasks) = count(None);
+        assert!(tasks > 4, "{tasks} tasks");
+        let stop = AtomicBool::new(false);
+        let (some, some_leaf_pairs, _) = count(Some(&stop));
+        assert!(stop.load(Ordering::Relaxed));
+        assert!(0 < some && some < all, "{some} of {all} candidates");
+        assert!(some_leaf_pairs < all_leaf_pairs);
     }
 }

@@ -51,6 +51,13 @@ pub trait CandidateSink {
     fn vertex_face(&mut self, pairs: &[VfPair]);
     /// A batch of edge–edge candidates.
     fn edge_edge(&mut self, pairs: &[EePair]);
+
+    /// Whether the sink wants no more candidates (a cancelled step): the
+    /// parallel traversals then skip the tasks they have not begun. `false`
+    /// unless the sink says otherwise.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 impl<F: FnMut(Candidate)> CandidateSink for F {

@@ -64,6 +64,8 @@
 //! counts and times of impact combined in chunk order, so counts, pairs and
 //! the time of impact are identical for any number of threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::clock::{Clock, busy_ms};
@@ -115,6 +117,10 @@ pub enum PipelineError {
         "solver: the {0} solver has no minimum separation (it decides contact only); the exact one has"
     )]
     NoSeparation(Solver),
+    /// The step was cancelled ([`Pipeline::step_cancellable`]) before it
+    /// ended; the BVH stays that of this step's frames.
+    #[error("the step was cancelled")]
+    Cancelled,
 }
 
 /// The result of one step.
@@ -171,6 +177,28 @@ impl Pipeline {
 
     /// Runs one step on the current rayon thread pool.
     pub fn step(&mut self, step: &Step<'_>) -> Result<StepOutcome, PipelineError> {
+        self.run(step, None)
+    }
+
+    /// [`Pipeline::step`], given up when `cancel` is set (by another thread:
+    /// a caller that takes an interrupt, say): the traversal's tasks then
+    /// skip their candidates and the tasks not begun, and the step answers
+    /// [`PipelineError::Cancelled`]. A step that ends before `cancel` is set
+    /// is a plain step's. After a cancelled step the pipeline carries on as
+    /// after any step: its BVH was built or refitted for these frames.
+    pub fn step_cancellable(
+        &mut self,
+        step: &Step<'_>,
+        cancel: &AtomicBool,
+    ) -> Result<StepOutcome, PipelineError> {
+        self.run(step, Some(cancel))
+    }
+
+    fn run(
+        &mut self,
+        step: &Step<'_>,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<StepOutcome, PipelineError> {
         let start = Clock::start();
         let cfg = &self.config;
         let mesh = step.mesh;
@@ -246,7 +274,12 @@ impl Pipeline {
         // exact tests run on each batch of candidates as the traversal
         // emits it (neither the candidates nor the survivors are stored).
         let t = Clock::start();
-        let (sinks, bp) = bvh.self_candidates_par(|| FilterSink::new(&ctx));
+        let (sinks, bp) = bvh.self_candidates_par(|| FilterSink::new(&ctx, cancel));
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            drop(sinks);
+            self.buffers = ctx.into_buffers();
+            return Err(PipelineError::Cancelled);
+        }
         let mut vf = KindCounts {
             candidates: bp.vf_candidates,
             candidates_same_component: bp.vf_same_component,
@@ -786,15 +819,18 @@ fn earliest(a: Option<Toi>, b: Toi) -> Toi {
 /// exact test on the batch's survivors (module doc).
 struct FilterSink<'c> {
     ctx: &'c FilterCtx<'c>,
+    /// Set: the step is cancelled, candidates are dropped untested.
+    cancel: Option<&'c AtomicBool>,
     vf: KindSink<VfPair>,
     ee: KindSink<EePair>,
     busy: Busy,
 }
 
 impl<'c> FilterSink<'c> {
-    fn new(ctx: &'c FilterCtx<'c>) -> FilterSink<'c> {
+    fn new(ctx: &'c FilterCtx<'c>, cancel: Option<&'c AtomicBool>) -> FilterSink<'c> {
         FilterSink {
             ctx,
+            cancel,
             vf: KindSink::new(),
             ee: KindSink::new(),
             busy: Busy::default(),
@@ -804,11 +840,19 @@ impl<'c> FilterSink<'c> {
 
 impl CandidateSink for FilterSink<'_> {
     fn vertex_face(&mut self, pairs: &[VfPair]) {
-        self.vf.batch(self.ctx, pairs, &mut self.busy);
+        if !self.stopped() {
+            self.vf.batch(self.ctx, pairs, &mut self.busy);
+        }
     }
 
     fn edge_edge(&mut self, pairs: &[EePair]) {
-        self.ee.batch(self.ctx, pairs, &mut self.busy);
+        if !self.stopped() {
+            self.ee.batch(self.ctx, pairs, &mut self.busy);
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
     }
 }
 
@@ -1068,6 +1112,37 @@ mod tests {
         let rebuilt = pipeline.step(&second).expect("rebuilt").report;
         let fresh = report(&second, PipelineConfig::default(), 1, LOOSE_CAP);
         assert_eq!(outcome(&rebuilt), outcome(&fresh));
+    }
+
+    /// A step cancelled before it runs answers `Cancelled`; the pipeline's
+    /// next step is a plain one (over the cancelled step's tree), and a step
+    /// given a flag that stays clear is a plain step.
+    #[test]
+    fn a_cancelled_step_says_so_and_the_pipeline_carries_on() {
+        let (mesh, x0, x1) = crossing_sheets(6);
+        let step = Step::new(&mesh, &x0, &x1).expect("matching frames");
+        let config = PipelineConfig {
+            collect_pairs: true,
+            ..PipelineConfig::default()
+        };
+        let fresh = Pipeline::new(config.clone()).step(&step).expect("a step");
+        assert!(fresh.report.vf.colliding + fresh.report.ee.colliding > 0);
+
+        let mut pipeline = Pipeline::new(config.clone());
+        let e = pipeline
+            .step_cancellable(&step, &AtomicBool::new(true))
+            .expect_err("cancelled");
+        assert!(matches!(e, PipelineError::Cancelled), "{e}");
+        let next = pipeline.step(&step).expect("a step");
+        assert_eq!(next.report.bvh, BvhMode::Refit);
+        assert_eq!(outcome(&next.report), outcome(&fresh.report));
+        assert_eq!(next.pairs, fresh.pairs);
+
+        let clear = Pipeline::new(config)
+            .step_cancellable(&step, &AtomicBool::new(false))
+            .expect("not cancelled");
+        assert_eq!(outcome(&clear.report), outcome(&fresh.report));
+        assert_eq!(clear.pairs, fresh.pairs);
     }
 
     /// A collected pair's global IDs come back as the mesh's own indices.
