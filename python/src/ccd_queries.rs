@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::arrays::*;
 use crate::options::*;
+use crate::workers::thread_pool;
 
 /// Solves one query of `kind` given as eight array-likes.
 pub(crate) fn solve_one(

@@ -20,9 +20,6 @@
 //! global is shared with worker processes.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
 
 use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
 use ccdlab::harness::memory::MeasuredStep;
@@ -42,6 +39,7 @@ use pyo3::types::{PyDict, PyTuple};
 mod arrays;
 mod ccd_queries;
 mod options;
+mod workers;
 
 /// The extension's Rust allocations (not Python's) go to mimalloc on Linux.
 /// It keeps memory freed by one call for the next, where glibc hands the large
@@ -55,6 +53,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use arrays::*;
 use ccd_queries::{edge_edge_ccd, edge_edge_ccd_batch, vertex_face_ccd, vertex_face_ccd_batch};
 use options::*;
+use workers::{Workers, run_interruptible, thread_pool};
 
 // ---------------------------------------------------------------------------
 // Steps
@@ -295,8 +294,9 @@ fn _restore_step_result(
 ///     contact only) is off; ``report`` says what ran. The work grows with
 ///     the pairs that come within d: a d of the order of the mesh's edge
 ///     length or more makes most nearby pairs collide and a step take
-///     seconds to minutes; Ctrl-C (``KeyboardInterrupt``, or any exception
-///     a signal handler raises) stops it.
+///     seconds to minutes. Called from the main thread, the step's
+///     traversal gives up on Ctrl-C (or any exception a signal handler
+///     raises), and that exception is raised.
 ///
 /// Returns
 /// -------
@@ -390,14 +390,9 @@ fn mesh(
         .map_err(|e| value_error(format!("F: {e}")))
 }
 
-/// How often a running step looks for a signal (Ctrl-C) to the interpreter.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
-
-/// Runs one step on `pool` with the interpreter lock released. The calling
-/// thread waits for it and, every [`SIGNAL_POLL`], takes the lock to run
-/// the interpreter's signal handlers: an exception from one (Ctrl-C's
-/// `KeyboardInterrupt`) cancels the step, and is raised once the pool has
-/// let it go ([`Pipeline::step_cancellable`]).
+/// Runs one step on `pool` with the interpreter lock released; a signal
+/// handler's exception (Ctrl-C) cancels it and is raised instead
+/// ([`run_interruptible`]).
 fn run_step(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
@@ -407,38 +402,7 @@ fn run_step(
     x_t1: &[Vec3],
 ) -> PyResult<StepOutcome> {
     let step = Step::new(mesh, x_t0, x_t1).map_err(|e| value_error(e.to_string()))?;
-    let cancel = AtomicBool::new(false);
-    let (outcome, signal) = py.detach(|| {
-        pool.in_place_scope(|scope| {
-            let (done, result) = mpsc::channel();
-            let (step, cancel) = (&step, &cancel);
-            scope.spawn(move |_| {
-                // The receiver outlives the scope: the send cannot fail.
-                let _ = done.send(pipeline.step_cancellable(step, cancel));
-            });
-            let mut signal = None;
-            loop {
-                match result.recv_timeout(SIGNAL_POLL) {
-                    Ok(outcome) => return (Some(outcome), signal),
-                    Err(RecvTimeoutError::Timeout) => {
-                        if signal.is_none()
-                            && let Err(e) = Python::attach(|py| py.check_signals())
-                        {
-                            cancel.store(true, Ordering::Relaxed);
-                            signal = Some(e);
-                        }
-                    }
-                    // The task panicked: the scope's end raises its panic.
-                    Err(RecvTimeoutError::Disconnected) => return (None, signal),
-                }
-            }
-        })
-    });
-    if let Some(e) = signal {
-        return Err(e);
-    }
-    outcome
-        .expect("a step that did not panic sent its outcome")
+    run_interruptible(py, pool, |cancel| pipeline.step_cancellable(&step, cancel))?
         .map_err(|e| value_error(e.to_string()))
 }
 
@@ -474,7 +438,7 @@ struct PyPipeline {
     inner: Pipeline,
     /// The worker pool and the process that built it (a forked child
     /// builds its own: the parent's workers do not exist in it).
-    pool: Option<(u32, rayon::ThreadPool)>,
+    pool: Option<(u32, Workers)>,
 }
 
 impl PyPipeline {
@@ -784,7 +748,8 @@ fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         .map(|&i| i as usize + 1)
         .max()
         .unwrap_or(0);
-    let mesh = mesh(py, &thread_pool(None)?, num_vertices, faces)?;
+    // The topology runs on two threads at most.
+    let mesh = mesh(py, &*thread_pool(Some(2))?, num_vertices, faces)?;
     let flat: Vec<i64> = mesh
         .edges()
         .iter()

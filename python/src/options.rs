@@ -11,7 +11,7 @@ use ccdlab::narrow_phase::{
     QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
 };
 use ccdlab::pipeline::{PipelineConfig, TimeAligned};
-use pyo3::exceptions::{PyOSError, PyOverflowError, PyTypeError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 
@@ -139,15 +139,6 @@ pub(crate) fn parse_threads(threads: Option<i64>) -> PyResult<Option<usize>> {
             "threads: {n} is out of range; pass 1 to {MAX_THREADS}, or None for all CPUs"
         ))),
     }
-}
-
-/// A rayon pool of `threads` workers (all logical CPUs, or
-/// `RAYON_NUM_THREADS`, for `None`, as the command line's default).
-pub(crate) fn thread_pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| PyOSError::new_err(format!("could not start the worker threads: {e}")))
 }
 
 /// A pipeline configuration and a thread count, checked; also kept as the

@@ -89,6 +89,9 @@ impl TriMesh {
     ///
     /// Refuses an empty face list, out-of-range indices and faces that repeat a
     /// vertex. Geometrically degenerate (zero-area) triangles are accepted.
+    ///
+    /// Runs on the current rayon pool (rayon's global one outside any): the
+    /// edge numbering beside the vertices' owners and components.
     pub fn new(num_vertices: usize, faces: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
         check_faces(num_vertices, &faces)?;
         // The edge numbering and the vertices' facts are independent: on two
@@ -299,11 +302,16 @@ impl SideKey for u128 {
 /// smaller), each face's three edges `(f0,f1) (f1,f2) (f2,f0)` as indices into
 /// them, and each edge's owner (the lowest face that has it).
 fn number_edges(num_vertices: usize, faces: &[[u32; 3]]) -> Result<Topology, MeshError> {
-    if 3 * faces.len() <= u32::MAX as usize + 1 {
+    if side_indices_fit_u32(faces.len()) {
         number_edges_by::<u64>(num_vertices, faces)
     } else {
         number_edges_by::<u128>(num_vertices, faces)
     }
+}
+
+/// Whether the side indices `3f + k` of `num_faces` faces are below `2^32`.
+fn side_indices_fit_u32(num_faces: usize) -> bool {
+    num_faces as u64 * 3 <= 1 << 32
 }
 
 /// [`number_edges`] with sides packed as `K`.
@@ -564,6 +572,20 @@ mod tests {
             count += 1;
         }
         (owner, label)
+    }
+
+    #[test]
+    fn sides_are_packed_in_u64_while_their_indices_fit_32_bits() {
+        // 1,431,655,765 faces have sides up to 3 · 1,431,655,764 + 2 =
+        // 2^32 - 2; one face more reaches 2^32 + 1.
+        assert!(side_indices_fit_u32(1_431_655_765));
+        assert!(!side_indices_fit_u32(1_431_655_766));
+        let top = 3 * (1_431_655_765 - 1) + 2;
+        assert_eq!(top, u32::MAX as usize - 1);
+        let key = <u64 as SideKey>::new(u32::MAX - 1, top);
+        assert_eq!((key.smaller(), key.side()), (u32::MAX - 1, top));
+        let key = <u128 as SideKey>::new(u32::MAX - 1, top + 3);
+        assert_eq!((key.smaller(), key.side()), (u32::MAX - 1, top + 3));
     }
 
     proptest! {
