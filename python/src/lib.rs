@@ -436,24 +436,19 @@ struct PyPipeline {
     mesh: Option<TriMesh>,
     options: Options,
     inner: Pipeline,
-    /// The worker pool and the process that built it (a forked child
-    /// builds its own: the parent's workers do not exist in it).
-    pool: Option<(u32, Workers)>,
+    /// The worker pool (a forked child builds its own: the parent's
+    /// workers do not exist in it).
+    pool: Option<Workers>,
 }
 
 impl PyPipeline {
     /// The pool of this process, built when missing.
     fn pool(&mut self) -> PyResult<&rayon::ThreadPool> {
-        let pid = std::process::id();
-        if !matches!(&self.pool, Some((owner, _)) if *owner == pid) {
-            if let Some(stale) = self.pool.take() {
-                // Inherited through fork: its threads are not in this
-                // process; dropping it would signal them. Leak it.
-                std::mem::forget(stale);
-            }
-            self.pool = Some((pid, thread_pool(self.options.threads)?));
+        if self.pool.as_ref().is_none_or(Workers::is_foreign) {
+            // An inherited pool is leaked by its drop.
+            self.pool = Some(thread_pool(self.options.threads)?);
         }
-        Ok(&self.pool.as_ref().expect("set above").1)
+        Ok(self.pool.as_ref().expect("set above"))
     }
 }
 
@@ -499,7 +494,7 @@ impl PyPipeline {
             Some(n) => {
                 let pool = thread_pool(options.threads)?;
                 let mesh = mesh(py, &pool, n, faces.clone())?;
-                (Some(mesh), Some((std::process::id(), pool)))
+                (Some(mesh), Some(pool))
             }
             None => (None, None),
         };
@@ -554,7 +549,7 @@ impl PyPipeline {
             mesh, inner, pool, ..
         } = this;
         let mesh = mesh.as_ref().expect("built above");
-        let pool = &pool.as_ref().expect("built above").1;
+        let pool = pool.as_ref().expect("built above");
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
         StepResult::new(py, outcome, mesh, collect)
     }

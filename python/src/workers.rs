@@ -17,9 +17,23 @@ use pyo3::prelude::*;
 /// worker still exiting after the call had returned could hold a lock of
 /// the allocator's when another Python thread forks, and the child would
 /// wait for it forever.
+///
+/// A forked child inherits the pool but not its threads: there it is
+/// [foreign](Workers::is_foreign), and dropping it leaks it (joining or
+/// waking threads that do not exist would wait forever).
 pub(crate) struct Workers {
     pool: Option<rayon::ThreadPool>,
     threads: Arc<Mutex<Vec<JoinHandle<()>>>>,
+    /// The process that started the threads.
+    process: u32,
+}
+
+impl Workers {
+    /// Whether this pool was inherited through fork (its threads are in the
+    /// parent process, not in this one).
+    pub(crate) fn is_foreign(&self) -> bool {
+        self.process != std::process::id()
+    }
 }
 
 impl Deref for Workers {
@@ -32,6 +46,13 @@ impl Deref for Workers {
 
 impl Drop for Workers {
     fn drop(&mut self) {
+        if self.is_foreign() {
+            std::mem::forget(self.pool.take());
+            std::mem::forget(std::mem::take(
+                &mut *self.threads.lock().unwrap_or_else(PoisonError::into_inner),
+            ));
+            return;
+        }
         // Dropping the pool tells its idle workers to exit; then wait for
         // them. (Never dropped on one of its own workers: calls drop their
         // pools on the Python thread that made them.)
@@ -71,6 +92,7 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> PyResult<Workers> {
     Ok(Workers {
         pool: Some(pool),
         threads: handles,
+        process: std::process::id(),
     })
 }
 

@@ -65,6 +65,30 @@ def test_a_forked_worker_runs_steps(funnel):
     assert got == (toi, toi, hits)
 
 
+def _child_drops_its_inherited_pipeline():
+    global _INHERITED
+    _INHERITED = None  # the pipeline, and the pool its parent built, dropped
+    return "dropped"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_a_forked_worker_drops_an_inherited_pipeline(funnel):
+    # The child has the parent's pool but not its threads: dropping it must
+    # not wait for them.
+    global _INHERITED
+    V0, V1, F = funnel
+    p = ccdlab.Pipeline(F, threads=2)
+    p.step(V0, V1)
+    _INHERITED = p
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(1) as pool:
+            got = pool.apply_async(_child_drops_its_inherited_pipeline).get(timeout=120)
+    finally:
+        _INHERITED = None
+    assert got == "dropped"
+
+
 def test_a_pipeline_stepping_in_another_thread_says_so(ball):
     V0, V1, F = ball
     p = ccdlab.Pipeline(F, threads=1, time_aligned="off")
