@@ -87,8 +87,22 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> PyResult<Workers> {
                 .push(handle);
             Ok(())
         })
-        .build()
-        .map_err(|e| PyOSError::new_err(format!("could not start the worker threads: {e}")))?;
+        .build();
+    let pool = match pool {
+        Ok(pool) => pool,
+        Err(e) => {
+            // The threads started before the failure are told to exit by
+            // the builder; wait for them as a dropped pool does.
+            let started =
+                std::mem::take(&mut *handles.lock().unwrap_or_else(PoisonError::into_inner));
+            for t in started {
+                let _ = t.join();
+            }
+            return Err(PyOSError::new_err(format!(
+                "could not start the worker threads: {e}"
+            )));
+        }
+    };
     Ok(Workers {
         pool: Some(pool),
         threads: handles,
@@ -110,21 +124,17 @@ impl Drop for CancelOnDrop<'_> {
 }
 
 /// Runs `work` as a task of `pool` with the interpreter lock released, and
-/// returns what it returns. Called from the interpreter's main thread (the
-/// only one signal handlers run on), the waiting thread takes the lock
-/// every [`SIGNAL_POLL`] to run them: when one raises (Ctrl-C's
-/// `KeyboardInterrupt`), the flag `work` is given is set, and once `work`
-/// has returned (it should look at the flag and give up), the exception is
-/// raised instead of its result. From other threads, `work` runs to its end.
+/// returns what it returns. The waiting thread takes the lock every
+/// [`SIGNAL_POLL`] to run the interpreter's signal handlers (which run on
+/// its main thread only: elsewhere this finds nothing): when one raises
+/// (Ctrl-C's `KeyboardInterrupt`), the flag `work` is given is set, and
+/// once `work` has returned (it should look at the flag and give up), the
+/// exception is raised instead of its result.
 pub(crate) fn run_interruptible<T: Send>(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
     work: impl FnOnce(&AtomicBool) -> T + Send,
 ) -> PyResult<T> {
-    let threading = py.import("threading")?;
-    let on_main = threading
-        .call_method0("current_thread")?
-        .is(&threading.call_method0("main_thread")?);
     let cancel = AtomicBool::new(false);
     let (result, signal) = py.detach(|| {
         pool.in_place_scope(|scope| {
@@ -138,7 +148,7 @@ pub(crate) fn run_interruptible<T: Send>(
             });
             let mut signal = None;
             loop {
-                let received = if on_main && signal.is_none() {
+                let received = if signal.is_none() {
                     result.recv_timeout(SIGNAL_POLL)
                 } else {
                     result.recv().map_err(RecvTimeoutError::from)
