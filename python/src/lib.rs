@@ -343,7 +343,7 @@ fn step(
     let (x_t0, x_t1) = frames(V0, V1, None)?;
     let faces = faces(F, Some(x_t0.len()), "F")?;
     let pool = thread_pool(options.threads)?;
-    let mesh = mesh(py, &pool, x_t0.len(), faces)?;
+    let mesh = build_mesh(py, &pool, x_t0.len(), faces)?;
     let mut pipeline = Pipeline::new(options.config.clone());
     let outcome = run_step(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)?;
     StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
@@ -380,7 +380,7 @@ fn frames(
 /// The topology of `faces` over `num_vertices` vertices, built on `pool` (it
 /// runs parts of it in parallel) with the interpreter lock released; a fault
 /// is a `ValueError` naming `F`.
-fn mesh(
+fn build_mesh(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
     num_vertices: usize,
@@ -493,7 +493,7 @@ impl PyPipeline {
         let (mesh, pool) = match num_vertices {
             Some(n) => {
                 let pool = thread_pool(options.threads)?;
-                let mesh = mesh(py, &pool, n, faces.clone())?;
+                let mesh = build_mesh(py, &pool, n, faces.clone())?;
                 (Some(mesh), Some(pool))
             }
             None => (None, None),
@@ -538,18 +538,21 @@ impl PyPipeline {
         let mut this = busy_checked(slf)?;
         let this = &mut *this;
         let (x_t0, x_t1) = frames(V0, V1, this.mesh.as_ref().map(TriMesh::num_vertices))?;
-        if this.mesh.is_none() {
-            let n = x_t0.len();
-            let faces = faces_checked(&this.faces, n)?;
-            this.mesh = Some(mesh(py, this.pool()?, n, faces)?);
-        }
         this.pool()?;
         let collect = this.options.config.collect_pairs;
         let PyPipeline {
-            mesh, inner, pool, ..
+            faces,
+            mesh,
+            inner,
+            pool,
+            ..
         } = this;
-        let mesh = mesh.as_ref().expect("built above");
         let pool = pool.as_ref().expect("built above");
+        if mesh.is_none() {
+            let n = x_t0.len();
+            *mesh = Some(build_mesh(py, pool, n, faces_checked(faces, n)?)?);
+        }
+        let mesh = mesh.as_ref().expect("built above");
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
         StepResult::new(py, outcome, mesh, collect)
     }
@@ -744,7 +747,7 @@ fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         .max()
         .unwrap_or(0);
     // The topology runs on two threads at most.
-    let mesh = mesh(py, &*thread_pool(Some(2))?, num_vertices, faces)?;
+    let mesh = build_mesh(py, &*thread_pool(Some(2))?, num_vertices, faces)?;
     let flat: Vec<i64> = mesh
         .edges()
         .iter()
