@@ -16,10 +16,17 @@
 # stamped with machine, threads and commit (data/stamp.json, data/gap_stamp.json).
 #
 #   scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N]
-#                                  [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M] [--only gap]
+#                                  [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M]
+#                                  [--only gap|queries]
 #
-# `--only gap` (or ONLY=gap in the environment) runs the gap stage alone and renders the page
-# with the other stages' data already in reports/min_distance/data/.
+# A third stage ("queries") times the narrow phase alone, one thread, on the ground-truth query
+# sets (Sample-Queries, funnel 227's, cloth-ball 92's): `ccdlab queries --min-distance D`
+# (each query solved at d and, timed beside, in contact) and Tight-Inclusion with ms = d
+# (`scripts/peer_ipctk.py queries --min-distance D`), per-query means at the same d / L
+# (L: the frames' mean edge length, or for Sample-Queries its queries' at t = 0).
+#
+# `--only gap` or `--only queries` (or ONLY=... in the environment) runs that stage alone and
+# renders the page with the other stages' data already in reports/min_distance/data/.
 #
 # Cloth-ball dominates the run, mostly the Tight-Inclusion check (over 10^5 pairs per d from
 # Python); ipctk's colliding counts are taken on funnel only (on cloth-ball the counting pass
@@ -33,7 +40,7 @@ ball_repeat=2
 ipctk_funnel_repeat=3
 ipctk_ball_repeat=1
 only="${ONLY:-}"
-usage="usage: scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N] [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M] [--only gap]"
+usage="usage: scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N] [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M] [--only gap|queries]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) threads="${2:?$usage}"; shift 2 ;;
@@ -46,8 +53,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$only" in
-  "" | gap) ;;
-  *) echo "--only $only: the only stage that runs alone is gap" >&2; echo "$usage" >&2; exit 2 ;;
+  "" | gap | queries) ;;
+  *) echo "--only $only: the stages that run alone are gap and queries" >&2; echo "$usage" >&2; exit 2 ;;
 esac
 
 cargo build --release --locked
@@ -167,6 +174,58 @@ PY
     check_ratios="[\"${gap_check_ratios// /\",\"}\"]" ti_step="$gap_ti_step"
 }
 
+# The narrow phase alone on the ground-truth query sets, one thread: per-query means at each
+# d = r * L beside contact, ccdlab and Tight-Inclusion.
+queries_min_time_ms=200
+run_queries() {
+  local sample="$data_root/ccd-queries"
+  local funnel="$data_root/scalable-ccd/cloth-funnel"
+  local ball="$data_root/scalable-ccd/cloth-ball"
+  # Sample-Queries has no frames: L is the mean length of its queries' edges at t = 0 (a
+  # vertex-face query's triangle sides, an edge-edge query's two edges).
+  local sample_L
+  sample_L="$(python3 - "$sample" <<'PY'
+import csv, math, sys
+from fractions import Fraction
+from pathlib import Path
+total, count = 0.0, 0
+for path in sorted(Path(sys.argv[1]).rglob("*.csv")):
+    kind = "vf" if "vertex-face" in path.parts else "ee" if "edge-edge" in path.parts else None
+    if kind is None:
+        continue
+    rows = [[float(Fraction(int(r[2 * i]), int(r[2 * i + 1]))) for i in range(3)] for r in csv.reader(open(path))]
+    for q in range(0, len(rows) - 7, 8):
+        p = rows[q:q + 4]
+        sides = [(1, 2), (2, 3), (3, 1)] if kind == "vf" else [(0, 1), (2, 3)]
+        for i, j in sides:
+            total += math.dist(p[i], p[j])
+            count += 1
+print(repr(total / count))
+PY
+)"
+  local group path L lengths=""
+  for entry in "sample $sample $sample_L" "funnel $funnel 0.019109353562922374" \
+    "cloth-ball $ball 0.21639446265508272"; do
+    read -r group path L <<< "$entry"
+    echo "== queries: $group, Tight-Inclusion in contact" >&2
+    python3 scripts/peer_ipctk.py queries "$path" --min-time-ms "$queries_min_time_ms" --json \
+      > "$data/queries_ti_${group}_0.json"
+    local r d
+    for r in $ratios; do
+      [ "$r" = 0 ] && continue
+      d="$(python3 -c "print(repr($r * $L))")"
+      echo "== queries: $group d/L = $r (d = $d)" >&2
+      "$work/ccdlab" queries "$path" --min-time-ms "$queries_min_time_ms" --min-distance "$d" \
+        --json > "$data/queries_ccdlab_${group}_$r.json"
+      python3 scripts/peer_ipctk.py queries "$path" --min-time-ms "$queries_min_time_ms" \
+        --min-distance "$d" --json > "$data/queries_ti_${group}_$r.json"
+    done
+    lengths="${lengths:+$lengths,}\"$group\":$L"
+  done
+  write_stamp "$data/queries_stamp.json" mean_edge_length="{$lengths}" \
+    min_time_ms="$queries_min_time_ms"
+}
+
 # Writes FILE: a JSON object of the machine, threads, commit and date, and KEY=VALUE pairs
 # (a VALUE that parses as JSON is stored as such, else as a string).
 write_stamp() {
@@ -191,14 +250,14 @@ PY
 machine="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
 machine="${machine:-unknown}"
 commit="$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- src scripts || echo ' (modified)')"
-if [ "$only" = gap ]; then
-  # The other stages' data as they are; only the gap stage's is replaced.
+# shellcheck source=scripts/data_dir.sh
+source scripts/data_dir.sh
+data_root="$(data_dir "$root")"
+if [ -n "$only" ]; then
+  # The other stages' data as they are; only this stage's is replaced.
   cp reports/min_distance/data/*.json "$data/"
-  rm -f "$data"/gap_*.json
+  rm -f "$data/${only}"_*.json
 else
-  # shellcheck source=scripts/data_dir.sh
-  source scripts/data_dir.sh
-  data_root="$(data_dir "$root")"
   fun="$data_root/scalable-ccd/cloth-funnel/frames"
   ball="$data_root/scalable-ccd/cloth-ball/frames"
   run_scene funnel "$fun/227.ply" "$fun/228.ply" 0.019109353562922374 "$funnel_repeat" "$ipctk_funnel_repeat" counts
@@ -206,7 +265,8 @@ else
   write_stamp "$data/stamp.json" \
     repeats="\"$funnel_repeat,$ball_repeat,$ipctk_funnel_repeat,$ipctk_ball_repeat\""
 fi
-run_gap
+if [ -z "$only" ] || [ "$only" = gap ]; then run_gap; fi
+if [ -z "$only" ] || [ "$only" = queries ]; then run_queries; fi
 
 mkdir -p "$out.tmp"
 python3 scripts/render_min_distance.py "$data" "$out.tmp"
