@@ -40,7 +40,9 @@
 //! `2⁻⁴⁰` is reachable for any `d` in range. The direction is the
 //! difference of the features' nearest points at mid-interval
 //! ([`super::nearest`]), which separates them by exactly their distance
-//! (the separating hyperplane of two convex sets) up to the hint's error.
+//! (the separating hyperplane of two convex sets) up to the hint's error;
+//! where those points are interior to both features, the normal, the same
+//! direction computed more accurately ([`Features::separating_hint`]).
 //!
 //! **Within at `t`.** For exact weights (triangle `β, γ ≥ 0`, `β + γ ≤ 1`;
 //! segments `s, r ∈ [0, 1]`) the witness `Δ = point of B − point of A` is
@@ -80,6 +82,37 @@ pub(super) fn between(u0: &BoundedVec3, u1: &BoundedVec3, t: f64) -> BoundedVec3
     }
     let t = Bounded::exact(t);
     BoundedVec3(each3(|i| u0.0[i] + t * (u1.0[i] - u0.0[i])))
+}
+
+/// `y(t) − o(t)` in plain doubles, for the hints: the two differences
+/// first, then the interpolation, so that rounding errors are of the order
+/// of `u` times the features' size, not the coordinates' magnitude.
+#[inline]
+fn relative_hint(o: &Track, y: &Track, t: f64) -> Vec3 {
+    lerp(&(y[0] - o[0]), &(y[1] - o[1]), t)
+}
+
+/// The normal `n` oriented along `gap`, or `gap` itself when `n` is short
+/// (`|n|² ≤ 10⁻⁸·scale`, `scale` the product of the two sides' squared
+/// lengths: sides within 10⁻⁴ radians of parallel).
+///
+/// Why not always `gap`: near the first time within `d` the features are
+/// about `d` apart, and their nearest points' difference, computed from
+/// sides of length `ℓ`, is only accurate to about `u·ℓ`, so its direction
+/// is off by about `u·ℓ/d`; the apart certificate then fails on intervals
+/// closer to that time than about `u·ℓ²/d` in distance, which for a small
+/// `d` is more than the search's widest bracket (`super::search`). The
+/// normal's direction is accurate to about `u` over the sine of the
+/// angle between the sides, whatever `d`.
+#[inline]
+fn normal_hint(n: Vec3, scale: f64, gap: Vec3) -> Vec3 {
+    if n.norm_squared() <= 1e-8 * scale {
+        gap
+    } else if n.dot(&gap) < 0.0 {
+        -n
+    } else {
+        n
+    }
 }
 
 /// Granularity of directions and weights, `2⁻⁵⁰`.
@@ -124,6 +157,13 @@ pub(super) trait Features {
     /// Weights of two nearby points at `t` (plain doubles, a hint) and the
     /// difference of those points, B's minus A's.
     fn nearest(&self, t: f64) -> ([f64; 2], Vec3);
+    /// A direction that separates the features at `t` by about their
+    /// distance (plain doubles, a hint): where the nearest points are
+    /// interior to both features, the normal (the triangle's, or the cross
+    /// product of the two edges), which is then the same direction and
+    /// computed from the features' sides alone; elsewhere the difference of
+    /// the nearest points ([`normal_hint`]).
+    fn separating_hint(&self, t: f64) -> Vec3;
     /// The exact difference of the points with weights `w` (already rounded
     /// to valid exact weights) at `t`, certified.
     fn witness(&self, w: [f64; 2], t: f64) -> BoundedVec3;
@@ -162,9 +202,22 @@ impl Features for VertexFace {
 
     #[inline]
     fn nearest(&self, t: f64) -> ([f64; 2], Vec3) {
-        let at = |x: &Track| lerp(&x[0], &x[1], t);
         let [f0, f1, f2] = &self.b;
-        point_triangle(&at(&self.a[0]), &at(f0), &at(f1), &at(f2))
+        let at = |x: &Track| relative_hint(f0, x, t);
+        point_triangle(&at(&self.a[0]), &Vec3::zeros(), &at(f1), &at(f2))
+    }
+
+    #[inline]
+    fn separating_hint(&self, t: f64) -> Vec3 {
+        let [f0, f1, f2] = &self.b;
+        let at = |x: &Track| relative_hint(f0, x, t);
+        let (u, v) = (at(f1), at(f2));
+        let ([beta, gamma], gap) = point_triangle(&at(&self.a[0]), &Vec3::zeros(), &u, &v);
+        if beta > 0.0 && gamma > 0.0 && beta + gamma < 1.0 {
+            normal_hint(u.cross(&v), u.norm_squared() * v.norm_squared(), gap)
+        } else {
+            gap
+        }
     }
 
     #[inline]
@@ -222,9 +275,23 @@ impl Features for EdgeEdge {
 
     #[inline]
     fn nearest(&self, t: f64) -> ([f64; 2], Vec3) {
-        let at = |x: &Track| lerp(&x[0], &x[1], t);
         let ([a0, a1], [b0, b1]) = (&self.a, &self.b);
-        segment_segment(&at(a0), &at(a1), &at(b0), &at(b1))
+        let at = |x: &Track| relative_hint(a0, x, t);
+        segment_segment(&Vec3::zeros(), &at(a1), &at(b0), &at(b1))
+    }
+
+    #[inline]
+    fn separating_hint(&self, t: f64) -> Vec3 {
+        let ([a0, a1], [b0, b1]) = (&self.a, &self.b);
+        let at = |x: &Track| relative_hint(a0, x, t);
+        let (ea, b0, b1) = (at(a1), at(b0), at(b1));
+        let ([s, r], gap) = segment_segment(&Vec3::zeros(), &ea, &b0, &b1);
+        if s > 0.0 && s < 1.0 && r > 0.0 && r < 1.0 {
+            let eb = b1 - b0;
+            normal_hint(ea.cross(&eb), ea.norm_squared() * eb.norm_squared(), gap)
+        } else {
+            gap
+        }
     }
 
     #[inline]
@@ -324,11 +391,10 @@ fn apart_along<F: Features>(f: &F, s: [f64; 3], d: f64, l: f64, r: f64) -> bool 
 }
 
 /// Certified: the features are more than `d` apart at every time of
-/// `[l, r]`, along the direction between their nearest points at
-/// mid-interval.
+/// `[l, r]`, along the separating direction at mid-interval
+/// ([`Features::separating_hint`]).
 pub(super) fn apart<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
-    let (_, gap) = f.nearest(0.5 * (l + r));
-    direction(gap).is_some_and(|s| apart_along(f, s, d, l, r))
+    direction(f.separating_hint(0.5 * (l + r))).is_some_and(|s| apart_along(f, s, d, l, r))
 }
 
 /// The search's grid for advancement times, `2⁻⁴⁰`.

@@ -12,11 +12,13 @@
 //!
 //! Why later times: near `t*` the features are about `d` apart, and the
 //! direction between their nearest points, computed in doubles from
-//! coordinates of size `L`, is only accurate to about `u·L/d` (cancellation);
+//! sides of size `L`, is only accurate to about `u·L/d` (cancellation);
 //! over a feature of size `L` that is an error of `u·L²/d` in the
 //! separation, so intervals closer to `t*` than that (in distance) cannot
 //! be certified apart. For small `d` the undropped narrow interval then
-//! ends before `t*`, and the bracket must reach past it.
+//! ends before `t*`, and the bracket must reach past it. (Where the nearest
+//! points are interior to both features the certificate takes the normal
+//! instead, whose accuracy does not depend on `d`.)
 
 use super::super::toi::{EXACT_TOI_WIDTH, Toi};
 
