@@ -16,8 +16,9 @@ frames and `boxes/*.json` with global IDs vertex i, edge #V+j, face #V+#E+k and 
 `edges(F)` order) and runs Tight-Inclusion on every query with the settings of the published
 benchmark (Wang et al. 2021, the Tight-Inclusion repository's app/main.cpp): minimum
 separation 0 (`--min-distance D`: ms = D, its gap in the ∞-norm; the scores stay against the
-contact truth, and `hits` counts the queries it reports), tolerance 1e-6, at most 1e6 iterations, t_max = 1, numerical error filter
-(-1,-1,-1) (computed per query), breadth-first search, no_zero_toi off. It calls
+contact truth, and `hits` counts the queries it reports), tolerance 1e-6, at most 1e6
+iterations, t_max = 1, numerical error filter (-1,-1,-1) (computed per query), breadth-first
+search, no_zero_toi off. It calls
 `ipctk.tight_inclusion.point_triangle_ccd` / `edge_edge_ccd`: the Tight-Inclusion library
 itself, without IPC's conservative rescaling. The JSON has the shape of
 `ccdlab queries --json`, with `solver` = "ipctk-tight-inclusion" and a `peer` object.

@@ -255,7 +255,6 @@ def queries_section(data: Path, failed: list) -> list:
     lengths = st["mean_edge_length"]
     rows = []
     for group, name in QUERY_GROUPS:
-        L = lengths[group]
         ti0 = read_json(data / f"queries_ti_{group}_0.json")["total"]
         for r in RATIOS[1:]:
             c = read_json(data / f"queries_ccdlab_{group}_{r}.json")
