@@ -35,10 +35,12 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 threads=2
-funnel_repeat=5
-ball_repeat=2
+# As many runs as reports/speed takes (fastest reported): on a shared machine a run of five
+# funnel steps (about 50 ms) is often disturbed throughout (docs/notes/pipeline.md).
+funnel_repeat=10
+ball_repeat=10
 ipctk_funnel_repeat=3
-ipctk_ball_repeat=1
+ipctk_ball_repeat=3
 only="${ONLY:-}"
 usage="usage: scripts/report_min_distance.sh [--threads T] [--funnel-repeat N] [--ball-repeat N] [--ipctk-funnel-repeat M] [--ipctk-ball-repeat M] [--only gap|queries]"
 while [ $# -gt 0 ]; do
