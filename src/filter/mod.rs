@@ -11,6 +11,7 @@ mod dnf;
 mod dnf_within;
 mod points;
 mod slpf;
+mod verdict;
 mod window;
 
 pub use chain::{CulledBy, FilterSet, UnknownFilterSet};
@@ -18,28 +19,8 @@ pub use dnf::{dnf_edge_edge, dnf_vertex_face};
 pub use dnf_within::dnf_within;
 pub use points::{Points, points};
 pub use slpf::{PAPER_DIRECTIONS, SlpfProjections, SlpfTable, slpf_edge_edge, slpf_vertex_face};
+pub use verdict::Verdict;
 pub use window::{
     WINDOW_DEPTH, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within,
     window_edge_edge, window_vertex_face, window_within,
 };
-
-/// A filter's decision on one pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
-    /// Provably no contact in `[0, 1]`.
-    Culled,
-    /// Possibly in contact: the exact test decides.
-    Pass,
-}
-
-impl Verdict {
-    /// `Culled` if `culled`, else `Pass`.
-    #[inline]
-    pub fn culled_if(culled: bool) -> Verdict {
-        if culled {
-            Verdict::Culled
-        } else {
-            Verdict::Pass
-        }
-    }
-}

@@ -36,28 +36,10 @@ mod edge_edge;
 mod float_filter;
 pub mod min_distance;
 mod point_segment;
+mod trajectories;
 mod vertex_face;
 
 pub use edge_edge::edge_edge;
 pub use min_distance::{edge_edge_within, vertex_face_within};
+use trajectories::trajectories;
 pub use vertex_face::vertex_face;
-
-use crate::exact::{IntPoly, VecPoly, to_common_scale};
-use crate::math::Vec3;
-
-/// The four linear trajectories of a query given as its eight points in data
-/// set row order (four points at `t = 0`, then the same four at `t = 1`).
-fn trajectories(points: [&Vec3; 8]) -> [VecPoly; 4] {
-    let mut xs = [0.0; 24];
-    for (i, p) in points.iter().enumerate() {
-        xs[3 * i..3 * i + 3].copy_from_slice(&[p.x, p.y, p.z]);
-    }
-    let ints = to_common_scale(&xs);
-    std::array::from_fn(|k| {
-        std::array::from_fn(|axis| {
-            let x0 = &ints[3 * k + axis];
-            let x1 = &ints[3 * (k + 4) + axis];
-            IntPoly::linear(x0.clone(), x1 - x0)
-        })
-    })
-}
