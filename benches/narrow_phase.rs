@@ -41,7 +41,7 @@ type Sets = BTreeMap<String, (QueryKind, Vec<[Vec3; 8]>)>;
 /// Every query set under the data root, merged per scene and kind, or a
 /// reason why there is none.
 fn query_sets() -> Result<Sets, String> {
-    let root = data::require_root()?;
+    let root = data::require_root().map_err(|e| e.to_string())?;
     let sources = discover_query_sets(&root).map_err(|e| e.to_string())?;
     let mut sets = Sets::new();
     for source in &sources {

@@ -858,7 +858,7 @@ fn queries(
             .collect::<Result<_, _>>()
             .map_err(|e| PyErrText::Value(e.to_string()))?;
         Ok(QueriesReport {
-            solver: solver.name().to_string(),
+            solver,
             min_distance: (!within.is_contact()).then_some(within.min_distance),
             total: Totals::of(&scores),
             sets: scores,

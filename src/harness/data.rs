@@ -45,26 +45,42 @@ pub fn root() -> Option<PathBuf> {
         .find(|r| SOURCES.iter().any(|s| r.join(s).is_dir()))
 }
 
-/// The data root, or a message that says where it was looked for and how to
-/// get it. Tests that need the data call this and fail loudly without it.
-pub fn require_root() -> Result<PathBuf, String> {
-    root().ok_or_else(|| {
-        let looked = candidate_roots()
-            .iter()
-            .map(|p| format!("  {}", p.display()))
-            .collect::<Vec<_>>()
-            .join("\n");
-        if env_root().is_some() {
-            format!(
-                "no data set found in {DATA_ENV}, the only place looked in while it is set:\n\
-                 {looked}\n(it should hold {} or {}); unset it to use the data sets committed under datasets/",
-                SOURCES[0], SOURCES[1]
-            )
-        } else {
-            format!(
-                "no data set found; looked in:\n{looked}\nthe data sets are committed under datasets/ \
-                 (restore them with `git checkout -- datasets`) or set {DATA_ENV}"
-            )
-        }
+/// No data set where the data root was looked for ([`require_root`]); the
+/// message says where that was and how to get the data.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", missing_message(.looked, *.from_env))]
+pub struct MissingData {
+    /// The candidate roots, in search order ([`candidate_roots`]).
+    pub looked: Vec<PathBuf>,
+    /// Whether `$CCDLAB_DATA` was set (then it was the only place looked in).
+    pub from_env: bool,
+}
+
+fn missing_message(looked: &[PathBuf], from_env: bool) -> String {
+    let looked = looked
+        .iter()
+        .map(|p| format!("  {}", p.display()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    if from_env {
+        format!(
+            "no data set found in {DATA_ENV}, the only place looked in while it is set:\n\
+             {looked}\n(it should hold {} or {}); unset it to use the data sets committed under datasets/",
+            SOURCES[0], SOURCES[1]
+        )
+    } else {
+        format!(
+            "no data set found; looked in:\n{looked}\nthe data sets are committed under datasets/ \
+             (restore them with `git checkout -- datasets`) or set {DATA_ENV}"
+        )
+    }
+}
+
+/// The data root, or where it was looked for. Tests that need the data call
+/// this and fail loudly without it.
+pub fn require_root() -> Result<PathBuf, MissingData> {
+    root().ok_or_else(|| MissingData {
+        looked: candidate_roots(),
+        from_env: env_root().is_some(),
     })
 }

@@ -2,27 +2,53 @@
 //! command words a refusal alike. Each returns the reason; the report wraps
 //! it in its own `invalid --NAME` error.
 
+/// Why a count or a time was refused (the report wraps it in its own
+/// `invalid --NAME` error).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum LimitError {
+    /// A count of zero.
+    #[error("0: must be at least 1 (there would be nothing to compare or time)")]
+    Zero,
+    /// A count above its limit.
+    #[error("{value} exceeds the limit of {max}")]
+    TooMany {
+        /// The count asked for.
+        value: usize,
+        /// The largest accepted.
+        max: usize,
+    },
+    /// A time that is not a finite positive number.
+    #[error("{0:?}: must be a finite positive number of seconds")]
+    NotPositive(f64),
+    /// A time above its limit.
+    #[error("{value:?} s exceeds the limit of {max:?} s")]
+    TooLong {
+        /// The seconds asked for.
+        value: f64,
+        /// The most accepted.
+        max: f64,
+    },
+}
+
 /// A count in `1..=max`, or why not. Zero is refused rather than read as
 /// "skip": a timing loop over nothing never ends.
-pub fn count(value: usize, max: usize) -> Result<(), String> {
+pub fn count(value: usize, max: usize) -> Result<(), LimitError> {
     if value == 0 {
-        return Err("0: must be at least 1 (there would be nothing to compare or time)".into());
+        return Err(LimitError::Zero);
     }
     if value > max {
-        return Err(format!("{value} exceeds the limit of {max}"));
+        return Err(LimitError::TooMany { value, max });
     }
     Ok(())
 }
 
 /// A finite number of seconds in `(0, max]`, or why not.
-pub fn seconds(value: f64, max: f64) -> Result<(), String> {
+pub fn seconds(value: f64, max: f64) -> Result<(), LimitError> {
     if !(value.is_finite() && value > 0.0) {
-        return Err(format!(
-            "{value:?}: must be a finite positive number of seconds"
-        ));
+        return Err(LimitError::NotPositive(value));
     }
     if value > max {
-        return Err(format!("{value:?} s exceeds the limit of {max:?} s"));
+        return Err(LimitError::TooLong { value, max });
     }
     Ok(())
 }

@@ -30,8 +30,8 @@ use crate::pair_kernel::QueryKind;
 pub struct SetScore {
     /// The query file.
     pub path: String,
-    /// `"vf"` or `"ee"`.
-    pub kind: String,
+    /// Vertex–face or edge–edge (`"vf"` or `"ee"` in JSON).
+    pub kind: QueryKind,
     /// Number of queries.
     pub queries: usize,
     /// Queries that collide according to the ground truth.
@@ -165,8 +165,8 @@ pub struct Totals {
 /// The output of `ccdlab queries --json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueriesReport {
-    /// `"exact"` or `"cubic"`.
-    pub solver: String,
+    /// The solver (`"exact"` or `"cubic"` in JSON).
+    pub solver: Solver,
     /// The minimum separation `d > 0` asked for; absent at `d = 0`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub min_distance: Option<f64>,
@@ -284,7 +284,7 @@ fn score_contact(
     let mean_ns = mean_time(set, min_time, |kind, q| solver.solve(kind, q));
     let score = SetScore {
         path: set.path.display().to_string(),
-        kind: set.kind.suffix().to_string(),
+        kind: set.kind,
         queries: set.points.len(),
         positives,
         false_positives: fp,

@@ -42,7 +42,7 @@ pub enum SequenceError {
     Mesh(#[from] MeshError),
     /// A named data-set scene whose data cannot be found.
     #[error("scene {0}: {1}")]
-    MissingData(String, String),
+    MissingData(String, super::data::MissingData),
     /// The folder could not be listed.
     #[error("{}: {}", .0.display(), .1)]
     Io(PathBuf, std::io::Error),

@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         .collect::<Result<_, _>>()
         .map_err(|e| option_error(&args, e))?;
     let report = QueriesReport {
-        solver: args.solver.name().to_string(),
+        solver: args.solver,
         min_distance: (!within.is_contact()).then_some(within.min_distance),
         total: Totals::of(&scores),
         sets: scores,
@@ -143,7 +143,11 @@ fn option_error(args: &Args, e: ScoreError) -> Box<dyn Error> {
 }
 
 fn print_table(r: &QueriesReport) {
-    println!("solver: {}   ({})", r.solver, r.stamp.markdown_line());
+    println!(
+        "solver: {}   ({})",
+        r.solver.name(),
+        r.stamp.markdown_line()
+    );
     println!(
         "{:<64} {:>4} {:>8} {:>9} {:>6} {:>6} {:>11} {:>10}",
         "set", "kind", "queries", "positives", "FP", "FN", "mean ns", "fallbacks"
@@ -152,7 +156,7 @@ fn print_table(r: &QueriesReport) {
         println!(
             "{:<64} {:>4} {:>8} {:>9} {:>6} {:>6} {:>11.1} {:>10}",
             shorten(&s.path, 64),
-            s.kind,
+            s.kind.suffix(),
             s.queries,
             s.positives,
             s.false_positives,
@@ -206,7 +210,13 @@ fn print_within_table(r: &QueriesReport, d: f64) {
     };
     for s in &r.sets {
         if let Some(w) = &s.within {
-            row(&shorten(&s.path, 64), &s.kind, s.queries, s.mean_ns, w);
+            row(
+                &shorten(&s.path, 64),
+                s.kind.suffix(),
+                s.queries,
+                s.mean_ns,
+                w,
+            );
         }
     }
     if let Some(w) = &r.total.within {

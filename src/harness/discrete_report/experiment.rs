@@ -73,7 +73,7 @@ pub struct ReportConfig {
 
 /// `value` of `--name` in `1..=max` ([`crate::harness::limits::count`]).
 fn check_count(name: &'static str, value: usize, max: usize) -> Result<(), DiscreteReportError> {
-    crate::harness::limits::count(value, max).map_err(|m| argument(name, m))
+    crate::harness::limits::count(value, max).map_err(|m| argument(name, m.to_string()))
 }
 
 /// Refuses counts and times that would never finish, panic or exhaust
@@ -96,7 +96,7 @@ pub(super) fn check_args(a: &ReportConfig) -> Result<(), DiscreteReportError> {
     }
     check_count("frames", a.frames, MAX_FRAMES)?;
     crate::harness::limits::seconds(a.time_per_sample, MAX_TIME_PER_SAMPLE)
-        .map_err(|m| argument("time-per-sample", m))
+        .map_err(|m| argument("time-per-sample", m.to_string()))
 }
 
 /// The staging of `--out` ([`StagedFolder`]); its errors name `--out`.

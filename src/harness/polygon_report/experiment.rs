@@ -76,7 +76,7 @@ impl ReportConfig {
             ));
         }
         let count = |name: &'static str, value: usize, max: usize| {
-            crate::harness::limits::count(value, max).map_err(|m| argument(name, m))
+            crate::harness::limits::count(value, max).map_err(|m| argument(name, m.to_string()))
         };
         count("accuracy-pairs", a.accuracy_pairs, MAX_ACCURACY_PAIRS)?;
         count("timing-pairs", a.timing_pairs, MAX_TIMING_VERTICES)?;
@@ -94,7 +94,7 @@ impl ReportConfig {
             ));
         }
         crate::harness::limits::seconds(a.sample_seconds, MAX_SAMPLE_SECONDS)
-            .map_err(|m| argument("sample-seconds", m))?;
+            .map_err(|m| argument("sample-seconds", m.to_string()))?;
         if !(0.0..1.0).contains(&a.spikiness) {
             return Err(argument("spikiness", "must be in [0, 1)"));
         }
