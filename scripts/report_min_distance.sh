@@ -36,7 +36,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 threads=2
 # As many runs as reports/speed takes (fastest reported): on a shared machine a run of five
-# funnel steps (about 50 ms) is often disturbed throughout (docs/notes/pipeline.md).
+# funnel steps is often disturbed throughout (docs/notes/pipeline.md).
 funnel_repeat=10
 ball_repeat=10
 ipctk_funnel_repeat=3

@@ -23,7 +23,7 @@
 //! self traversal each unordered edge pair once), so the candidate set is,
 //! by definition, the brute-force swept-AABB set of
 //! [`crate::broad_phase::brute_force_candidates`] with k = 6, and equal to our
-//! 6-DOP BVH's set (tests: `tests/baseline_parry.rs`). `leaf_pairs` does not
+//! 6-DOP BVH's set (tests: `tests/integration/baseline_parry.rs`). `leaf_pairs` does not
 //! test the first pair of root children it starts from, so every leaf pair is
 //! re-tested against the stored leaf boxes before it is emitted.
 //!

@@ -1,6 +1,7 @@
 //! A compact k-DOP for tree nodes: every slab's bounds quantized to 16 bits
 //! on a per-slab grid over a reference k-DOP (the root's), rounded outward,
-//! so that it contains the `f64` k-DOP it stands for.
+//! so that it contains the `f64` k-DOP it stands for (docs/design.md §6,
+//! *Quantized nodes*).
 //!
 //! **Why 16 bits.** A BVH node test reads the k-DOPs of two children; on the
 //! real frames the node level is limited by how many bytes a test reads (the

@@ -1,7 +1,7 @@
 //! Validation of a [`KdopBvh`]: every invariant the traversal relies on,
 //! checked against the positions it was last built or refitted for (the
 //! tests' and debug builds' check of `bvh_build` and `bvh_refit`; the
-//! invariants are the module doc of `bvh`'s, docs/design.md §4).
+//! invariants are the module doc of `bvh`'s, docs/design.md §6).
 
 use super::bvh::Leaf;
 use super::bvh::{CLUSTER, KdopBvh, LEAF, MAX_DEPTH, NO_FACE};

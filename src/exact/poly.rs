@@ -1,4 +1,5 @@
-//! Dense univariate polynomials with big-integer coefficients, `Z[t]`.
+//! Dense univariate polynomials with big-integer coefficients, `Z[t]`, for
+//! the exact oracle (docs/design.md §9, item 8).
 //!
 //! Every polynomial of the CCD problem has exact integer coefficients once the
 //! double inputs are put on a common scale (see [`super::scale`]): positions

@@ -1,4 +1,5 @@
-//! Exact conversion of doubles to integers on a common scale.
+//! Exact conversion of doubles to integers on a common scale, the first
+//! step of the exact oracle (docs/design.md §9, item 8).
 //!
 //! Every finite double is `m · 2^e` with an integer `m`. For a set of doubles,
 //! `X_i = x_i / 2^E` with `E` the smallest exponent among them is an integer,

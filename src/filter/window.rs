@@ -88,7 +88,7 @@
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`; within `d`,
 //! the features stay more than `d` apart on `[0, 1]`. Tested against the
 //! exact oracle on random and near-degenerate pairs, and on every candidate
-//! of the real steps (`tests/pipeline.rs`).
+//! of the real steps (`tests/integration/pipeline.rs`).
 
 use super::cubic::{Cubic, ee_cubic, vf_cubic};
 use super::dnf_within::{D_MIN, NORM_MIN, dnf_beyond, normal_margin};

@@ -1,6 +1,6 @@
 //! The `exact` edge–edge solver: floating-point tiers with certified
 //! error bounds that decide almost every query, and the exact oracle
-//! ([`super::oracle::edge_edge`]) for the rest.
+//! ([`super::oracle::edge_edge`]) for the rest (docs/design.md §1–2, §9).
 //!
 //! Tiers as for [`super::vertex_face()`] (the static tier,
 //! [`super::static_tier`], first): the coplanarity cubic

@@ -1,4 +1,5 @@
-//! Relative positions at an uncertain time, as [`Bounded`] leaves.
+//! Relative positions at an uncertain time, as [`Bounded`] leaves (the
+//! running error bounds of docs/design.md §8: Higham 2002, Lemma 3.1).
 //!
 //! At a root bracket `[lo, hi]` the contact time `α` is only known to lie in
 //! the bracket. The inside conditions are polynomials in relative vectors

@@ -1,5 +1,6 @@
 //! Slow oracle for the minimum translation vector of two simple polygons
-//! (their penetration depth), to judge the three methods' vectors.
+//! (their penetration depth), to judge the three methods' vectors
+//! (docs/design.md §3).
 //!
 //! Shifting A by `v` makes the interiors of A and B overlap iff `v` lies in
 //! the open set `U = ∪ᵢⱼ int(Bⱼ ⊖ Aᵢ)`, where `Aᵢ`, `Bⱼ` are convex pieces

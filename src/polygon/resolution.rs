@@ -1,5 +1,6 @@
 //! What every collision-resolution method of [`crate::polygon`] returns, and
-//! the one combination rule they share.
+//! the one combination rule they share (Fayzrakhmanov et al. ≈2015;
+//! docs/design.md §3).
 //!
 //! All three methods test convex pairs (the paper: the whole first polygon
 //! against each convex piece of the second; the baselines: piece against

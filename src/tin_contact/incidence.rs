@@ -1,6 +1,7 @@
 //! Exact incidences of moving features at one algebraic time `t`: where a
 //! point lies in a closed triangle, whether two closed segments meet (and
-//! how), coplanarity and degeneracy.
+//! how), coplanarity and degeneracy (Yu, Shen & Chang 2000; docs/design.md
+//! §3).
 //!
 //! Every test is the sign of an integer polynomial (built from
 //! [`super::trajectories`]) at `t`, decided by

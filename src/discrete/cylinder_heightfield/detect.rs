@@ -1,4 +1,5 @@
-//! One cylinder–terrain query, composing the stages: broad phase (§III),
+//! One cylinder–terrain query (Strashnov & Torgashev 2020; docs/design.md
+//! §3), composing the stages: broad phase (§III),
 //! per-element narrow phase (§IV-A, B, C, each decided by the exact
 //! element–cylinder test), second pass (§IV-D) and manifold (§V).
 

@@ -1,11 +1,12 @@
-//! Slow oracle for the cylinder–terrain intersection decision, sharing no
-//! geometry code with the detector: every cell of the grid as the two
-//! triangles `V₀V₁V₂`, `V₃V₂V₁` (a rectangle cell is planar, so its two
-//! triangles are the same surface), the cylinder's signed distance minimised
-//! over each triangle by nested golden-section search. The signed distance of
-//! a convex body is convex, and so is its partial minimum over one
-//! barycentric coordinate; golden-section search is exact for such functions
-//! up to its interval (here `0.618⁷⁰` of an edge, below rounding).
+//! Slow oracle for the cylinder–terrain intersection decision of the
+//! detector (docs/design.md §3), sharing no geometry code with it: every
+//! cell of the grid as the two triangles `V₀V₁V₂`, `V₃V₂V₁` (a rectangle
+//! cell is planar, so its two triangles are the same surface), the
+//! cylinder's signed distance minimised over each triangle by nested
+//! golden-section search. The signed distance of a convex body is convex,
+//! and so is its partial minimum over one barycentric coordinate;
+//! golden-section search is exact for such functions up to its interval
+//! (here `0.618⁷⁰` of an edge, below rounding).
 //!
 //! A triangle is skipped when a lower bound of the distance (to the bounding
 //! sphere, through the triangle's box) exceeds the best value so far or

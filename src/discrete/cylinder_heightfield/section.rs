@@ -1,6 +1,6 @@
 //! Does an element meet the cylinder? An exact test (up to a stated rounding
 //! slack) that decides intersection for every element, whichever of the
-//! paper's cases it is in.
+//! paper's cases it is in (Strashnov & Torgashev 2020; docs/design.md §3).
 //!
 //! This is **not in the paper**. The paper decides per case with tests that
 //! are exact only for small penetrations and particular poses (the closest

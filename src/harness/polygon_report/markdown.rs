@@ -318,7 +318,7 @@ projection intervals makes the vector longer than the minimum.\n\
 not from the overlap, and can push A deeper.\n\n\
 The baselines' vectors are not minimal either when several convex pairs overlap: each pair's SAT vector is \
 that pair's minimum up to rounding and parry's EPA vector up to its tolerance (both tested against the \
-oracle in `tests/polygons.rs`), but one pass of \
+oracle in `tests/integration/polygons.rs`), but one pass of \
 \"shift after each pair\" neither guarantees separation nor minimality — the same combination rule is used \
 for all methods, as the paper gives no other.\n\n\
 Implementation details move the timings: both SATs project with the same branch-free min/max selection; \

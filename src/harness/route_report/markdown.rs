@@ -167,8 +167,8 @@ pub(super) fn markdown(
          (the paper's Ψ, §3 step 5).\n\
          - Exact: time of impact, forms, marking. Floating point: region coordinates, and the route time, \
          distance and position derived from the bracket of `t*`.\n\
-         - Checked by `tests/contact.rs` (six forms by hand, proptests against the brute-force oracle) and \
-         `tests/route.rs` (first contact where expected; clear routes; bad input).\n"
+         - Checked by `tests/integration/tin_contact.rs` (six forms by hand, proptests against the brute-force oracle) and \
+         `tests/integration/route.rs` (first contact where expected; clear routes; bad input).\n"
     );
     s
 }

@@ -1,4 +1,6 @@
-//! The earliest member of a closed set of times, given a candidate superset.
+//! The earliest member of a closed set of times, given a candidate superset:
+//! the exact oracle's time of impact (docs/design.md §9, item 8; at a
+//! minimum separation, §5).
 
 use std::cmp::Ordering;
 

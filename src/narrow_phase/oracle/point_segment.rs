@@ -1,5 +1,6 @@
 //! Point–segment contact: the degenerate case of both queries (a triangle
-//! that collapses to a segment, parallel edges, zero-length edges).
+//! that collapses to a segment, parallel edges, zero-length edges), part
+//! of the exact oracle (docs/design.md §9, item 8).
 
 use std::cmp::Ordering;
 
