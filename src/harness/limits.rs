@@ -52,3 +52,34 @@ pub fn seconds(value: f64, max: f64) -> Result<(), LimitError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_seconds_outside_their_range_say_which_way() {
+        assert_eq!(count(1, 5), Ok(()));
+        assert_eq!(count(5, 5), Ok(()));
+        assert_eq!(count(0, 5), Err(LimitError::Zero));
+        assert_eq!(count(6, 5), Err(LimitError::TooMany { value: 6, max: 5 }));
+        assert_eq!(seconds(0.5, 1.0), Ok(()));
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(
+                matches!(seconds(bad, 1.0), Err(LimitError::NotPositive(v)) if v.to_bits() == bad.to_bits()),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            seconds(2.0, 1.0),
+            Err(LimitError::TooLong {
+                value: 2.0,
+                max: 1.0
+            })
+        );
+        assert_eq!(
+            LimitError::TooMany { value: 6, max: 5 }.to_string(),
+            "6 exceeds the limit of 5"
+        );
+    }
+}

@@ -686,6 +686,29 @@ mod tests {
     }
 
     #[test]
+    fn a_file_cut_inside_its_header_is_called_truncated_at_that_line() {
+        for format in FORMATS {
+            let full = tri(format, &[0, 1, 2]);
+            let header_len = full.windows(11).position(|w| w == b"end_header\n").unwrap() + 11;
+            let first_line = full.iter().position(|&b| b == b'\n').unwrap() + 1;
+            // Every cut from inside line 2 to inside `end_header`, but not
+            // right after a newline (the header then lacks its next line).
+            for cut in first_line + 1..header_len - 1 {
+                if full[cut - 1] == b'\n' {
+                    continue;
+                }
+                let e = parse_err(&full[..cut]);
+                let line = full[..cut].iter().filter(|&&b| b == b'\n').count() + 1;
+                assert_eq!(line_of(&e), Some(line), "{format} cut at {cut}: {e}");
+                assert!(
+                    e.to_string().contains("truncated"),
+                    "{format} cut at {cut}: {e}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn counts_that_do_not_match_the_data_are_refused() {
         // Too much data.
         for format in FORMATS {

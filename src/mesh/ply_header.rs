@@ -226,6 +226,19 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
         };
         pos = next;
         line_no += 1;
+        // A last line with no newline: the file ends inside the header
+        // (`end_header` itself must be followed by one, or by nothing).
+        if line_no > 1
+            && next == bytes.len()
+            && bytes.last() != Some(&b'\n')
+            && raw != b"end_header"
+        {
+            return Err(syntax(
+                path,
+                line_no,
+                "the file ends inside the header, before `end_header` (truncated file?)",
+            ));
+        }
         if line_no == 1 {
             if raw != b"ply" {
                 return Err(syntax(
