@@ -745,8 +745,11 @@ impl SequenceFigure {
                 .map(|s| s.report.ee.culling_rate_percent)
                 .collect();
             match rows.iter_mut().find(|(s, _)| *s == r.scene) {
-                Some((_, lines)) => lines.push((r.filters.clone(), vf, ee)),
-                None => rows.push((r.scene.clone(), vec![(r.filters.clone(), vf, ee)])),
+                Some((_, lines)) => lines.push((r.filters.name().to_string(), vf, ee)),
+                None => rows.push((
+                    r.scene.clone(),
+                    vec![(r.filters.name().to_string(), vf, ee)],
+                )),
             }
         }
         (!rows.is_empty()).then_some(SequenceFigure { rows })

@@ -96,7 +96,7 @@ pub struct ReplayRun {
     /// Scene name (from the file name).
     pub scene: String,
     /// Filter setting (from the file name; checked against the records).
-    pub filters: String,
+    pub filters: FilterSet,
     /// Every step.
     pub steps: Vec<StepRecord>,
 }
@@ -334,11 +334,11 @@ fn step_name(name: &str) -> Option<(String, usize)> {
 }
 
 /// `replay_<scene>_<filters>.jsonl` → (scene, filters).
-fn replay_name(name: &str) -> Option<(String, String)> {
+fn replay_name(name: &str) -> Option<(String, FilterSet)> {
     let stem = name.strip_prefix("replay_")?.strip_suffix(".jsonl")?;
     let (scene, filters) = stem.rsplit_once('_')?;
-    (!scene.is_empty() && filters.parse::<FilterSet>().is_ok())
-        .then(|| (scene.to_string(), filters.to_string()))
+    let filters = filters.parse::<FilterSet>().ok()?;
+    (!scene.is_empty()).then(|| (scene.to_string(), filters))
 }
 
 impl ReportInputs {
@@ -455,13 +455,14 @@ impl ReportInputs {
                         .map_err(|e| invalid(&path, format!("line {}: {e}", i + 1)))?;
                     check_step(&path, &format!("line {}", i + 1), &rec.report)?;
                     check_memory(&path, &format!("line {}", i + 1), rec.peak_rss_mb)?;
-                    if rec.report.filters.name() != filters {
+                    if rec.report.filters != filters {
                         return Err(invalid(
                             &path,
                             format!(
-                                "line {}: filters {:?}, named {filters:?}",
+                                "line {}: filters {:?}, named {:?}",
                                 i + 1,
-                                rec.report.filters
+                                rec.report.filters.name(),
+                                filters.name()
                             ),
                         ));
                     }
@@ -506,7 +507,7 @@ impl ReportInputs {
             .sort_by_key(|s| (scene_order(&s.scene), s.report.threads));
         out.peers.sort_by_key(|(s, _)| scene_order(s));
         out.replays
-            .sort_by_key(|r| (scene_order(&r.scene), r.filters.clone()));
+            .sort_by_key(|r| (scene_order(&r.scene), r.filters.name()));
         Ok(out)
     }
 }
@@ -652,7 +653,7 @@ mod tests {
         assert_eq!(step_name("step_funnel_tx.json"), None);
         assert_eq!(
             replay_name("replay_cloth_ball_slpf+dnf.jsonl"),
-            Some(("cloth_ball".into(), "slpf+dnf".into()))
+            Some(("cloth_ball".into(), FilterSet::SlpfDnf))
         );
         assert_eq!(replay_name("replay_generated_fast.jsonl"), None);
     }

@@ -329,7 +329,7 @@ pub(super) fn sequence_level(w: &mut String, inputs: &ReportInputs) {
             let r = inputs
                 .replays
                 .iter()
-                .find(|r| r.scene == scene && r.filters == f)?;
+                .find(|r| r.scene == scene && r.filters.name() == f)?;
             let (c, a) = r.steps.iter().fold((0u128, 0u128), |acc, s| {
                 let k = if vf { &s.report.vf } else { &s.report.ee };
                 (
