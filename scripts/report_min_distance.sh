@@ -68,6 +68,9 @@ data="$work/data"
 mkdir -p "$data"
 
 ratios="0 1e-6 1e-4 1e-3 1e-2"
+# The frames' mean edge lengths L (funnel 227, cloth-ball 92): d = r * L.
+funnel_L=0.019109353562922374
+ball_L=0.21639446265508272
 run_scene() {
   local scene="$1" f0="$2" f1="$3" L="$4" repeat="$5" ipctk_repeat="$6" counts="$7"
   for r in $ratios; do
@@ -206,8 +209,8 @@ print(repr(total / count))
 PY
 )"
   local group path L lengths=""
-  for entry in "sample $sample $sample_L" "funnel $funnel 0.019109353562922374" \
-    "cloth-ball $ball 0.21639446265508272"; do
+  for entry in "sample $sample $sample_L" "funnel $funnel $funnel_L" \
+    "cloth-ball $ball $ball_L"; do
     read -r group path L <<< "$entry"
     echo "== queries: $group, Tight-Inclusion in contact" >&2
     python3 scripts/peer_ipctk.py queries "$path" --min-time-ms "$queries_min_time_ms" --json \
@@ -262,8 +265,8 @@ if [ -n "$only" ]; then
 else
   fun="$data_root/scalable-ccd/cloth-funnel/frames"
   ball="$data_root/scalable-ccd/cloth-ball/frames"
-  run_scene funnel "$fun/227.ply" "$fun/228.ply" 0.019109353562922374 "$funnel_repeat" "$ipctk_funnel_repeat" counts
-  run_scene cloth-ball "$ball/cloth_ball92.ply" "$ball/cloth_ball93.ply" 0.21639446265508272 "$ball_repeat" "$ipctk_ball_repeat" no-counts
+  run_scene funnel "$fun/227.ply" "$fun/228.ply" "$funnel_L" "$funnel_repeat" "$ipctk_funnel_repeat" counts
+  run_scene cloth-ball "$ball/cloth_ball92.ply" "$ball/cloth_ball93.ply" "$ball_L" "$ball_repeat" "$ipctk_ball_repeat" no-counts
   write_stamp "$data/stamp.json" \
     repeats="\"$funnel_repeat,$ball_repeat,$ipctk_funnel_repeat,$ipctk_ball_repeat\""
 fi
