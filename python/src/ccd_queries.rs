@@ -2,6 +2,8 @@
 //! parallel), in the data sets' argument order; contact, or within a
 //! minimum separation `min_distance` (docs/design.md §5).
 
+use std::sync::atomic::Ordering;
+
 use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{QueryKind, Toi};
 use numpy::ndarray::Array1;
@@ -11,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::arrays::*;
 use crate::options::*;
-use crate::workers::thread_pool;
+use crate::workers::{run_interruptible, thread_pool};
 
 /// Solves one query of `kind` given as eight array-likes.
 pub(crate) fn solve_one(
@@ -37,8 +39,12 @@ type BatchResult<'py> = (
     Bound<'py, PyArray1<f64>>,
 );
 
+/// Queries a one-thread batch solves between two looks for a signal to the
+/// interpreter (Ctrl-C): a few milliseconds of generic queries.
+const SIGNAL_CHUNK: usize = 4096;
+
 /// Solves every query of an `(n, 8, 3)` array, in parallel (on the calling
-/// thread for `threads=1`).
+/// thread for `threads=1`). Ctrl-C stops it with `KeyboardInterrupt`.
 pub(crate) fn solve_batch<'py>(
     py: Python<'py>,
     kind: QueryKind,
@@ -51,18 +57,30 @@ pub(crate) fn solve_batch<'py>(
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
     let tois: Vec<Option<Toi>> = if threads == Some(1) {
-        // One thread: on the calling one, without starting a pool.
-        py.detach(|| qs.iter().map(|q| solver.solve(kind, q)).collect())
+        // One thread: on the calling one, without starting a pool, in
+        // chunks with the interpreter's signal handlers run between them.
+        let mut tois = Vec::with_capacity(qs.len());
+        for chunk in qs.chunks(SIGNAL_CHUNK) {
+            py.detach(|| tois.extend(chunk.iter().map(|q| solver.solve(kind, q))));
+            py.check_signals()?;
+        }
+        tois
     } else {
         let pool = thread_pool(threads)?;
-        py.detach(|| {
-            pool.install(|| {
-                qs.par_iter()
-                    .with_min_len(64)
-                    .map(|q| solver.solve(kind, q))
-                    .collect()
-            })
-        })
+        // Once cancelled, the remaining queries are skipped; the partial
+        // result is dropped for the signal's exception.
+        run_interruptible(py, &pool, |cancel| {
+            qs.par_iter()
+                .with_min_len(64)
+                .map(|q| {
+                    if cancel.load(Ordering::Relaxed) {
+                        None
+                    } else {
+                        solver.solve(kind, q)
+                    }
+                })
+                .collect()
+        })?
     };
     let hit: Array1<bool> = tois.iter().map(Option::is_some).collect();
     let lower: Array1<f64> = tois
@@ -238,6 +256,9 @@ pub(crate) fn edge_edge_ccd(
 ///     A wrong shape or dtype, a non-finite coordinate (named by query and
 ///     point), an unknown solver, a bad min_distance (as for the single
 ///     query), or a thread count out of range.
+/// KeyboardInterrupt
+///     Ctrl-C (or any exception a signal handler raises, which is raised
+///     instead) stops the batch when called from the main thread.
 #[pyfunction]
 #[pyo3(signature = (queries, *, solver = "exact", min_distance = 0.0, threads = None))]
 pub(crate) fn vertex_face_ccd_batch<'py>(
@@ -285,6 +306,9 @@ pub(crate) fn vertex_face_ccd_batch<'py>(
 ///     A wrong shape or dtype, a non-finite coordinate (named by query and
 ///     point), an unknown solver, a bad min_distance (as for the single
 ///     query), or a thread count out of range.
+/// KeyboardInterrupt
+///     Ctrl-C (or any exception a signal handler raises, which is raised
+///     instead) stops the batch when called from the main thread.
 #[pyfunction]
 #[pyo3(signature = (queries, *, solver = "exact", min_distance = 0.0, threads = None))]
 pub(crate) fn edge_edge_ccd_batch<'py>(

@@ -184,3 +184,36 @@ def test_ctrl_c_interrupts_a_long_step():
                           str(BALL / "frames" / "cloth_ball93.ply")],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert out.split() == ["interrupted", "interrupted", "True"]
+
+
+_BATCH_INTERRUPTED = """
+import _thread, signal, threading
+import numpy as np
+import ccdlab
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+# A vertex passing an edge of a fixed triangle at a distance that rounds to
+# 0.5 (the line x = -0.3, z = 0.4 against the y axis; the doubles nearest
+# -0.3 and 0.4 put it a hair farther): a near-tangency that takes the exact
+# path, a fraction of a millisecond each, so 100,000 take several seconds
+# unless interrupted.
+q = np.zeros((100_000, 8, 3))
+q[:, 1:4] = q[:, 5:8] = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+q[:, 0], q[:, 4] = [-0.3, -1, 0.4], [-0.3, 2, 0.4]
+for threads in (1, 2):
+    threading.Timer(0.5, _thread.interrupt_main).start()
+    try:
+        ccdlab.vertex_face_ccd_batch(q, min_distance=0.5, threads=threads)
+        print("finished")
+    except KeyboardInterrupt:
+        print("interrupted")
+# A few of the same queries still answer (they do not come within 0.5).
+print(not ccdlab.vertex_face_ccd_batch(q[:4], min_distance=0.5)[0].any())
+"""
+
+
+def test_ctrl_c_interrupts_a_long_batch():
+    # On the calling thread (threads=1) and on a pool (threads=2).
+    out = subprocess.run([sys.executable, "-c", _BATCH_INTERRUPTED],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.split() == ["interrupted", "interrupted", "True"]
