@@ -88,7 +88,7 @@ class StepResult:
 
     @property
     def toi(self) -> Optional[float]:
-        """Earliest time of impact (a lower bound), or None without contact."""
+        """Earliest time of impact (a lower bound; it may equal the true time; 0.0 when a pair touches or is within min_distance at t = 0), or None without contact."""
     @property
     def toi_upper(self) -> Optional[float]:
         """An upper bound on the earliest time of impact, or None."""

@@ -63,9 +63,11 @@ use workers::{Workers, run_interruptible, thread_pool};
 /// Attributes
 /// ----------
 /// toi : float or None
-///     The earliest time of impact over all colliding pairs, as a
-///     conservative lower bound (never later than the true one); None when
-///     nothing collides in the step.
+///     The earliest time of impact over all colliding pairs (the first time
+///     two features touch, or come within min_distance d > 0), as a
+///     conservative lower bound: never later than the true one, and it may
+///     equal it. 0.0 when a pair touches, or is within d, at t = 0; None
+///     when nothing collides in the step.
 /// toi_upper : float or None
 ///     An upper bound on the earliest time of impact.
 /// vf_pairs : ndarray of int64, shape (m, 2), or None

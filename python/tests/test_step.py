@@ -257,3 +257,25 @@ def test_min_distance_finds_the_contacts_and_more_and_says_what_ran(funnel):
     for bad in (-1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="min_distance"):
             ccdlab.step(V0, V1, F, min_distance=bad)
+
+
+def test_the_time_of_impact_as_a_line_search_step(funnel):
+    # As the README says a simulator may use it, with a gap d > 0: no pair
+    # within d before `toi`; a shorter step along the same direction has
+    # its time of impact at toi / alpha; toi = 0 when a pair starts within d.
+    V0, V1, F = funnel
+    d = 1e-6 * 0.019109353562922374  # funnel 227's mean edge length
+    full = ccdlab.step(V0, V1, F, min_distance=d)
+    assert 0 < full.toi < 0.5
+    for alpha in (0.5, 0.9):
+        part = ccdlab.step(V0, V0 + alpha * (V1 - V0), F, min_distance=d)
+        # Equal up to the rounding of the shorter step's end positions.
+        assert part.toi * alpha == pytest.approx(full.toi, rel=1e-9, abs=0)
+    safe = V0 + 0.8 * full.toi * (V1 - V0)
+    assert ccdlab.step(V0, safe, F, min_distance=d).toi is None
+    # At 1e-4 mean edges, some pairs are within d at t = 0: toi = 0, and a
+    # step that does not move lists them.
+    d = 1e-4 * 0.019109353562922374
+    assert ccdlab.step(V0, V1, F, min_distance=d).toi == 0.0
+    still = ccdlab.step(V0, V0, F, min_distance=d, collect_pairs=True)
+    assert still.toi == 0.0 and len(still.vf_pairs) + len(still.ee_pairs) > 0

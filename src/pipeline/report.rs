@@ -161,8 +161,11 @@ pub struct StepReport {
     /// The BVH traversal's tests.
     #[serde(default)]
     pub bvh_tests: BvhCounts,
-    /// Earliest time of impact over all colliding pairs, as a conservative
-    /// lower bound (never later than the true one); `null` without contact.
+    /// Earliest time of impact over all colliding pairs (the first time two
+    /// features touch, or come within the minimum separation `d > 0`), as a
+    /// conservative lower bound: never later than the true one, and it may
+    /// equal it. `0` when a pair touches, or is within `d`, at `t = 0`;
+    /// `null` without contact.
     pub toi: Option<f64>,
     /// An upper bound on the earliest time of impact.
     pub toi_upper: Option<f64>,
