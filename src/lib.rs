@@ -17,7 +17,9 @@
 //! Data flows one way; only `pipeline` composes stages.
 //!
 //! Every fast path has a slow oracle in the tree, and tests compare the two.
-//! All CCD arithmetic is `f64` ([`math::Real`]).
+//! All CCD arithmetic is `f64` ([`math::Real`]). What is computed, which
+//! papers it follows and which guarantees the code relies on is the
+//! [`design`] page (`docs/design.md`, which the code cites by section).
 //!
 //! ## Use
 //!
@@ -92,6 +94,10 @@
 pub mod baseline;
 pub mod bounding_volume;
 pub mod broad_phase;
+/// The design: `docs/design.md`, the page that the code's `docs/design.md §N`
+/// citations refer to.
+#[doc = include_str!("../docs/design.md")]
+pub mod design {}
 #[cfg(feature = "discrete")]
 pub mod discrete;
 pub mod exact;
