@@ -3,6 +3,7 @@
 //! minimum separation `min_distance` (docs/design.md §5).
 
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{QueryKind, Toi};
@@ -13,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::arrays::*;
 use crate::options::*;
-use crate::workers::{run_interruptible, thread_pool};
+use crate::workers::{SIGNAL_POLL, run_interruptible, thread_pool};
 
 /// Solves one query of `kind` given as eight array-likes.
 pub(crate) fn solve_one(
@@ -39,9 +40,8 @@ type BatchResult<'py> = (
     Bound<'py, PyArray1<f64>>,
 );
 
-/// Queries a one-thread batch solves between two looks for a signal to the
-/// interpreter (Ctrl-C): a few milliseconds of generic queries.
-const SIGNAL_CHUNK: usize = 4096;
+/// Queries a one-thread batch solves between two looks at the clock.
+const CLOCK_CHUNK: usize = 64;
 
 /// Solves every query of an `(n, 8, 3)` array, in parallel (on the calling
 /// thread for `threads=1`). Ctrl-C stops it with `KeyboardInterrupt`.
@@ -57,11 +57,20 @@ pub(crate) fn solve_batch<'py>(
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
     let tois: Vec<Option<Toi>> = if threads == Some(1) {
-        // One thread: on the calling one, without starting a pool, in
-        // chunks with the interpreter's signal handlers run between them.
+        // One thread: on the calling one, without starting a pool; every
+        // `SIGNAL_POLL` it takes the interpreter lock back to run the
+        // signal handlers.
         let mut tois = Vec::with_capacity(qs.len());
-        for chunk in qs.chunks(SIGNAL_CHUNK) {
-            py.detach(|| tois.extend(chunk.iter().map(|q| solver.solve(kind, q))));
+        while tois.len() < qs.len() {
+            py.detach(|| {
+                let start = Instant::now();
+                for chunk in qs[tois.len()..].chunks(CLOCK_CHUNK) {
+                    tois.extend(chunk.iter().map(|q| solver.solve(kind, q)));
+                    if start.elapsed() >= SIGNAL_POLL {
+                        break;
+                    }
+                }
+            });
             py.check_signals()?;
         }
         tois

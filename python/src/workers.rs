@@ -110,8 +110,9 @@ pub(crate) fn thread_pool(threads: Option<usize>) -> PyResult<Workers> {
     })
 }
 
-/// How often [`run_interruptible`] looks for a signal to the interpreter.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
+/// How often [`run_interruptible`] (and a one-thread batch of queries)
+/// looks for a signal to the interpreter.
+pub(crate) const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// Sets the flag when dropped: however the waiting ends, the work is told
 /// to stop (work that has ended already does not look at it).
