@@ -3,7 +3,9 @@
 //! time, on random queries and on the families that stress the fast path's
 //! certificates (exact touching at distance `d` in each region, parallel and
 //! collinear edges, coplanar motion, degenerate triangles, tiny and huge
-//! `d`); `d = 0` is the contact solvers bit for bit; hits are monotone in `d`.
+//! `d`, ties in tilted planes, double roots, coordinates and `d` at the
+//! extremes of the doubles); `d = 0` is the contact solvers bit for bit;
+//! hits are monotone in `d`.
 
 use std::cmp::Ordering;
 
