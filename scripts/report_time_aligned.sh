@@ -9,7 +9,7 @@
 #
 #   scripts/report_time_aligned.sh [--rounds R] [--threads T]
 #
-# About 10 minutes on a 2-core machine.
+# About a minute on a 2-core machine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
