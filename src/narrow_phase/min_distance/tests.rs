@@ -543,6 +543,19 @@ fn power_of_two(moderate: bool) -> BoxedStrategy<f64> {
     }
 }
 
+/// The scales `m` (along the plane) and `k` (across it) of a tilted-plane
+/// family: moderate (`2⁻¹⁸…2⁶`, flagged `true`) or from the extremes.
+fn plane_scales() -> impl Strategy<Value = (f64, f64, bool)> {
+    prop_oneof![
+        (power_of_two(true), power_of_two(true)).prop_map(|(m, k)| (m / 64.0, k / 64.0, true)),
+        (power_of_two(false), power_of_two(false)).prop_map(|(m, k)| (m, k, false)),
+    ]
+}
+
+fn finite(q: &Query) -> bool {
+    q.iter().all(|p| p.iter().all(|x| x.is_finite()))
+}
+
 /// Heights in units of `d` at the two ends of the step: gliding at `d`,
 /// leaving or arriving at `d`, crossing through the plane from `d`.
 fn end_heights() -> impl Strategy<Value = (f64, f64)> {
@@ -601,17 +614,14 @@ proptest! {
         tri in [plane_point(), plane_point(), plane_point()],
         p in [plane_point(), plane_point()],
         (h0, h1) in end_heights(),
-        moderate in any::<bool>(),
-        m in power_of_two(true), k in power_of_two(true),
-        m_extreme in power_of_two(false), k_extreme in power_of_two(false),
+        (m, k, moderate) in plane_scales(),
         s0 in grid_point(), s1 in grid_point(), contact in 0u8..4,
     ) {
-        let (m, k) = if moderate { (m / 64.0, k / 64.0) } else { (m_extreme, k_extreme) };
         let t = tri.map(|ij| plane.at(ij, 0.0, m, k));
         let q = over_plane(t[0], t[1], t[2], plane.at(p[0], h0, m, k), plane.at(p[1], h1, m, k));
         // Grid shifts keep moderate coordinates exact.
         let q = if moderate { translated(q, s0, s1) } else { q };
-        prop_assume!(q.iter().all(|p| p.iter().all(|x| x.is_finite())));
+        prop_assume!(finite(&q));
         agrees(Kind::VertexFace, &q, if contact == 0 { 0.0 } else { plane.len * k })?;
     }
 
@@ -623,16 +633,13 @@ proptest! {
         e in [plane_point(), plane_point(), plane_point(), plane_point(),
               plane_point(), plane_point(), plane_point(), plane_point()],
         (h0, h1) in end_heights(),
-        moderate in any::<bool>(),
-        m in power_of_two(true), k in power_of_two(true),
-        m_extreme in power_of_two(false), k_extreme in power_of_two(false),
+        (m, k, moderate) in plane_scales(),
         s0 in grid_point(), s1 in grid_point(), contact in 0u8..4,
     ) {
-        let (m, k) = if moderate { (m / 64.0, k / 64.0) } else { (m_extreme, k_extreme) };
         let h = [0.0, 0.0, h0, h0, 0.0, 0.0, h1, h1];
         let q: Query = std::array::from_fn(|i| plane.at(e[i], h[i], m, k));
         let q = if moderate { translated(q, s0, s1) } else { q };
-        prop_assume!(q.iter().all(|p| p.iter().all(|x| x.is_finite())));
+        prop_assume!(finite(&q));
         agrees(Kind::EdgeEdge, &q, if contact == 0 { 0.0 } else { plane.len * k })?;
     }
 
