@@ -474,8 +474,9 @@ fn the_fast_path_brackets_turning_interior_contacts_at_a_tiny_d() {
 
 /// A tilted plane through the origin with an integer normal `n` of whole
 /// length `len` (a Pythagorean quadruple) and integer vectors `u`, `v`
-/// spanning it: points `(i·u + j·v)·m + n·h·k` of integers `i, j`, `h` are
-/// exactly `|h|·len·k` from the plane, so that the distance ties with
+/// spanning it: a point `(i·u + j·v)·m + n·h·k` lies `|h|·len·k` from the
+/// plane, exactly for the small integers `i`, `j`, the heights `h` and the
+/// powers of two `m`, `k` used here, so that distances tie with
 /// `d = len·k` exactly.
 #[derive(Clone, Copy, Debug)]
 struct Tilted {
