@@ -476,8 +476,8 @@ fn the_fast_path_brackets_turning_interior_contacts_at_a_tiny_d() {
 /// length `len` (a Pythagorean quadruple) and integer vectors `u`, `v`
 /// spanning it: a point `(i·u + j·v)·m + n·h·k` lies `|h|·len·k` from the
 /// plane, exactly for the small integers `i`, `j`, the heights `h` and the
-/// powers of two `m`, `k` used here (short of underflow), so that distances tie with
-/// `d = len·k` exactly.
+/// powers of two `m`, `k` used here (short of underflow), so that distances
+/// tie with `d = len·k` exactly.
 #[derive(Clone, Copy, Debug)]
 struct Tilted {
     n: Vec3,
