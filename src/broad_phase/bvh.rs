@@ -477,13 +477,13 @@ impl Bvh {
         axes: KdopAxes,
         keep: impl Fn(u32) -> bool + Sync,
     ) -> Bvh {
-        Bvh::build_with(step, axes, &keep, false, 0.0)
+        Bvh::build_components_within(step, axes, &keep, false, 0.0)
     }
 
     /// [`Bvh::build`] with the self traversal's time-aligned pruning on or
     /// off (see [`KdopBvh::time_aligned`]).
     pub fn build_time_aligned(step: &Step<'_>, axes: KdopAxes, time_aligned: bool) -> Bvh {
-        Bvh::build_with(step, axes, &|_| true, time_aligned, 0.0)
+        Bvh::build_components_within(step, axes, &|_| true, time_aligned, 0.0)
     }
 
     /// [`KdopBvh::build_within`] for the k of `axes`, over every component.
@@ -496,11 +496,15 @@ impl Bvh {
         time_aligned: bool,
         min_distance: f64,
     ) -> Bvh {
-        Bvh::build_with(step, axes, &|_| true, time_aligned, min_distance)
+        Bvh::build_components_within(step, axes, &|_| true, time_aligned, min_distance)
     }
 
-    /// [`KdopBvh::build_within`] for the k of `axes`.
-    fn build_with(
+    /// [`KdopBvh::build_within`] for the k of `axes`: the BVH of the
+    /// connected components `c` with `keep(c)`.
+    ///
+    /// # Panics
+    /// As [`KdopBvh::build_within`].
+    pub fn build_components_within(
         step: &Step<'_>,
         axes: KdopAxes,
         keep: &(impl Fn(u32) -> bool + Sync),
@@ -568,6 +572,13 @@ impl Bvh {
     /// [`KdopBvh::rebuild_components`]); equal to [`Bvh::build`]'s.
     pub fn rebuild(&mut self, step: &Step<'_>) {
         with_bvh!(self, b => b.rebuild(step))
+    }
+
+    /// [`KdopBvh::rebuild_components`]: a new tree of the components `c`
+    /// with `keep(c)` of `step`, with the same k and settings, in place of
+    /// this one, reusing its memory.
+    pub fn rebuild_components(&mut self, step: &Step<'_>, keep: &(impl Fn(u32) -> bool + Sync)) {
+        with_bvh!(self, b => b.rebuild_components(step, keep))
     }
 
     /// See [`KdopBvh::validate`].

@@ -12,7 +12,7 @@ use crate::filter::FilterSet;
 use crate::mesh::Step;
 use crate::narrow_phase::Solver;
 use crate::pipeline::{
-    KindCounts, Pipeline, PipelineConfig, PipelineError, StageTimes, StepReport,
+    BodyCounts, KindCounts, Pipeline, PipelineConfig, PipelineError, StageTimes, StepReport,
 };
 
 /// Why a replay stopped.
@@ -122,6 +122,11 @@ pub struct ReplaySummary {
     /// collide); absent from the JSON at 0 (contact).
     #[serde(default, skip_serializing_if = "crate::pipeline::is_contact")]
     pub min_distance: f64,
+    /// The mesh's bodies, when the steps tested pairs by body
+    /// ([`PipelineConfig::bodies`]); absent from the JSON when they tested
+    /// every pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bodies: Option<BodyCounts>,
     /// Vertex–face totals.
     pub vf: KindTotals,
     /// Edge–edge totals.
@@ -153,6 +158,7 @@ pub fn replay(
     let mut sum = StageTimes::default();
     let (mut with_collisions, mut min_toi) = (0, None::<f64>);
     let mut ran: Vec<SettingRun> = Vec::new();
+    let mut bodies = None;
     let steps = seq.num_frames() - 1;
     let mut x_t0 = seq.frame(0)?;
     for i in 0..steps {
@@ -162,6 +168,7 @@ pub fn replay(
         let r = &outcome.report;
         vf.add(&r.vf);
         ee.add(&r.ee);
+        bodies = r.bodies;
         match ran.iter_mut().find(|s| {
             (s.filters, s.time_aligned, s.window) == (r.filters, r.time_aligned, r.window)
         }) {
@@ -208,6 +215,7 @@ pub fn replay(
         ran,
         solver: cfg.solver,
         min_distance: cfg.min_distance,
+        bodies,
         vf,
         ee,
         min_step_toi: min_toi,

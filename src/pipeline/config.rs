@@ -4,7 +4,7 @@ use crate::bounding_volume::KdopAxes;
 use crate::filter::{FilterSet, PAPER_DIRECTIONS};
 use crate::narrow_phase::{Solver, validate_separation};
 
-use super::PipelineError;
+use super::{Bodies, PipelineError};
 
 /// The choices of one pipeline run.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +45,11 @@ pub struct PipelineConfig {
     /// [`crate::filter::dnf_window_within`]), and SLPF, proven for contact
     /// only, is off; the report says what ran.
     pub min_distance: f64,
+    /// Which feature pairs are tested, by body ([`Bodies`]): `None` tests
+    /// every pair of the mesh, as the paper does. Pairs within a body that
+    /// does not collide with itself (a static obstacle's, say) are not
+    /// tested, not counted and never reached by the BVH's traversal.
+    pub bodies: Option<Bodies>,
 }
 
 impl PipelineConfig {
@@ -90,6 +95,7 @@ impl Default for PipelineConfig {
             time_aligned: TimeAligned::Off,
             collect_pairs: false,
             min_distance: 0.0,
+            bodies: None,
         }
     }
 }

@@ -70,6 +70,15 @@ pub struct BvhCounts {
     pub feature_tests: u64,
 }
 
+/// How many bodies a step's mesh has ([`super::Bodies`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BodyCounts {
+    /// Bodies with a vertex in the mesh.
+    pub bodies: u64,
+    /// Those that collide with themselves.
+    pub self_colliding: u64,
+}
+
 /// Wall time of each stage, milliseconds. Traversal, filters and exact
 /// tests run fused, in the traversal's tasks, so only `bvh` and `total` are
 /// measured apart: `traverse`, `filter` and `solve` are **estimates** that
@@ -152,6 +161,11 @@ pub struct StepReport {
     pub min_distance: f64,
     /// Worker threads.
     pub threads: usize,
+    /// The mesh's bodies, when the step tested pairs by body
+    /// ([`super::PipelineConfig::bodies`]); absent from the JSON when it
+    /// tested every pair, as in records made before bodies existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bodies: Option<BodyCounts>,
     /// Whether this step built the BVH or refitted it.
     pub bvh: BvhMode,
     /// Vertex–face counts.

@@ -12,6 +12,7 @@ mod common;
 mod bad_input;
 #[cfg(feature = "baselines")]
 mod baseline_parry;
+mod bodies;
 mod broad_phase;
 #[cfg(feature = "cli")]
 mod cli;

@@ -21,10 +21,10 @@ use ccdlab::pipeline::{
 };
 use proptest::prelude::*;
 
-struct Scene {
-    mesh: TriMesh,
-    x_t0: Vec<Vec3>,
-    x_t1: Vec<Vec3>,
+pub(super) struct Scene {
+    pub(super) mesh: TriMesh,
+    pub(super) x_t0: Vec<Vec3>,
+    pub(super) x_t1: Vec<Vec3>,
     /// (kind, id_a, id_b) → exact truth, for the listed pairs.
     truth: HashMap<(QueryKind, u64, u64), bool>,
 }
@@ -55,17 +55,17 @@ fn load_scene(dir: &str, f0: &str, f1: &str, step: &str) -> Scene {
     }
 }
 
-fn cloth_ball() -> &'static Scene {
+pub(super) fn cloth_ball() -> &'static Scene {
     static S: OnceLock<Scene> = OnceLock::new();
     S.get_or_init(|| load_scene("cloth-ball", "cloth_ball92.ply", "cloth_ball93.ply", "92"))
 }
 
-fn funnel() -> &'static Scene {
+pub(super) fn funnel() -> &'static Scene {
     static S: OnceLock<Scene> = OnceLock::new();
     S.get_or_init(|| load_scene("cloth-funnel", "227.ply", "228.ply", "227"))
 }
 
-fn run(scene: &Scene, config: PipelineConfig, threads: usize) -> StepOutcome {
+pub(super) fn run(scene: &Scene, config: PipelineConfig, threads: usize) -> StepOutcome {
     let step = Step::new(&scene.mesh, &scene.x_t0, &scene.x_t1).expect("step");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -83,7 +83,7 @@ fn collecting(filters: FilterSet) -> PipelineConfig {
     }
 }
 
-fn keys(pairs: &[ContactPair]) -> BTreeSet<(QueryKind, u64, u64)> {
+pub(super) fn keys(pairs: &[ContactPair]) -> BTreeSet<(QueryKind, u64, u64)> {
     pairs.iter().map(|p| (p.kind, p.a, p.b)).collect()
 }
 
@@ -499,7 +499,7 @@ proptest! {
 /// bounding volumes, parallel edges, coincident vertices; the nudged ones
 /// miss or cross them by a rounding error. One scale in four is from
 /// [`EXTREME_EXPONENTS`].
-fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
+pub(super) fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
     (
         0usize..3,
         1i32..=2,
@@ -575,7 +575,10 @@ fn oracle_collisions(step: &Step<'_>) -> BTreeMap<(QueryKind, u64, u64), [f64; 2
 
 /// [`oracle_collisions`] for a minimum separation `d` (the exact
 /// minimum-separation oracle when `d > 0`).
-fn oracle_collisions_within(step: &Step<'_>, d: f64) -> BTreeMap<(QueryKind, u64, u64), [f64; 2]> {
+pub(super) fn oracle_collisions_within(
+    step: &Step<'_>,
+    d: f64,
+) -> BTreeMap<(QueryKind, u64, u64), [f64; 2]> {
     let (mesh, a, b) = (step.mesh, step.x_t0, step.x_t1);
     let bracket = |mut t: ccdlab::exact::Algebraic| {
         t.refine_to(EXACT_TOI_WIDTH);
@@ -734,7 +737,7 @@ proptest! {
 
 /// What a step reports apart from its times and how many pairs the exact
 /// path decided.
-fn same_report(r: &StepReport) -> impl PartialEq + std::fmt::Debug {
+pub(super) fn same_report(r: &StepReport) -> impl PartialEq + std::fmt::Debug {
     let counts = |k: &KindCounts| {
         (
             k.candidates,

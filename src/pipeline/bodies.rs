@@ -1,0 +1,284 @@
+//! Which feature pairs a step tests, by body: the `can_collide` of the IPC
+//! Toolkit (Ferguson et al., `ipc::BroadPhase::can_vertices_collide`), given
+//! as data. Not from the paper (Wan, Fu & Yao 2022 test every pair of
+//! features of the mesh); docs/design.md §6.
+//!
+//! Every vertex is in a body. A pair of features is tested when the two
+//! features are in different bodies, or in one body that collides with
+//! itself. A static obstacle is a body that does not collide with itself;
+//! objects that only collide with each other are bodies none of which
+//! does. Each face's corners are in one body, so a body is a union of
+//! connected components ([`crate::mesh::TriMesh::component`]), and the
+//! rule agrees with the IPC Toolkit's, which tests a pair when any vertex
+//! of one feature may collide with any vertex of the other.
+//!
+//! **How the step uses it** (`super::step`). The components whose body
+//! collides with itself get one BVH and the others a second one: the
+//! first BVH's self traversal, then the traversal across the two, give
+//! every pair to test with no pair left out, the same candidates as one
+//! BVH's traversal less the pairs within a body that does not collide with
+//! itself. The second BVH's own traversal runs only when it holds two
+//! bodies or more, and then drops each pair within one body before the
+//! filters. A static obstacle's pairs with itself are never reached.
+
+use super::BodyCounts;
+use crate::mesh::TriMesh;
+
+/// Which feature pairs a step tests ([`super::PipelineConfig::bodies`];
+/// module doc).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bodies {
+    /// Every connected component of the mesh is a body that does not
+    /// collide with itself: only pairs of features in different
+    /// components are tested (`ccdlab step --self-collision off`).
+    Components,
+    /// Bodies given per vertex.
+    Labels(BodyLabels),
+}
+
+/// A body for every vertex, and whether each body collides with itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyLabels {
+    of_vertex: Vec<u32>,
+    self_colliding: Vec<bool>,
+}
+
+/// Why bodies do not fit a mesh or are not bodies.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BodiesError {
+    /// A vertex's body has no entry in the list of which bodies collide
+    /// with themselves.
+    #[error(
+        "vertex {vertex}: body {body}, but only bodies 0 to {} say whether they collide with themselves",
+        *.bodies as i64 - 1
+    )]
+    UnknownBody {
+        /// The vertex.
+        vertex: usize,
+        /// Its body.
+        body: u32,
+        /// How many bodies say whether they collide with themselves.
+        bodies: usize,
+    },
+    /// Another number of labels than the mesh has vertices.
+    #[error("{found} body labels for a mesh of {expected} vertices")]
+    Length {
+        /// The mesh's vertex count.
+        expected: usize,
+        /// The labels'.
+        found: usize,
+    },
+    /// A face whose corners are in different bodies.
+    #[error("face {face}: its corners are in bodies {bodies:?}; a face is in one body")]
+    FaceAcrossBodies {
+        /// The face.
+        face: usize,
+        /// Its corners' bodies.
+        bodies: [u32; 3],
+    },
+}
+
+impl BodyLabels {
+    /// `of_vertex[v]` is vertex `v`'s body; body `b` collides with itself
+    /// when `self_colliding[b]`. Every body must have its entry.
+    pub fn new(of_vertex: Vec<u32>, self_colliding: Vec<bool>) -> Result<BodyLabels, BodiesError> {
+        if let Some(vertex) = of_vertex
+            .iter()
+            .position(|&b| b as usize >= self_colliding.len())
+        {
+            return Err(BodiesError::UnknownBody {
+                vertex,
+                body: of_vertex[vertex],
+                bodies: self_colliding.len(),
+            });
+        }
+        Ok(BodyLabels {
+            of_vertex,
+            self_colliding,
+        })
+    }
+
+    /// Every vertex's body.
+    pub fn of_vertex(&self) -> &[u32] {
+        &self.of_vertex
+    }
+
+    /// Whether each body collides with itself.
+    pub fn self_colliding(&self) -> &[bool] {
+        &self.self_colliding
+    }
+
+    /// Whether vertices `a` and `b` may collide (the IPC Toolkit's
+    /// `can_vertices_collide`): in different bodies, or in one that
+    /// collides with itself. A pair of features is tested when some
+    /// vertex of one may collide with some vertex of the other; with each
+    /// face in one body that is the module's rule.
+    ///
+    /// # Panics
+    /// When `a` or `b` is not a vertex of the labels.
+    pub fn can_collide(&self, a: u32, b: u32) -> bool {
+        let (ba, bb) = (self.of_vertex[a as usize], self.of_vertex[b as usize]);
+        ba != bb || self.self_colliding[ba as usize]
+    }
+}
+
+/// The bodies of one mesh, by connected component (`super::step`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BodyParts {
+    /// Each component's body.
+    pub(crate) body_of_component: Vec<u32>,
+    /// Whether each component's body collides with itself (its components
+    /// go to the first BVH).
+    pub(crate) self_colliding: Vec<bool>,
+    /// The components in bodies that do not collide with themselves are
+    /// in two bodies or more, whose pairs with each other are tested.
+    pub(crate) others_collide: bool,
+    /// The bodies with a vertex in the mesh, and those of them that
+    /// collide with themselves.
+    pub(crate) counts: BodyCounts,
+}
+
+impl Bodies {
+    /// The bodies on `mesh`, by component: checks that every vertex has a
+    /// label and every face's corners are in one body.
+    pub(crate) fn parts(&self, mesh: &TriMesh) -> Result<BodyParts, BodiesError> {
+        let components = mesh.num_components();
+        let (body_of_component, self_colliding): (Vec<u32>, Vec<bool>) = match self {
+            Bodies::Components => ((0..components as u32).collect(), vec![false; components]),
+            Bodies::Labels(labels) => {
+                let of_vertex = labels.of_vertex();
+                if of_vertex.len() != mesh.num_vertices() {
+                    return Err(BodiesError::Length {
+                        expected: mesh.num_vertices(),
+                        found: of_vertex.len(),
+                    });
+                }
+                if let Some((face, corners)) = mesh.faces().iter().enumerate().find(|(_, t)| {
+                    let b = t.map(|v| of_vertex[v as usize]);
+                    b[0] != b[1] || b[0] != b[2]
+                }) {
+                    return Err(BodiesError::FaceAcrossBodies {
+                        face,
+                        bodies: corners.map(|v| of_vertex[v as usize]),
+                    });
+                }
+                // Every face's corners share a body, so every component's
+                // vertices do: any one of them gives it.
+                let mut body = vec![0; components];
+                for (v, &c) in mesh.component().iter().enumerate() {
+                    body[c as usize] = of_vertex[v];
+                }
+                let self_colliding = body
+                    .iter()
+                    .map(|&b| labels.self_colliding[b as usize])
+                    .collect();
+                (body, self_colliding)
+            }
+        };
+        let mut present: Vec<(u32, bool)> = body_of_component
+            .iter()
+            .copied()
+            .zip(self_colliding.iter().copied())
+            .collect();
+        present.sort_unstable();
+        present.dedup();
+        let counts = BodyCounts {
+            bodies: present.len() as u64,
+            self_colliding: present.iter().filter(|&&(_, s)| s).count() as u64,
+        };
+        let mut others = body_of_component
+            .iter()
+            .zip(&self_colliding)
+            .filter(|&(_, &s)| !s)
+            .map(|(&b, _)| b);
+        let others_collide = others
+            .next()
+            .is_some_and(|first| others.any(|b| b != first));
+        Ok(BodyParts {
+            body_of_component,
+            self_colliding,
+            others_collide,
+            counts,
+        })
+    }
+}
+
+impl BodyParts {
+    /// Whether every body collides with itself: one BVH, every pair.
+    pub(crate) fn all_self_colliding(&self) -> bool {
+        self.self_colliding.iter().all(|&s| s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::TriMesh;
+
+    /// Two triangles (components 0 and 1) and a loose vertex (component 2).
+    fn mesh() -> TriMesh {
+        TriMesh::new(7, vec![[0, 1, 2], [3, 4, 5]]).unwrap()
+    }
+
+    #[test]
+    fn a_label_without_its_self_collision_entry_is_refused() {
+        let e = BodyLabels::new(vec![0, 0, 2], vec![true, false]).unwrap_err();
+        assert_eq!(
+            e,
+            BodiesError::UnknownBody {
+                vertex: 2,
+                body: 2,
+                bodies: 2
+            }
+        );
+        assert!(e.to_string().contains("vertex 2: body 2"), "{e}");
+    }
+
+    #[test]
+    fn labels_must_cover_the_mesh_and_keep_each_face_in_one_body() {
+        let short = Bodies::Labels(BodyLabels::new(vec![0; 6], vec![true]).unwrap());
+        assert_eq!(
+            short.parts(&mesh()),
+            Err(BodiesError::Length {
+                expected: 7,
+                found: 6
+            })
+        );
+        let across =
+            Bodies::Labels(BodyLabels::new(vec![0, 0, 0, 1, 0, 1, 1], vec![true; 2]).unwrap());
+        assert_eq!(
+            across.parts(&mesh()),
+            Err(BodiesError::FaceAcrossBodies {
+                face: 1,
+                bodies: [1, 0, 1]
+            })
+        );
+    }
+
+    #[test]
+    fn parts_say_which_components_collide_with_themselves() {
+        // Body 0 (the first triangle and the loose vertex) collides with
+        // itself, body 1 (the second triangle) does not.
+        let labels = BodyLabels::new(vec![0, 0, 0, 1, 1, 1, 0], vec![true, false]).unwrap();
+        let parts = Bodies::Labels(labels.clone()).parts(&mesh()).unwrap();
+        assert_eq!(parts.body_of_component, vec![0, 1, 0]);
+        assert_eq!(parts.self_colliding, vec![true, false, true]);
+        assert!(!parts.others_collide && !parts.all_self_colliding());
+        assert_eq!(
+            parts.counts,
+            BodyCounts {
+                bodies: 2,
+                self_colliding: 1
+            }
+        );
+        assert!(labels.can_collide(0, 6) && labels.can_collide(0, 3) && !labels.can_collide(3, 4));
+
+        let components = Bodies::Components.parts(&mesh()).unwrap();
+        assert_eq!(components.body_of_component, vec![0, 1, 2]);
+        assert_eq!(components.self_colliding, vec![false; 3]);
+        assert!(components.others_collide);
+
+        let all = Bodies::Labels(BodyLabels::new(vec![0; 7], vec![true]).unwrap());
+        assert!(all.parts(&mesh()).unwrap().all_self_colliding());
+    }
+}
