@@ -648,6 +648,55 @@ fn bad_sequences_name_the_folder_or_file() {
     assert!(!Path::new(log).exists());
 }
 
+/// `--self-collision off`: each connected component is a body, and the step
+/// tests the pairs across components only: the candidates and collisions a
+/// step with self-collision counts as between components; the summary and
+/// the JSON say so; `replay` takes the option too, and a bad value is
+/// refused naming it.
+#[test]
+fn step_without_self_collision_tests_the_pairs_between_components() {
+    let frames = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames");
+    let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
+    let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let report = |setting: &str| -> StepReport {
+        let (out, _) = succeeds(&[
+            "step",
+            "--json",
+            "--time-aligned",
+            "off",
+            "--self-collision",
+            setting,
+            f0,
+            f1,
+        ]);
+        serde_json::from_str(&out).unwrap()
+    };
+    let (all, across) = (report("on"), report("off"));
+    for (a, c) in [(&all.vf, &across.vf), (&all.ee, &across.ee)] {
+        assert_eq!(c.candidates, a.candidates - a.candidates_same_component);
+        assert_eq!(c.colliding, a.colliding - a.colliding_same_component);
+        assert_eq!(c.candidates_same_component, 0);
+    }
+    assert!(across.vf.candidates + across.ee.candidates > 0);
+    let bodies = across.bodies.expect("bodies in the report");
+    assert_eq!((bodies.bodies, bodies.self_colliding), (4, 0));
+    assert!(all.bodies.is_none());
+    let (text, _) = succeeds(&["step", "--self-collision", "off", f0, f1]);
+    assert!(
+        text.contains("bodies: 4 (0 colliding with themselves)"),
+        "{text}"
+    );
+    fails_with(
+        &["step", "--self-collision", "maybe", f0, f1],
+        "--self-collision",
+    );
+    let dir = frames.to_str().unwrap();
+    let (text, _) = succeeds(&["replay", dir, "--self-collision", "off", "--threads", "2"]);
+    assert!(text.contains("bodies: 4 (0 colliding"), "{text}");
+}
+
 /// `--min-distance`: a distance that is no finite `d ≥ 0` is refused naming
 /// the option; a positive one finds the contacts and more, and says so.
 #[test]

@@ -4,7 +4,7 @@
 
 use ccdlab::filter::FilterSet;
 use ccdlab::harness::replay::KindTotals;
-use ccdlab::pipeline::KindCounts;
+use ccdlab::pipeline::{BodyCounts, KindCounts};
 
 /// One row: a kind's counts through the filters.
 pub struct Row {
@@ -64,6 +64,14 @@ pub fn setting(filters: FilterSet, time_aligned: bool, window: bool) -> String {
 pub fn min_distance_line(d: f64) -> String {
     format!(
         "minimum separation: {d:e} (pairs within it collide; where they run, DNF and the window filter keep a margin of d; SLPF is off)"
+    )
+}
+
+/// The line that says which pairs a step tested, by body.
+pub fn bodies_line(b: &BodyCounts) -> String {
+    format!(
+        "bodies: {} ({} colliding with themselves); pairs within the others are not tested",
+        b.bodies, b.self_colliding
     )
 }
 

@@ -5,7 +5,7 @@ use std::error::Error;
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
 use ccdlab::narrow_phase::{Solver, validate_separation};
-use ccdlab::pipeline::{PipelineConfig, PipelineError, TimeAligned};
+use ccdlab::pipeline::{Bodies, PipelineConfig, PipelineError, TimeAligned};
 
 /// The most worker threads `--threads` accepts: far more than the outer
 /// loops can keep busy, and few enough that starting them stays cheap
@@ -43,6 +43,14 @@ pub struct PipelineArgs {
     /// SLPF is off (proven for contact only).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = distance)]
     pub min_distance: f64,
+    /// Self-collision: on (every pair of features is tested), or off (each
+    /// connected component is a body that does not collide with itself:
+    /// only pairs of features in different components are tested, as for
+    /// objects that touch only each other, or a cloth over a static
+    /// obstacle whose own pairs need no test; the library and Python take
+    /// bodies of any shape).
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub self_collision: String,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, MAX_THREADS as u64))]
     pub threads: Option<usize>,
@@ -65,6 +73,7 @@ impl PipelineArgs {
             },
             collect_pairs,
             min_distance: self.min_distance,
+            bodies: (self.self_collision == "off").then_some(Bodies::Components),
             ..PipelineConfig::default()
         };
         let d = self.min_distance;

@@ -148,6 +148,9 @@ fn print_summary(s: &ReplaySummary) {
     if s.min_distance > 0.0 {
         println!("{}", crate::counts_table::min_distance_line(s.min_distance));
     }
+    if let Some(b) = &s.bodies {
+        println!("{}", crate::counts_table::bodies_line(b));
+    }
     crate::counts_table::print((&s.vf).into(), (&s.ee).into());
     println!(
         "steps with collisions: {}/{}; smallest step TOI: {}",

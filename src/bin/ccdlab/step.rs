@@ -131,6 +131,9 @@ fn print_summary(args: &Args, m: &MeasuredStep) {
     if r.min_distance > 0.0 {
         println!("{}", crate::counts_table::min_distance_line(r.min_distance));
     }
+    if let Some(b) = &r.bodies {
+        println!("{}", crate::counts_table::bodies_line(b));
+    }
     crate::counts_table::print((&r.vf).into(), (&r.ee).into());
     let b = &r.bvh_tests;
     println!(
