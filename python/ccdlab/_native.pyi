@@ -1,7 +1,7 @@
 """Type stubs of ccdlab's native module (the Rust bindings)."""
 
 import os
-from typing import Any, Dict, Optional, Tuple, Union, final
+from typing import Any, Dict, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -121,6 +121,8 @@ def step(
     threads: Optional[int] = None,
     collect_pairs: bool = False,
     min_distance: float = 0.0,
+    bodies: Optional[npt.ArrayLike] = None,
+    self_collision: Union[bool, Sequence[bool]] = True,
 ) -> StepResult:
     """One step of a deforming triangle mesh through the whole pipeline.
 
@@ -129,6 +131,11 @@ def step(
     triangles. The options and defaults are those of ``ccdlab step``;
     ``min_distance`` is its ``--min-distance`` (features within that
     Euclidean distance collide; 0: contact).
+    ``bodies``: a body label per vertex (n,), each face in one body; a pair
+    is tested when its features are in different bodies or in one body that
+    collides with itself (``self_collision``: one bool, or one per body
+    label). ``self_collision=False`` without ``bodies``: each connected
+    component is a body (``--self-collision off``).
     Raises ValueError for bad arrays or options.
     """
 
@@ -151,6 +158,8 @@ class Pipeline:
         threads: Optional[int] = None,
         collect_pairs: bool = False,
         min_distance: float = 0.0,
+        bodies: Optional[npt.ArrayLike] = None,
+        self_collision: Union[bool, Sequence[bool]] = True,
         num_vertices: Optional[int] = None,
     ) -> "Pipeline": ...
     def step(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> StepResult:

@@ -345,6 +345,58 @@ pub(crate) fn faces(
     }
 }
 
+/// A one-dimensional array of labels (any integer dtype; lists and tuples
+/// through `numpy.asarray`), every value from 0 to 2³² − 1.
+pub(crate) fn labels(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<u32>> {
+    let array = as_ndarray(obj, None, name)?;
+    let untyped = array.cast::<PyUntypedArray>()?;
+    let dtype = untyped.dtype();
+    if untyped.ndim() != 1 {
+        return Err(value_error(format!(
+            "{name}: expected an array of shape (n,), one label per vertex, got shape {}",
+            shape_text(untyped.shape())
+        )));
+    }
+    if !matches!(dtype.kind(), b'i' | b'u') {
+        return Err(value_error(format!(
+            "{name}: dtype {dtype} is not supported; labels need an integer dtype \
+             (for example {name}.astype(numpy.int64))"
+        )));
+    }
+    // Read as int64, or as uint64 when unsigned (which holds every value).
+    let wide = if dtype.kind() == b'u' {
+        "uint64"
+    } else {
+        "int64"
+    };
+    let wide = array.call_method1("astype", (wide,))?;
+    let mut out = rows_vec(untyped.shape()[0], name)?;
+    let mut push = |i: usize, v: i128| {
+        u32::try_from(v).map(|v| out.push(v)).map_err(|_| {
+            value_error(format!(
+                "{name}: element {i} is {v}, not a label from 0 to 2**32 - 1"
+            ))
+        })
+    };
+    if let Ok(a) = wide.cast::<PyArrayDyn<i64>>() {
+        let a = a
+            .try_readonly()
+            .map_err(|e| value_error(format!("{name}: {e}")))?;
+        for (i, &v) in a.as_array().iter().enumerate() {
+            push(i, v.into())?;
+        }
+    } else {
+        let a = wide.cast::<PyArrayDyn<u64>>()?;
+        let a = a
+            .try_readonly()
+            .map_err(|e| value_error(format!("{name}: {e}")))?;
+        for (i, &v) in a.as_array().iter().enumerate() {
+            push(i, v.into())?;
+        }
+    }
+    Ok(out)
+}
+
 // ---------------------------------------------------------------------------
 // Arrays out
 

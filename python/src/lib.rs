@@ -29,7 +29,7 @@ use ccdlab::harness::query_eval::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_faces, read_frame};
-use ccdlab::pipeline::{Pipeline, StepOutcome};
+use ccdlab::pipeline::{Bodies, Pipeline, StepOutcome};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
 use pyo3::exceptions::{PyIsADirectoryError, PyRuntimeError, PyTypeError};
@@ -299,6 +299,16 @@ fn _restore_step_result(
 ///     seconds to minutes. Called from the main thread, the step's
 ///     traversal gives up on Ctrl-C (or any exception a signal handler
 ///     raises), and that exception is raised.
+/// bodies : ndarray, shape (n,), any integer dtype, or None, optional
+///     A body label per vertex, from 0 (default None). A pair of features
+///     is tested when they are in different bodies, or in one body that
+///     collides with itself (``self_collision``): a static obstacle is a
+///     body that does not. Each face's corners must be in one body.
+/// self_collision : bool or sequence of bool, optional
+///     Whether bodies collide with themselves: one bool for every body, or
+///     one per body label (``self_collision[b]`` for body b). Default True:
+///     every pair is tested. ``False`` without ``bodies``: each connected
+///     component is a body, and only pairs across components are tested.
 ///
 /// Returns
 /// -------
@@ -310,13 +320,15 @@ fn _restore_step_result(
 /// ValueError
 ///     A wrong shape or dtype, a non-finite coordinate, frames of different
 ///     vertex counts, a face index out of range, a face repeating a vertex,
-///     no faces, or a bad option.
+///     no faces, a bad option, or ``bodies`` that do not fit the mesh.
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
     time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-    collect_pairs = false, min_distance = 0.0),
+    collect_pairs = false, min_distance = 0.0, bodies = None,
+    self_collision = SelfCollision::All(true)),
     text_signature = "(V0, V1, F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
-        solver='exact', threads=None, collect_pairs=False, min_distance=0.0)")]
+        solver='exact', threads=None, collect_pairs=False, min_distance=0.0, bodies=None, \
+        self_collision=True)")]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 fn step(
     py: Python<'_>,
@@ -331,6 +343,8 @@ fn step(
     threads: Option<i64>,
     collect_pairs: bool,
     min_distance: f64,
+    bodies: Option<&Bound<'_, PyAny>>,
+    self_collision: SelfCollision,
 ) -> PyResult<StepResult> {
     let options = Options::parse(
         k,
@@ -341,6 +355,7 @@ fn step(
         threads,
         collect_pairs,
         min_distance,
+        parse_bodies(bodies, self_collision)?,
     )?;
     let (x_t0, x_t1) = frames(V0, V1, None)?;
     let faces = faces(F, Some(x_t0.len()), "F")?;
@@ -420,8 +435,9 @@ fn run_step(
 /// ----------
 /// F : ndarray, shape (m, 3), any integer dtype
 ///     The mesh's triangles (fixed over the sequence).
-/// k, filters, window, time_aligned, solver, threads, collect_pairs, min_distance
-///     As for ``ccdlab.step`` (the same defaults).
+/// k, filters, window, time_aligned, solver, threads, collect_pairs, min_distance, bodies, self_collision
+///     As for ``ccdlab.step`` (the same defaults); ``bodies`` has a label
+///     per vertex of the mesh.
 /// num_vertices : int or None, optional
 ///     The mesh's vertex count; None (default): that of the first step's
 ///     frames. Every step must have this many vertices.
@@ -430,7 +446,8 @@ fn run_step(
 /// ------
 /// ValueError
 ///     A wrong shape or dtype of ``F``, a negative index, no faces, a face
-///     repeating a vertex, or a bad option.
+///     repeating a vertex, or a bad option (``bodies`` of another length
+///     than ``num_vertices``, when it is given).
 #[pyclass(module = "ccdlab", name = "Pipeline")]
 struct PyPipeline {
     faces: Vec<[u32; 3]>,
@@ -459,9 +476,11 @@ impl PyPipeline {
     #[new]
     #[pyo3(signature = (F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
         time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-        collect_pairs = false, min_distance = 0.0, num_vertices = None),
+        collect_pairs = false, min_distance = 0.0, bodies = None,
+        self_collision = SelfCollision::All(true), num_vertices = None),
         text_signature = "(F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
-            solver='exact', threads=None, collect_pairs=False, min_distance=0.0, num_vertices=None)")]
+            solver='exact', threads=None, collect_pairs=False, min_distance=0.0, bodies=None, \
+            self_collision=True, num_vertices=None)")]
     #[allow(non_snake_case, clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -474,6 +493,8 @@ impl PyPipeline {
         threads: Option<i64>,
         collect_pairs: bool,
         min_distance: f64,
+        bodies: Option<&Bound<'_, PyAny>>,
+        self_collision: SelfCollision,
         num_vertices: Option<usize>,
     ) -> PyResult<PyPipeline> {
         let options = Options::parse(
@@ -485,7 +506,16 @@ impl PyPipeline {
             threads,
             collect_pairs,
             min_distance,
+            parse_bodies(bodies, self_collision)?,
         )?;
+        if let (Some(n), Some(Bodies::Labels(labels))) = (num_vertices, &options.config.bodies)
+            && labels.of_vertex().len() != n
+        {
+            return Err(value_error(format!(
+                "bodies: {} labels for num_vertices={n}",
+                labels.of_vertex().len()
+            )));
+        }
         let faces = faces(F, num_vertices, "F")?;
         // No faces, or a face repeating a vertex, is refused at once, not at
         // the first step (the indices' range needs the vertex count).

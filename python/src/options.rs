@@ -10,10 +10,12 @@ use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{
     QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
 };
-use ccdlab::pipeline::{PipelineConfig, TimeAligned};
+use ccdlab::pipeline::{Bodies, BodyLabels, PipelineConfig, TimeAligned};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
+
+use numpy::IntoPyArray;
 
 use crate::arrays::*;
 
@@ -75,6 +77,61 @@ impl<'a, 'py> FromPyObject<'a, 'py> for BoolOrStr {
             obj.get_type().name()?
         )))
     }
+}
+
+/// `self_collision=`: one bool for every body, or a bool per body.
+pub(crate) enum SelfCollision {
+    All(bool),
+    Each(Vec<bool>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SelfCollision {
+    type Error = PyErr;
+
+    /// A bool (numpy's included) or a sequence of bools (a list, a tuple,
+    /// a numpy array of bools); anything else is a `TypeError` naming
+    /// `self_collision`.
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(b) = obj.extract::<bool>() {
+            return Ok(SelfCollision::All(b));
+        }
+        if !obj.is_instance_of::<PyString>()
+            && let Ok(each) = obj.extract::<Vec<bool>>()
+        {
+            return Ok(SelfCollision::Each(each));
+        }
+        Err(PyTypeError::new_err(format!(
+            "self_collision: expected a bool or a sequence of bools (one per body), got {}",
+            obj.get_type().name()?
+        )))
+    }
+}
+
+/// `bodies=` and `self_collision=` as the pipeline's bodies: `None` when
+/// every pair is tested.
+pub(crate) fn parse_bodies(
+    bodies: Option<&Bound<'_, PyAny>>,
+    self_collision: SelfCollision,
+) -> PyResult<Option<Bodies>> {
+    let Some(bodies) = bodies else {
+        return match self_collision {
+            SelfCollision::All(true) => Ok(None),
+            SelfCollision::All(false) => Ok(Some(Bodies::Components)),
+            SelfCollision::Each(_) => Err(value_error(
+                "self_collision: a bool per body needs bodies= (a body label per vertex); \
+                 without bodies, pass True or False (False: each connected component is a \
+                 body)",
+            )),
+        };
+    };
+    let of_vertex = labels(bodies, "bodies")?;
+    let self_colliding = match self_collision {
+        SelfCollision::All(b) => vec![b; of_vertex.iter().max().map_or(0, |&m| m as usize + 1)],
+        SelfCollision::Each(each) => each,
+    };
+    BodyLabels::new(of_vertex, self_colliding)
+        .map(|labels| Some(Bodies::Labels(labels)))
+        .map_err(|e| value_error(format!("bodies: {e}")))
 }
 
 pub(crate) fn parse_solver(solver: &str) -> PyResult<Solver> {
@@ -160,6 +217,7 @@ impl Options {
         threads: Option<i64>,
         collect_pairs: bool,
         min_distance: f64,
+        bodies: Option<Bodies>,
     ) -> PyResult<Options> {
         let min_distance = parse_min_distance(min_distance)?;
         let k = match k {
@@ -198,6 +256,7 @@ impl Options {
                 time_aligned,
                 collect_pairs,
                 min_distance,
+                bodies,
                 ..PipelineConfig::default()
             },
             threads: parse_threads(threads)?,
@@ -224,6 +283,20 @@ impl Options {
         d.set_item("threads", self.threads)?;
         d.set_item("collect_pairs", c.collect_pairs)?;
         d.set_item("min_distance", c.min_distance)?;
+        match &c.bodies {
+            None => {
+                d.set_item("bodies", py.None())?;
+                d.set_item("self_collision", true)?;
+            }
+            Some(Bodies::Components) => {
+                d.set_item("bodies", py.None())?;
+                d.set_item("self_collision", false)?;
+            }
+            Some(Bodies::Labels(labels)) => {
+                d.set_item("bodies", labels.of_vertex().to_vec().into_pyarray(py))?;
+                d.set_item("self_collision", labels.self_colliding().to_vec())?;
+            }
+        }
         Ok(d)
     }
 }

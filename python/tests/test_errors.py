@@ -126,6 +126,35 @@ def test_bad_option_types_name_the_option(kwargs, match):
         ccdlab.Pipeline(F, **kwargs)
 
 
+@pytest.mark.parametrize("kwargs,match", [
+    ({"bodies": [0, 0, 1, 0]}, "bodies: face 0: its corners are in bodies \\[0, 0, 1\\]; a face is in one body"),
+    ({"bodies": [0, 0, 0]}, "bodies: 3 body labels for a mesh of 4 vertices"),
+    ({"bodies": [0, 0, 0, 1], "self_collision": [True]},
+     "bodies: vertex 3: body 1, but only bodies 0 to 0 say whether they collide with themselves"),
+    ({"bodies": [0, -1, 0, 0]}, "bodies: element 1 is -1, not a label from 0 to 2\\*\\*32 - 1"),
+    ({"bodies": [0, 0, 0, 2**32]}, "bodies: element 3 is 4294967296, not a label"),
+    ({"bodies": [0.0, 0.0, 0.0, 0.0]}, "bodies: dtype float64 is not supported; labels need an integer dtype"),
+    ({"bodies": [[0, 0, 0, 0]]}, "bodies: expected an array of shape \\(n,\\), one label per vertex, got shape \\(1, 4\\)"),
+    ({"self_collision": [True, False]}, "self_collision: a bool per body needs bodies="),
+])
+def test_bad_bodies_name_the_argument_and_element(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        ccdlab.step(V, W, F, **kwargs)
+    if "labels for a mesh" not in match and "its corners" not in match:
+        with pytest.raises(ValueError, match=match):
+            ccdlab.Pipeline(F, **kwargs)
+    else:
+        # The mesh's vertex count is known at the first step, or at once
+        # when given.
+        p = ccdlab.Pipeline(F, **kwargs)
+        with pytest.raises(ValueError, match=match):
+            p.step(V, W)
+    with pytest.raises(ValueError, match="bodies: 3 labels for num_vertices=4"):
+        ccdlab.Pipeline(F, bodies=[0, 0, 0], num_vertices=4)
+    with pytest.raises(TypeError, match="self_collision: expected a bool or a sequence of bools .*, got str"):
+        ccdlab.step(V, W, F, bodies=[0, 0, 0, 0], self_collision="no")
+
+
 def test_an_int_beyond_64_bits_is_a_bad_k_not_an_overflow():
     with pytest.raises(ValueError, match="k: `18446744073709551616` is not a k-DOP"):
         ccdlab.step(V, W, F, k=2**64)

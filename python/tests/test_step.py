@@ -139,7 +139,8 @@ def test_the_pipeline_pickles_its_configuration(funnel):
     V0, V1, F = funnel
     p = ccdlab.Pipeline(F, k=18, filters="dnf", time_aligned="off", threads=1, collect_pairs=True)
     assert p.config == {"k": 18, "filters": "dnf", "window": True, "time_aligned": "off",
-                        "solver": "exact", "threads": 1, "collect_pairs": True, "min_distance": 0.0}
+                        "solver": "exact", "threads": 1, "collect_pairs": True, "min_distance": 0.0,
+                        "bodies": None, "self_collision": True}
     first = p.step(V0, V1)
     q = pickle.loads(pickle.dumps(p))
     assert q.config == p.config and np.array_equal(q.faces, F)
@@ -279,3 +280,86 @@ def test_the_time_of_impact_as_a_line_search_step(funnel):
     assert ccdlab.step(V0, V1, F, min_distance=d).toi == 0.0
     still = ccdlab.step(V0, V0, F, min_distance=d, collect_pairs=True)
     assert still.toi == 0.0 and len(still.vf_pairs) + len(still.ee_pairs) > 0
+
+
+def _components(n, F):
+    """Each vertex's connected component (a union-find over the faces)."""
+    parent = list(range(n))
+
+    def root(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b, c in F.tolist():
+        for u in (b, c):
+            ra, rb = root(a), root(u)
+            if ra != rb:
+                parent[ra] = rb
+    roots = [root(v) for v in range(n)]
+    _, labels = np.unique(roots, return_inverse=True)
+    return labels
+
+
+def _pairs(r):
+    """The pairs of a result: (vertex-face set, edge-edge set)."""
+    return set(map(tuple, r.vf_pairs.tolist())), set(map(tuple, r.ee_pairs.tolist()))
+
+
+def _allowed(result, F, body, self_collision):
+    """The result's pairs (as `_pair_sets`) whose features may collide: in
+    different bodies, or in one that collides with itself."""
+    E = ccdlab.edges(F)
+    ok = lambda a, b: a != b or self_collision[a]
+    vf = {(v, f) for v, f in map(tuple, result.vf_pairs.tolist()) if ok(body[v], body[F[f][0]])}
+    ee = {(a, b) for a, b in map(tuple, result.ee_pairs.tolist()) if ok(body[E[a][0]], body[E[b][0]])}
+    return vf, ee
+
+
+def test_bodies_test_the_pairs_their_rule_allows():
+    # Triangle 1 falls through triangle 0: three vertex-face pairs across
+    # the two; they stay when the triangles are bodies that do not collide
+    # with themselves, and go when both are one such body.
+    F = np.array([[0, 1, 2], [3, 4, 5]])
+    V0 = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [.2, .2, 1], [.6, .2, 1], [.2, .6, 1]], float)
+    V1 = V0.copy()
+    V1[3:, 2] -= 2
+    full = ccdlab.step(V0, V1, F, collect_pairs=True)
+    assert _pairs(full) == ({(3, 0), (4, 0), (5, 0)}, set())
+    for kwargs in ({"bodies": [0, 0, 0, 1, 1, 1], "self_collision": False},
+                   {"bodies": np.array([1, 1, 1, 0, 0, 0], np.uint8), "self_collision": [False, False]},
+                   {"self_collision": False}):
+        r = ccdlab.step(V0, V1, F, collect_pairs=True, **kwargs)
+        assert _pair_sets(r) == _pair_sets(full) and r.toi == full.toi, kwargs
+        assert r.report["bodies"] == {"bodies": 2, "self_colliding": 0}
+    for kwargs in ({"bodies": [0] * 6, "self_collision": False},
+                   {"bodies": [0] * 6, "self_collision": [False, True]}):
+        r = ccdlab.step(V0, V1, F, collect_pairs=True, **kwargs)
+        assert r.toi is None and r.vf_pairs.shape == (0, 2), kwargs
+        assert r.report["vf"]["candidates"] == 0
+    assert "bodies" not in full.report
+
+
+def test_funnel_with_bodies_keeps_the_allowed_pairs_in_a_pipeline(funnel):
+    V0, V1, F = funnel
+    body = _components(len(V0), F)
+    assert body.max() == 3
+    full = ccdlab.step(V0, V1, F, collect_pairs=True)
+    # Which pairs each choice keeps: one, all but one, all of funnel's.
+    kept = [tuple(map(len, _allowed(full, F, body, s)))
+            for s in ([True, False, False, False], [False, True, True, False], [True] * 4)]
+    assert kept == [(0, 1), (27, 106), (27, 107)]
+    for self_collision in ([True, False, False, False], [False, True, True, False], [True] * 4):
+        p = ccdlab.Pipeline(F, bodies=body, self_collision=self_collision, collect_pairs=True)
+        steps = [p.step(V1, V0), p.step(V0, V1)]
+        assert steps[1].report["bvh"] == "refit"
+        r = steps[1]
+        assert _pairs(r) == _allowed(full, F, body, self_collision), self_collision
+        assert r.report["bodies"] == {"bodies": 4, "self_colliding": sum(self_collision)}
+        lower = min((t for t in r.vf_toi[:, 0].tolist() + r.ee_toi[:, 0].tolist()), default=None)
+        assert r.toi == lower
+        # The configuration gives the labels back, and pickles.
+        assert np.array_equal(p.config["bodies"], body) and p.config["self_collision"] == self_collision
+        q = pickle.loads(pickle.dumps(p))
+        assert _pair_sets(q.step(V0, V1)) == _pair_sets(r)
