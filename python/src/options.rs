@@ -10,7 +10,7 @@ use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{
     QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
 };
-use ccdlab::pipeline::{Bodies, BodyLabels, PipelineConfig, TimeAligned};
+use ccdlab::pipeline::{Bodies, BodyLabels, PipelineConfig, SelfColliding, TimeAligned};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
@@ -125,13 +125,13 @@ pub(crate) fn parse_bodies(
         };
     };
     let of_vertex = labels(bodies, "bodies")?;
-    let self_colliding = match self_collision {
-        SelfCollision::All(b) => vec![b; of_vertex.iter().max().map_or(0, |&m| m as usize + 1)],
-        SelfCollision::Each(each) => each,
+    let labels = match self_collision {
+        SelfCollision::All(b) => BodyLabels::uniform(of_vertex, b),
+        SelfCollision::Each(each) => {
+            BodyLabels::new(of_vertex, each).map_err(|e| value_error(format!("bodies: {e}")))?
+        }
     };
-    BodyLabels::new(of_vertex, self_colliding)
-        .map(|labels| Some(Bodies::Labels(labels)))
-        .map_err(|e| value_error(format!("bodies: {e}")))
+    Ok(Some(Bodies::Labels(labels)))
 }
 
 pub(crate) fn parse_solver(solver: &str) -> PyResult<Solver> {
@@ -294,7 +294,10 @@ impl Options {
             }
             Some(Bodies::Labels(labels)) => {
                 d.set_item("bodies", labels.of_vertex().to_vec().into_pyarray(py))?;
-                d.set_item("self_collision", labels.self_colliding().to_vec())?;
+                match labels.self_colliding() {
+                    SelfColliding::All(b) => d.set_item("self_collision", *b)?,
+                    SelfColliding::Each(each) => d.set_item("self_collision", each.to_vec())?,
+                }
             }
         }
         Ok(d)

@@ -339,6 +339,12 @@ def test_bodies_test_the_pairs_their_rule_allows():
         assert r.toi is None and r.vf_pairs.shape == (0, 2), kwargs
         assert r.report["vf"]["candidates"] == 0
     assert "bodies" not in full.report
+    # Labels are any integers from 0 to 2**32 - 1; with one bool for every
+    # body they need no entry each.
+    far = ccdlab.step(V0, V1, F, collect_pairs=True, bodies=[2**32 - 1] * 3 + [5] * 3, self_collision=False)
+    assert _pair_sets(far) == _pair_sets(full)
+    p = ccdlab.Pipeline(F, bodies=[2**32 - 1] * 3 + [5] * 3, self_collision=False)
+    assert p.config["self_collision"] is False and p.config["bodies"].tolist() == [2**32 - 1] * 3 + [5] * 3
 
 
 def test_funnel_with_bodies_keeps_the_allowed_pairs_in_a_pipeline(funnel):

@@ -40,7 +40,29 @@ pub enum Bodies {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyLabels {
     of_vertex: Vec<u32>,
-    self_colliding: Vec<bool>,
+    self_colliding: SelfColliding,
+}
+
+/// Which bodies collide with themselves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SelfColliding {
+    /// Every body, or none.
+    All(bool),
+    /// Body `b` when entry `b` is `true`.
+    Each(Vec<bool>),
+}
+
+impl SelfColliding {
+    /// Whether body `b` collides with itself.
+    ///
+    /// # Panics
+    /// When `b` has no entry in [`SelfColliding::Each`].
+    pub fn of(&self, b: u32) -> bool {
+        match self {
+            SelfColliding::All(s) => *s,
+            SelfColliding::Each(each) => each[b as usize],
+        }
+    }
 }
 
 /// Why bodies do not fit a mesh or are not bodies.
@@ -94,8 +116,17 @@ impl BodyLabels {
         }
         Ok(BodyLabels {
             of_vertex,
-            self_colliding,
+            self_colliding: SelfColliding::Each(self_colliding),
         })
+    }
+
+    /// `of_vertex[v]` is vertex `v`'s body, any `u32`; every body collides
+    /// with itself when `self_colliding`, none does otherwise.
+    pub fn uniform(of_vertex: Vec<u32>, self_colliding: bool) -> BodyLabels {
+        BodyLabels {
+            of_vertex,
+            self_colliding: SelfColliding::All(self_colliding),
+        }
     }
 
     /// Every vertex's body.
@@ -103,8 +134,8 @@ impl BodyLabels {
         &self.of_vertex
     }
 
-    /// Whether each body collides with itself.
-    pub fn self_colliding(&self) -> &[bool] {
+    /// Which bodies collide with themselves.
+    pub fn self_colliding(&self) -> &SelfColliding {
         &self.self_colliding
     }
 
@@ -118,7 +149,7 @@ impl BodyLabels {
     /// When `a` or `b` is not a vertex of the labels.
     pub fn can_collide(&self, a: u32, b: u32) -> bool {
         let (ba, bb) = (self.of_vertex[a as usize], self.of_vertex[b as usize]);
-        ba != bb || self.self_colliding[ba as usize]
+        ba != bb || self.self_colliding.of(ba)
     }
 }
 
@@ -168,10 +199,7 @@ impl Bodies {
                 for (v, &c) in mesh.component().iter().enumerate() {
                     body[c as usize] = of_vertex[v];
                 }
-                let self_colliding = body
-                    .iter()
-                    .map(|&b| labels.self_colliding[b as usize])
-                    .collect();
+                let self_colliding = body.iter().map(|&b| labels.self_colliding.of(b)).collect();
                 (body, self_colliding)
             }
         };
@@ -280,5 +308,12 @@ mod tests {
 
         let all = Bodies::Labels(BodyLabels::new(vec![0; 7], vec![true]).unwrap());
         assert!(all.parts(&mesh()).unwrap().all_self_colliding());
+
+        // Any labels with one setting for all: no entry per label.
+        let far = BodyLabels::uniform(vec![7, 7, 7, u32::MAX, u32::MAX, u32::MAX, 7], false);
+        let parts = Bodies::Labels(far.clone()).parts(&mesh()).unwrap();
+        assert_eq!(parts.body_of_component, vec![7, u32::MAX, 7]);
+        assert_eq!(parts.self_colliding, vec![false; 3]);
+        assert!(parts.others_collide && far.can_collide(0, 3) && !far.can_collide(0, 6));
     }
 }

@@ -10,7 +10,7 @@ mod motion;
 mod report;
 mod step;
 
-pub use bodies::{Bodies, BodiesError, BodyLabels};
+pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use config::{PipelineConfig, TimeAligned};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub(crate) use report::is_contact;
