@@ -477,13 +477,13 @@ impl Bvh {
         axes: KdopAxes,
         keep: impl Fn(u32) -> bool + Sync,
     ) -> Bvh {
-        Bvh::build_components_within(step, axes, &keep, false, 0.0)
+        Bvh::build_with(step, axes, &keep, false, 0.0)
     }
 
     /// [`Bvh::build`] with the self traversal's time-aligned pruning on or
     /// off (see [`KdopBvh::time_aligned`]).
     pub fn build_time_aligned(step: &Step<'_>, axes: KdopAxes, time_aligned: bool) -> Bvh {
-        Bvh::build_components_within(step, axes, &|_| true, time_aligned, 0.0)
+        Bvh::build_with(step, axes, &|_| true, time_aligned, 0.0)
     }
 
     /// [`KdopBvh::build_within`] for the k of `axes`, over every component.
@@ -496,15 +496,11 @@ impl Bvh {
         time_aligned: bool,
         min_distance: f64,
     ) -> Bvh {
-        Bvh::build_components_within(step, axes, &|_| true, time_aligned, min_distance)
+        Bvh::build_with(step, axes, &|_| true, time_aligned, min_distance)
     }
 
-    /// [`KdopBvh::build_within`] for the k of `axes`: the BVH of the
-    /// connected components `c` with `keep(c)`.
-    ///
-    /// # Panics
-    /// As [`KdopBvh::build_within`].
-    pub fn build_components_within(
+    /// [`KdopBvh::build_within`] for the k of `axes`.
+    fn build_with(
         step: &Step<'_>,
         axes: KdopAxes,
         keep: &(impl Fn(u32) -> bool + Sync),
@@ -574,13 +570,6 @@ impl Bvh {
         with_bvh!(self, b => b.rebuild(step))
     }
 
-    /// [`KdopBvh::rebuild_components`]: a new tree of the components `c`
-    /// with `keep(c)` of `step`, with the same k and settings, in place of
-    /// this one, reusing its memory.
-    pub fn rebuild_components(&mut self, step: &Step<'_>, keep: &(impl Fn(u32) -> bool + Sync)) {
-        with_bvh!(self, b => b.rebuild_components(step, keep))
-    }
-
     /// See [`KdopBvh::validate`].
     pub fn validate(&self, step: &Step<'_>) -> Result<(), InvalidBvh> {
         with_bvh!(self, b => b.validate(step))
@@ -599,6 +588,26 @@ impl Bvh {
         make_sink: impl Fn() -> S + Sync,
     ) -> (Vec<S>, BroadPhaseStats) {
         with_bvh!(self, b => b.self_candidates_par(make_sink))
+    }
+
+    /// [`Bvh::self_candidates`] without the pairs within one group of
+    /// `skip` (see [`KdopBvh::self_candidates_skipping`]).
+    pub fn self_candidates_skipping(
+        &self,
+        skip: &[u32],
+        sink: &mut impl CandidateSink,
+    ) -> BroadPhaseStats {
+        with_bvh!(self, b => b.self_candidates_skipping(skip, sink))
+    }
+
+    /// [`Bvh::self_candidates_skipping`] in parallel, as
+    /// [`Bvh::self_candidates_par`].
+    pub fn self_candidates_par_skipping<S: CandidateSink + Send>(
+        &self,
+        skip: &[u32],
+        make_sink: impl Fn() -> S + Sync,
+    ) -> (Vec<S>, BroadPhaseStats) {
+        with_bvh!(self, b => b.self_candidates_par_skipping(skip, make_sink))
     }
 
     /// [`Bvh::self_candidates_par`] collected into one set, in exactly the

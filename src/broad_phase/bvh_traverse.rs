@@ -75,6 +75,15 @@
 //! paper's counts), and SLPF has almost nothing left to cull. Only the self
 //! traversal prunes (the cross traversal of two trees does not).
 //!
+//! **Skipped groups** ([`KdopBvh::self_candidates_skipping`]; a pipeline's
+//! bodies, `crate::pipeline::Bodies`). Each covered component is in a
+//! group, or in none ([`NOT_SKIPPED`]); a leaf's partners in its own group
+//! are dropped before the feature level, after the time-aligned test. A
+//! leaf owns only features of its own component, so exactly the feature
+//! pairs within one group go, and every other pair is emitted as without
+//! groups, in the same order. The descents are the same: only the feature
+//! level's work is saved.
+//!
 //! **Queries in registers.** Every k-DOP tested against many others (a
 //! cluster's merge, a leaf in its cluster's partner filter, a query's
 //! features in their outer tests) is a [`QuantizedKdopQuery`]: loaded once into
@@ -116,6 +125,10 @@ use crate::bounding_volume::{
     AlignedQuantizedKdop, Kdop, QuantizedKdop, QuantizedKdopQuery, aligned_merge, aligned_overlap,
     aligned_overlap_merge,
 };
+
+/// The group of a component whose leaf pairs are all traversed
+/// ([`KdopBvh::self_candidates_skipping`]).
+pub const NOT_SKIPPED: u32 = u32::MAX;
 
 /// Leaves (queries) per parallel task: across two trees exactly (the last
 /// task excepted), in the self traversal at least (a task takes whole
@@ -204,9 +217,31 @@ impl<const N: usize> KdopBvh<N> {
     /// Every vertex–face and edge–edge candidate among the covered features
     /// (module doc), in query order, on this thread.
     pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
+        self.self_candidates_within(None, sink)
+    }
+
+    /// [`KdopBvh::self_candidates`] without the pairs of features whose
+    /// leaves' components are in one group of `skip` (module doc, *Skipped
+    /// groups*).
+    ///
+    /// # Panics
+    /// When `skip` has no entry for a covered component.
+    pub fn self_candidates_skipping(
+        &self,
+        skip: &[u32],
+        sink: &mut impl CandidateSink,
+    ) -> BroadPhaseStats {
+        self.self_candidates_within(Some(skip), sink)
+    }
+
+    fn self_candidates_within(
+        &self,
+        skip: Option<&[u32]>,
+        sink: &mut impl CandidateSink,
+    ) -> BroadPhaseStats {
         let mut stats = BroadPhaseStats::default();
         let mut scratch = Scratch::new();
-        self_range(self, &self.clusters, &mut scratch, &mut stats, sink);
+        self_range(self, &self.clusters, skip, &mut scratch, &mut stats, sink);
         scratch.flush(sink);
         stats
     }
@@ -217,7 +252,20 @@ impl<const N: usize> KdopBvh<N> {
         &self,
         make_sink: impl Fn() -> S + Sync,
     ) -> (Vec<S>, BroadPhaseStats) {
-        run_par(self, self, true, make_sink)
+        run_par(self, self, true, None, make_sink)
+    }
+
+    /// [`KdopBvh::self_candidates_skipping`] on rayon, as
+    /// [`KdopBvh::self_candidates_par`].
+    ///
+    /// # Panics
+    /// As [`KdopBvh::self_candidates_skipping`].
+    pub fn self_candidates_par_skipping<S: CandidateSink + Send>(
+        &self,
+        skip: &[u32],
+        make_sink: impl Fn() -> S + Sync,
+    ) -> (Vec<S>, BroadPhaseStats) {
+        run_par(self, self, true, Some(skip), make_sink)
     }
 
     /// Every candidate with one feature in `self` and the other in `other`,
@@ -249,7 +297,7 @@ impl<const N: usize> KdopBvh<N> {
         make_sink: impl Fn() -> S + Sync,
     ) -> Result<(Vec<S>, BroadPhaseStats), BroadPhaseError> {
         self.check_cross(other)?;
-        Ok(run_par(self, other, false, make_sink))
+        Ok(run_par(self, other, false, None, make_sink))
     }
 
     fn check_cross(&self, other: &KdopBvh<N>) -> Result<(), BroadPhaseError> {
@@ -274,11 +322,13 @@ impl<const N: usize> KdopBvh<N> {
 }
 
 /// Queries every leaf of `a` against `b` (only partners numbered above the
-/// query when `ordered`, i.e. for a self traversal), in fixed chunks.
+/// query when `ordered`, i.e. for a self traversal, whose leaf pairs within
+/// one group of `skip` are skipped), in fixed chunks.
 fn run_par<const N: usize, S: CandidateSink + Send>(
     a: &KdopBvh<N>,
     b: &KdopBvh<N>,
     ordered: bool,
+    skip: Option<&[u32]>,
     make_sink: impl Fn() -> S + Sync,
 ) -> (Vec<S>, BroadPhaseStats) {
     // Tasks: runs of whole clusters of at least `LEAVES_PER_TASK` leaves
@@ -307,7 +357,8 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
                 return (sink, stats);
             }
             if ordered {
-                self_range(a, &a.clusters[w[0]..=w[1]], scratch, &mut stats, &mut sink);
+                let starts = &a.clusters[w[0]..=w[1]];
+                self_range(a, starts, skip, scratch, &mut stats, &mut sink);
             } else {
                 for la in w[0]..w[1] {
                     query(a, la, b, 0, scratch, &mut stats);
@@ -331,10 +382,12 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
 
 /// The self traversal of the clusters of `t` whose first leaves and end
 /// are `starts` (a window of `t.clusters`), two clusters' descents at a
-/// time ([`gather_two`]).
+/// time ([`gather_two`]), without the leaf pairs within one group of
+/// `skip`.
 fn self_range<const N: usize>(
     t: &KdopBvh<N>,
     starts: &[u32],
+    skip: Option<&[u32]>,
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
     sink: &mut impl CandidateSink,
@@ -353,7 +406,7 @@ fn self_range<const N: usize>(
                 &mut sc.cluster,
                 &mut stats.node_tests,
             );
-            cluster(t, c0, c1, nc, sc, stats, sink);
+            cluster(t, c0, c1, nc, skip, sc, stats, sink);
             return;
         }
         let c2 = starts[k + 2] as usize;
@@ -367,9 +420,9 @@ fn self_range<const N: usize>(
             [&mut sc.cluster, &mut sc.cluster_next],
             &mut stats.node_tests,
         );
-        cluster(t, c0, c1, na, sc, stats, sink);
+        cluster(t, c0, c1, na, skip, sc, stats, sink);
         std::mem::swap(&mut sc.cluster, &mut sc.cluster_next);
-        cluster(t, c1, c2, nb, sc, stats, sink);
+        cluster(t, c1, c2, nb, skip, sc, stats, sink);
         k += 2;
     }
 }
@@ -555,12 +608,15 @@ fn query<const N: usize>(
 /// quantized k-DOP overlaps the query), in the same ascending order; only
 /// the number of node tests differs. With time-aligned pruning, the lists
 /// then lose the partners whose time-aligned images are apart from the
-/// leaf's (tested first on the merge of the cluster's; module doc).
+/// leaf's (tested first on the merge of the cluster's; module doc), and
+/// the partners in the leaf's group of `skip`.
+#[allow(clippy::too_many_arguments)]
 fn cluster<const N: usize>(
     t: &KdopBvh<N>,
     c0: usize,
     c1: usize,
     nc: usize,
+    skip: Option<&[u32]>,
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
     sink: &mut impl CandidateSink,
@@ -607,6 +663,15 @@ fn cluster<const N: usize>(
             let kept = retain_aligned(&mut partners[..np], &t.leaf_qt[la], &t.leaf_qt);
             stats.leaf_pairs_pruned += (np - kept) as u64;
             np = kept;
+        }
+        if let Some(group) = skip {
+            let own = group[t.leaves[la].component as usize];
+            if own != NOT_SKIPPED {
+                let leaves = &t.leaves;
+                np = retain(&mut partners[..np], |p| {
+                    group[leaves[p as usize].component as usize] != own
+                });
+            }
         }
         features(t, la, t, &ql, np, sc, stats);
         if sc.vf_len >= FLUSH || sc.ee_len >= FLUSH {

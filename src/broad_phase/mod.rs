@@ -12,5 +12,6 @@ mod candidate;
 
 pub use brute_force::{brute_force_candidates, brute_force_candidates_within};
 pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
+pub use bvh_traverse::NOT_SKIPPED;
 pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};

@@ -12,16 +12,20 @@
 //! rule agrees with the IPC Toolkit's, which tests a pair when any vertex
 //! of one feature may collide with any vertex of the other.
 //!
-//! **How the step uses it** (`super::step`). The components whose body
-//! collides with itself get one BVH and the others a second one: the
-//! first BVH's self traversal, then the traversal across the two, give
-//! every pair to test with no pair left out, the same candidates as one
-//! BVH's traversal less the pairs within a body that does not collide with
-//! itself. The second BVH's own traversal runs only when it holds two
-//! bodies or more, and then drops each pair within one body before the
-//! filters. A static obstacle's pairs with itself are never reached.
+//! **How the step uses it** (`super::step`). Each component of a body that
+//! does not collide with itself is put in that body's group, the others in
+//! none; the BVH's traversal drops a leaf's partners in its own group
+//! before testing their features
+//! ([`crate::broad_phase::Bvh::self_candidates_par_skipping`]). A leaf's
+//! features are its component's, so exactly the pairs within such a body
+//! go, and every other candidate, verdict and bracket is that of a step
+//! without bodies. The descents are unchanged: a static obstacle's leaves
+//! still gather their neighbours, whose features are then not tested.
+//! (A second BVH for those bodies, traversed against the first, was
+//! measured: docs/notes/pipeline.md.)
 
 use super::BodyCounts;
+use crate::broad_phase::NOT_SKIPPED;
 use crate::mesh::TriMesh;
 
 /// Which feature pairs a step tests ([`super::PipelineConfig::bodies`];
@@ -156,14 +160,9 @@ impl BodyLabels {
 /// The bodies of one mesh, by connected component (`super::step`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BodyParts {
-    /// Each component's body.
-    pub(crate) body_of_component: Vec<u32>,
-    /// Whether each component's body collides with itself (its components
-    /// go to the first BVH).
-    pub(crate) self_colliding: Vec<bool>,
-    /// The components in bodies that do not collide with themselves are
-    /// in two bodies or more, whose pairs with each other are tested.
-    pub(crate) others_collide: bool,
+    /// Each component's group for the traversal: its body's index among
+    /// the bodies that do not collide with themselves, or [`NOT_SKIPPED`].
+    pub(crate) skip_within: Vec<u32>,
     /// The bodies with a vertex in the mesh, and those of them that
     /// collide with themselves.
     pub(crate) counts: BodyCounts,
@@ -214,27 +213,32 @@ impl Bodies {
             bodies: present.len() as u64,
             self_colliding: present.iter().filter(|&&(_, s)| s).count() as u64,
         };
-        let mut others = body_of_component
+        // Groups numbered densely (fewer than the components, so never
+        // `NOT_SKIPPED`), in the sorted order of the bodies' labels.
+        let others: Vec<u32> = present
+            .iter()
+            .filter(|&&(_, s)| !s)
+            .map(|&(b, _)| b)
+            .collect();
+        let skip_within = body_of_component
             .iter()
             .zip(&self_colliding)
-            .filter(|&(_, &s)| !s)
-            .map(|(&b, _)| b);
-        let others_collide = others
-            .next()
-            .is_some_and(|first| others.any(|b| b != first));
+            .map(|(b, &s)| match s {
+                true => NOT_SKIPPED,
+                false => others.binary_search(b).expect("listed above") as u32,
+            })
+            .collect();
         Ok(BodyParts {
-            body_of_component,
-            self_colliding,
-            others_collide,
+            skip_within,
             counts,
         })
     }
 }
 
 impl BodyParts {
-    /// Whether every body collides with itself: one BVH, every pair.
+    /// Whether every body collides with itself: every pair is tested.
     pub(crate) fn all_self_colliding(&self) -> bool {
-        self.self_colliding.iter().all(|&s| s)
+        self.skip_within.iter().all(|&g| g == NOT_SKIPPED)
     }
 }
 
@@ -289,9 +293,8 @@ mod tests {
         // itself, body 1 (the second triangle) does not.
         let labels = BodyLabels::new(vec![0, 0, 0, 1, 1, 1, 0], vec![true, false]).unwrap();
         let parts = Bodies::Labels(labels.clone()).parts(&mesh()).unwrap();
-        assert_eq!(parts.body_of_component, vec![0, 1, 0]);
-        assert_eq!(parts.self_colliding, vec![true, false, true]);
-        assert!(!parts.others_collide && !parts.all_self_colliding());
+        assert_eq!(parts.skip_within, vec![NOT_SKIPPED, 0, NOT_SKIPPED]);
+        assert!(!parts.all_self_colliding());
         assert_eq!(
             parts.counts,
             BodyCounts {
@@ -302,9 +305,7 @@ mod tests {
         assert!(labels.can_collide(0, 6) && labels.can_collide(0, 3) && !labels.can_collide(3, 4));
 
         let components = Bodies::Components.parts(&mesh()).unwrap();
-        assert_eq!(components.body_of_component, vec![0, 1, 2]);
-        assert_eq!(components.self_colliding, vec![false; 3]);
-        assert!(components.others_collide);
+        assert_eq!(components.skip_within, vec![0, 1, 2]);
 
         let all = Bodies::Labels(BodyLabels::new(vec![0; 7], vec![true]).unwrap());
         assert!(all.parts(&mesh()).unwrap().all_self_colliding());
@@ -312,8 +313,7 @@ mod tests {
         // Any labels with one setting for all: no entry per label.
         let far = BodyLabels::uniform(vec![7, 7, 7, u32::MAX, u32::MAX, u32::MAX, 7], false);
         let parts = Bodies::Labels(far.clone()).parts(&mesh()).unwrap();
-        assert_eq!(parts.body_of_component, vec![7, u32::MAX, 7]);
-        assert_eq!(parts.self_colliding, vec![false; 3]);
-        assert!(parts.others_collide && far.can_collide(0, 3) && !far.can_collide(0, 6));
+        assert_eq!(parts.skip_within, vec![0, 1, 0]);
+        assert!(far.can_collide(0, 3) && !far.can_collide(0, 6));
     }
 }

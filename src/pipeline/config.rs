@@ -47,8 +47,9 @@ pub struct PipelineConfig {
     pub min_distance: f64,
     /// Which feature pairs are tested, by body ([`Bodies`]): `None` tests
     /// every pair of the mesh, as the paper does. Pairs within a body that
-    /// does not collide with itself (a static obstacle's, say) are not
-    /// tested, not counted and never reached by the BVH's traversal.
+    /// does not collide with itself (a static obstacle's, say) are dropped
+    /// by the BVH's traversal before their features are tested, and not
+    /// counted.
     pub bodies: Option<Bodies>,
 }
 

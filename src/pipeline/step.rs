@@ -59,13 +59,10 @@
 //! (`collect`); the report is that of a step with every bracket tight
 //! (docs/design.md §5).
 //!
-//! **Bodies** ([`PipelineConfig::bodies`], `super::bodies`): the BVH
-//! covers the components whose body collides with itself, a second one
-//! the others; the step traverses the first with itself, then the two
-//! across, then (with two bodies or more in it) the second with itself,
-//! dropping its pairs within one body before the filters. Both trees are
-//! built, rebuilt and refitted together; the candidate counts are those of
-//! the pairs tested.
+//! **Bodies** ([`PipelineConfig::bodies`], `super::bodies`): unless every
+//! body collides with itself, the traversal skips the leaf pairs within one
+//! body that does not ([`Bvh::self_candidates_par_skipping`]), before their
+//! features are tested; the candidates are the pairs tested.
 //!
 //! **Determinism.** The traversal runs fixed chunks of leaves, each with
 //! its own filters and exact tests; their pairs are concatenated and their
@@ -76,13 +73,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::bodies::{BodiesError, BodyParts};
+use super::bodies::BodiesError;
 use super::clock::{Clock, busy_ms};
 use super::config::{PipelineConfig, TimeAligned};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
 use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
 use crate::broad_phase::CandidateSink;
-use crate::broad_phase::{BroadPhaseError, BroadPhaseStats, Bvh, EePair, VfPair};
+use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::filter::{
     CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
     dnf_window_within,
@@ -111,7 +108,7 @@ pub enum PipelineError {
     Frames(#[source] MeshError),
     /// [`PipelineConfig::bodies`] do not fit the step's mesh.
     #[error("bodies: {0}")]
-    Bodies(#[from] BodiesError),
+    Bodies(#[source] BodiesError),
     /// [`PipelineConfig::min_distance`] is not a finite distance.
     #[error("min_distance: {0}")]
     MinDistance(#[from] SeparationError),
@@ -149,12 +146,7 @@ pub struct StepOutcome {
 #[derive(Debug)]
 pub struct Pipeline {
     config: PipelineConfig,
-    /// The BVH of every component, or with [`PipelineConfig::bodies`] of
-    /// those whose body collides with itself.
     bvh: Option<Bvh>,
-    /// With [`PipelineConfig::bodies`], the BVH of the components whose
-    /// body does not collide with itself (module doc).
-    others: Option<Bvh>,
     /// The next step builds a new BVH instead of refitting.
     rebuild: bool,
     /// The filters' per-vertex arrays, kept for the next step.
@@ -170,7 +162,6 @@ impl Pipeline {
         Pipeline {
             config,
             bvh: None,
-            others: None,
             rebuild: false,
             buffers: FilterBuffers::default(),
             loose_cap: LOOSE_CAP,
@@ -230,9 +221,10 @@ impl Pipeline {
         Step::new(mesh, step.x_t0, step.x_t1).map_err(PipelineError::Frames)?;
         let min_distance = cfg.min_distance;
         let within = min_distance > 0.0;
-        // Bodies: two BVHs, unless every body collides with itself.
-        let parts = cfg.bodies.as_ref().map(|b| b.parts(mesh)).transpose()?;
-        let split = parts.as_ref().filter(|p| !p.all_self_colliding());
+        let parts = (cfg.bodies.as_ref())
+            .map(|b| b.parts(mesh))
+            .transpose()
+            .map_err(PipelineError::Bodies)?;
 
         // Stage 1–2a: build or refit the BVH of swept k-DOPs and, alongside
         // it, write the filters' per-vertex arrays (they read the positions
@@ -254,23 +246,29 @@ impl Pipeline {
             TimeAligned::Auto if prune => cfg.filters.without_slpf(),
             _ => cfg.filters,
         };
+        let reusable = |bvh: &Bvh| {
+            bvh.axes() == cfg.axes
+                && bvh.time_aligned() == prune
+                && bvh.min_distance() == min_distance
+        };
         let buffers = std::mem::take(&mut self.buffers);
         let loose_cap = self.loose_cap;
-        let others = &mut self.others;
         let (built, ctx) = rayon::join(
             || -> Result<bool, BroadPhaseError> {
-                let fit = Fit {
-                    step,
-                    cfg,
-                    prune,
-                    rebuild,
-                };
-                let Some(p) = split else {
-                    *others = None;
-                    return fit.run(bvh, &|_| true);
-                };
-                let built = fit.run(bvh, &|c| p.self_colliding[c as usize])?;
-                Ok(fit.run(others, &|c| !p.self_colliding[c as usize])? || built)
+                Ok(match bvh.as_mut() {
+                    Some(tree) if reusable(tree) && !rebuild => {
+                        tree.refit(step)?;
+                        false
+                    }
+                    Some(tree) if reusable(tree) => {
+                        tree.rebuild(step);
+                        true
+                    }
+                    _ => {
+                        *bvh = Some(Bvh::build_within(step, cfg.axes, prune, min_distance));
+                        true
+                    }
+                })
             },
             || FilterCtx::new(cfg, filters, step, buffers, loose_cap),
         );
@@ -283,19 +281,16 @@ impl Pipeline {
         };
         self.rebuild = false;
         let bvh = self.bvh.as_ref().expect("built above");
-        let others = split.and(self.others.as_ref());
         let refit_ms = t.ms();
 
         // Stages 2b–4, fused: traversal, with the filters and then the
         // exact tests run on each batch of candidates as the traversal
         // emits it (neither the candidates nor the survivors are stored).
         let t = Clock::start();
-        let (sinks, bp) = match traverse(bvh, others, split, &ctx, cancel) {
-            Ok(found) => found,
-            Err(e) => {
-                self.buffers = ctx.into_buffers();
-                return Err(e.into());
-            }
+        let make_sink = || FilterSink::new(&ctx, cancel);
+        let (sinks, bp) = match parts.as_ref().filter(|p| !p.all_self_colliding()) {
+            Some(p) => bvh.self_candidates_par_skipping(&p.skip_within, make_sink),
+            None => bvh.self_candidates_par(make_sink),
         };
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             drop(sinks);
@@ -363,91 +358,6 @@ impl Pipeline {
         };
         Ok(StepOutcome { report, pairs })
     }
-}
-
-/// How a step's BVHs are brought to its frames: built, rebuilt over the
-/// old tree's arrays, or refitted (module doc).
-struct Fit<'s, 'm> {
-    step: &'s Step<'m>,
-    cfg: &'s PipelineConfig,
-    /// Time-aligned pruning.
-    prune: bool,
-    /// A rebuild was asked for.
-    rebuild: bool,
-}
-
-impl Fit<'_, '_> {
-    /// Brings `slot`'s tree, of the components `c` with `keep(c)`, to the
-    /// step; returns whether it was built (or rebuilt) rather than
-    /// refitted.
-    fn run(
-        &self,
-        slot: &mut Option<Bvh>,
-        keep: &(impl Fn(u32) -> bool + Sync),
-    ) -> Result<bool, BroadPhaseError> {
-        let (step, cfg) = (self.step, self.cfg);
-        let reusable = |bvh: &Bvh| {
-            bvh.axes() == cfg.axes
-                && bvh.time_aligned() == self.prune
-                && bvh.min_distance() == cfg.min_distance
-        };
-        Ok(match slot.as_mut() {
-            Some(tree) if reusable(tree) && !self.rebuild => {
-                // The same mesh (the refit checks it) and the same bodies
-                // (the configuration's): the same components.
-                tree.refit(step)?;
-                false
-            }
-            Some(tree) if reusable(tree) => {
-                tree.rebuild_components(step, keep);
-                true
-            }
-            _ => {
-                *slot = Some(Bvh::build_components_within(
-                    step,
-                    cfg.axes,
-                    keep,
-                    self.prune,
-                    cfg.min_distance,
-                ));
-                true
-            }
-        })
-    }
-}
-
-/// The traversal's tasks, each with its filters and exact tests run on its
-/// candidates: `bvh`'s own traversal and, with bodies (`split`), the
-/// traversal across `bvh` and `others` (from the tree of fewer leaves,
-/// whose leaves are the queries), then `others`' own traversal when its
-/// components hold two bodies or more, its pairs within one body dropped
-/// before the filters (`super::bodies`). The sinks come in that order.
-fn traverse<'c>(
-    bvh: &Bvh,
-    others: Option<&Bvh>,
-    split: Option<&'c BodyParts>,
-    ctx: &'c FilterCtx<'c>,
-    cancel: Option<&'c AtomicBool>,
-) -> Result<(Vec<FilterSink<'c>>, BroadPhaseStats), BroadPhaseError> {
-    let (mut sinks, mut stats) = bvh.self_candidates_par(|| FilterSink::new(ctx, cancel, None));
-    let (Some(others), Some(parts)) = (others, split) else {
-        return Ok((sinks, stats));
-    };
-    let (queries, tree) = if bvh.num_leaves() <= others.num_leaves() {
-        (bvh, others)
-    } else {
-        (others, bvh)
-    };
-    let (across, s) = queries.cross_candidates_par(tree, || FilterSink::new(ctx, cancel, None))?;
-    sinks.extend(across);
-    stats += s;
-    if parts.others_collide {
-        let body = Some(parts.body_of_component.as_slice());
-        let (within, s) = others.self_candidates_par(|| FilterSink::new(ctx, cancel, body));
-        sinks.extend(within);
-        stats += s;
-    }
-    Ok((sinks, stats))
 }
 
 /// The exact test of a pair; `in_range` when the step's every coordinate
@@ -703,14 +613,8 @@ trait Pair: Copy {
     fn cull(&self, ctx: &FilterCtx<'_>) -> Option<CulledBy>;
     /// Its eight points, data set row order.
     fn points(&self, ctx: &FilterCtx<'_>) -> Points;
-    /// The connected components of its two features.
-    fn components(&self, ctx: &FilterCtx<'_>) -> [u32; 2];
     /// Whether its two features lie in one connected component.
-    #[inline(always)]
-    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool {
-        let [a, b] = self.components(ctx);
-        a == b
-    }
+    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool;
     /// Its features by global ID.
     fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair;
 }
@@ -729,12 +633,9 @@ impl Pair for VfPair {
     }
 
     #[inline(always)]
-    fn components(&self, ctx: &FilterCtx<'_>) -> [u32; 2] {
+    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool {
         let c = ctx.component;
-        [
-            c[self.v as usize],
-            c[ctx.faces[self.f as usize][0] as usize],
-        ]
+        c[self.v as usize] == c[ctx.faces[self.f as usize][0] as usize]
     }
 
     fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
@@ -762,12 +663,9 @@ impl Pair for EePair {
     }
 
     #[inline(always)]
-    fn components(&self, ctx: &FilterCtx<'_>) -> [u32; 2] {
+    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool {
         let (c, e) = (ctx.component, ctx.edges);
-        [
-            c[e[self.e0 as usize][0] as usize],
-            c[e[self.e1 as usize][0] as usize],
-        ]
+        c[e[self.e0 as usize][0] as usize] == c[e[self.e1 as usize][0] as usize]
     }
 
     fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
@@ -785,12 +683,6 @@ impl Pair for EePair {
 /// what the filters culled, what the exact test found.
 struct KindSink<P> {
     survivors: Vec<P>,
-    /// Candidates within one body that does not collide with itself,
-    /// dropped before the filters, and those of them within one component
-    /// (`traverse`); `kept` holds a batch's other candidates.
-    excluded: u64,
-    excluded_same_component: u64,
-    kept: Vec<P>,
     culled: Culled,
     /// Survivors so far.
     passed: u64,
@@ -819,9 +711,6 @@ impl<P: Pair> KindSink<P> {
     fn new() -> KindSink<P> {
         KindSink {
             survivors: Vec::new(),
-            excluded: 0,
-            excluded_same_component: 0,
-            kept: Vec::new(),
             culled: Culled::default(),
             passed: 0,
             fallbacks: 0,
@@ -832,31 +721,6 @@ impl<P: Pair> KindSink<P> {
             loose: Vec::new(),
             loose_upper: f64::INFINITY,
         }
-    }
-
-    /// [`KindSink::batch`] on the candidates of `pairs` whose features are
-    /// in different bodies (`body`: each component's), the others counted
-    /// as excluded.
-    fn batch_across_bodies(
-        &mut self,
-        ctx: &FilterCtx<'_>,
-        body: &[u32],
-        pairs: &[P],
-        busy: &mut Busy,
-    ) {
-        let mut kept = std::mem::take(&mut self.kept);
-        kept.clear();
-        for p in pairs {
-            let [a, b] = p.components(ctx);
-            if body[a as usize] == body[b as usize] {
-                self.excluded += 1;
-                self.excluded_same_component += u64::from(a == b);
-            } else {
-                kept.push(*p);
-            }
-        }
-        self.batch(ctx, &kept, busy);
-        self.kept = kept;
     }
 
     /// Runs the filters on a batch of candidates, then the exact test on
@@ -975,24 +839,16 @@ struct FilterSink<'c> {
     ctx: &'c FilterCtx<'c>,
     /// Set: the step is cancelled, candidates are dropped untested.
     cancel: Option<&'c AtomicBool>,
-    /// Each component's body, when the candidates within one body are
-    /// dropped (`traverse`).
-    body: Option<&'c [u32]>,
     vf: KindSink<VfPair>,
     ee: KindSink<EePair>,
     busy: Busy,
 }
 
 impl<'c> FilterSink<'c> {
-    fn new(
-        ctx: &'c FilterCtx<'c>,
-        cancel: Option<&'c AtomicBool>,
-        body: Option<&'c [u32]>,
-    ) -> FilterSink<'c> {
+    fn new(ctx: &'c FilterCtx<'c>, cancel: Option<&'c AtomicBool>) -> FilterSink<'c> {
         FilterSink {
             ctx,
             cancel,
-            body,
             vf: KindSink::new(),
             ee: KindSink::new(),
             busy: Busy::default(),
@@ -1002,22 +858,14 @@ impl<'c> FilterSink<'c> {
 
 impl CandidateSink for FilterSink<'_> {
     fn vertex_face(&mut self, pairs: &[VfPair]) {
-        match self.body {
-            _ if self.stopped() => {}
-            Some(body) => self
-                .vf
-                .batch_across_bodies(self.ctx, body, pairs, &mut self.busy),
-            None => self.vf.batch(self.ctx, pairs, &mut self.busy),
+        if !self.stopped() {
+            self.vf.batch(self.ctx, pairs, &mut self.busy);
         }
     }
 
     fn edge_edge(&mut self, pairs: &[EePair]) {
-        match self.body {
-            _ if self.stopped() => {}
-            Some(body) => self
-                .ee
-                .batch_across_bodies(self.ctx, body, pairs, &mut self.busy),
-            None => self.ee.batch(self.ctx, pairs, &mut self.busy),
+        if !self.stopped() {
+            self.ee.batch(self.ctx, pairs, &mut self.busy);
         }
     }
 
@@ -1040,8 +888,6 @@ fn collect_kind<P: Pair>(
     let mut passed = 0;
     let (mut loose, mut loose_upper) = (Vec::new(), f64::INFINITY);
     for mut k in parts {
-        counts.candidates -= k.excluded;
-        counts.candidates_same_component -= k.excluded_same_component;
         passed += k.passed;
         counts.exact_fallbacks += k.fallbacks;
         counts.culled_slpf += k.culled.slpf;

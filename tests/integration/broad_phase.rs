@@ -4,7 +4,7 @@
 
 use ccdlab::bounding_volume::{Kdop, KdopAxes};
 use ccdlab::broad_phase::{
-    BroadPhaseStats, Bvh, CandidateSet, EePair, VfPair, brute_force_candidates,
+    BroadPhaseStats, Bvh, CandidateSet, EePair, NOT_SKIPPED, VfPair, brute_force_candidates,
     brute_force_candidates_within, concat,
 };
 use ccdlab::math::Vec3;
@@ -287,6 +287,48 @@ proptest! {
         prop_assert_eq!(stats.vf_candidates, expected_stats.vf_candidates);
         prop_assert_eq!(stats.vf_same_component, expected_stats.vf_same_component);
         prop_assert_eq!(stats.ee_same_component, expected_stats.ee_same_component);
+    }
+
+    /// Skipped groups: the traversal's candidates are the brute-force ones
+    /// less the pairs whose features' components are in one skipped group
+    /// (random groups, some components in none), with time-aligned pruning
+    /// on or off (then the pruned traversal's less those pairs), in the
+    /// order of the traversal without groups, on 1 and 2 threads.
+    #[test]
+    fn skipped_groups_drop_exactly_the_pairs_within_a_group(
+        s in scene(),
+        groups in proptest::collection::vec(prop_oneof![1 => Just(NOT_SKIPPED), 2 => 0u32..3], 24),
+    ) {
+        let step = s.step();
+        let group = &groups[..s.mesh.num_components()];
+        let comp = s.mesh.component();
+        let (faces, edges) = (s.mesh.faces(), s.mesh.edges());
+        let skipped = |a: u32, b: u32| {
+            let (ga, gb) = (group[comp[a as usize] as usize], group[comp[b as usize] as usize]);
+            ga == gb && ga != NOT_SKIPPED
+        };
+        for (axes, time_aligned) in [(KdopAxes::Dop6, false), (KdopAxes::Dop26, false), (KdopAxes::Dop26, true)] {
+            let bvh = Bvh::build_time_aligned(&step, axes, time_aligned);
+            let (mut want, _) = bvh_set(&bvh);
+            want.vertex_face.retain(|p| !skipped(p.v, faces[p.f as usize][0]));
+            want.edge_edge.retain(|p| !skipped(edges[p.e0 as usize][0], edges[p.e1 as usize][0]));
+            if !time_aligned {
+                let mut brute = brute_force_candidates(&step, axes).0;
+                brute.vertex_face.retain(|p| !skipped(p.v, faces[p.f as usize][0]));
+                brute.edge_edge.retain(|p| !skipped(edges[p.e0 as usize][0], edges[p.e1 as usize][0]));
+                prop_assert_eq!(want.clone().sorted(), brute);
+            }
+            let mut got = CandidateSet::default();
+            let stats = bvh.self_candidates_skipping(group, &mut got);
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(stats.vf_candidates as usize, want.vertex_face.len());
+            prop_assert_eq!(stats.ee_candidates as usize, want.edge_edge.len());
+            for threads in [1, 2] {
+                let (parts, par_stats) = in_pool(threads, || bvh.self_candidates_par_skipping(group, CandidateSet::default));
+                prop_assert_eq!(&concat(parts), &want);
+                prop_assert_eq!(par_stats, stats);
+            }
+        }
     }
 
     #[test]
