@@ -122,7 +122,7 @@ def step(
     collect_pairs: bool = False,
     min_distance: float = 0.0,
     bodies: Optional[npt.ArrayLike] = None,
-    self_collision: Union[bool, Sequence[bool]] = True,
+    self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
 ) -> StepResult:
     """One step of a deforming triangle mesh through the whole pipeline.
 
@@ -134,8 +134,10 @@ def step(
     ``bodies``: a body label per vertex (n,), each face in one body; a pair
     is tested when its features are in different bodies or in one body that
     collides with itself (``self_collision``: one bool, or one per body
-    label). ``self_collision=False`` without ``bodies``: each connected
-    component is a body (``--self-collision off``).
+    label). Without ``bodies``: ``self_collision=False`` makes each
+    connected component a body (``--self-collision off``), and ``"moving"``
+    makes the components that do not move a static obstacle
+    (``--self-collision moving``).
     Raises ValueError for bad arrays or options.
     """
 
@@ -159,7 +161,7 @@ class Pipeline:
         collect_pairs: bool = False,
         min_distance: float = 0.0,
         bodies: Optional[npt.ArrayLike] = None,
-        self_collision: Union[bool, Sequence[bool]] = True,
+        self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
         num_vertices: Optional[int] = None,
     ) -> "Pipeline": ...
     def step(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> StepResult:

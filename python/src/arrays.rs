@@ -4,6 +4,7 @@
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, check_finite};
 use ccdlab::narrow_phase::Toi;
+use ccdlab::pipeline::BodiesError;
 use numpy::ndarray::{Array2, Ix2, Ix3};
 use numpy::{
     IntoPyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
@@ -346,22 +347,36 @@ pub(crate) fn faces(
 }
 
 /// A one-dimensional array of labels (any integer dtype; lists and tuples
-/// through `numpy.asarray`), every value from 0 to 2³² − 1.
-pub(crate) fn labels(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<u32>> {
+/// through `numpy.asarray`), every value from 0 to 2³² − 1; `expected`
+/// of them, when given (checked before any is converted).
+pub(crate) fn labels(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    expected: Option<usize>,
+) -> PyResult<Vec<u32>> {
     let array = as_ndarray(obj, None, name)?;
     let untyped = array.cast::<PyUntypedArray>()?;
     let dtype = untyped.dtype();
+    if !matches!(dtype.kind(), b'i' | b'u') {
+        return Err(value_error(format!(
+            "{name}: dtype {dtype} is not supported; labels need an integer dtype \
+             (for example {name}.astype(numpy.int64))"
+        )));
+    }
     if untyped.ndim() != 1 {
         return Err(value_error(format!(
             "{name}: expected an array of shape (n,), one label per vertex, got shape {}",
             shape_text(untyped.shape())
         )));
     }
-    if !matches!(dtype.kind(), b'i' | b'u') {
-        return Err(value_error(format!(
-            "{name}: dtype {dtype} is not supported; labels need an integer dtype \
-             (for example {name}.astype(numpy.int64))"
-        )));
+    if let Some(expected) = expected
+        && untyped.shape()[0] != expected
+    {
+        let e = BodiesError::Length {
+            expected,
+            found: untyped.shape()[0],
+        };
+        return Err(value_error(format!("{name}: {e}")));
     }
     // Read as int64, or as uint64 when unsigned (which holds every value).
     let wide = if dtype.kind() == b'u' {

@@ -29,7 +29,7 @@ use ccdlab::harness::query_eval::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_faces, read_frame};
-use ccdlab::pipeline::{Bodies, Pipeline, StepOutcome};
+use ccdlab::pipeline::{Bodies, Pipeline, SelfColliding, StepOutcome};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
 use pyo3::exceptions::{PyIsADirectoryError, PyRuntimeError, PyTypeError};
@@ -304,11 +304,15 @@ fn _restore_step_result(
 ///     is tested when they are in different bodies, or in one body that
 ///     collides with itself (``self_collision``): a static obstacle is a
 ///     body that does not. Each face's corners must be in one body.
-/// self_collision : bool or sequence of bool, optional
+/// self_collision : bool, sequence of bool or "moving", optional
 ///     Whether bodies collide with themselves: one bool for every body, or
-///     one per body label (``self_collision[b]`` for body b). Default True:
-///     every pair is tested. ``False`` without ``bodies``: each connected
-///     component is a body, and only pairs across components are tested.
+///     one per body label (``self_collision[b]`` for body b; entries past
+///     the largest label are not used). Default True: every pair is
+///     tested. Without ``bodies``: ``False`` makes each connected
+///     component a body (only pairs across components are tested), and
+///     ``"moving"`` makes the components that do not move in the step a
+///     static obstacle (its pairs with itself are not tested), as
+///     ``ccdlab step --self-collision off`` and ``moving``.
 ///
 /// Returns
 /// -------
@@ -346,7 +350,7 @@ fn step(
     bodies: Option<&Bound<'_, PyAny>>,
     self_collision: SelfCollision,
 ) -> PyResult<StepResult> {
-    let options = Options::parse(
+    let mut options = Options::parse(
         k,
         filters,
         window,
@@ -355,9 +359,11 @@ fn step(
         threads,
         collect_pairs,
         min_distance,
-        parse_bodies(bodies, self_collision)?,
+        None,
     )?;
     let (x_t0, x_t1) = frames(V0, V1, None)?;
+    // The labels are read once the vertex count is known.
+    options.config.bodies = parse_bodies(bodies, self_collision, Some(x_t0.len()))?;
     let faces = faces(F, Some(x_t0.len()), "F")?;
     let pool = thread_pool(options.threads)?;
     let mesh = build_mesh(py, &pool, x_t0.len(), faces)?;
@@ -427,7 +433,9 @@ fn run_step(
 ///
 /// The first step builds the BVH; the next ones refit it (as
 /// ``ccdlab replay`` does from step to step), unless ``rebuild_next()`` was
-/// called. Results are those of fresh steps with the same frames. Steps
+/// called. Results are those of fresh steps with the same frames (the same
+/// pairs, listed in another order when the tree was built for other
+/// frames). Steps
 /// follow one another: stepping the pipeline while another thread runs one
 /// of its steps raises ``RuntimeError`` (use one pipeline per thread).
 ///
@@ -506,16 +514,8 @@ impl PyPipeline {
             threads,
             collect_pairs,
             min_distance,
-            parse_bodies(bodies, self_collision)?,
+            parse_bodies(bodies, self_collision, num_vertices)?,
         )?;
-        if let (Some(n), Some(Bodies::Labels(labels))) = (num_vertices, &options.config.bodies)
-            && labels.of_vertex().len() != n
-        {
-            return Err(value_error(format!(
-                "bodies: {} labels for num_vertices={n}",
-                labels.of_vertex().len()
-            )));
-        }
         let faces = faces(F, num_vertices, "F")?;
         // No faces, or a face repeating a vertex, is refused at once, not at
         // the first step (the indices' range needs the vertex count).
@@ -526,6 +526,12 @@ impl PyPipeline {
             Some(n) => {
                 let pool = thread_pool(options.threads)?;
                 let mesh = build_mesh(py, &pool, n, faces.clone())?;
+                // Bodies that do not fit the mesh are refused at once too.
+                if let Some(bodies) = &options.config.bodies {
+                    bodies
+                        .check(&mesh)
+                        .map_err(|e| value_error(format!("bodies: {e}")))?;
+                }
                 (Some(mesh), Some(pool))
             }
             None => (None, None),
@@ -628,9 +634,23 @@ impl PyPipeline {
     }
 
     fn __repr__(&self) -> String {
+        let bodies = match &self.options.config.bodies {
+            None => String::new(),
+            Some(Bodies::Components) => ", self_collision=False".to_string(),
+            Some(Bodies::StillObstacle) => ", self_collision=\"moving\"".to_string(),
+            Some(Bodies::Labels(labels)) => format!(
+                ", bodies=<{} labels>, self_collision={}",
+                labels.of_vertex().len(),
+                match labels.self_colliding() {
+                    SelfColliding::All(true) => "True".to_string(),
+                    SelfColliding::All(false) => "False".to_string(),
+                    SelfColliding::Each(each) => format!("<{} bools>", each.len()),
+                }
+            ),
+        };
         format!(
             "Pipeline({} faces, k={}, filters={:?}, window={}, time_aligned={:?}, solver={:?}, \
-             threads={}, min_distance={:?})",
+             threads={}, min_distance={:?}{bodies})",
             self.faces.len(),
             self.options.config.axes.k(),
             self.options.config.filters.to_string(),

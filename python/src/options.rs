@@ -79,10 +79,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for BoolOrStr {
     }
 }
 
-/// `self_collision=`: one bool for every body, or a bool per body.
+/// `self_collision=`: one bool for every body, a bool per body, or
+/// `"moving"` (the components that do not move are a static obstacle).
 pub(crate) enum SelfCollision {
     All(bool),
     Each(Vec<bool>),
+    Moving(String),
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for SelfCollision {
@@ -95,41 +97,64 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SelfCollision {
         if let Ok(b) = obj.extract::<bool>() {
             return Ok(SelfCollision::All(b));
         }
-        if !obj.is_instance_of::<PyString>()
-            && let Ok(each) = obj.extract::<Vec<bool>>()
-        {
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(SelfCollision::Moving(s.to_str()?.to_owned()));
+        }
+        if let Ok(each) = obj.extract::<Vec<bool>>() {
             return Ok(SelfCollision::Each(each));
         }
+        // An array of another dtype (integers, say) is named by it.
+        let what = match obj.getattr("dtype") {
+            Ok(dtype) => format!("{} of dtype {}", obj.get_type().name()?, dtype.str()?),
+            Err(_) => obj.get_type().name()?.to_string(),
+        };
         Err(PyTypeError::new_err(format!(
-            "self_collision: expected a bool or a sequence of bools (one per body), got {}",
-            obj.get_type().name()?
+            "self_collision: expected a bool, a sequence of bools (one per body) or \"moving\", \
+             got {what}"
         )))
     }
 }
 
 /// `bodies=` and `self_collision=` as the pipeline's bodies: `None` when
 /// every pair is tested.
+/// `expected`: the mesh's vertex count, when known, which the labels'
+/// must be (checked before they are converted).
 pub(crate) fn parse_bodies(
     bodies: Option<&Bound<'_, PyAny>>,
     self_collision: SelfCollision,
+    expected: Option<usize>,
 ) -> PyResult<Option<Bodies>> {
+    if let SelfCollision::Moving(s) = &self_collision {
+        return match (s.as_str(), bodies) {
+            ("moving", None) => Ok(Some(Bodies::StillObstacle)),
+            ("moving", Some(_)) => Err(value_error(
+                "self_collision: \"moving\" decides the bodies itself (the components that do \
+                 not move are the obstacle); pass bodies=None, or a bool per body with bodies",
+            )),
+            (s, _) => Err(value_error(format!(
+                "self_collision: {s:?} is not a setting; pass True, False, a bool per body, or \
+                 \"moving\""
+            ))),
+        };
+    }
     let Some(bodies) = bodies else {
         return match self_collision {
-            SelfCollision::All(true) => Ok(None),
             SelfCollision::All(false) => Ok(Some(Bodies::Components)),
             SelfCollision::Each(_) => Err(value_error(
                 "self_collision: a bool per body needs bodies= (a body label per vertex); \
-                 without bodies, pass True or False (False: each connected component is a \
-                 body)",
+                 without bodies, pass True, False (each connected component is a body) or \
+                 \"moving\"",
             )),
+            _ => Ok(None),
         };
     };
-    let of_vertex = labels(bodies, "bodies")?;
+    let of_vertex = labels(bodies, "bodies", expected)?;
     let labels = match self_collision {
-        SelfCollision::All(b) => BodyLabels::uniform(of_vertex, b),
         SelfCollision::Each(each) => {
             BodyLabels::new(of_vertex, each).map_err(|e| value_error(format!("bodies: {e}")))?
         }
+        SelfCollision::All(b) => BodyLabels::uniform(of_vertex, b),
+        SelfCollision::Moving(_) => unreachable!("returned above"),
     };
     Ok(Some(Bodies::Labels(labels)))
 }
@@ -291,6 +316,10 @@ impl Options {
             Some(Bodies::Components) => {
                 d.set_item("bodies", py.None())?;
                 d.set_item("self_collision", false)?;
+            }
+            Some(Bodies::StillObstacle) => {
+                d.set_item("bodies", py.None())?;
+                d.set_item("self_collision", "moving")?;
             }
             Some(Bodies::Labels(labels)) => {
                 d.set_item("bodies", labels.of_vertex().to_vec().into_pyarray(py))?;

@@ -136,6 +136,10 @@ def test_bad_option_types_name_the_option(kwargs, match):
     ({"bodies": [0.0, 0.0, 0.0, 0.0]}, "bodies: dtype float64 is not supported; labels need an integer dtype"),
     ({"bodies": [[0, 0, 0, 0]]}, "bodies: expected an array of shape \\(n,\\), one label per vertex, got shape \\(1, 4\\)"),
     ({"self_collision": [True, False]}, "self_collision: a bool per body needs bodies="),
+    ({"self_collision": "sometimes"}, 'self_collision: "sometimes" is not a setting'),
+    ({"bodies": [0, 0, 0, 0], "self_collision": "moving"}, 'self_collision: "moving" decides the bodies itself'),
+    ({"bodies": [0, 0, 0, 0], "self_collision": []}, "bodies: vertex 0: body 0, but no body says whether it collides with itself"),
+    ({"bodies": "0000"}, "bodies: dtype <U4 is not supported; labels need an integer dtype"),
 ])
 def test_bad_bodies_name_the_argument_and_element(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -149,10 +153,15 @@ def test_bad_bodies_name_the_argument_and_element(kwargs, match):
         p = ccdlab.Pipeline(F, **kwargs)
         with pytest.raises(ValueError, match=match):
             p.step(V, W)
-    with pytest.raises(ValueError, match="bodies: 3 labels for num_vertices=4"):
+    # With the vertex count given, a pipeline checks its bodies at once.
+    with pytest.raises(ValueError, match="bodies: 3 body labels for a mesh of 4 vertices"):
         ccdlab.Pipeline(F, bodies=[0, 0, 0], num_vertices=4)
-    with pytest.raises(TypeError, match="self_collision: expected a bool or a sequence of bools .*, got str"):
-        ccdlab.step(V, W, F, bodies=[0, 0, 0, 0], self_collision="no")
+    with pytest.raises(ValueError, match="bodies: face 0: its corners are in bodies"):
+        ccdlab.Pipeline(F, bodies=[0, 0, 1, 0], num_vertices=4)
+    with pytest.raises(TypeError, match="self_collision: expected a bool, .*, got ndarray of dtype int64"):
+        ccdlab.step(V, W, F, bodies=[0, 0, 0, 0], self_collision=np.array([1, 0], np.int64))
+    with pytest.raises(TypeError, match="self_collision: expected a bool, .*, got float"):
+        ccdlab.step(V, W, F, self_collision=0.5)
 
 
 def test_an_int_beyond_64_bits_is_a_bad_k_not_an_overflow():

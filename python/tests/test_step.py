@@ -369,3 +369,25 @@ def test_funnel_with_bodies_keeps_the_allowed_pairs_in_a_pipeline(funnel):
         assert np.array_equal(p.config["bodies"], body) and p.config["self_collision"] == self_collision
         q = pickle.loads(pickle.dumps(p))
         assert _pair_sets(q.step(V0, V1)) == _pair_sets(r)
+
+
+def test_moving_makes_the_still_components_an_obstacle(funnel):
+    V0, V1, F = funnel
+    body = _components(len(V0), F)
+    moves = np.zeros(body.max() + 1, bool)
+    np.logical_or.at(moves, body, np.any(V0 != V1, axis=1))
+    still = (~moves[body]).astype(np.int64)
+    labelled = ccdlab.step(V0, V1, F, collect_pairs=True, bodies=still, self_collision=[True, False])
+    r = ccdlab.step(V0, V1, F, collect_pairs=True, self_collision="moving")
+    assert _pair_sets(r) == _pair_sets(labelled)
+    assert r.report["bodies"] == {"bodies": 2, "self_colliding": 1}
+    assert r.toi == 0.0452322203750769
+    p = ccdlab.Pipeline(F, self_collision="moving")
+    assert p.config["self_collision"] == "moving" and p.config["bodies"] is None
+    assert repr(p).endswith('min_distance=0.0, self_collision="moving")')
+    assert repr(ccdlab.Pipeline(F, bodies=still, self_collision=[True, False])).endswith(
+        "bodies=<9450 labels>, self_collision=<2 bools>)")
+    assert pickle.loads(pickle.dumps(p)).step(V0, V1).toi == r.toi
+    # Nothing moves: every component is the obstacle, no pair is tested.
+    none = ccdlab.step(V0, V0, F, self_collision="moving")
+    assert none.report["vf"]["candidates"] + none.report["ee"]["candidates"] == 0

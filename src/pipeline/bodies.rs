@@ -26,7 +26,7 @@
 
 use super::BodyCounts;
 use crate::broad_phase::NOT_SKIPPED;
-use crate::mesh::TriMesh;
+use crate::mesh::{Step, TriMesh};
 
 /// Which feature pairs a step tests ([`super::PipelineConfig::bodies`];
 /// module doc).
@@ -36,6 +36,12 @@ pub enum Bodies {
     /// collide with itself: only pairs of features in different
     /// components are tested (`ccdlab step --self-collision off`).
     Components,
+    /// The connected components that do not move in the step (every
+    /// vertex at the same position at `t = 0` and `t = 1`) are one body
+    /// that does not collide with itself, a static obstacle; the others
+    /// are one body that does (`ccdlab step --self-collision moving`).
+    /// Decided at every step, from its frames.
+    StillObstacle,
     /// Bodies given per vertex.
     Labels(BodyLabels),
 }
@@ -74,10 +80,7 @@ impl SelfColliding {
 pub enum BodiesError {
     /// A vertex's body has no entry in the list of which bodies collide
     /// with themselves.
-    #[error(
-        "vertex {vertex}: body {body}, but only bodies 0 to {} say whether they collide with themselves",
-        *.bodies as i64 - 1
-    )]
+    #[error("vertex {vertex}: body {body}, but {}", known_bodies(*.bodies))]
     UnknownBody {
         /// The vertex.
         vertex: usize,
@@ -102,6 +105,18 @@ pub enum BodiesError {
         /// Its corners' bodies.
         bodies: [u32; 3],
     },
+}
+
+/// Which bodies say whether they collide with themselves, for
+/// [`BodiesError::UnknownBody`].
+fn known_bodies(bodies: usize) -> String {
+    match bodies {
+        0 => "no body says whether it collides with itself (the list is empty)".to_string(),
+        n => format!(
+            "only bodies 0 to {} say whether they collide with themselves",
+            n - 1
+        ),
+    }
 }
 
 impl BodyLabels {
@@ -169,29 +184,49 @@ pub(crate) struct BodyParts {
 }
 
 impl Bodies {
-    /// The bodies on `mesh`, by component: checks that every vertex has a
-    /// label and every face's corners are in one body.
-    pub(crate) fn parts(&self, mesh: &TriMesh) -> Result<BodyParts, BodiesError> {
+    /// Whether the bodies fit `mesh`: a label for every vertex, and every
+    /// face's corners in one body (the other kinds always fit).
+    pub fn check(&self, mesh: &TriMesh) -> Result<(), BodiesError> {
+        let Bodies::Labels(labels) = self else {
+            return Ok(());
+        };
+        let of_vertex = labels.of_vertex();
+        if of_vertex.len() != mesh.num_vertices() {
+            return Err(BodiesError::Length {
+                expected: mesh.num_vertices(),
+                found: of_vertex.len(),
+            });
+        }
+        match mesh.faces().iter().enumerate().find(|(_, t)| {
+            let b = t.map(|v| of_vertex[v as usize]);
+            b[0] != b[1] || b[0] != b[2]
+        }) {
+            Some((face, corners)) => Err(BodiesError::FaceAcrossBodies {
+                face,
+                bodies: corners.map(|v| of_vertex[v as usize]),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The bodies of `step`'s mesh (and, for [`Bodies::StillObstacle`],
+    /// of its frames), by component, checked ([`Bodies::check`]).
+    pub(crate) fn parts(&self, step: &Step<'_>) -> Result<BodyParts, BodiesError> {
+        let mesh = step.mesh;
+        self.check(mesh)?;
         let components = mesh.num_components();
         let (body_of_component, self_colliding): (Vec<u32>, Vec<bool>) = match self {
             Bodies::Components => ((0..components as u32).collect(), vec![false; components]),
+            Bodies::StillObstacle => {
+                let mut moves = vec![false; components];
+                for (v, &c) in mesh.component().iter().enumerate() {
+                    moves[c as usize] |= step.x_t0[v] != step.x_t1[v];
+                }
+                let body = moves.iter().map(|&m| u32::from(!m)).collect();
+                (body, moves)
+            }
             Bodies::Labels(labels) => {
                 let of_vertex = labels.of_vertex();
-                if of_vertex.len() != mesh.num_vertices() {
-                    return Err(BodiesError::Length {
-                        expected: mesh.num_vertices(),
-                        found: of_vertex.len(),
-                    });
-                }
-                if let Some((face, corners)) = mesh.faces().iter().enumerate().find(|(_, t)| {
-                    let b = t.map(|v| of_vertex[v as usize]);
-                    b[0] != b[1] || b[0] != b[2]
-                }) {
-                    return Err(BodiesError::FaceAcrossBodies {
-                        face,
-                        bodies: corners.map(|v| of_vertex[v as usize]),
-                    });
-                }
                 // Every face's corners share a body, so every component's
                 // vertices do: any one of them gives it.
                 let mut body = vec![0; components];
@@ -245,11 +280,20 @@ impl BodyParts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::TriMesh;
+    use crate::math::Vec3;
 
     /// Two triangles (components 0 and 1) and a loose vertex (component 2).
     fn mesh() -> TriMesh {
         TriMesh::new(7, vec![[0, 1, 2], [3, 4, 5]]).unwrap()
+    }
+
+    /// The bodies of a step of [`mesh`] in which only vertex 4 moves.
+    fn parts(bodies: &Bodies) -> Result<BodyParts, BodiesError> {
+        let mesh = mesh();
+        let x_t0 = vec![Vec3::zeros(); 7];
+        let mut x_t1 = x_t0.clone();
+        x_t1[4].z = 1.0;
+        bodies.parts(&Step::new(&mesh, &x_t0, &x_t1).unwrap())
     }
 
     #[test]
@@ -263,14 +307,20 @@ mod tests {
                 bodies: 2
             }
         );
-        assert!(e.to_string().contains("vertex 2: body 2"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("vertex 2: body 2, but only bodies 0 to 1 say"),
+            "{e}"
+        );
+        let none = BodyLabels::new(vec![0], vec![]).unwrap_err().to_string();
+        assert!(none.ends_with("(the list is empty)"), "{none}");
     }
 
     #[test]
     fn labels_must_cover_the_mesh_and_keep_each_face_in_one_body() {
         let short = Bodies::Labels(BodyLabels::new(vec![0; 6], vec![true]).unwrap());
         assert_eq!(
-            short.parts(&mesh()),
+            parts(&short),
             Err(BodiesError::Length {
                 expected: 7,
                 found: 6
@@ -279,11 +329,15 @@ mod tests {
         let across =
             Bodies::Labels(BodyLabels::new(vec![0, 0, 0, 1, 0, 1, 1], vec![true; 2]).unwrap());
         assert_eq!(
-            across.parts(&mesh()),
+            across.check(&mesh()),
             Err(BodiesError::FaceAcrossBodies {
                 face: 1,
                 bodies: [1, 0, 1]
             })
+        );
+        assert_eq!(
+            parts(&across).unwrap_err(),
+            across.check(&mesh()).unwrap_err()
         );
     }
 
@@ -292,11 +346,11 @@ mod tests {
         // Body 0 (the first triangle and the loose vertex) collides with
         // itself, body 1 (the second triangle) does not.
         let labels = BodyLabels::new(vec![0, 0, 0, 1, 1, 1, 0], vec![true, false]).unwrap();
-        let parts = Bodies::Labels(labels.clone()).parts(&mesh()).unwrap();
-        assert_eq!(parts.skip_within, vec![NOT_SKIPPED, 0, NOT_SKIPPED]);
-        assert!(!parts.all_self_colliding());
+        let labelled = parts(&Bodies::Labels(labels.clone())).unwrap();
+        assert_eq!(labelled.skip_within, vec![NOT_SKIPPED, 0, NOT_SKIPPED]);
+        assert!(!labelled.all_self_colliding());
         assert_eq!(
-            parts.counts,
+            labelled.counts,
             BodyCounts {
                 bodies: 2,
                 self_colliding: 1
@@ -304,16 +358,28 @@ mod tests {
         );
         assert!(labels.can_collide(0, 6) && labels.can_collide(0, 3) && !labels.can_collide(3, 4));
 
-        let components = Bodies::Components.parts(&mesh()).unwrap();
+        let components = parts(&Bodies::Components).unwrap();
         assert_eq!(components.skip_within, vec![0, 1, 2]);
 
+        // Only the second triangle moves: the first and the loose vertex
+        // are the obstacle, body 1 (group 0).
+        let still = parts(&Bodies::StillObstacle).unwrap();
+        assert_eq!(still.skip_within, vec![0, NOT_SKIPPED, 0]);
+        assert_eq!(
+            still.counts,
+            BodyCounts {
+                bodies: 2,
+                self_colliding: 1
+            }
+        );
+
         let all = Bodies::Labels(BodyLabels::new(vec![0; 7], vec![true]).unwrap());
-        assert!(all.parts(&mesh()).unwrap().all_self_colliding());
+        assert!(parts(&all).unwrap().all_self_colliding());
 
         // Any labels with one setting for all: no entry per label.
         let far = BodyLabels::uniform(vec![7, 7, 7, u32::MAX, u32::MAX, u32::MAX, 7], false);
-        let parts = Bodies::Labels(far.clone()).parts(&mesh()).unwrap();
-        assert_eq!(parts.skip_within, vec![0, 1, 0]);
+        let far_parts = parts(&Bodies::Labels(far.clone())).unwrap();
+        assert_eq!(far_parts.skip_within, vec![0, 1, 0]);
         assert!(far.can_collide(0, 3) && !far.can_collide(0, 6));
     }
 }

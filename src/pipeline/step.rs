@@ -222,7 +222,7 @@ impl Pipeline {
         let min_distance = cfg.min_distance;
         let within = min_distance > 0.0;
         let parts = (cfg.bodies.as_ref())
-            .map(|b| b.parts(mesh))
+            .map(|b| b.parts(step))
             .transpose()
             .map_err(PipelineError::Bodies)?;
 

@@ -227,6 +227,61 @@ fn the_generated_scene_with_the_sphere_as_an_obstacle_keeps_its_contacts() {
     }
 }
 
+/// `Bodies::StillObstacle` is the labels that put the components that do
+/// not move in the step in one body that does not collide with itself and
+/// the others in one that does: on funnel (its funnel still), and on
+/// cloth-ball with the cloth held still and with nothing moving.
+#[test]
+fn still_components_are_an_obstacle_decided_at_each_step() {
+    let ball = cloth_ball();
+    let cloth = by_component(&ball.mesh, &[0, 1]);
+    let held: Vec<_> = (ball.x_t0.iter().zip(&ball.x_t1).zip(&cloth))
+        .map(|((&a, &b), &c)| if c == 0 { a } else { b })
+        .collect();
+    let scenes = [
+        (
+            "funnel",
+            funnel().mesh.clone(),
+            funnel().x_t0.clone(),
+            funnel().x_t1.clone(),
+        ),
+        ("cloth held", ball.mesh.clone(), ball.x_t0.clone(), held),
+        (
+            "nothing moving",
+            ball.mesh.clone(),
+            ball.x_t0.clone(),
+            ball.x_t0.clone(),
+        ),
+    ];
+    for (name, mesh, x_t0, x_t1) in scenes {
+        let mut moves = vec![false; mesh.num_components()];
+        for (v, &c) in mesh.component().iter().enumerate() {
+            moves[c as usize] |= x_t0[v] != x_t1[v];
+        }
+        let of_component: Vec<u32> = moves.iter().map(|&m| u32::from(!m)).collect();
+        let body = by_component(&mesh, &of_component);
+        let step = Step::new(&mesh, &x_t0, &x_t1).unwrap();
+        let run = |bodies| {
+            Pipeline::new(PipelineConfig {
+                collect_pairs: true,
+                bodies,
+                ..PipelineConfig::default()
+            })
+            .step(&step)
+            .unwrap()
+        };
+        let still = run(Some(Bodies::StillObstacle));
+        let labels = run(labelled(body.clone(), vec![true, false]));
+        assert_eq!(still.pairs, labels.pairs, "{name}");
+        assert_eq!(still.report.vf, labels.report.vf, "{name}");
+        assert_eq!(still.report.ee, labels.report.ee, "{name}");
+        assert_eq!(still.report.bodies, labels.report.bodies, "{name}");
+        let all = run(None);
+        let (want, _, _) = allowed_pairs(&mesh, &all, &body, &[true, false]);
+        assert_eq!(keys(&still.pairs), want, "{name}");
+    }
+}
+
 /// `Bodies::Components` tests the pairs across components: the candidates
 /// and collisions a step without bodies counts as between components, with
 /// time-aligned pruning or without.

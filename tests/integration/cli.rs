@@ -685,16 +685,26 @@ fn step_without_self_collision_tests_the_pairs_between_components() {
     assert!(all.bodies.is_none());
     let (text, _) = succeeds(&["step", "--self-collision", "off", f0, f1]);
     assert!(
-        text.contains("bodies: 4 (0 colliding with themselves)"),
+        text.contains("bodies: 4, 0 of them colliding with themselves"),
         "{text}"
     );
+    // `moving`: funnel's still funnel is the obstacle; the cloth's pairs
+    // with itself, which hold the step's contacts, are tested.
+    let moving = report("moving");
+    assert_eq!(moving.toi, all.toi);
+    assert_eq!(
+        (moving.vf.colliding, moving.ee.colliding),
+        (all.vf.colliding, all.ee.colliding)
+    );
+    let bodies = moving.bodies.expect("bodies in the report");
+    assert_eq!((bodies.bodies, bodies.self_colliding), (2, 1));
     fails_with(
         &["step", "--self-collision", "maybe", f0, f1],
         "--self-collision",
     );
     let dir = frames.to_str().unwrap();
     let (text, _) = succeeds(&["replay", dir, "--self-collision", "off", "--threads", "2"]);
-    assert!(text.contains("bodies: 4 (0 colliding"), "{text}");
+    assert!(text.contains("bodies: 4, 0 of them"), "{text}");
 }
 
 /// `--min-distance`: a distance that is no finite `d ≥ 0` is refused naming

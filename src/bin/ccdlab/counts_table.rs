@@ -70,7 +70,7 @@ pub fn min_distance_line(d: f64) -> String {
 /// The line that says which pairs a step tested, by body.
 pub fn bodies_line(b: &BodyCounts) -> String {
     format!(
-        "bodies: {} ({} colliding with themselves); pairs within the others are not tested",
+        "bodies: {}, {} of them colliding with themselves (pairs within the other bodies are not tested)",
         b.bodies, b.self_colliding
     )
 }

@@ -43,13 +43,14 @@ pub struct PipelineArgs {
     /// SLPF is off (proven for contact only).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = distance)]
     pub min_distance: f64,
-    /// Self-collision: on (every pair of features is tested), or off (each
-    /// connected component is a body that does not collide with itself:
-    /// only pairs of features in different components are tested, as for
-    /// objects that touch only each other, or a cloth over a static
-    /// obstacle whose own pairs need no test; the library and Python take
-    /// bodies of any shape).
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    /// Which pairs are tested: on (every pair); off (each connected
+    /// component is a body that does not collide with itself: only pairs
+    /// of features in different components are tested, as for objects that
+    /// touch only each other); moving (the components that do not move in
+    /// the step are a static obstacle, whose pairs with itself are not
+    /// tested; every other pair is). The library and Python also take
+    /// bodies given per vertex.
+    #[arg(long, default_value = "on", value_parser = ["on", "off", "moving"])]
     pub self_collision: String,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, MAX_THREADS as u64))]
@@ -73,7 +74,11 @@ impl PipelineArgs {
             },
             collect_pairs,
             min_distance: self.min_distance,
-            bodies: (self.self_collision == "off").then_some(Bodies::Components),
+            bodies: match self.self_collision.as_str() {
+                "off" => Some(Bodies::Components),
+                "moving" => Some(Bodies::StillObstacle),
+                _ => None,
+            },
             ..PipelineConfig::default()
         };
         let d = self.min_distance;
