@@ -122,9 +122,10 @@ pub struct ReplaySummary {
     /// collide); absent from the JSON at 0 (contact).
     #[serde(default, skip_serializing_if = "crate::pipeline::is_contact")]
     pub min_distance: f64,
-    /// The mesh's bodies, when the steps tested pairs by body
-    /// ([`PipelineConfig::bodies`]); absent from the JSON when they tested
-    /// every pair.
+    /// The last step's bodies, when the steps tested pairs by body
+    /// ([`PipelineConfig::bodies`]; with
+    /// [`crate::pipeline::Bodies::StillObstacle`] they are decided at each
+    /// step); absent from the JSON when they tested every pair.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bodies: Option<BodyCounts>,
     /// Vertex–face totals.
