@@ -11,11 +11,10 @@ use ccdlab::narrow_phase::{
     QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
 };
 use ccdlab::pipeline::{Bodies, BodyLabels, PipelineConfig, SelfColliding, TimeAligned};
+use numpy::IntoPyArray;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
-
-use numpy::IntoPyArray;
 
 use crate::arrays::*;
 
@@ -79,26 +78,27 @@ impl<'a, 'py> FromPyObject<'a, 'py> for BoolOrStr {
     }
 }
 
-/// `self_collision=`: one bool for every body, a bool per body, or
-/// `"moving"` (the components that do not move are a static obstacle).
+/// `self_collision=`: one bool for every body, a bool per body, or a
+/// named setting (`"moving"`: the components that do not move are a static
+/// obstacle; any other name is refused by [`parse_bodies`]).
 pub(crate) enum SelfCollision {
     All(bool),
     Each(Vec<bool>),
-    Moving(String),
+    Named(String),
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for SelfCollision {
     type Error = PyErr;
 
-    /// A bool (numpy's included) or a sequence of bools (a list, a tuple,
-    /// a numpy array of bools); anything else is a `TypeError` naming
-    /// `self_collision`.
+    /// A bool (numpy's included), a str, or a sequence of bools (a list, a
+    /// tuple, a numpy array of bools); anything else is a `TypeError`
+    /// naming `self_collision`.
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if let Ok(b) = obj.extract::<bool>() {
             return Ok(SelfCollision::All(b));
         }
         if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(SelfCollision::Moving(s.to_str()?.to_owned()));
+            return Ok(SelfCollision::Named(s.to_str()?.to_owned()));
         }
         if let Ok(each) = obj.extract::<Vec<bool>>() {
             return Ok(SelfCollision::Each(each));
@@ -116,15 +116,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SelfCollision {
 }
 
 /// `bodies=` and `self_collision=` as the pipeline's bodies: `None` when
-/// every pair is tested.
-/// `expected`: the mesh's vertex count, when known, which the labels'
-/// must be (checked before they are converted).
+/// every pair is tested. `expected`: the mesh's vertex count, when known,
+/// which the labels' count must be (checked before they are converted).
 pub(crate) fn parse_bodies(
     bodies: Option<&Bound<'_, PyAny>>,
     self_collision: SelfCollision,
     expected: Option<usize>,
 ) -> PyResult<Option<Bodies>> {
-    if let SelfCollision::Moving(s) = &self_collision {
+    if let SelfCollision::Named(s) = &self_collision {
         return match (s.as_str(), bodies) {
             ("moving", None) => Ok(Some(Bodies::StillObstacle)),
             ("moving", Some(_)) => Err(value_error(
@@ -154,7 +153,7 @@ pub(crate) fn parse_bodies(
             BodyLabels::new(of_vertex, each).map_err(|e| value_error(format!("bodies: {e}")))?
         }
         SelfCollision::All(b) => BodyLabels::uniform(of_vertex, b),
-        SelfCollision::Moving(_) => unreachable!("returned above"),
+        SelfCollision::Named(_) => unreachable!("returned above"),
     };
     Ok(Some(Bodies::Labels(labels)))
 }
