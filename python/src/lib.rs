@@ -454,8 +454,8 @@ fn run_step(
 /// ------
 /// ValueError
 ///     A wrong shape or dtype of ``F``, a negative index, no faces, a face
-///     repeating a vertex, or a bad option (``bodies`` of another length
-///     than ``num_vertices``, when it is given).
+///     repeating a vertex, or a bad option (with ``num_vertices`` given,
+///     ``bodies`` that do not fit the mesh too).
 #[pyclass(module = "ccdlab", name = "Pipeline")]
 struct PyPipeline {
     faces: Vec<[u32; 3]>,
