@@ -81,8 +81,12 @@
 //! are dropped before the feature level, after the time-aligned test. A
 //! leaf owns only features of its own component, so exactly the feature
 //! pairs within one group go, and every other pair is emitted as without
-//! groups, in the same order. The descents are the same: only the feature
-//! level's work is saved.
+//! groups, in the same order. A cluster whose leaves are all in one
+//! skipped group also leaves out of its descent every subtree whose leaves
+//! are all in that group (each internal node's children's groups are
+//! worked out once per traversal, [`Groups`]): those would be dropped
+//! anyway, so the lists do not change, and a static obstacle's descents
+//! among its own nodes end at once.
 //!
 //! **Queries in registers.** Every k-DOP tested against many others (a
 //! cluster's merge, a leaf in its cluster's partner filter, a query's
@@ -129,6 +133,69 @@ use crate::bounding_volume::{
 /// The group of a component whose leaf pairs are all traversed
 /// ([`KdopBvh::self_candidates_skipping`]).
 pub const NOT_SKIPPED: u32 = u32::MAX;
+
+/// The group of a cluster whose leaves are not all in one skipped group:
+/// no subtree has it, so its descent skips none.
+const NO_QUERY_GROUP: u32 = u32::MAX - 1;
+
+/// The skipped groups of one traversal (module doc, *Skipped groups*).
+struct Groups<'a> {
+    /// Each component's group, or [`NOT_SKIPPED`].
+    component: &'a [u32],
+    /// Each internal node's children's group: the one skipped group every
+    /// leaf below is in, or [`NOT_SKIPPED`].
+    node: Vec<[u32; 2]>,
+}
+
+impl<'a> Groups<'a> {
+    /// The groups of `t`'s subtrees, from the components' (children come
+    /// after their parent in `t.inner`, so one pass from the end meets
+    /// every child before its parent).
+    fn new<const N: usize>(t: &KdopBvh<N>, component: &'a [u32]) -> Groups<'a> {
+        let mut node = vec![[NOT_SKIPPED; 2]; t.inner.len()];
+        for i in (0..t.inner.len()).rev() {
+            for k in 0..2 {
+                let c = t.inner[i].child[k];
+                node[i][k] = if c & LEAF != 0 {
+                    component[t.leaves[(c & !LEAF) as usize].component as usize]
+                } else {
+                    let [a, b] = node[c as usize];
+                    if a == b { a } else { NOT_SKIPPED }
+                };
+            }
+        }
+        Groups { component, node }
+    }
+
+    /// The group of leaves `c0..c1`: the skipped group they are all in, or
+    /// [`NO_QUERY_GROUP`].
+    fn of_leaves<const N: usize>(&self, t: &KdopBvh<N>, c0: usize, c1: usize) -> u32 {
+        let group = |l: usize| self.component[t.leaves[l].component as usize];
+        let g = group(c0);
+        if g != NOT_SKIPPED && (c0 + 1..c1).all(|l| group(l) == g) {
+            g
+        } else {
+            NO_QUERY_GROUP
+        }
+    }
+}
+
+/// What a descent skips: the subtrees whose leaves are all in `query`, the
+/// group of the query's leaves ([`Groups`]); nothing when the descent's
+/// `SKIP` parameter is off.
+#[derive(Clone, Copy)]
+struct SubtreeSkip<'a> {
+    node: &'a [[u32; 2]],
+    query: u32,
+}
+
+impl SubtreeSkip<'_> {
+    /// Skips nothing.
+    const NONE: SubtreeSkip<'static> = SubtreeSkip {
+        node: &[],
+        query: NO_QUERY_GROUP,
+    };
+}
 
 /// Leaves (queries) per parallel task: across two trees exactly (the last
 /// task excepted), in the self traversal at least (a task takes whole
@@ -241,7 +308,15 @@ impl<const N: usize> KdopBvh<N> {
     ) -> BroadPhaseStats {
         let mut stats = BroadPhaseStats::default();
         let mut scratch = Scratch::new();
-        self_range(self, &self.clusters, skip, &mut scratch, &mut stats, sink);
+        let groups = skip.map(|g| Groups::new(self, g));
+        self_range(
+            self,
+            &self.clusters,
+            groups.as_ref(),
+            &mut scratch,
+            &mut stats,
+            sink,
+        );
         scratch.flush(sink);
         stats
     }
@@ -347,6 +422,8 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
         let chunks = a.leaves.len().div_ceil(LEAVES_PER_TASK);
         tasks.extend((1..=chunks).map(|c| (c * LEAVES_PER_TASK).min(a.leaves.len())));
     }
+    let groups = skip.map(|g| Groups::new(a, g));
+    let groups = groups.as_ref();
     let done: Vec<(S, BroadPhaseStats)> = tasks
         .par_windows(2)
         .with_max_len(1)
@@ -358,7 +435,7 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
             }
             if ordered {
                 let starts = &a.clusters[w[0]..=w[1]];
-                self_range(a, starts, skip, scratch, &mut stats, &mut sink);
+                self_range(a, starts, groups, scratch, &mut stats, &mut sink);
             } else {
                 for la in w[0]..w[1] {
                     query(a, la, b, 0, scratch, &mut stats);
@@ -387,24 +464,49 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
 fn self_range<const N: usize>(
     t: &KdopBvh<N>,
     starts: &[u32],
-    skip: Option<&[u32]>,
+    groups: Option<&Groups<'_>>,
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
     sink: &mut impl CandidateSink,
 ) {
+    match groups {
+        Some(g) => self_range_with::<N, true>(t, starts, Some(g), sc, stats, sink),
+        None => self_range_with::<N, false>(t, starts, None, sc, stats, sink),
+    }
+}
+
+/// [`self_range`], its descents skipping the subtrees in their cluster's
+/// group when `SKIP` (and `groups` is given).
+fn self_range_with<const N: usize, const SKIP: bool>(
+    t: &KdopBvh<N>,
+    starts: &[u32],
+    groups: Option<&Groups<'_>>,
+    sc: &mut Scratch,
+    stats: &mut BroadPhaseStats,
+    sink: &mut impl CandidateSink,
+) {
+    let skip = groups.map(|g| g.component);
+    let subtrees = |c0: usize, c1: usize| match groups {
+        Some(g) if SKIP => SubtreeSkip {
+            node: &g.node,
+            query: g.of_leaves(t, c0, c1),
+        },
+        _ => SubtreeSkip::NONE,
+    };
     let mut k = 0;
     while k + 1 < starts.len() {
         let (c0, c1) = (starts[k] as usize, starts[k + 1] as usize);
         let qa = QuantizedKdopQuery::merge_of(&t.leaf_q[c0..c1]);
         let la = own_leaves(&qa, t, c0, c1, &mut sc.cluster, &mut stats.node_tests);
         if k + 2 == starts.len() {
-            let nc = gather(
+            let nc = gather::<N, SKIP>(
                 &qa,
                 t,
                 c1 as u32,
                 la,
                 &mut sc.cluster,
                 &mut stats.node_tests,
+                subtrees(c0, c1),
             );
             cluster(t, c0, c1, nc, skip, sc, stats, sink);
             return;
@@ -412,13 +514,14 @@ fn self_range<const N: usize>(
         let c2 = starts[k + 2] as usize;
         let qb = QuantizedKdopQuery::merge_of(&t.leaf_q[c1..c2]);
         let lb = own_leaves(&qb, t, c1, c2, &mut sc.cluster_next, &mut stats.node_tests);
-        let [na, nb] = gather_two(
+        let [na, nb] = gather_two::<N, SKIP>(
             [&qa, &qb],
             t,
             [c1 as u32, c2 as u32],
             [la, lb],
             [&mut sc.cluster, &mut sc.cluster_next],
             &mut stats.node_tests,
+            [subtrees(c0, c1), subtrees(c1, c2)],
         );
         cluster(t, c0, c1, na, skip, sc, stats, sink);
         std::mem::swap(&mut sc.cluster, &mut sc.cluster_next);
@@ -464,13 +567,14 @@ fn own_leaves<const N: usize>(
 /// [`KdopBvh::validate`]). `cluster` relies on it: in a tree of another
 /// shape it would list some leaf pairs twice (docs/notes/bvh-build.md).
 #[inline(always)]
-fn gather<const N: usize>(
+fn gather<const N: usize, const SKIP: bool>(
     q: &QuantizedKdopQuery<N>,
     t: &KdopBvh<N>,
     bound: u32,
     listed: usize,
     out: &mut Vec<u32>,
     tests: &mut u64,
+    skip: SubtreeSkip<'_>,
 ) -> usize {
     if t.inner.is_empty() {
         // Zero or one leaf.
@@ -486,7 +590,7 @@ fn gather<const N: usize>(
     }
     let mut d = Descent::from_root(listed);
     while d.top > 0 {
-        d.visit(q, t, bound, out);
+        d.visit::<N, SKIP>(q, t, bound, out, skip);
     }
     *tests += d.tests;
     d.n_out
@@ -497,30 +601,31 @@ fn gather<const N: usize>(
 /// their latencies (module doc: "Two descents at a time"). Each output is
 /// exactly [`gather`]'s for its query, and so is the count of node tests.
 #[inline(always)]
-fn gather_two<const N: usize>(
+fn gather_two<const N: usize, const SKIP: bool>(
     q: [&QuantizedKdopQuery<N>; 2],
     t: &KdopBvh<N>,
     bound: [u32; 2],
     listed: [usize; 2],
     [out_a, out_b]: [&mut Vec<u32>; 2],
     tests: &mut u64,
+    [skip_a, skip_b]: [SubtreeSkip<'_>; 2],
 ) -> [usize; 2] {
     if t.inner.is_empty() {
         return [
-            gather(q[0], t, bound[0], listed[0], out_a, tests),
-            gather(q[1], t, bound[1], listed[1], out_b, tests),
+            gather::<N, SKIP>(q[0], t, bound[0], listed[0], out_a, tests, skip_a),
+            gather::<N, SKIP>(q[1], t, bound[1], listed[1], out_b, tests, skip_b),
         ];
     }
     let (mut a, mut b) = (Descent::from_root(listed[0]), Descent::from_root(listed[1]));
     while a.top > 0 && b.top > 0 {
-        a.visit(q[0], t, bound[0], out_a);
-        b.visit(q[1], t, bound[1], out_b);
+        a.visit::<N, SKIP>(q[0], t, bound[0], out_a, skip_a);
+        b.visit::<N, SKIP>(q[1], t, bound[1], out_b, skip_b);
     }
     while a.top > 0 {
-        a.visit(q[0], t, bound[0], out_a);
+        a.visit::<N, SKIP>(q[0], t, bound[0], out_a, skip_a);
     }
     while b.top > 0 {
-        b.visit(q[1], t, bound[1], out_b);
+        b.visit::<N, SKIP>(q[1], t, bound[1], out_b, skip_b);
     }
     *tests += a.tests + b.tests;
     [a.n_out, b.n_out]
@@ -550,21 +655,30 @@ impl Descent {
 
     /// Visits the node on top of the stack (there is one): lists its leaf
     /// children numbered `bound` or above that overlap `q` in `out`, and
-    /// pushes its internal ones that do, without a branch on the tests.
+    /// pushes its internal ones that do, without a branch on the tests;
+    /// with `SKIP`, not the children whose leaves are all in `skip`'s
+    /// query group.
     #[inline(always)]
-    fn visit<const N: usize>(
+    fn visit<const N: usize, const SKIP: bool>(
         &mut self,
         q: &QuantizedKdopQuery<N>,
         t: &KdopBvh<N>,
         bound: u32,
         out: &mut Vec<u32>,
+        skip: SubtreeSkip<'_>,
     ) {
         self.top -= 1;
-        let n = &t.inner[self.stack[self.top] as usize];
+        let i = self.stack[self.top] as usize;
+        let n = &t.inner[i];
         if out.len() < self.n_out + 2 {
             out.resize(2 * out.len() + 2, 0);
         }
-        let (in0, in1) = (n.last[0] >= bound, n.last[1] >= bound);
+        let (mut in0, mut in1) = (n.last[0] >= bound, n.last[1] >= bound);
+        if SKIP {
+            let [g0, g1] = skip.node[i];
+            in0 &= g0 != skip.query;
+            in1 &= g1 != skip.query;
+        }
         self.tests += u64::from(in0) + u64::from(in1);
         let h0 = in0 & q.overlaps(&n.bv[0]);
         let h1 = in1 & q.overlaps(&n.bv[1]);
@@ -594,7 +708,15 @@ fn query<const N: usize>(
     stats: &mut BroadPhaseStats,
 ) {
     let q = QuantizedKdopQuery::new(&b.grid.quantize(&a.face_kdop(&a.leaves[la])));
-    let np = gather(&q, b, bound, 0, &mut sc.partners, &mut stats.node_tests);
+    let np = gather::<N, false>(
+        &q,
+        b,
+        bound,
+        0,
+        &mut sc.partners,
+        &mut stats.node_tests,
+        SubtreeSkip::NONE,
+    );
     features(a, la, b, &q, np, sc, stats);
 }
 

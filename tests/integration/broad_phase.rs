@@ -536,6 +536,58 @@ fn large_grids_match_brute_force_in_parallel_and_after_refit() {
     }
 }
 
+/// Skipped groups on two large grids (many clusters, subtrees wholly in
+/// one grid, so that the descents skip subtrees) and two loose vertices
+/// (components 2 and 3): every grouping gives the whole traversal's
+/// candidates less the pairs within a skipped group, in its order, on 1
+/// and 2 threads, with time-aligned pruning on and off, and skipping a
+/// grid's pairs with itself saves node tests.
+#[test]
+fn skipped_groups_on_large_grids_drop_exactly_the_pairs_within_a_group() {
+    let (mesh, x0, x1) = two_grids(48, 0.05);
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    assert_eq!(mesh.num_components(), 4);
+    let comp = mesh.component();
+    let (faces, edges) = (mesh.faces(), mesh.edges());
+    let n = NOT_SKIPPED;
+    for time_aligned in [false, true] {
+        let bvh = Bvh::build_time_aligned(&step, KdopAxes::Dop26, time_aligned);
+        let (all, all_stats) = bvh_set(&bvh);
+        for group in [
+            [0, 1, 2, 3],
+            [0, 0, 0, 0],
+            [0, n, n, 0],
+            [n, 0, 0, n],
+            [n, n, n, n],
+        ] {
+            let skipped = |a: u32, b: u32| {
+                let (ga, gb) = (
+                    group[comp[a as usize] as usize],
+                    group[comp[b as usize] as usize],
+                );
+                ga == gb && ga != n
+            };
+            let mut want = all.clone();
+            want.vertex_face
+                .retain(|p| !skipped(p.v, faces[p.f as usize][0]));
+            want.edge_edge
+                .retain(|p| !skipped(edges[p.e0 as usize][0], edges[p.e1 as usize][0]));
+            for threads in [1, 2] {
+                let (parts, stats) = in_pool(threads, || {
+                    bvh.self_candidates_par_skipping(&group, CandidateSet::default)
+                });
+                assert_eq!(concat(parts), want, "{group:?}, {threads} threads");
+                assert_eq!(stats.vf_candidates as usize, want.vertex_face.len());
+                if group[0] != n {
+                    assert!(stats.node_tests < all_stats.node_tests, "{group:?}");
+                } else if group == [n; 4] {
+                    assert_eq!(stats, all_stats);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_vertex_in_no_face_is_tested_against_faces() {
     // Triangle A static at z = 0; triangle B falls through it; vertex 6 (in
