@@ -19,10 +19,11 @@
 //! ([`crate::broad_phase::Bvh::self_candidates_par_skipping`]). A leaf's
 //! features are its component's, so exactly the pairs within such a body
 //! go, and every other candidate, verdict and bracket is that of a step
-//! without bodies. The descents are unchanged: a static obstacle's leaves
-//! still gather their neighbours, whose features are then not tested.
-//! (A second BVH for those bodies, traversed against the first, was
-//! measured: docs/notes/pipeline.md.)
+//! without bodies. A cluster of leaves all in one such body also skips, in
+//! its descent, the subtrees wholly in that body, so a static obstacle's
+//! descents among its own nodes end at once. (A second BVH for those
+//! bodies, traversed against the first, was measured:
+//! docs/notes/pipeline.md.)
 
 use super::BodyCounts;
 use crate::broad_phase::NOT_SKIPPED;
