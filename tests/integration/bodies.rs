@@ -314,7 +314,7 @@ fn components_as_bodies_give_the_pairs_between_components() {
     }
 }
 
-/// A pipeline with bodies refits its two trees: the same step as a fresh
+/// A pipeline with bodies refits its tree: the same step as a fresh
 /// one, and again after a rebuild.
 #[test]
 fn a_pipeline_with_bodies_refits_to_the_same_step() {
