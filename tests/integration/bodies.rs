@@ -85,21 +85,12 @@ fn allowed_candidates(scene: &Scene, d: f64, body: &[u32], self_c: &[bool]) -> (
     let (set, _): (CandidateSet, _) =
         Bvh::build_within(&step, KdopAxes::Dop26, false, d).self_candidate_set_par();
     let mesh = &scene.mesh;
-    let vf = set
-        .vertex_face
-        .iter()
-        .filter(|p| {
-            let (v, f) = (Feature::Vertex(p.v), Feature::Face(p.f));
-            allowed(mesh, body, self_c, mesh.global_id(v), mesh.global_id(f))
-        })
+    let ok = |a, b| allowed(mesh, body, self_c, mesh.global_id(a), mesh.global_id(b));
+    let vf = (set.vertex_face.iter())
+        .filter(|p| ok(Feature::Vertex(p.v), Feature::Face(p.f)))
         .count();
-    let ee = set
-        .edge_edge
-        .iter()
-        .filter(|p| {
-            let (a, b) = (Feature::Edge(p.e0), Feature::Edge(p.e1));
-            allowed(mesh, body, self_c, mesh.global_id(a), mesh.global_id(b))
-        })
+    let ee = (set.edge_edge.iter())
+        .filter(|p| ok(Feature::Edge(p.e0), Feature::Edge(p.e1)))
         .count();
     (vf as u64, ee as u64)
 }
