@@ -7,9 +7,14 @@
 //! exactly one owner, a traversal that visits each overlapping pair of leaves
 //! once emits every vertex–face and edge–edge pair at most once.
 //!
-//! **Deviation.** A vertex in no face has no owner; the paper's meshes have
-//! none, but ours may. Each such vertex becomes a leaf of its own (a leaf with
-//! one owned vertex and no face), so it is still tested against every face.
+//! **Deviation.** The paper's meshes have every vertex and edge in a face;
+//! ours may have edges in no face and vertices in no face and no edge
+//! (codimensional features, [`TriMesh::with_edges`]). Each such edge becomes
+//! a leaf of its own (a leaf with no face, corners `[a, b, b]`, owning its
+//! edge and the ends it owns), and each such vertex too (corners `[v; 3]`,
+//! owning `v`), so that they are tested against every face and edge.
+//!
+//! [`TriMesh::with_edges`]: crate::mesh::TriMesh::with_edges
 //!
 //! **Layout** (chosen by measurement on cloth-ball 92→93; see
 //! docs/notes/bvh-layout.md). Internal nodes are stored in depth-first order, each
@@ -39,7 +44,7 @@ use crate::mesh::Step;
 
 /// Leaf flag in a child reference of [`Inner`].
 pub(crate) const LEAF: u32 = 1 << 31;
-/// "No face" in `Leaf::face` (a leaf for a vertex in no face).
+/// "No face" in `Leaf::face` (a leaf for a codimensional edge or point).
 pub(crate) const NO_FACE: u32 = u32::MAX;
 
 /// Most internal nodes on a path from the root (the root included) that the
@@ -72,17 +77,19 @@ pub(crate) struct Inner<const N: usize> {
 /// Everything the traversal needs about one leaf, in one record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Leaf {
-    /// The face, or [`NO_FACE`] for a leaf holding a vertex in no face.
+    /// The face, or [`NO_FACE`] for a leaf holding a codimensional edge or
+    /// point.
     pub(crate) face: u32,
     /// Connected component of the leaf (and of everything it owns).
     pub(crate) component: u32,
-    /// The face's corners; `[v; 3]` for a vertex leaf.
+    /// The face's corners; `[a, b, b]` for an edge leaf, `[v; 3]` for a
+    /// vertex leaf.
     pub(crate) corners: [u32; 3],
     /// The vertex slots of the corners (every corner is owned by some leaf).
     pub(crate) corner_slots: [u32; 3],
     /// Bit `k` (0..3): `corners[k]` is owned; bit `3 + k`: the face's edge
     /// `k` (`[e(c0,c1), e(c1,c2), e(c2,c0)]`, [`TriMesh::face_edges`]) is
-    /// owned.
+    /// owned. An edge leaf owns its edge as edge 0.
     ///
     /// [`TriMesh::face_edges`]: crate::mesh::TriMesh::face_edges
     pub(crate) owned: u8,
@@ -123,6 +130,9 @@ pub struct KdopBvh<const N: usize> {
     /// whole topology: a refit for a mesh of other faces (the same counts
     /// after an edge flip, say) is refused, not run on the old features.
     pub(crate) faces: Vec<[u32; 3]>,
+    /// The codimensional edges of the mesh it was built for (with the
+    /// faces, the rest of the topology).
+    pub(crate) codim_edges: Vec<[u32; 2]>,
     /// Connected components covered, ascending.
     pub(crate) components: Vec<u32>,
     /// Internal nodes, depth first; the root is `inner[0]` (none for a tree
@@ -234,7 +244,7 @@ impl<const N: usize> KdopBvh<N> {
         self.inner.len() + self.leaves.len()
     }
 
-    /// Number of leaves: faces plus vertices in no face.
+    /// Number of leaves: faces plus codimensional edges and points.
     pub fn num_leaves(&self) -> usize {
         self.leaves.len()
     }
@@ -351,6 +361,7 @@ impl<const N: usize> KdopBvh<N> {
             }
         }
         check_same_faces(&self.faces, m.faces())?;
+        check_same_codim_edges(&self.codim_edges, m.codim_edges())?;
         for (time, x) in [step.x_t0, step.x_t1].into_iter().enumerate() {
             if x.len() != m.num_vertices() {
                 return Err(BroadPhaseError::FrameLength {
@@ -372,6 +383,20 @@ pub(crate) fn check_same_faces(
     match crate::mesh::first_face_difference(built, found) {
         None => Ok(()),
         Some(face) => Err(BroadPhaseError::FacesMismatch { face }),
+    }
+}
+
+/// `Ok` when `found` are the codimensional edges `built` (those a BVH was
+/// built for).
+pub(crate) fn check_same_codim_edges(
+    built: &[[u32; 2]],
+    found: &[[u32; 2]],
+) -> Result<(), BroadPhaseError> {
+    match built.iter().zip(found).position(|(a, b)| a != b) {
+        None if built.len() == found.len() => Ok(()),
+        i => Err(BroadPhaseError::EdgesMismatch {
+            edge: i.unwrap_or(built.len().min(found.len())),
+        }),
     }
 }
 
@@ -406,6 +431,18 @@ pub enum BroadPhaseError {
     FacesMismatch {
         /// The first face that differs.
         face: usize,
+    },
+    /// The step's mesh has the faces and counts of the one the BVH was
+    /// built for but other codimensional edges. Rebuild the BVH for the new
+    /// topology.
+    #[error(
+        "the step's mesh has other edges in no face than the BVH was built for (first \
+         difference at codimensional edge {edge}); rebuild the BVH for the new topology"
+    )]
+    EdgesMismatch {
+        /// The first codimensional edge that differs (numbered from 0 among
+        /// them).
+        edge: usize,
     },
     /// A frame of the step holds another number of positions than its mesh
     /// has vertices (a [`Step`] built from its fields, not by [`Step::new`]).

@@ -37,7 +37,7 @@ use rayon::prelude::*;
 use super::bvh::{CLUSTER, Inner, KdopBvh, LEAF, Leaf, NO_FACE, owned_counts};
 use super::bvh_refit::{PAR_REFIT_MIN_LEN, par_fill};
 use crate::bounding_volume::{Kdop, QuantizedKdop, Quantizer};
-use crate::mesh::{NO_OWNER, Step, TriMesh};
+use crate::mesh::{Step, TriMesh};
 
 /// Subtrees with more leaves than this are built in parallel.
 pub(crate) const PAR_BUILD_CUTOFF: usize = 8192;
@@ -48,15 +48,19 @@ const _: () = assert!(PAR_BUILD_CUTOFF <= 8192);
 /// (module doc, *Split rule*).
 const SPREAD_STRIDE: usize = 16;
 
-/// An item to place in a leaf: a face, or a vertex in no face.
+/// An item to place in a leaf: a face, an edge in no face, or a vertex in
+/// no face and no edge.
 #[derive(Debug, Clone, Copy)]
 enum Item {
     Face(u32),
+    /// A codimensional edge, by its index in the mesh's edges.
+    Edge(u32),
     Vertex(u32),
 }
 
 impl<const N: usize> KdopBvh<N> {
-    /// Builds the BVH of every face (and vertex in no face) of `step`.
+    /// Builds the BVH of every face of `step` (and codimensional edge and
+    /// point: [`TriMesh::codim_edges`], [`TriMesh::codim_vertices`]).
     pub fn build(step: &Step<'_>) -> KdopBvh<N> {
         KdopBvh::build_components(step, &|_| true)
     }
@@ -64,8 +68,8 @@ impl<const N: usize> KdopBvh<N> {
     /// Builds the BVH of the connected components `c` with `keep(c)`.
     ///
     /// # Panics
-    /// When the covered part has 2³¹ leaves or more (faces plus isolated
-    /// vertices), beyond the node encoding.
+    /// When the covered part has 2³¹ leaves or more (faces plus
+    /// codimensional edges and points), beyond the node encoding.
     pub fn build_components(step: &Step<'_>, keep: &(impl Fn(u32) -> bool + Sync)) -> KdopBvh<N> {
         KdopBvh::build_time_aligned(step, keep, false)
     }
@@ -107,7 +111,7 @@ impl<const N: usize> KdopBvh<N> {
         bvh
     }
 
-    /// Builds a new tree of every face (and vertex in no face) of `step`, a
+    /// Builds a new tree of every face (and codimensional edge and point) of `step`, a
     /// step of any mesh, in place of this one, reusing its arrays.
     pub fn rebuild(&mut self, step: &Step<'_>) {
         self.rebuild_components(step, &|_| true);
@@ -135,9 +139,15 @@ impl<const N: usize> KdopBvh<N> {
                 items.push(Item::Face(f as u32));
             }
         }
-        for (v, &owner) in mesh.vertex_owner().iter().enumerate() {
-            if owner == NO_OWNER && covered[comp[v] as usize] {
-                items.push(Item::Vertex(v as u32));
+        let first_codim = mesh.num_face_edges();
+        for (i, e) in mesh.codim_edges().iter().enumerate() {
+            if covered[comp[e[0] as usize] as usize] {
+                items.push(Item::Edge((first_codim + i) as u32));
+            }
+        }
+        for &v in mesh.codim_vertices() {
+            if covered[comp[v as usize] as usize] {
+                items.push(Item::Vertex(v));
             }
         }
         let n = items.len();
@@ -186,6 +196,8 @@ impl<const N: usize> KdopBvh<N> {
         self.mesh_size = [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()];
         self.faces.clear();
         self.faces.extend_from_slice(mesh.faces());
+        self.codim_edges.clear();
+        self.codim_edges.extend_from_slice(mesh.codim_edges());
         self.components = components;
         // The k-DOP arrays keep their old contents (or none): the refit
         // writes them all.
@@ -197,6 +209,7 @@ impl<const N: usize> KdopBvh<N> {
         KdopBvh {
             mesh_size: [0; 3],
             faces: Vec::new(),
+            codim_edges: Vec::new(),
             components: Vec::new(),
             inner: Vec::new(),
             grid: Quantizer::new(&Kdop::EMPTY),
@@ -249,11 +262,16 @@ fn subtree_clusters<const N: usize>(inner: &[Inner<N>], i: usize, first: u32, ou
     }
 }
 
-/// The corners of an item's leaf: the face's, or `[v; 3]` for a vertex.
+/// The corners of an item's leaf: the face's, `[a, b, b]` for an edge
+/// `[a, b]`, or `[v; 3]` for a vertex.
 #[inline]
 fn item_corners(mesh: &TriMesh, item: Item) -> [u32; 3] {
     match item {
         Item::Face(f) => mesh.faces()[f as usize],
+        Item::Edge(e) => {
+            let [a, b] = mesh.edges()[e as usize];
+            [a, b, b]
+        }
         Item::Vertex(v) => [v; 3],
     }
 }
@@ -284,8 +302,11 @@ fn assign_slots<const N: usize>(
     bvh: &mut KdopBvh<N>,
 ) {
     let comp = mesh.component();
+    // An edge leaf owns its edge (as a face leaf its edge 0) and the ends
+    // its codimensional edge owns (as corners 0 and 1).
     let owned_bits = |item: Item| match item {
         Item::Face(f) => mesh.face_owned()[f as usize],
+        Item::Edge(e) => 8 | mesh.codim_edge_owned()[e as usize - mesh.num_face_edges()],
         Item::Vertex(_) => 1,
     };
     // Owned vertices and edges per chunk, then each chunk's first slots.
@@ -388,6 +409,16 @@ fn assign_slots<const N: usize>(
                             }
                         }
                     }
+                    Item::Edge(e) => {
+                        for (k, &v) in corners[..2].iter().enumerate() {
+                            if owned & 1 << k != 0 {
+                                own_vertex(v);
+                            }
+                        }
+                        ends[ne] = mesh.edges()[e as usize];
+                        es[ne] = e;
+                        ne += 1;
+                    }
                     Item::Vertex(v) => own_vertex(v),
                 }
             }
@@ -396,7 +427,7 @@ fn assign_slots<const N: usize>(
     );
 
     // Every corner and edge end lies in a covered component, hence is
-    // owned by a covered face (its owner contains it) and has a slot.
+    // owned by a covered leaf (its owner contains it) and has a slot.
     let slot = |v: u32| slot_of[v as usize].load(Ordering::Relaxed);
     leaves
         .par_iter_mut()

@@ -392,6 +392,7 @@ impl<const N: usize> KdopBvh<N> {
             }
         }
         super::bvh::check_same_faces(&self.faces, &other.faces)?;
+        super::bvh::check_same_codim_edges(&self.codim_edges, &other.codim_edges)?;
         check_disjoint(&self.components, &other.components)
     }
 }

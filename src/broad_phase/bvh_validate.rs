@@ -67,13 +67,39 @@ impl<const N: usize> KdopBvh<N> {
         }
         for (l, leaf) in self.leaves.iter().enumerate() {
             let (f, c) = (leaf.face, leaf.corners);
-            let face_edges = if f == NO_FACE {
-                [u32::MAX; 3]
+            // What the leaf must be and own: a face (its corners, its edges
+            // and the bits the mesh gives it), a codimensional edge (named
+            // by its first edge slot: corners `[a, b, b]`, owning itself as
+            // edge 0 and the ends it owns) or a point (`[v; 3]`, owning v).
+            let (edges, owned) = if f != NO_FACE {
+                if mesh.faces().get(f as usize) != Some(&c) {
+                    return Err(format!("leaf {l}: face {f} has other corners"));
+                }
+                (mesh.face_edges()[f as usize], mesh.face_owned()[f as usize])
+            } else if c[0] != c[1] {
+                let first = mesh.num_face_edges();
+                let e = self.slot_edge.get(self.leaf_start[l][1] as usize);
+                match e.map(|&e| e as usize) {
+                    Some(e) if e >= first && mesh.edges().get(e) == Some(&[c[0], c[1]]) => {
+                        if c[2] != c[1] {
+                            return Err(format!("leaf {l}: edge leaf with corners {c:?}"));
+                        }
+                        let owned = 8 | mesh.codim_edge_owned()[e - first];
+                        ([e as u32, u32::MAX, u32::MAX], owned)
+                    }
+                    _ => return Err(format!("leaf {l}: no face and no codimensional edge")),
+                }
             } else {
-                mesh.face_edges()[f as usize]
+                if c != [c[0]; 3] || mesh.codim_vertices().binary_search(&c[0]).is_err() {
+                    return Err(format!("leaf {l}: corners {c:?} are no point's"));
+                }
+                ([u32::MAX; 3], 1)
             };
-            if f != NO_FACE && mesh.faces()[f as usize] != c {
-                return Err(format!("leaf {l}: face {f} has other corners"));
+            if leaf.owned != owned {
+                return Err(format!(
+                    "leaf {l}: owns {:#b} instead of {owned:#b}",
+                    leaf.owned
+                ));
             }
             if leaf.component != mesh.component()[c[0] as usize] {
                 return Err(format!("leaf {l}: wrong component"));
@@ -91,12 +117,6 @@ impl<const N: usize> KdopBvh<N> {
                 if leaf.owned & (1 << k) == 0 {
                     continue;
                 }
-                let owner = mesh.vertex_owner()[v as usize];
-                if (f == NO_FACE && (k != 0 || owner != crate::mesh::NO_OWNER))
-                    || (f != NO_FACE && owner != f)
-                {
-                    return Err(format!("leaf {l}: vertex {v} is not its own"));
-                }
                 if self.slot_vertex.get(slot) != Some(&v) {
                     return Err(format!("leaf {l}: vertex {v}: wrong slot"));
                 }
@@ -104,12 +124,9 @@ impl<const N: usize> KdopBvh<N> {
                 slot += 1;
             }
             let mut slot = self.leaf_start[l][1] as usize;
-            for (k, &e) in face_edges.iter().enumerate() {
+            for (k, &e) in edges.iter().enumerate() {
                 if leaf.owned & (8 << k) == 0 {
                     continue;
-                }
-                if f == NO_FACE || mesh.edge_owner()[e as usize] != f {
-                    return Err(format!("leaf {l}: edge {e} is not its own"));
                 }
                 let [a, b] = mesh.edges()[e as usize];
                 if self.slot_edge.get(slot) != Some(&e)

@@ -52,8 +52,8 @@ pub enum MeshError {
         /// Number of unread bytes.
         bytes: usize,
     },
-    /// A mesh needs at least one triangle.
-    #[error("the mesh has no faces")]
+    /// A mesh needs at least one triangle or one edge in no triangle.
+    #[error("the mesh has no faces and no edges")]
     NoFaces,
     /// A face refers to a vertex that does not exist.
     #[error(
@@ -76,6 +76,26 @@ pub enum MeshError {
         face: usize,
         /// Its vertex indices.
         indices: [u32; 3],
+    },
+    /// An edge refers to a vertex that does not exist.
+    #[error(
+        "edge {edge} refers to vertex {index} (both numbered from 0), but the mesh has {num_vertices} vertices"
+    )]
+    EdgeIndexOutOfRange {
+        /// 0-based index of the edge in the list given.
+        edge: usize,
+        /// The offending vertex index.
+        index: u64,
+        /// Number of vertices of the mesh.
+        num_vertices: usize,
+    },
+    /// An edge joins a vertex to itself.
+    #[error("edge {edge} joins vertex {vertex} to itself (numbered from 0)")]
+    DegenerateEdge {
+        /// 0-based index of the edge in the list given.
+        edge: usize,
+        /// Its vertex.
+        vertex: u32,
     },
     /// A face has a number of corners other than three.
     #[error("face {face} (numbered from 0) has {corners} corners; ccdlab needs triangles")]

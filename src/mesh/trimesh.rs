@@ -14,10 +14,18 @@
 //! that contains it, so that a BVH whose leaves are the features of their owner
 //! triangles produces each vertex–face and edge–edge pair exactly once (Wan,
 //! Fu & Yao 2022, §1.1: "one extra BV level below the triangle leaves").
+//!
+//! **Codimensional features** (beyond the paper, whose meshes are closed
+//! surfaces and cloth; as the IPC Toolkit's `CollisionMesh` has them): edges
+//! in no face (rods, hair, seams: [`TriMesh::with_edges`]) follow the faces'
+//! edges in the edge numbering, in the order given; a vertex in no face is
+//! owned by the first such edge that has it; a vertex in no face and no edge
+//! is a point ([`TriMesh::codim_vertices`]). The BVH gives each such edge and
+//! point a leaf of its own (docs/design.md §6).
 
 use super::MeshError;
 
-/// Marker for "no owner": a vertex that no face references.
+/// Marker for "no owner": a vertex or edge that no face references.
 pub const NO_OWNER: u32 = u32::MAX;
 
 /// A mesh feature, as the data sets number them globally.
@@ -37,10 +45,13 @@ pub struct TriMesh {
     num_vertices: usize,
     faces: Vec<[u32; 3]>,
     edges: Vec<[u32; 2]>,
+    num_face_edges: usize,
     face_edges: Vec<[u32; 3]>,
     vertex_owner: Vec<u32>,
     edge_owner: Vec<u32>,
     face_owned: Vec<u8>,
+    codim_edge_owned: Vec<u8>,
+    codim_vertices: Vec<u32>,
     component: Vec<u32>,
     num_components: usize,
 }
@@ -49,8 +60,40 @@ pub struct TriMesh {
 /// without building anything: at least one face, 32-bit counts, indices in
 /// range, three distinct corners per face.
 pub fn check_faces(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(), MeshError> {
-    if faces.is_empty() {
+    check_mesh(num_vertices, faces, &[])
+}
+
+/// Checks `faces` and `edges` over `num_vertices` vertices as
+/// [`TriMesh::with_edges`] does, without building anything: at least one
+/// face or edge, 32-bit counts, indices in range, three distinct corners
+/// per face and two distinct ends per edge.
+pub fn check_mesh(
+    num_vertices: usize,
+    faces: &[[u32; 3]],
+    edges: &[[u32; 2]],
+) -> Result<(), MeshError> {
+    if faces.is_empty() && edges.is_empty() {
         return Err(MeshError::NoFaces);
+    }
+    if edges.len() >= NO_OWNER as usize {
+        return Err(MeshError::TooLarge {
+            what: "edges",
+            count: edges.len(),
+        });
+    }
+    for (e, &[a, b]) in edges.iter().enumerate() {
+        for i in [a, b] {
+            if i as usize >= num_vertices {
+                return Err(MeshError::EdgeIndexOutOfRange {
+                    edge: e,
+                    index: u64::from(i),
+                    num_vertices,
+                });
+            }
+        }
+        if a == b {
+            return Err(MeshError::DegenerateEdge { edge: e, vertex: a });
+        }
     }
     if num_vertices >= NO_OWNER as usize {
         return Err(MeshError::TooLarge {
@@ -93,7 +136,26 @@ impl TriMesh {
     /// Runs on the current rayon pool (rayon's global one outside any): the
     /// edge numbering beside the vertices' owners and components.
     pub fn new(num_vertices: usize, faces: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
-        check_faces(num_vertices, &faces)?;
+        TriMesh::with_edges(num_vertices, faces, &[])
+    }
+
+    /// Builds the topology of `faces` and of the edges `edges` over
+    /// `num_vertices` vertices: a mesh with codimensional edges (rods, hair,
+    /// seams), as the IPC Toolkit's `CollisionMesh` takes them.
+    ///
+    /// `edges` may list any edges, in either direction: those of faces (an
+    /// IPC edge list has them all) and repeats are dropped, and the others
+    /// follow the faces' edges in [`TriMesh::edges`], in the order of
+    /// their first appearance ([`TriMesh::codim_edges`]). The faces may be
+    /// empty when some edge is left. Refuses what [`TriMesh::new`] refuses,
+    /// and edges whose ends are out of range or equal
+    /// ([`MeshError::EdgeIndexOutOfRange`], [`MeshError::DegenerateEdge`]).
+    pub fn with_edges(
+        num_vertices: usize,
+        faces: Vec<[u32; 3]>,
+        edges: &[[u32; 2]],
+    ) -> Result<TriMesh, MeshError> {
+        check_mesh(num_vertices, &faces, edges)?;
         // The edge numbering and the vertices' facts are independent: on two
         // threads when the pool has them.
         let (numbering, vertices) = rayon::join(
@@ -101,28 +163,36 @@ impl TriMesh {
             || -> Result<_, MeshError> {
                 Ok((
                     vertex_owners(num_vertices, &faces)?,
-                    components(num_vertices, &faces)?,
+                    components(num_vertices, &faces, edges)?,
                 ))
             },
         );
         let Topology {
-            edges,
+            edges: mut edges_all,
             face_edges,
-            edge_owner,
+            mut edge_owner,
             mut face_owned,
         } = numbering?;
         let ((vertex_owner, corners_owned), (component, num_components)) = vertices?;
         for (owned, corners) in face_owned.iter_mut().zip(corners_owned) {
             *owned |= corners;
         }
+        let num_face_edges = edges_all.len();
+        let codim = codim_edges(&edges_all, edges);
+        let (codim_edge_owned, codim_vertices) = codim_owners(&vertex_owner, &codim)?;
+        edges_all.extend_from_slice(&codim);
+        edge_owner.resize(edges_all.len(), NO_OWNER);
         Ok(TriMesh {
             num_vertices,
             faces,
-            edges,
+            edges: edges_all,
+            num_face_edges,
             face_edges,
             vertex_owner,
             edge_owner,
             face_owned,
+            codim_edge_owned,
+            codim_vertices,
             component,
             num_components,
         })
@@ -152,10 +222,39 @@ impl TriMesh {
         &self.faces
     }
 
-    /// Unique edges `[min, max]` in libigl `edges(F)` order.
+    /// Unique edges `[min, max]`: the faces' in libigl `edges(F)` order, then
+    /// the codimensional ones ([`TriMesh::codim_edges`]).
     #[inline]
     pub fn edges(&self) -> &[[u32; 2]] {
         &self.edges
+    }
+
+    /// Number of edges of faces: [`TriMesh::edges`] up to this index.
+    #[inline]
+    pub fn num_face_edges(&self) -> usize {
+        self.num_face_edges
+    }
+
+    /// The edges in no face, `[min, max]`, in the order of their first
+    /// appearance in [`TriMesh::with_edges`]'s list: [`TriMesh::edges`]
+    /// from [`TriMesh::num_face_edges`] on.
+    #[inline]
+    pub fn codim_edges(&self) -> &[[u32; 2]] {
+        &self.edges[self.num_face_edges..]
+    }
+
+    /// What each codimensional edge owns, as a bit set: bit `k` (0..2), its
+    /// end `k` (a vertex in no face, owned by the first codimensional edge
+    /// that has it). Each edge owns itself.
+    #[inline]
+    pub fn codim_edge_owned(&self) -> &[u8] {
+        &self.codim_edge_owned
+    }
+
+    /// The vertices in no face and no edge (points), ascending.
+    #[inline]
+    pub fn codim_vertices(&self) -> &[u32] {
+        &self.codim_vertices
     }
 
     /// Edge indices of each face: `[e(v0,v1), e(v1,v2), e(v2,v0)]`.
@@ -170,7 +269,7 @@ impl TriMesh {
         &self.vertex_owner
     }
 
-    /// Owner face of each edge.
+    /// Owner face of each edge ([`NO_OWNER`] for a codimensional edge).
     #[inline]
     pub fn edge_owner(&self) -> &[u32] {
         &self.edge_owner
@@ -197,17 +296,26 @@ impl TriMesh {
         self.num_components
     }
 
-    /// Index of the edge between `a` and `b`, if the mesh has one.
+    /// Index of the edge between `a` and `b`, if the mesh has one (a
+    /// binary search among the faces' edges, then a scan of the
+    /// codimensional ones).
     pub fn find_edge(&self, a: u32, b: u32) -> Option<u32> {
         let key = [a.min(b), a.max(b)];
-        self.edges
+        let face_edges = &self.edges[..self.num_face_edges];
+        face_edges
             .binary_search_by(|e| (e[1], e[0]).cmp(&(key[1], key[0])))
             .ok()
+            .or_else(|| {
+                let codim = self.codim_edges().iter().position(|&e| e == key)?;
+                Some(self.num_face_edges + codim)
+            })
             .map(|i| i as u32)
     }
 
     /// The data sets' global ID of a feature: vertex `i` → `i`, edge `j` →
-    /// `#V + j`, face `k` → `#V + #E + k`.
+    /// `#V + j`, face `k` → `#V + #E + k` (the data sets' meshes have no
+    /// codimensional edges; a mesh with some numbers them after the faces'
+    /// edges, so its faces' IDs move up by their number).
     pub fn global_id(&self, feature: Feature) -> u64 {
         let (nv, ne) = (self.num_vertices as u64, self.edges.len() as u64);
         match feature {
@@ -396,9 +504,76 @@ fn vertex_owners(
     Ok((vertex_owner, corners_owned))
 }
 
-/// Union–find over the faces' sides; components numbered in order of their
-/// smallest vertex.
-fn components(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(Vec<u32>, usize), MeshError> {
+/// The edges of `given` that are not in `face_edges` (the faces' edges in
+/// libigl order, sorted by larger then smaller vertex), as `[min, max]`,
+/// without repeats, in the order of their first appearance.
+fn codim_edges(face_edges: &[[u32; 2]], given: &[[u32; 2]]) -> Vec<[u32; 2]> {
+    if given.is_empty() {
+        return Vec::new();
+    }
+    let key = |e: &[u32; 2]| (e[0].max(e[1]), e[0].min(e[1]));
+    // Each given edge's key with its position, sorted: repeats are adjacent,
+    // the first appearance first.
+    let mut order: Vec<((u32, u32), usize)> =
+        given.iter().enumerate().map(|(i, e)| (key(e), i)).collect();
+    order.sort_unstable();
+    let mut keep = vec![false; given.len()];
+    let mut last = None;
+    for &(k, i) in &order {
+        if last != Some(k) {
+            last = Some(k);
+            let in_face = face_edges
+                .binary_search_by(|e| (e[1], e[0]).cmp(&k))
+                .is_ok();
+            keep[i] = !in_face;
+        }
+    }
+    given
+        .iter()
+        .zip(&keep)
+        .filter(|&(_, &k)| k)
+        .map(|(e, _)| [e[0].min(e[1]), e[0].max(e[1])])
+        .collect()
+}
+
+/// What each codimensional edge owns (bit `k`: its end `k`, a vertex in
+/// no face that no earlier codimensional edge has), and the vertices in no
+/// face and no edge, ascending.
+fn codim_owners(
+    vertex_owner: &[u32],
+    codim: &[[u32; 2]],
+) -> Result<(Vec<u8>, Vec<u32>), MeshError> {
+    let mut claimed = Vec::new();
+    if !codim.is_empty() {
+        claimed = filled(vertex_owner.len(), false, "vertices")?;
+    }
+    let owned = codim
+        .iter()
+        .map(|e| {
+            let mut bits = 0;
+            for (k, &v) in e.iter().enumerate() {
+                if vertex_owner[v as usize] == NO_OWNER && !claimed[v as usize] {
+                    claimed[v as usize] = true;
+                    bits |= 1 << k;
+                }
+            }
+            bits
+        })
+        .collect();
+    let points = (0..vertex_owner.len())
+        .filter(|&v| vertex_owner[v] == NO_OWNER && !claimed.get(v).copied().unwrap_or(false))
+        .map(|v| v as u32)
+        .collect();
+    Ok((owned, points))
+}
+
+/// Union–find over the faces' sides and the edges; components numbered in
+/// order of their smallest vertex.
+fn components(
+    num_vertices: usize,
+    faces: &[[u32; 3]],
+    edges: &[[u32; 2]],
+) -> Result<(Vec<u32>, usize), MeshError> {
     let mut parent = filled(num_vertices, 0u32, "vertices")?;
     for (v, p) in parent.iter_mut().enumerate() {
         *p = v as u32;
@@ -411,15 +586,14 @@ fn components(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(Vec<u32>, usiz
         }
         x
     }
-    // Two sides of a face join its three corners.
-    for &[a, b, c] in faces {
-        for (a, b) in [(a, b), (b, c)] {
-            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-            if ra != rb {
-                // Keep the smaller root so that roots are the smallest vertex.
-                let (lo, hi) = (ra.min(rb), ra.max(rb));
-                parent[hi as usize] = lo;
-            }
+    // Two sides of a face join its three corners; an edge joins its ends.
+    let sides = faces.iter().flat_map(|&[a, b, c]| [(a, b), (b, c)]);
+    for (a, b) in sides.chain(edges.iter().map(|&[a, b]| (a, b))) {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra != rb {
+            // Keep the smaller root so that roots are the smallest vertex.
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            parent[hi as usize] = lo;
         }
     }
     let mut label = filled(num_vertices, NO_OWNER, "vertices")?;
@@ -506,6 +680,69 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn codimensional_edges_follow_the_face_edges_once_each() {
+        // A triangle, a rod 2–3–4 from its corner (given as 3–2, with the
+        // triangle's edge 1–0 and a repeat of 3–4, both dropped), a loose
+        // edge 5–6 and a point 7.
+        let m = TriMesh::with_edges(
+            8,
+            vec![[0, 1, 2]],
+            &[[3, 2], [1, 0], [3, 4], [5, 6], [4, 3]],
+        )
+        .unwrap();
+        assert_eq!(m.num_face_edges(), 3);
+        assert_eq!(m.codim_edges(), &[[2, 3], [3, 4], [5, 6]]);
+        assert_eq!(&m.edges()[3..], m.codim_edges());
+        assert_eq!(&m.edge_owner()[3..], &[NO_OWNER; 3]);
+        // 2 is the face's; 3 goes to the first rod edge, 4 to the second.
+        assert_eq!(m.codim_edge_owned(), &[0b10, 0b10, 0b11]);
+        assert_eq!(m.codim_vertices(), &[7]);
+        assert_eq!(m.component(), &[0, 0, 0, 0, 0, 1, 1, 2]);
+        assert_eq!(m.find_edge(4, 3), Some(4));
+        assert_eq!(m.find_edge(0, 2), Some(1));
+        assert_eq!(m.find_edge(4, 5), None);
+        assert_eq!(m.global_id(Feature::Edge(5)), 8 + 5);
+        assert_eq!(m.global_id(Feature::Face(0)), 8 + 6);
+        // Rods alone: no face.
+        let rods = TriMesh::with_edges(4, vec![], &[[0, 1], [1, 2]]).unwrap();
+        assert_eq!((rods.num_faces(), rods.num_face_edges()), (0, 0));
+        assert_eq!(rods.codim_edge_owned(), &[0b11, 0b10]);
+        assert_eq!(rods.codim_vertices(), &[3]);
+        // Without edges, as `new`.
+        let plain = TriMesh::new(5, vec![[0, 1, 2], [2, 1, 3]]).unwrap();
+        assert_eq!(
+            TriMesh::with_edges(5, plain.faces().to_vec(), &[]).unwrap(),
+            plain
+        );
+        assert_eq!(plain.codim_vertices(), &[4]);
+    }
+
+    #[test]
+    fn bad_edges_are_refused_with_their_index() {
+        assert!(matches!(
+            TriMesh::with_edges(3, vec![], &[]),
+            Err(MeshError::NoFaces)
+        ));
+        assert!(matches!(
+            TriMesh::with_edges(3, vec![[0, 1, 2]], &[[0, 1], [2, 3]]),
+            Err(MeshError::EdgeIndexOutOfRange {
+                edge: 1,
+                index: 3,
+                num_vertices: 3
+            })
+        ));
+        let e = TriMesh::with_edges(3, vec![], &[[0, 1], [2, 2]]).unwrap_err();
+        assert!(matches!(
+            e,
+            MeshError::DegenerateEdge { edge: 1, vertex: 2 }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "edge 1 joins vertex 2 to itself (numbered from 0)"
+        );
+    }
+
     /// The slow oracle: every face side's `(larger, smaller)` key in an ordered
     /// map, numbered in key order, each side looked up in it.
     fn number_edges_by_map(faces: &[[u32; 3]]) -> (Vec<[u32; 2]>, Vec<[u32; 3]>) {
@@ -588,7 +825,97 @@ mod tests {
         assert_eq!((key.smaller(), key.side()), (u32::MAX - 1, top + 3));
     }
 
+    /// The slow oracle of the codimensional facts: the given edges not in
+    /// a face, first appearances in order; each vertex in no face owned by
+    /// the first of them that has it; the vertices in no face and no edge;
+    /// components by flood fill over the faces and edges together.
+    #[allow(clippy::type_complexity)]
+    fn codim_facts_by_scan(
+        n: usize,
+        faces: &[[u32; 3]],
+        given: &[[u32; 2]],
+    ) -> (Vec<[u32; 2]>, Vec<u8>, Vec<u32>, Vec<u32>) {
+        let sorted = |e: &[u32; 2]| [e[0].min(e[1]), e[0].max(e[1])];
+        let in_face = |e: [u32; 2]| faces.iter().any(|t| t.contains(&e[0]) && t.contains(&e[1]));
+        let mut codim: Vec<[u32; 2]> = Vec::new();
+        for e in given.iter().map(sorted) {
+            if !in_face(e) && !codim.contains(&e) {
+                codim.push(e);
+            }
+        }
+        let in_a_face = |v: u32| faces.iter().any(|t| t.contains(&v));
+        let owned = codim
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                (0..2)
+                    .filter(|&k| {
+                        let v = e[k];
+                        !in_a_face(v) && codim.iter().position(|f| f.contains(&v)) == Some(i)
+                    })
+                    .fold(0u8, |b, k| b | 1 << k)
+            })
+            .collect();
+        let points = (0..n as u32)
+            .filter(|&v| !in_a_face(v) && !codim.iter().any(|e| e.contains(&v)))
+            .collect();
+        let mut label = vec![NO_OWNER; n];
+        let mut count = 0;
+        let groups: Vec<Vec<u32>> = faces
+            .iter()
+            .map(|t| t.to_vec())
+            .chain(given.iter().map(|e| e.to_vec()))
+            .collect();
+        for v in 0..n {
+            if label[v] != NO_OWNER {
+                continue;
+            }
+            let mut stack = vec![v as u32];
+            label[v] = count;
+            while let Some(x) = stack.pop() {
+                for g in groups.iter().filter(|g| g.contains(&x)) {
+                    for &y in g {
+                        if label[y as usize] == NO_OWNER {
+                            label[y as usize] = count;
+                            stack.push(y);
+                        }
+                    }
+                }
+            }
+            count += 1;
+        }
+        (codim, owned, points, label)
+    }
+
     proptest! {
+        #[test]
+        fn codimensional_facts_equal_a_plain_scan(
+            (n, faces, edges) in faces().prop_flat_map(|(n, faces)| {
+                let edge = (0..n as u32, 0..n as u32)
+                    .prop_filter("distinct ends", |(a, b)| a != b)
+                    .prop_map(|(a, b)| [a, b]);
+                // A third of the cases without faces (rods alone).
+                let faces = prop_oneof![2 => Just(faces), 1 => Just(Vec::new())];
+                (Just(n), faces, proptest::collection::vec(edge, 0..30))
+            }).prop_filter("something to build", |(_, f, e)| !f.is_empty() || !e.is_empty()),
+        ) {
+            let mesh = TriMesh::with_edges(n, faces.clone(), &edges).unwrap();
+            let (codim, owned, points, component) = codim_facts_by_scan(n, &faces, &edges);
+            prop_assert_eq!(mesh.codim_edges(), &codim[..]);
+            prop_assert_eq!(mesh.codim_edge_owned(), &owned[..]);
+            prop_assert_eq!(mesh.codim_vertices(), &points[..]);
+            prop_assert_eq!(mesh.component(), &component[..]);
+            let plain = TriMesh::new(n, faces.clone());
+            if let Ok(plain) = plain {
+                prop_assert_eq!(&mesh.edges()[..mesh.num_face_edges()], plain.edges());
+                prop_assert_eq!(mesh.vertex_owner(), plain.vertex_owner());
+                prop_assert_eq!(mesh.face_owned(), plain.face_owned());
+            }
+            for (i, e) in codim.iter().enumerate() {
+                prop_assert_eq!(mesh.find_edge(e[1], e[0]), Some((mesh.num_face_edges() + i) as u32));
+            }
+        }
+
         #[test]
         fn vertex_owners_and_components_equal_a_plain_scan((n, faces) in faces()) {
             let mesh = TriMesh::new(n, faces.clone()).unwrap();

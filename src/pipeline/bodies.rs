@@ -106,6 +106,19 @@ pub enum BodiesError {
         /// Its corners' bodies.
         bodies: [u32; 3],
     },
+    /// A codimensional edge whose ends are in different bodies.
+    #[error(
+        "edge {edge} (vertices {ends:?}, no face's): its ends are in bodies {bodies:?}; an edge \
+         is in one body"
+    )]
+    EdgeAcrossBodies {
+        /// The edge ([`TriMesh::edges`] index).
+        edge: usize,
+        /// Its ends.
+        ends: [u32; 2],
+        /// Their bodies.
+        bodies: [u32; 2],
+    },
 }
 
 /// Which bodies say whether they collide with themselves, for
@@ -186,7 +199,8 @@ pub(crate) struct BodyParts {
 
 impl Bodies {
     /// Whether the bodies fit `mesh`: a label for every vertex, and every
-    /// face's corners in one body (the other kinds always fit).
+    /// face's corners and every codimensional edge's ends in one body (the
+    /// other kinds always fit).
     pub fn check(&self, mesh: &TriMesh) -> Result<(), BodiesError> {
         let Bodies::Labels(labels) = self else {
             return Ok(());
@@ -198,13 +212,26 @@ impl Bodies {
                 found: of_vertex.len(),
             });
         }
-        match mesh.faces().iter().enumerate().find(|(_, t)| {
+        if let Some((face, corners)) = mesh.faces().iter().enumerate().find(|(_, t)| {
             let b = t.map(|v| of_vertex[v as usize]);
             b[0] != b[1] || b[0] != b[2]
         }) {
-            Some((face, corners)) => Err(BodiesError::FaceAcrossBodies {
+            return Err(BodiesError::FaceAcrossBodies {
                 face,
                 bodies: corners.map(|v| of_vertex[v as usize]),
+            });
+        }
+        let first = mesh.num_face_edges();
+        match mesh
+            .codim_edges()
+            .iter()
+            .enumerate()
+            .find(|(_, e)| of_vertex[e[0] as usize] != of_vertex[e[1] as usize])
+        {
+            Some((i, &ends)) => Err(BodiesError::EdgeAcrossBodies {
+                edge: first + i,
+                ends,
+                bodies: ends.map(|v| of_vertex[v as usize]),
             }),
             None => Ok(()),
         }

@@ -379,7 +379,7 @@ proptest! {
     #[test]
     fn degenerate_meshes_with_bodies_report_exactly_the_allowed_oracle_pairs(
         (mesh, x0, x1) in integer_grid_mesh(),
-        of_component in proptest::collection::vec(0u32..3, 3),
+        of_component in proptest::collection::vec(0u32..3, 4),
         self_c in proptest::collection::vec(any::<bool>(), 3),
         m in prop::sample::select(&[0.0, 0.5][..]),
     ) {

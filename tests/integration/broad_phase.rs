@@ -58,8 +58,18 @@ fn scene() -> impl Strategy<Value = Scene> {
             let face = (0..nv as u32, 0..nv as u32, 0..nv as u32)
                 .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
                 .prop_map(|(a, b, c)| [a, b, c]);
+            // Codimensional edges too (any pair of distinct vertices: some
+            // are the faces' edges, dropped), in a scene of faces or of
+            // edges alone.
+            let edge = (0..nv as u32, 0..nv as u32)
+                .prop_filter("distinct ends", |(a, b)| a != b)
+                .prop_map(|(a, b)| [a, b]);
             (
-                proptest::collection::vec(face, 1..30),
+                (
+                    proptest::collection::vec(face, 0..30),
+                    proptest::collection::vec(edge, 0..8),
+                )
+                    .prop_filter("a face or an edge", |(f, e)| !f.is_empty() || !e.is_empty()),
                 proptest::collection::vec(any_point(), nv),
                 proptest::collection::vec(
                     prop_oneof![1 => Just(None), 2 => any_point().prop_map(Some)],
@@ -67,7 +77,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                 ),
             )
         })
-        .prop_map(|(faces, x_t0, moves)| {
+        .prop_map(|((faces, edges), x_t0, moves)| {
             let nv = x_t0.len();
             let x_t1 = x_t0
                 .iter()
@@ -75,7 +85,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                 .map(|(p, m)| m.unwrap_or(*p))
                 .collect();
             Scene {
-                mesh: TriMesh::new(nv, faces).unwrap(),
+                mesh: TriMesh::with_edges(nv, faces, &edges).unwrap(),
                 x_t0,
                 x_t1,
             }

@@ -16,6 +16,7 @@ mod bodies;
 mod broad_phase;
 #[cfg(feature = "cli")]
 mod cli;
+mod codim;
 mod datasets;
 #[cfg(feature = "discrete")]
 mod discrete;

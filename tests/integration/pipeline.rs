@@ -491,8 +491,9 @@ proptest! {
     }
 }
 
-/// A tiny mesh on an integer grid: two or three separate triangles, or a
-/// 3 × 3 sheet, whose vertices sit at integer points in `[-r, r]³` at both
+/// A tiny mesh on an integer grid: two or three separate triangles, a
+/// 3 × 3 sheet, a triangle with codimensional edges and points beside it,
+/// or rods alone, whose vertices sit at integer points in `[-r, r]³` at both
 /// times (some of them still), scaled by `2^e`, with up to three
 /// coordinates then moved by a few ulps. Exact degeneracies are the rule
 /// here: coplanar motion, contacts exactly at `t = 0` or `t = 1`, touching
@@ -501,7 +502,7 @@ proptest! {
 /// [`EXTREME_EXPONENTS`].
 pub(super) fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
     (
-        0usize..3,
+        0usize..5,
         1i32..=2,
         prop_oneof![3 => -30i32..=30, 1 => prop::sample::select(EXTREME_EXPONENTS)],
         proptest::collection::vec(-2i32..=2, 2 * 3 * 9),
@@ -509,9 +510,19 @@ pub(super) fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, 
         proptest::collection::vec((0usize..2 * 3 * 9, -3i32..=3), 0..4),
     )
         .prop_map(|(kind, r, e, coords, still, nudges)| {
+            // Codimensional edges (kind 3: beside a triangle, one of them
+            // at its corner, with a face edge and a repeat given too, which
+            // are dropped; kind 4: rods alone) and points (kind 3: 7, 8).
+            let edges: &[[u32; 2]] = match kind {
+                3 => &[[2, 3], [3, 4], [5, 6], [1, 0], [6, 5]],
+                4 => &[[0, 1], [1, 2], [2, 3], [4, 5], [6, 7], [8, 7]],
+                _ => &[],
+            };
             let (nv, faces) = match kind {
                 0 => (6, vec![[0, 1, 2], [3, 4, 5]]),
                 1 => (9, vec![[0, 1, 2], [3, 4, 5], [6, 7, 8]]),
+                3 => (9, vec![[0, 1, 2]]),
+                4 => (9, vec![]),
                 _ => (
                     9,
                     vec![
@@ -546,7 +557,7 @@ pub(super) fn integer_grid_mesh() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, 
                     }
                 })
                 .collect();
-            (TriMesh::new(nv, faces).unwrap(), x0, x1)
+            (TriMesh::with_edges(nv, faces, edges).unwrap(), x0, x1)
         })
 }
 

@@ -1,0 +1,213 @@
+//! Codimensional edges (edges in no face: rods, hair, seams;
+//! `TriMesh::with_edges`) and points (vertices in no face and no edge)
+//! through the whole step: a rod crossing a triangle collides with its
+//! edges; a rod chain falling onto a sheet collides with its faces and
+//! edges exactly where the exact oracle says; the BVH refuses another set
+//! of codimensional edges on refit; bodies keep each codimensional edge in
+//! one body. (Every pair of small degenerate meshes with rods and points
+//! is checked against the oracle in `pipeline` and `bodies`; the BVH
+//! against brute force in `broad_phase`.)
+
+use std::collections::BTreeSet;
+
+use ccdlab::broad_phase::BroadPhaseError;
+use ccdlab::math::Vec3;
+use ccdlab::mesh::{Step, TriMesh};
+use ccdlab::pair_kernel::QueryKind;
+use ccdlab::pipeline::{
+    Bodies, BodiesError, BodyLabels, Pipeline, PipelineConfig, PipelineError, TimeAligned,
+};
+
+use super::pipeline::{keys, oracle_collisions_within};
+
+fn v(x: f64, y: f64, z: f64) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+fn collecting() -> PipelineConfig {
+    PipelineConfig {
+        collect_pairs: true,
+        ..PipelineConfig::default()
+    }
+}
+
+#[test]
+fn a_rod_falling_through_a_triangle_hits_two_of_its_edges_at_half_time() {
+    // A still triangle at z = 0 and a rod (vertices 3, 4) across it at
+    // y = 0.5 falling from z = 1 to z = −1: its ends pass outside the
+    // triangle, its middle crosses the edges x = −1 and x + y = 1.
+    let x0 = [
+        v(-1.0, -1.0, 0.0),
+        v(2.0, -1.0, 0.0),
+        v(-1.0, 2.0, 0.0),
+        v(-2.0, 0.5, 1.0),
+        v(3.0, 0.5, 1.0),
+    ];
+    let mut x1 = x0;
+    x1[3].z = -1.0;
+    x1[4].z = -1.0;
+    let mesh = TriMesh::with_edges(5, vec![[0, 1, 2]], &[[3, 4]]).unwrap();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let out = Pipeline::new(collecting()).step(&step).unwrap();
+    let rod = mesh.find_edge(3, 4).unwrap();
+    let mut hit: Vec<_> = out
+        .pairs
+        .iter()
+        .map(|p| p.edge_edge(&mesh).expect("an edge-edge pair"))
+        .collect();
+    hit.sort_unstable();
+    let hyp = mesh.find_edge(1, 2).unwrap();
+    let left = mesh.find_edge(0, 2).unwrap();
+    let mut want = vec![(left.min(rod), left.max(rod)), (hyp.min(rod), hyp.max(rod))];
+    want.sort_unstable();
+    assert_eq!(hit, want);
+    let toi = out.report.toi.unwrap();
+    assert!(toi <= 0.5 && toi > 0.5 - 1e-9, "{toi}");
+    // Without the rod the step has no contact at all.
+    let plain = TriMesh::new(5, vec![[0, 1, 2]]).unwrap();
+    let out = Pipeline::new(collecting())
+        .step(&Step::new(&plain, &x0, &x1).unwrap())
+        .unwrap();
+    assert!(out.pairs.is_empty() && out.report.toi.is_none());
+}
+
+/// A 4 × 4 sheet of 32 triangles at z = 0 (vertices 0..25), a zig-zag rod
+/// chain of 6 edges (vertices 25..32) falling through it from z = 1 to
+/// z = −1 with a twist, and a point (32) falling too.
+fn sheet_and_rod() -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+    let mut x0 = Vec::new();
+    let mut faces = Vec::new();
+    for j in 0..5 {
+        for i in 0..5 {
+            x0.push(v(f64::from(i), f64::from(j), 0.0));
+        }
+    }
+    for j in 0..4u32 {
+        for i in 0..4u32 {
+            let a = 5 * j + i;
+            faces.push([a, a + 1, a + 6]);
+            faces.push([a, a + 6, a + 5]);
+        }
+    }
+    let mut x1 = x0.clone();
+    let mut edges = Vec::new();
+    for k in 0..7u32 {
+        let t = f64::from(k) * 0.6 + 0.2;
+        let y = if k % 2 == 0 { 1.3 } else { 2.1 };
+        x0.push(v(t, y, 1.0 + 0.1 * t));
+        x1.push(v(t + 0.05, 3.9 - y, -1.0 + 0.1 * t));
+        if k > 0 {
+            edges.push([24 + k, 25 + k]);
+        }
+    }
+    x0.push(v(2.5, 2.5, 0.5));
+    x1.push(v(2.5, 2.5, -0.5));
+    (TriMesh::with_edges(33, faces, &edges).unwrap(), x0, x1)
+}
+
+#[test]
+fn a_rod_chain_and_a_point_falling_through_a_sheet_give_the_oracles_pairs() {
+    let (mesh, x0, x1) = sheet_and_rod();
+    assert_eq!(mesh.codim_edges().len(), 6);
+    assert_eq!(mesh.codim_vertices(), &[32]);
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    for d in [0.0, 0.05] {
+        let truth = oracle_collisions_within(&step, d);
+        let want: BTreeSet<_> = truth.keys().copied().collect();
+        // The rod's vertices and the point hit faces; its edges hit edges.
+        let kinds: BTreeSet<_> = want.iter().map(|k| k.0).collect();
+        assert_eq!(kinds.len(), 2, "{want:?}");
+        let point = mesh.global_id(ccdlab::mesh::Feature::Vertex(32));
+        assert!(
+            want.iter()
+                .any(|k| k.0 == QueryKind::VertexFace && k.1 == point)
+        );
+        for time_aligned in [TimeAligned::Off, TimeAligned::On] {
+            for threads in [1, 2] {
+                let config = PipelineConfig {
+                    time_aligned,
+                    min_distance: d,
+                    ..collecting()
+                };
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let out = pool.install(|| Pipeline::new(config).step(&step)).unwrap();
+                assert_eq!(keys(&out.pairs), want, "d = {d}, {time_aligned:?}");
+                for p in &out.pairs {
+                    let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+                    assert!(p.toi_lower <= hi && lo <= p.toi_upper, "{p:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_refit_for_other_codimensional_edges_is_refused() {
+    let (mesh, x0, x1) = sheet_and_rod();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let mut pipeline = Pipeline::new(PipelineConfig::default());
+    pipeline.step(&step).unwrap();
+    // The same counts, one rod edge moved to other vertices.
+    let mut edges = mesh.codim_edges().to_vec();
+    edges[2] = [25, 32];
+    let other = TriMesh::with_edges(33, mesh.faces().to_vec(), &edges).unwrap();
+    assert_eq!(other.num_edges(), mesh.num_edges());
+    let e = pipeline
+        .step(&Step::new(&other, &x0, &x1).unwrap())
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PipelineError::BroadPhase(BroadPhaseError::EdgesMismatch { edge: 2 })
+        ),
+        "{e:?}"
+    );
+    // After a rebuild it runs.
+    pipeline.rebuild_next();
+    pipeline
+        .step(&Step::new(&other, &x0, &x1).unwrap())
+        .unwrap();
+}
+
+#[test]
+fn a_codimensional_edge_is_in_one_body() {
+    let (mesh, x0, x1) = sheet_and_rod();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    // The sheet is body 0, the rod body 1 but for its last vertex.
+    let mut body: Vec<u32> = (0..33).map(|v| u32::from(v >= 25)).collect();
+    body[31] = 0;
+    let config = PipelineConfig {
+        bodies: Some(Bodies::Labels(
+            BodyLabels::new(body.clone(), vec![true, true]).unwrap(),
+        )),
+        ..PipelineConfig::default()
+    };
+    let e = Pipeline::new(config).step(&step).unwrap_err();
+    let edge = mesh.find_edge(30, 31).unwrap() as usize;
+    assert!(
+        matches!(
+            e,
+            PipelineError::Bodies(BodiesError::EdgeAcrossBodies {
+                edge: found,
+                ends: [30, 31],
+                bodies: [1, 0]
+            }) if found == edge
+        ),
+        "{e:?}"
+    );
+    // The rod as an obstacle that does not collide with itself: the pairs
+    // of the step without bodies between the rod and the rest.
+    body[31] = 1;
+    let config = PipelineConfig {
+        bodies: Some(Bodies::Labels(
+            BodyLabels::new(body, vec![true, false]).unwrap(),
+        )),
+        ..collecting()
+    };
+    let with = Pipeline::new(config).step(&step).unwrap();
+    let all = Pipeline::new(collecting()).step(&step).unwrap();
+    assert_eq!(keys(&with.pairs), keys(&all.pairs));
+}
