@@ -97,7 +97,7 @@ class StepResult:
         """Colliding (vertex, face) pairs, (m, 2); None unless collect_pairs."""
     @property
     def ee_pairs(self) -> Optional[npt.NDArray[np.int64]]:
-        """Colliding (edge, edge) pairs in ``edges(F)`` order, (m, 2); None unless collect_pairs."""
+        """Colliding (edge, edge) pairs in ``edges(F, edges)`` order, (m, 2); None unless collect_pairs."""
     @property
     def vf_toi(self) -> Optional[npt.NDArray[np.float64]]:
         """Per vertex-face pair (lower, upper) time of impact, (m, 2)."""
@@ -113,6 +113,7 @@ def step(
     V1: npt.ArrayLike,
     F: npt.ArrayLike,
     *,
+    edges: Optional[npt.ArrayLike] = None,
     k: Union[int, str] = 26,
     filters: str = "slpf+dnf",
     window: bool = True,
@@ -128,10 +129,13 @@ def step(
 
     V0, V1: (n, 3) positions at t = 0 and 1 (float64; float32 widened exactly;
     integers up to 2**53 in magnitude converted exactly); F: (m, 3) integer
-    triangles. The options and defaults are those of ``ccdlab step``;
+    triangles; ``edges``: (e, 2) codimensional edges (rods, hair: edges in no
+    triangle; a triangle's edge or a repeat is dropped), whose vertices are
+    tested against the faces and whose edges against every edge.
+    The options and defaults are those of ``ccdlab step``;
     ``min_distance`` is its ``--min-distance`` (features within that
     Euclidean distance collide; 0: contact).
-    ``bodies``: a body label per vertex (n,), each face in one body; a pair
+    ``bodies``: a body label per vertex (n,), each face and edge in one body; a pair
     is tested when its features are in different bodies or in one body that
     collides with itself (``self_collision``: one bool, or one per body
     label). Without ``bodies``: ``self_collision=False`` makes each
@@ -152,6 +156,7 @@ class Pipeline:
         cls,
         F: npt.ArrayLike,
         *,
+        edges: Optional[npt.ArrayLike] = None,
         k: Union[int, str] = 26,
         filters: str = "slpf+dnf",
         window: bool = True,
@@ -175,6 +180,9 @@ class Pipeline:
     def faces(self) -> npt.NDArray[np.int64]:
         """The mesh's triangles, (m, 3), read-only."""
     @property
+    def edges(self) -> Optional[npt.NDArray[np.int64]]:
+        """The codimensional edges as given, (e, 2), read-only; None when none were."""
+    @property
     def num_vertices(self) -> Optional[int]:
         """The mesh's vertex count, or None before the first step."""
 
@@ -185,8 +193,9 @@ def read_mesh(path: AnyPath) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.in
     malformed ones.
     """
 
-def edges(F: npt.ArrayLike) -> npt.NDArray[np.int64]:
-    """The unique edges of F, (E, 2), in libigl's ``edges(F)`` order."""
+def edges(F: npt.ArrayLike, edges: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.int64]:
+    """The unique edges, (E, 2): F's in libigl's ``edges(F)`` order, then the
+    codimensional ``edges`` (without F's and repeats), in the order given."""
 
 def queries(
     *paths: PathLike,

@@ -2,7 +2,7 @@
 //! results back as numpy arrays and dicts, and the errors they raise.
 
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{MeshError, check_finite};
+use ccdlab::mesh::check_finite;
 use ccdlab::narrow_phase::Toi;
 use ccdlab::pipeline::BodiesError;
 use numpy::ndarray::{Array2, Ix2, Ix3};
@@ -259,15 +259,16 @@ pub(crate) fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[V
     Ok(out)
 }
 
-/// The rows of an `(m, 3)` index array of element type `T` as faces, every
-/// index checked to be at least 0 and below `limit` (`num_vertices`, when
-/// given, for the message).
-fn index_rows<T: Copy + Into<i128> + numpy::Element>(
+/// The rows of an `(m, K)` index array of element type `T` as `what`s
+/// (faces, edges), every index checked to be at least 0 and below `limit`
+/// (`num_vertices`, when given, for the message).
+fn index_rows<T: Copy + Into<i128> + numpy::Element, const K: usize>(
     array: &Bound<'_, PyAny>,
     limit: i128,
     num_vertices: Option<usize>,
     name: &str,
-) -> PyResult<Vec<[u32; 3]>> {
+    what: &str,
+) -> PyResult<Vec<[u32; K]>> {
     let array = array.cast::<PyArrayDyn<T>>()?;
     let array = array
         .try_readonly()
@@ -277,26 +278,22 @@ fn index_rows<T: Copy + Into<i128> + numpy::Element>(
         .into_dimensionality::<Ix2>()
         .map_err(|e| value_error(format!("{name}: {e}")))?;
     let mut out = rows_vec(view.nrows(), name)?;
-    for (face, r) in view.outer_iter().enumerate() {
-        let row: [i128; 3] = [r[0].into(), r[1].into(), r[2].into()];
+    for (element, r) in view.outer_iter().enumerate() {
+        let row: [i128; K] = std::array::from_fn(|c| r[c].into());
         for index in row {
             if index < 0 {
                 return Err(value_error(format!(
-                    "{name}: face {face} (numbered from 0) has a negative vertex index {index}"
+                    "{name}: {what} {element} (numbered from 0) has a negative vertex index {index}"
                 )));
             }
             if index >= limit {
                 return Err(value_error(match num_vertices {
-                    Some(num_vertices) => {
-                        let e = MeshError::FaceIndexOutOfRange {
-                            face,
-                            index: index as u64,
-                            num_vertices,
-                        };
-                        format!("{name}: {e}")
-                    }
+                    Some(num_vertices) => format!(
+                        "{name}: {what} {element} refers to vertex {index} (both numbered from \
+                         0), but the mesh has {num_vertices} vertices"
+                    ),
                     None => format!(
-                        "{name}: face {face} (numbered from 0) refers to vertex {index}; \
+                        "{name}: {what} {element} (numbered from 0) refers to vertex {index}; \
                          at most 2^32 - 2 vertices are supported"
                     ),
                 }));
@@ -314,12 +311,32 @@ pub(crate) fn faces(
     num_vertices: Option<usize>,
     name: &str,
 ) -> PyResult<Vec<[u32; 3]>> {
+    index_array(obj, num_vertices, name, "face")
+}
+
+/// An `(m, 2)` array of vertex indices (any integer dtype) as edges, as
+/// [`faces`] checks them.
+pub(crate) fn edges(
+    obj: &Bound<'_, PyAny>,
+    num_vertices: Option<usize>,
+    name: &str,
+) -> PyResult<Vec<[u32; 2]>> {
+    index_array(obj, num_vertices, name, "edge")
+}
+
+/// An `(m, K)` array of vertex indices (any integer dtype) as rows of `what`s.
+fn index_array<const K: usize>(
+    obj: &Bound<'_, PyAny>,
+    num_vertices: Option<usize>,
+    name: &str,
+    what: &str,
+) -> PyResult<Vec<[u32; K]>> {
     let array = as_ndarray(obj, None, name)?;
     let untyped = array.cast::<PyUntypedArray>()?;
     let dtype = untyped.dtype();
-    if untyped.ndim() != 2 || untyped.shape()[1] != 3 {
+    if untyped.ndim() != 2 || untyped.shape()[1] != K {
         return Err(value_error(format!(
-            "{name}: expected an array of shape (m, 3) of vertex indices, got shape {}",
+            "{name}: expected an array of shape (m, {K}) of vertex indices, got shape {}",
             shape_text(untyped.shape())
         )));
     }
@@ -330,17 +347,17 @@ pub(crate) fn faces(
                 Ok(a) => a.clone().into_any(),
                 Err(_) => array.call_method1("astype", ("int64",))?,
             };
-            index_rows::<i64>(&a, limit, num_vertices, name)
+            index_rows::<i64, K>(&a, limit, num_vertices, name, what)
         }
         b'u' => {
             let a = match array.cast::<PyArrayDyn<u64>>() {
                 Ok(a) => a.clone().into_any(),
                 Err(_) => array.call_method1("astype", ("uint64",))?,
             };
-            index_rows::<u64>(&a, limit, num_vertices, name)
+            index_rows::<u64, K>(&a, limit, num_vertices, name, what)
         }
         _ => Err(value_error(format!(
-            "{name}: dtype {dtype} is not supported; face indices need an integer dtype \
+            "{name}: dtype {dtype} is not supported; {what} indices need an integer dtype \
              (for example {name}.astype(numpy.int64))"
         ))),
     }

@@ -28,7 +28,7 @@ use ccdlab::harness::query_eval::{
 };
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{MeshError, Step, TriMesh, check_faces, read_frame};
+use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
 use ccdlab::pipeline::{Bodies, Pipeline, SelfColliding, StepOutcome};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
@@ -75,7 +75,8 @@ use workers::{Workers, run_interruptible, thread_pool};
 ///     unless the step ran with ``collect_pairs=True``.
 /// ee_pairs : ndarray of int64, shape (m, 2), or None
 ///     Colliding edge–edge pairs as (edge index, edge index), edges in the
-///     order of ``ccdlab.edges(F)``; None unless ``collect_pairs=True``.
+///     order of ``ccdlab.edges(F, edges)`` (the faces' edges, then the
+///     codimensional ones); None unless ``collect_pairs=True``.
 /// vf_toi, ee_toi : ndarray of float64, shape (m, 2), or None
 ///     Each pair's time-of-impact bracket (lower, upper), row for row with
 ///     the pairs; None unless ``collect_pairs=True``.
@@ -268,7 +269,17 @@ fn _restore_step_result(
 ///     float32 widened exactly, integers of magnitude at most 2**53
 ///     converted exactly, larger ones refused).
 /// F : ndarray, shape (m, 3), any integer dtype
-///     Triangles as vertex indices, from 0; three distinct corners each.
+///     Triangles as vertex indices, from 0; three distinct corners each
+///     (none, ``numpy.empty((0, 3), int)``, for rods alone).
+/// edges : ndarray, shape (e, 2), any integer dtype, or None, optional
+///     Codimensional edges (rods, hair, seams: edges in no triangle), as
+///     the IPC Toolkit's ``CollisionMesh`` takes them (default None). An
+///     edge of a triangle, or one listed twice, is dropped; the others
+///     follow the triangles' edges in ``ccdlab.edges(F, edges)``. Their
+///     vertices are tested against the faces and the edges against every
+///     edge. Vertices in no face and no edge are tested against the faces
+///     (contact between two of them, or with a codimensional edge, is not
+///     tested).
 /// k : int or str, optional
 ///     Bounding volume of the BVH: 6, 8, 14, 18 or 26 (default).
 /// filters : {"slpf+dnf", "slpf", "dnf", "none"}, optional
@@ -303,7 +314,8 @@ fn _restore_step_result(
 ///     A body label per vertex, from 0 (default None). A pair of features
 ///     is tested when they are in different bodies, or in one body that
 ///     collides with itself (``self_collision``): a static obstacle is a
-///     body that does not. Each face's corners must be in one body.
+///     body that does not. Each face's corners (and each codimensional
+///     edge's ends) must be in one body.
 /// self_collision : bool, sequence of bool or "moving", optional
 ///     Whether bodies collide with themselves: one bool for every body, or
 ///     one per body label (``self_collision[b]`` for body b; entries past
@@ -323,22 +335,24 @@ fn _restore_step_result(
 /// ------
 /// ValueError
 ///     A wrong shape or dtype, a non-finite coordinate, frames of different
-///     vertex counts, a face index out of range, a face repeating a vertex,
-///     no faces, a bad option, or ``bodies`` that do not fit the mesh.
+///     vertex counts, a face or edge index out of range, a face repeating a
+///     vertex, an edge joining a vertex to itself, no faces and no edges, a
+///     bad option, or ``bodies`` that do not fit the mesh.
 #[pyfunction]
-#[pyo3(signature = (V0, V1, F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
-    time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-    collect_pairs = false, min_distance = 0.0, bodies = None,
+#[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
+    window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
+    threads = None, collect_pairs = false, min_distance = 0.0, bodies = None,
     self_collision = SelfCollision::All(true)),
-    text_signature = "(V0, V1, F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
-        solver='exact', threads=None, collect_pairs=False, min_distance=0.0, bodies=None, \
-        self_collision=True)")]
+    text_signature = "(V0, V1, F, *, edges=None, k=26, filters='slpf+dnf', window=True, \
+        time_aligned='auto', solver='exact', threads=None, collect_pairs=False, min_distance=0.0, \
+        bodies=None, self_collision=True)")]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 fn step(
     py: Python<'_>,
     V0: &Bound<'_, PyAny>,
     V1: &Bound<'_, PyAny>,
     F: &Bound<'_, PyAny>,
+    edges: Option<&Bound<'_, PyAny>>,
     k: IntOrStr,
     filters: &str,
     window: bool,
@@ -365,8 +379,9 @@ fn step(
     // The labels are read once the vertex count is known.
     options.config.bodies = parse_bodies(bodies, self_collision, Some(x_t0.len()))?;
     let faces = faces(F, Some(x_t0.len()), "F")?;
+    let edges = codim_edges(edges, Some(x_t0.len()))?;
     let pool = thread_pool(options.threads)?;
-    let mesh = build_mesh(py, &pool, x_t0.len(), faces)?;
+    let mesh = build_mesh(py, &pool, x_t0.len(), faces, &edges)?;
     let mut pipeline = Pipeline::new(options.config.clone());
     let outcome = run_step(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)?;
     StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
@@ -400,17 +415,38 @@ fn frames(
     Ok((x_t0, x_t1))
 }
 
-/// The topology of `faces` over `num_vertices` vertices, built on `pool` (it
-/// runs parts of it in parallel) with the interpreter lock released; a fault
-/// is a `ValueError` naming `F`.
+/// The topology of `faces` and `edges` over `num_vertices` vertices, built
+/// on `pool` (it runs parts of it in parallel) with the interpreter lock
+/// released; a fault is a `ValueError` naming the argument ([`mesh_error`]).
 fn build_mesh(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
     num_vertices: usize,
     faces: Vec<[u32; 3]>,
+    edges: &[[u32; 2]],
 ) -> PyResult<TriMesh> {
-    py.detach(|| pool.install(|| TriMesh::new(num_vertices, faces)))
-        .map_err(|e| value_error(format!("F: {e}")))
+    py.detach(|| pool.install(|| TriMesh::with_edges(num_vertices, faces, edges)))
+        .map_err(|e| mesh_error(&e))
+}
+
+/// A mesh fault as a `ValueError` naming the argument it is in: `edges`
+/// for an edge's, `F` for the rest.
+fn mesh_error(e: &MeshError) -> PyErr {
+    match e {
+        MeshError::EdgeIndexOutOfRange { .. } | MeshError::DegenerateEdge { .. } => {
+            value_error(format!("edges: {e}"))
+        }
+        _ => value_error(format!("F: {e}")),
+    }
+}
+
+/// The codimensional edges given as `edges=` (none for `None`), their
+/// indices checked against `num_vertices` when given.
+fn codim_edges(
+    edges: Option<&Bound<'_, PyAny>>,
+    num_vertices: Option<usize>,
+) -> PyResult<Vec<[u32; 2]>> {
+    edges.map_or(Ok(Vec::new()), |e| arrays::edges(e, num_vertices, "edges"))
 }
 
 /// Runs one step on `pool` with the interpreter lock released; a signal
@@ -443,7 +479,7 @@ fn run_step(
 /// ----------
 /// F : ndarray, shape (m, 3), any integer dtype
 ///     The mesh's triangles (fixed over the sequence).
-/// k, filters, window, time_aligned, solver, threads, collect_pairs, min_distance, bodies, self_collision
+/// edges, k, filters, window, time_aligned, solver, threads, collect_pairs, min_distance, bodies, self_collision
 ///     As for ``ccdlab.step`` (the same defaults); ``bodies`` has a label
 ///     per vertex of the mesh.
 /// num_vertices : int or None, optional
@@ -453,12 +489,15 @@ fn run_step(
 /// Raises
 /// ------
 /// ValueError
-///     A wrong shape or dtype of ``F``, a negative index, no faces, a face
-///     repeating a vertex, or a bad option (with ``num_vertices`` given,
+///     A wrong shape or dtype of ``F`` or ``edges``, a negative index, no
+///     faces and no edges, a face repeating a vertex, an edge joining a
+///     vertex to itself, or a bad option (with ``num_vertices`` given,
 ///     ``bodies`` that do not fit the mesh too).
 #[pyclass(module = "ccdlab", name = "Pipeline")]
 struct PyPipeline {
     faces: Vec<[u32; 3]>,
+    /// The codimensional edges, as given (validated).
+    edges: Vec<[u32; 2]>,
     /// Built by the first step (or at once, with `num_vertices`).
     mesh: Option<TriMesh>,
     options: Options,
@@ -482,17 +521,18 @@ impl PyPipeline {
 #[pymethods]
 impl PyPipeline {
     #[new]
-    #[pyo3(signature = (F, *, k = IntOrStr::Int(26), filters = "slpf+dnf", window = true,
-        time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact", threads = None,
-        collect_pairs = false, min_distance = 0.0, bodies = None,
+    #[pyo3(signature = (F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
+        window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
+        threads = None, collect_pairs = false, min_distance = 0.0, bodies = None,
         self_collision = SelfCollision::All(true), num_vertices = None),
-        text_signature = "(F, *, k=26, filters='slpf+dnf', window=True, time_aligned='auto', \
-            solver='exact', threads=None, collect_pairs=False, min_distance=0.0, bodies=None, \
-            self_collision=True, num_vertices=None)")]
+        text_signature = "(F, *, edges=None, k=26, filters='slpf+dnf', window=True, \
+            time_aligned='auto', solver='exact', threads=None, collect_pairs=False, \
+            min_distance=0.0, bodies=None, self_collision=True, num_vertices=None)")]
     #[allow(non_snake_case, clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         F: &Bound<'_, PyAny>,
+        edges: Option<&Bound<'_, PyAny>>,
         k: IntOrStr,
         filters: &str,
         window: bool,
@@ -517,15 +557,17 @@ impl PyPipeline {
             parse_bodies(bodies, self_collision, num_vertices)?,
         )?;
         let faces = faces(F, num_vertices, "F")?;
-        // No faces, or a face repeating a vertex, is refused at once, not at
-        // the first step (the indices' range needs the vertex count).
-        let bound = faces.iter().flatten().max().map_or(0, |&i| i as usize + 1);
-        check_faces(num_vertices.unwrap_or(bound), &faces)
-            .map_err(|e| value_error(format!("F: {e}")))?;
+        let edges = codim_edges(edges, num_vertices)?;
+        // No faces and no edges, a face repeating a vertex or an edge
+        // joining one to itself is refused at once, not at the first step
+        // (the indices' range needs the vertex count).
+        let bound = faces.iter().flatten().chain(edges.iter().flatten());
+        let bound = bound.max().map_or(0, |&i| i as usize + 1);
+        check_mesh(num_vertices.unwrap_or(bound), &faces, &edges).map_err(|e| mesh_error(&e))?;
         let (mesh, pool) = match num_vertices {
             Some(n) => {
                 let pool = thread_pool(options.threads)?;
-                let mesh = build_mesh(py, &pool, n, faces.clone())?;
+                let mesh = build_mesh(py, &pool, n, faces.clone(), &edges)?;
                 // Bodies that do not fit the mesh are refused at once too.
                 if let Some(bodies) = &options.config.bodies {
                     bodies
@@ -538,6 +580,7 @@ impl PyPipeline {
         };
         Ok(PyPipeline {
             faces,
+            edges,
             mesh,
             inner: Pipeline::new(options.config.clone()),
             options,
@@ -580,6 +623,7 @@ impl PyPipeline {
         let collect = this.options.config.collect_pairs;
         let PyPipeline {
             faces,
+            edges,
             mesh,
             inner,
             pool,
@@ -587,8 +631,10 @@ impl PyPipeline {
         } = this;
         let pool = pool.as_ref().expect("built above");
         if mesh.is_none() {
+            // The indices' range, checked against the first step's count.
             let n = x_t0.len();
-            *mesh = Some(build_mesh(py, pool, n, faces_checked(faces, n)?)?);
+            check_mesh(n, faces, edges).map_err(|e| mesh_error(&e))?;
+            *mesh = Some(build_mesh(py, pool, n, faces.clone(), edges)?);
         }
         let mesh = mesh.as_ref().expect("built above");
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
@@ -615,6 +661,17 @@ impl PyPipeline {
         read_only(py, faces_array(py, &self.faces)?)
     }
 
+    /// The mesh's codimensional edges as given, int64 (e, 2), read-only;
+    /// None when none were given.
+    #[getter]
+    fn edges<'py>(&self, py: Python<'py>) -> PyResult<Option<Py<PyAny>>> {
+        if self.edges.is_empty() {
+            return Ok(None);
+        }
+        let flat = self.edges.iter().flatten().map(|&i| i64::from(i)).collect();
+        Ok(Some(read_only(py, pairs_array(py, flat)?)?))
+    }
+
     /// The mesh's vertex count, or None before the first step.
     #[getter]
     fn num_vertices(&self) -> Option<usize> {
@@ -629,6 +686,7 @@ impl PyPipeline {
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
         let args = PyTuple::new(py, [faces_array(py, &self.faces)?])?;
         let kwargs = self.options.to_dict(py)?;
+        kwargs.set_item("edges", self.edges(py)?)?;
         kwargs.set_item("num_vertices", self.num_vertices())?;
         Ok((args, kwargs))
     }
@@ -648,9 +706,13 @@ impl PyPipeline {
                 }
             ),
         };
+        let edges = match self.edges.len() {
+            0 => String::new(),
+            n => format!(", {n} edges"),
+        };
         format!(
-            "Pipeline({} faces, k={}, filters={:?}, window={}, time_aligned={:?}, solver={:?}, \
-             threads={}, min_distance={:?}{bodies})",
+            "Pipeline({} faces{edges}, k={}, filters={:?}, window={}, time_aligned={:?}, \
+             solver={:?}, threads={}, min_distance={:?}{bodies})",
             self.faces.len(),
             self.options.config.axes.k(),
             self.options.config.filters.to_string(),
@@ -679,23 +741,6 @@ fn busy_checked<'py>(slf: &Bound<'py, PyPipeline>) -> PyResult<PyRefMut<'py, PyP
              another (each refits the BVH of the one before); use one Pipeline per thread",
         )
     })
-}
-
-/// `faces` checked against `num_vertices` (the first step's vertex count).
-fn faces_checked(faces: &[[u32; 3]], num_vertices: usize) -> PyResult<Vec<[u32; 3]>> {
-    for (face, tri) in faces.iter().enumerate() {
-        for &index in tri {
-            if index as usize >= num_vertices {
-                let e = MeshError::FaceIndexOutOfRange {
-                    face,
-                    index: u64::from(index),
-                    num_vertices,
-                };
-                return Err(value_error(format!("F: {e}")));
-            }
-        }
-    }
-    Ok(faces.to_vec())
 }
 
 /// Triangles as an int64 `(m, 3)` array.
@@ -768,16 +813,21 @@ fn read_mesh(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<(Py<PyAny>, Py
     ))
 }
 
-/// The unique edges of a triangle mesh, in libigl's ``edges(F)`` order.
+/// The unique edges of a mesh: the triangles' in libigl's ``edges(F)``
+/// order, then the codimensional ones.
 ///
-/// Edge j is ``[min, max]``; edges are sorted by their larger vertex, then
-/// by the smaller one. This is the order of the data sets' global IDs
-/// (edge j is ``#V + j``) and of ``StepResult.ee_pairs``.
+/// Edge j is ``[min, max]``; the triangles' edges are sorted by their
+/// larger vertex, then by the smaller one. This is the order of the data
+/// sets' global IDs (edge j is ``#V + j``) and of ``StepResult.ee_pairs``.
+/// The codimensional edges (``edges``, as ``ccdlab.step`` takes them)
+/// follow in the order given, without the triangles' edges and repeats.
 ///
 /// Parameters
 /// ----------
 /// F : ndarray, shape (m, 3), any integer dtype
-///     Triangles; at least one, three distinct corners each.
+///     Triangles, three distinct corners each.
+/// edges : ndarray, shape (e, 2), any integer dtype, or None, optional
+///     Codimensional edges (default None).
 ///
 /// Returns
 /// -------
@@ -787,19 +837,26 @@ fn read_mesh(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<(Py<PyAny>, Py
 /// ------
 /// ValueError
 ///     A wrong shape or dtype, a negative index, a face repeating a vertex,
-///     or no faces.
+///     an edge joining a vertex to itself, or no faces and no edges.
 #[pyfunction]
+#[pyo3(signature = (F, edges = None))]
 #[allow(non_snake_case)]
-fn edges(py: Python<'_>, F: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+fn edges(
+    py: Python<'_>,
+    F: &Bound<'_, PyAny>,
+    edges: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     let faces = faces(F, None, "F")?;
+    let edges = codim_edges(edges, None)?;
     let num_vertices = faces
         .iter()
         .flatten()
+        .chain(edges.iter().flatten())
         .map(|&i| i as usize + 1)
         .max()
         .unwrap_or(0);
     // The topology runs on two threads at most.
-    let mesh = build_mesh(py, &*thread_pool(Some(2))?, num_vertices, faces)?;
+    let mesh = build_mesh(py, &*thread_pool(Some(2))?, num_vertices, faces, &edges)?;
     let flat: Vec<i64> = mesh
         .edges()
         .iter()

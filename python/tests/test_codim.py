@@ -1,0 +1,139 @@
+"""Codimensional edges (rods, hair: ``edges=``) and points through ``ccdlab.step``
+and ``ccdlab.Pipeline``: the pairs against every pair decided one by one with
+the single queries, the edge numbering of ``ccdlab.edges(F, edges)``, and bad
+edges as clear errors."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import ccdlab
+
+TRI = np.array([[-1.0, -1, 0], [2, -1, 0], [-1, 2, 0]])
+
+
+def rod_through_triangle():
+    """A still triangle and a rod (3, 4) across it falling from z = 1 to -1."""
+    V0 = np.vstack([TRI, [[-2, 0.5, 1], [3, 0.5, 1]]])
+    V1 = V0.copy()
+    V1[3:, 2] = -1
+    return V0, V1, np.array([[0, 1, 2]]), np.array([[3, 4]])
+
+
+def test_a_rod_through_a_triangle_hits_two_of_its_edges_at_half_time():
+    V0, V1, F, E = rod_through_triangle()
+    r = ccdlab.step(V0, V1, F, edges=E, collect_pairs=True)
+    assert 0.5 - 1e-9 < r.toi <= 0.5 <= r.toi_upper
+    edges = ccdlab.edges(F, E)
+    assert edges.tolist() == [[0, 1], [0, 2], [1, 2], [3, 4]]
+    assert sorted(map(sorted, r.ee_pairs.tolist())) == [[1, 3], [2, 3]]
+    assert r.vf_pairs.shape == (0, 2)
+    assert (r.report["edges"], r.report["faces"]) == (4, 1)
+    # Without the rod nothing collides.
+    assert ccdlab.step(V0, V1, F).toi is None
+
+
+def test_rods_alone_and_points():
+    # Two rods crossing at t = 0.25 (no faces at all), and a point.
+    V0 = np.array([[0.0, 0, 0], [2, 0, 0], [1, -1, 1], [1, 1, 1], [5, 5, 5]])
+    V1 = V0.copy()
+    V1[2:4, 2] = -3
+    F = np.empty((0, 3), dtype=np.int32)
+    r = ccdlab.step(V0, V1, F, edges=[[0, 1], [2, 3]], collect_pairs=True)
+    assert r.toi <= 0.25 <= r.toi_upper
+    assert r.ee_pairs.tolist() == [[0, 1]]
+    assert r.report["faces"] == 0
+
+
+def scene(seed):
+    """A 3 x 3 sheet and a zig-zag rod chain falling through it, a rod edge
+    given as one of the sheet's too, and a point; random jitter."""
+    rng = np.random.default_rng(seed)
+    grid = np.array([[i, j, 0.0] for j in range(4) for i in range(4)])
+    F = []
+    for j in range(3):
+        for i in range(3):
+            a = 4 * j + i
+            F += [[a, a + 1, a + 5], [a, a + 5, a + 4]]
+    rod0 = np.array([[0.3 + 0.5 * k, 1.0 + (k % 2), 1.0] for k in range(6)])
+    V0 = np.vstack([grid, rod0, [[1.5, 1.5, 0.4]]]) + rng.uniform(-0.2, 0.2, (23, 3))
+    V1 = V0 + np.hstack([rng.uniform(-0.5, 0.5, (23, 2)), rng.uniform(-2.5, -1.5, (23, 1))])
+    V1[:16] = V0[:16]
+    E = [[16 + k, 17 + k] for k in range(5)] + [[1, 0]]
+    return V0, V1, np.array(F), np.array(E)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("min_distance", [0.0, 0.1])
+def test_a_step_with_rods_finds_the_pairs_the_single_queries_find(seed, min_distance):
+    V0, V1, F, E = scene(seed)
+    edges = ccdlab.edges(F, E)
+    assert len(edges) == 33 + 5  # the sheet's 33, then the rod's 5
+    want_vf, want_ee = set(), set()
+    for v in range(len(V0)):
+        for f, tri in enumerate(F):
+            if v not in tri and ccdlab.vertex_face_ccd(
+                    V0[v], *V0[tri], V1[v], *V1[tri], min_distance=min_distance) is not None:
+                want_vf.add((v, f))
+    for a in range(len(edges)):
+        for b in range(a + 1, len(edges)):
+            ea, eb = edges[a], edges[b]
+            if set(ea) & set(eb):
+                continue
+            if ccdlab.edge_edge_ccd(*V0[ea], *V0[eb], *V1[ea], *V1[eb],
+                                    min_distance=min_distance) is not None:
+                want_ee.add((a, b))
+    for threads in (1, 2):
+        r = ccdlab.step(V0, V1, F, edges=E, collect_pairs=True, threads=threads,
+                        min_distance=min_distance)
+        assert {tuple(p) for p in r.vf_pairs.tolist()} == want_vf
+        assert {tuple(sorted(p)) for p in r.ee_pairs.tolist()} == want_ee
+    # The rod's vertices (16..22) and the point (22) reach the sheet's
+    # faces, and its edges (33..38) the sheet's edges.
+    assert any(v >= 16 for v, _ in want_vf)
+    assert any(b >= 33 for _, b in want_ee)
+
+
+def test_a_pipeline_keeps_its_edges():
+    V0, V1, F, E = scene(0)
+    p = ccdlab.Pipeline(F, edges=E, collect_pairs=True)
+    assert p.edges.tolist() == E.tolist() and not p.edges.flags.writeable
+    assert "18 faces, 6 edges" in repr(p)
+    first = p.step(V0, V1)
+    again = p.step(V0, V1)  # a refit
+    assert again.report["bvh"] == "refit"
+    assert sorted(map(tuple, again.ee_pairs.tolist())) == sorted(map(tuple, first.ee_pairs.tolist()))
+    q = pickle.loads(pickle.dumps(p))
+    assert q.edges.tolist() == E.tolist() and q.num_vertices == 23
+    assert q.step(V0, V1).toi == first.toi
+    assert ccdlab.Pipeline(F).edges is None
+    fresh = ccdlab.step(V0, V1, F, edges=E)
+    assert fresh.toi == first.toi
+
+
+def test_bad_edges_are_clear_errors():
+    V0, V1, F, E = rod_through_triangle()
+    cases = [
+        (np.array([[3, 5]]), "edges: edge 0 refers to vertex 5 (both numbered from 0), but the mesh has 5 vertices"),
+        (np.array([[3, 4], [4, 4]]), "edges: edge 1 joins vertex 4 to itself"),
+        (np.array([[3, -1]]), "edges: edge 0 (numbered from 0) has a negative vertex index -1"),
+        (np.array([[3, 4, 0]]), "edges: expected an array of shape (m, 2)"),
+        (np.array([[3.0, 4.0]]), "edges: dtype float64 is not supported; edge indices need an integer dtype"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            ccdlab.step(V0, V1, F, edges=bad)
+        if "vertex 5" not in message:
+            with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+                ccdlab.Pipeline(F, edges=bad)
+    # Out of range for the first step's vertex count, found at that step.
+    p = ccdlab.Pipeline(F, edges=np.array([[3, 5]]))
+    with pytest.raises(ValueError, match="edges: edge 0 refers to vertex 5"):
+        p.step(V0, V1)
+    with pytest.raises(ValueError, match="F: the mesh has no faces and no edges"):
+        ccdlab.step(V0, V1, np.empty((0, 3), int))
+    with pytest.raises(ValueError, match=r"edge 3 \(vertices \[3, 4\], no face's\): its ends are in bodies \[1, 0\]"):
+        ccdlab.step(V0, V1, F, edges=E, bodies=[0, 0, 0, 1, 0], self_collision=True)
+    with pytest.raises(ValueError, match="edges: edge 0 joins vertex 1 to itself"):
+        ccdlab.edges(F, [[1, 1]])
