@@ -1,7 +1,7 @@
 """Type stubs of ccdlab's native module (the Rust bindings)."""
 
 import os
-from typing import Any, Dict, Optional, Sequence, Tuple, Union, final
+from typing import Any, Dict, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -186,12 +186,21 @@ class Pipeline:
     def num_vertices(self) -> Optional[int]:
         """The mesh's vertex count, or None before the first step."""
 
-def read_mesh(path: AnyPath) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """Reads a PLY or OBJ mesh: ``(V (n, 3) float64, F (m, 3) int64)``.
+@overload
+def read_mesh(
+    path: AnyPath, *, with_edges: Literal[False] = False
+) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Reads a PLY or OBJ mesh: ``(V (n, 3) float64, F (m, 3) int64)``, and
+    with ``with_edges=True`` its codimensional edges ``E (e, 2) int64`` (OBJ
+    ``l`` lines, a PLY ``edge`` element), which are refused without it.
 
     Raises OSError (FileNotFoundError) for unreadable files, ValueError for
     malformed ones.
     """
+@overload
+def read_mesh(
+    path: AnyPath, *, with_edges: Literal[True]
+) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 
 def edges(F: npt.ArrayLike, edges: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.int64]:
     """The unique edges, (E, 2): F's in libigl's ``edges(F)`` order, then the

@@ -757,13 +757,19 @@ fn faces_array(py: Python<'_>, faces: &[[u32; 3]]) -> PyResult<Py<PyAny>> {
 /// Reads a triangle mesh from a PLY (ASCII or binary) or OBJ file.
 ///
 /// The file is checked as ``ccdlab step`` checks a frame: at least one
-/// face, indices in range, three distinct corners per face, finite
-/// coordinates. float32 files are widened exactly.
+/// face or edge, indices in range, three distinct corners per face, two
+/// distinct ends per edge, finite coordinates. float32 files are widened
+/// exactly.
 ///
 /// Parameters
 /// ----------
 /// path : str, bytes or os.PathLike
 ///     A ``.ply`` or ``.obj`` file (extension case-insensitive).
+/// with_edges : bool, optional
+///     Also return the file's codimensional edges (OBJ ``l`` polylines, a
+///     PLY ``edge`` element: rods, hair), as ``ccdlab.step`` takes them.
+///     Default False, which refuses a file that has some rather than drop
+///     them.
 ///
 /// Returns
 /// -------
@@ -771,6 +777,8 @@ fn faces_array(py: Python<'_>, faces: &[[u32; 3]]) -> PyResult<Py<PyAny>> {
 ///     Vertex positions.
 /// F : ndarray of int64, shape (m, 3)
 ///     Triangles, 0-based vertex indices.
+/// E : ndarray of int64, shape (e, 2)
+///     With ``with_edges=True`` only: the edges, 0-based, as stored.
 ///
 /// Raises
 /// ------
@@ -779,11 +787,16 @@ fn faces_array(py: Python<'_>, faces: &[[u32; 3]]) -> PyResult<Py<PyAny>> {
 ///     IsADirectoryError for a folder).
 /// ValueError
 ///     The file is malformed (the message names the file and the line or
-///     element).
+///     element), or it has edges and ``with_edges`` is False.
 /// TypeError
 ///     ``path`` is no path.
 #[pyfunction]
-fn read_mesh(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+#[pyo3(signature = (path, *, with_edges = false))]
+fn read_mesh<'py>(
+    py: Python<'py>,
+    path: &Bound<'_, PyAny>,
+    with_edges: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
     // `os.fsdecode` takes str, bytes and path-like objects alike (a name
     // that is not UTF-8 kept through the file system's encoding).
     let path: PathBuf = py
@@ -807,10 +820,23 @@ fn read_mesh(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<(Py<PyAny>, Py
         .collect();
     let v = Array2::from_shape_vec((mesh.positions.len(), 3), flat)
         .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
-    Ok((
+    let (v, f) = (
         v.into_pyarray(py).into_any().unbind(),
         faces_array(py, &mesh.faces)?,
-    ))
+    );
+    if with_edges {
+        let flat = mesh.edges.iter().flatten().map(|&i| i64::from(i)).collect();
+        return PyTuple::new(py, [v, f, pairs_array(py, flat)?]);
+    }
+    if !mesh.edges.is_empty() {
+        return Err(value_error(format!(
+            "{}: the file has {} edges (rods, hair: OBJ `l` lines or a PLY `edge` element); \
+             read_mesh(path, with_edges=True) returns them too, for ccdlab.step(..., edges=E)",
+            path.display(),
+            mesh.edges.len()
+        )));
+    }
+    PyTuple::new(py, [v, f])
 }
 
 /// The unique edges of a mesh: the triangles' in libigl's ``edges(F)``

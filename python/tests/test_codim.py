@@ -137,3 +137,23 @@ def test_bad_edges_are_clear_errors():
         ccdlab.step(V0, V1, F, edges=E, bodies=[0, 0, 0, 1, 0], self_collision=True)
     with pytest.raises(ValueError, match="edges: edge 0 joins vertex 1 to itself"):
         ccdlab.edges(F, [[1, 1]])
+
+
+def test_read_mesh_returns_edges_only_when_asked(tmp_path):
+    obj = tmp_path / "rod.obj"
+    obj.write_text("v -1 -1 0\nv 2 -1 0\nv -1 2 0\nv -2 0.5 1\nv 3 0.5 1\nf 1 2 3\nl 4 5\n")
+    V, F, E = ccdlab.read_mesh(obj, with_edges=True)
+    assert V.shape == (5, 3) and F.tolist() == [[0, 1, 2]] and E.tolist() == [[3, 4]]
+    assert E.dtype == np.int64
+    with pytest.raises(ValueError, match=r"rod.obj: the file has 1 edges .*with_edges=True"):
+        ccdlab.read_mesh(obj)
+    plain = tmp_path / "tri.obj"
+    plain.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    assert len(ccdlab.read_mesh(plain)) == 2
+    V, F, E = ccdlab.read_mesh(plain, with_edges=True)
+    assert E.shape == (0, 2)
+    # The edges read go straight to a step.
+    V0, F, E = ccdlab.read_mesh(obj, with_edges=True)
+    V1 = V0.copy()
+    V1[3:, 2] = -1
+    assert ccdlab.step(V0, V1, F, edges=E).toi == pytest.approx(0.5)

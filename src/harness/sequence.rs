@@ -63,6 +63,8 @@ enum Frames {
 pub struct FrameSequence {
     name: String,
     mesh: TriMesh,
+    /// The first frame's edges as stored, which every frame must repeat.
+    stored_edges: Vec<[u32; 2]>,
     frames: Frames,
 }
 
@@ -124,6 +126,7 @@ impl FrameSequence {
         }
         Ok(FrameSequence {
             name,
+            stored_edges: mesh.codim_edges().to_vec(),
             mesh,
             frames: Frames::Memory(frames),
         })
@@ -177,13 +180,14 @@ impl FrameSequence {
             return Err(SequenceError::TooFewFrames(dir.to_path_buf(), files.len()));
         }
         let first = read_frame(&files[0].1)?;
-        let mesh =
-            TriMesh::new(first.positions.len(), first.faces).map_err(|e| e.in_file(&files[0].1))?;
+        let mesh = TriMesh::with_edges(first.positions.len(), first.faces, &first.edges)
+            .map_err(|e| e.in_file(&files[0].1))?;
         Ok(FrameSequence {
             name: dir
                 .file_name()
                 .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into()),
             mesh,
+            stored_edges: first.edges,
             frames: Frames::Files(files),
         })
     }
@@ -256,7 +260,8 @@ impl FrameSequence {
             Frames::Files(f) => {
                 let path = &f[i].1;
                 let data = read_frame(path)?;
-                check_same_topology(self.mesh.num_vertices(), self.mesh.faces(), &data)
+                let (n, faces) = (self.mesh.num_vertices(), self.mesh.faces());
+                check_same_topology(n, faces, &self.stored_edges, &data)
                     .map_err(|e| e.in_file(path))?;
                 Ok(data.positions)
             }

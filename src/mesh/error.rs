@@ -133,6 +133,19 @@ pub enum MeshError {
         /// The face count of this frame.
         found: usize,
     },
+    /// Two frames of one step (or sequence) disagree in their edges
+    /// (codimensional edges, as stored).
+    #[error(
+        "frame's edges differ from the first frame's: {found} edges against {expected}, first difference at edge {edge}"
+    )]
+    EdgeMismatch {
+        /// First differing edge (or the shorter edge count).
+        edge: usize,
+        /// The edge count of the first frame.
+        expected: usize,
+        /// The edge count of this frame.
+        found: usize,
+    },
     /// A mesh of too many elements for 32-bit indices.
     #[error("the mesh has {count} {what}; at most 2^32 - 2 are supported")]
     TooLarge {

@@ -13,7 +13,9 @@
 //! `p`, `p/t`, `p//n`, `p/t/n`, with 1-based indices and negative indices
 //! relative to the vertices defined so far (`-1` is the latest), as the format
 //! defines them. Texture and normal indices must be integers but are otherwise
-//! ignored. Attribute, grouping, display and line/point statements are skipped;
+//! ignored. `l` polylines (`l a b c …`, indices as for faces) are codimensional
+//! edges, one per consecutive pair (rods, hair: [`TriMesh::with_edges`]).
+//! Attribute, grouping, display and point statements are skipped;
 //! free-form geometry (`cstype`, `curv`, `curv2`, `surf`) and unknown
 //! statements are errors. Comments start at `#`; a line ending in `\` goes on
 //! on the next line.
@@ -28,6 +30,8 @@ use std::io::Write;
 use std::path::Path;
 
 use super::MeshError;
+#[cfg(doc)]
+use super::TriMesh;
 use super::ply::check_indices;
 use super::read::{MeshData, read_bytes};
 use crate::math::Vec3;
@@ -38,7 +42,6 @@ const SKIPPED: &[&str] = &[
     "vn",
     "vp",
     "p",
-    "l",
     "g",
     "s",
     "mg",
@@ -83,6 +86,7 @@ fn syntax(path: &Path, line: usize, message: impl Into<String>) -> MeshError {
 pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
     let mut positions: Vec<Vec3> = Vec::new();
     let mut faces: Vec<[u32; 3]> = Vec::new();
+    let mut edges: Vec<[u32; 2]> = Vec::new();
     let mut lines = bytes.split(|&b| b == b'\n').enumerate().peekable();
     let mut statement = String::new();
     while let Some((k, raw)) = lines.next() {
@@ -178,17 +182,47 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
                 }
                 let mut t = [0u32; 3];
                 for (slot, corner) in t.iter_mut().zip(&args) {
-                    *slot = resolve_corner(corner, positions.len()).map_err(|e| match e {
-                        Corner::Syntax(message) => syntax(path, line_no, message),
-                        Corner::OutOfRange(index) => MeshError::FaceIndexOutOfRange {
-                            face,
-                            index,
-                            num_vertices: positions.len(),
-                        }
-                        .at_line(path, line_no),
-                    })?;
+                    *slot = resolve_corner(corner, positions.len(), "face corner").map_err(
+                        |e| match e {
+                            Corner::Syntax(message) => syntax(path, line_no, message),
+                            Corner::OutOfRange(index) => MeshError::FaceIndexOutOfRange {
+                                face,
+                                index,
+                                num_vertices: positions.len(),
+                            }
+                            .at_line(path, line_no),
+                        },
+                    )?;
                 }
                 faces.push(t);
+            }
+            "l" => {
+                if args.len() < 2 {
+                    return Err(syntax(
+                        path,
+                        line_no,
+                        format!("a line needs at least 2 vertices; found {}", args.len()),
+                    ));
+                }
+                let mut previous = None;
+                for corner in &args {
+                    let edge = edges.len();
+                    let v = resolve_corner(corner, positions.len(), "line vertex").map_err(
+                        |e| match e {
+                            Corner::Syntax(message) => syntax(path, line_no, message),
+                            Corner::OutOfRange(index) => MeshError::EdgeIndexOutOfRange {
+                                edge,
+                                index,
+                                num_vertices: positions.len(),
+                            }
+                            .at_line(path, line_no),
+                        },
+                    )?;
+                    if let Some(a) = previous {
+                        edges.push([a, v]);
+                    }
+                    previous = Some(v);
+                }
             }
             k if SKIPPED.contains(&k) => {}
             k if FREE_FORM.contains(&k) => {
@@ -203,7 +237,11 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
             }
         }
     }
-    Ok(MeshData { positions, faces })
+    Ok(MeshData {
+        positions,
+        faces,
+        edges,
+    })
 }
 
 enum Corner {
@@ -215,7 +253,7 @@ enum Corner {
 
 /// Resolves one face corner `p[/t[/n]]` to a 0-based vertex index, given the
 /// `defined` vertices so far.
-fn resolve_corner(corner: &str, defined: usize) -> Result<u32, Corner> {
+fn resolve_corner(corner: &str, defined: usize, what: &str) -> Result<u32, Corner> {
     let mut parts = corner.split('/');
     let p = parts.next().unwrap_or_default();
     let rest: Vec<&str> = parts.collect();
@@ -230,14 +268,12 @@ fn resolve_corner(corner: &str, defined: usize) -> Result<u32, Corner> {
         .all(|s| s.is_empty() || s.parse::<i64>().is_ok());
     if !well_formed {
         return Err(Corner::Syntax(format!(
-            "face corner `{corner}` is not of the form p, p/t, p//n or p/t/n"
+            "{what} `{corner}` is not of the form p, p/t, p//n or p/t/n"
         )));
     }
-    let i: i64 = p.parse().map_err(|_| {
-        Corner::Syntax(format!(
-            "face corner `{corner}`: `{p}` is not an integer index"
-        ))
-    })?;
+    let i: i64 = p
+        .parse()
+        .map_err(|_| Corner::Syntax(format!("{what} `{corner}`: `{p}` is not an integer index")))?;
     let index = if i > 0 {
         (i - 1) as u64
     } else if i < 0 {
@@ -245,13 +281,13 @@ fn resolve_corner(corner: &str, defined: usize) -> Result<u32, Corner> {
         let back = i.unsigned_abs();
         if back > defined as u64 {
             return Err(Corner::Syntax(format!(
-                "face corner `{corner}` reaches {back} vertices back, but only {defined} are defined"
+                "{what} `{corner}` reaches {back} vertices back, but only {defined} are defined"
             )));
         }
         defined as u64 - back
     } else {
         return Err(Corner::Syntax(format!(
-            "face corner `{corner}`: OBJ indices start at 1 (0 is not an index)"
+            "{what} `{corner}`: OBJ indices start at 1 (0 is not an index)"
         )));
     };
     if index >= defined as u64 {
@@ -297,7 +333,8 @@ mod tests {
     fn reads_vertices_faces_and_skips_the_rest() {
         let text = "# a comment\r\nmtllib x.mtl\no thing\nv 0 0 0\nv 1 0 0 # trailing comment\n\
                     v 0 1 0 1\nv 0 0 1 0.5 0.5 0.5\nvt 0 0\nvn 0 0 1\ng part\ns off\nusemtl m\n\
-                    f 1 2 3\nf -1/1 -2/1/1 -3//1\nv 0.1 \\\n 2e-300 -0\nf 5 1 \\\n2\nl 1 2\n";
+                    f 1 2 3\nf -1/1 -2/1/1 -3//1\nv 0.1 \\\n 2e-300 -0\nf 5 1 \\\n2\nl 1 2\np 4\n\
+                    l 5/1 -2/1 3/1\n";
         let m = parse(text).unwrap();
         assert_eq!(m.positions.len(), 5);
         assert_eq!(m.positions[4].x.to_bits(), 0.1f64.to_bits());
@@ -305,6 +342,8 @@ mod tests {
         assert_eq!(m.positions[4].z.to_bits(), (-0.0f64).to_bits());
         // -1 is the latest vertex at the time of the face (vertex 4, index 3).
         assert_eq!(m.faces, vec![[0, 1, 2], [3, 2, 1], [4, 0, 1]]);
+        // Polylines: one edge per consecutive pair.
+        assert_eq!(m.edges, vec![[0, 1], [4, 3], [3, 2]]);
     }
 
     fn err(text: &str) -> (MeshError, usize) {
@@ -354,10 +393,23 @@ mod tests {
             ("\nv 1 two 3\n".to_string(), 2),
             ("v 1 2 3\nbogus 1\n".to_string(), 2),
             ("curv 0 1 1 2\n".to_string(), 1),
+            (format!("{v3}l 1\n"), 4),
+            (format!("{v3}l 1 0\n"), 4),
+            (format!("{v3}l 1 -4\n"), 4),
             ("v 1 2 3 \\".to_string(), 1),
         ] {
             assert_eq!(err(&bad).1, line, "{bad:?}");
         }
+        let (e, line) = err(&format!("{v3}l 1 2\nl 2 3 4\n"));
+        assert_eq!(line, 5);
+        assert!(matches!(
+            e.innermost(),
+            MeshError::EdgeIndexOutOfRange {
+                edge: 2,
+                index: 3,
+                num_vertices: 3
+            }
+        ));
         let e = parse_obj(Path::new("t.obj"), b"v 1 2 \xff\n").unwrap_err();
         assert!(matches!(e, MeshError::Syntax { line: 1, .. }), "{e}");
     }
@@ -410,6 +462,8 @@ mod tests {
             3 => (-64i32..64, -64i32..64, -64i32..64).prop_map(|(x, y, z)| Step::Vertex(x, y, z)),
             2 => (prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 3), 0u8..4)
                 .prop_map(|(corners, form)| Step::Face(corners, form)),
+            1 => (prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 2..5), 0u8..2)
+                .prop_map(|(corners, form)| Step::Line(corners, form)),
         ];
         prop::collection::vec(statement, 1..40).prop_map(|steps| {
             let mut text = String::from("vt 0 0\nvn 0 0 1\n");
@@ -444,7 +498,24 @@ mod tests {
                         }
                         text += "\n";
                     }
-                    Step::Face(..) => {}
+                    Step::Line(corners, form) if defined > 0 => {
+                        text += "l";
+                        for (at, negative) in corners {
+                            let i = at.index(defined);
+                            let p = if negative {
+                                format!("-{}", defined - i)
+                            } else {
+                                format!("{}", i + 1)
+                            };
+                            text += &if form == 0 {
+                                format!(" {p}")
+                            } else {
+                                format!(" {p}/1")
+                            };
+                        }
+                        text += "\n";
+                    }
+                    Step::Face(..) | Step::Line(..) => {}
                 }
             }
             text
@@ -455,13 +526,14 @@ mod tests {
     enum Step {
         Vertex(i32, i32, i32),
         Face(Vec<(prop::sample::Index, bool)>, u8),
+        Line(Vec<(prop::sample::Index, bool)>, u8),
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
-        /// obj-rs (an independent reader) is the oracle for positions and
-        /// index resolution on files both can read.
+        /// obj-rs (an independent reader) is the oracle for positions,
+        /// index resolution and polylines on files both can read.
         #[test]
         fn agrees_with_obj_rs(text in generated_obj()) {
             let ours = parse(&text).unwrap();
@@ -489,6 +561,19 @@ mod tests {
                 .map(|f| f.iter().map(|&i| i as usize).collect())
                 .collect();
             prop_assert_eq!(ours_faces, faces);
+            // Each polyline's consecutive pairs, in order.
+            let edges: Vec<[u32; 2]> = theirs
+                .lines
+                .iter()
+                .flat_map(|l| {
+                    let v: Vec<usize> = match l {
+                        obj::raw::object::Line::P(v) => v.clone(),
+                        obj::raw::object::Line::PT(v) => v.iter().map(|c| c.0).collect(),
+                    };
+                    v.windows(2).map(|w| [w[0] as u32, w[1] as u32]).collect::<Vec<_>>()
+                })
+                .collect();
+            prop_assert_eq!(ours.edges, edges);
         }
 
         /// Damaged files (byte flips, insertions, deletions, truncation)

@@ -2,9 +2,11 @@
 //! `binary_little_endian` and `binary_big_endian`.
 //!
 //! Read: the `vertex` element's `x`, `y`, `z` (any scalar type; `float` is
-//! widened exactly, integers convert exactly) and the `face` element's
-//! `vertex_indices` (or `vertex_index`) list. Every other property, list or
-//! element is skipped by its declared type. Faces must be triangles.
+//! widened exactly, integers convert exactly), the `face` element's
+//! `vertex_indices` (or `vertex_index`) list and the `edge` element's
+//! integer `vertex1`, `vertex2` (codimensional edges: rods, hair). Every
+//! other property, list or element is skipped by its declared type. Faces
+//! must be triangles.
 //!
 //! ASCII bodies are read one element per line, as the format defines; a
 //! `float` property written in ASCII is parsed as an `f32` (the value the
@@ -118,6 +120,30 @@ fn triangle(corners: &[i64], num_vertices: usize) -> Result<[u32; 3], i64> {
     Ok(t)
 }
 
+/// The edge of two ends, or the first end that names no vertex.
+fn edge(ends: [i64; 2], num_vertices: usize) -> Result<[u32; 2], i64> {
+    match ends
+        .into_iter()
+        .find(|&i| i < 0 || i as u64 >= num_vertices as u64)
+    {
+        Some(i) => Err(i),
+        None => Ok(ends.map(|i| i as u32)),
+    }
+}
+
+/// The error for an edge end that names no vertex, as [`bad_corner`].
+fn bad_end(edge: usize, index: i64, num_vertices: usize) -> Result<MeshError, String> {
+    if index < 0 {
+        Err(format!("negative vertex index {index}"))
+    } else {
+        Ok(MeshError::EdgeIndexOutOfRange {
+            edge,
+            index: index as u64,
+            num_vertices,
+        })
+    }
+}
+
 /// The error for a corner that names no vertex: `Ok` holds the typed
 /// out-of-range error, `Err` the message for a negative index.
 fn bad_corner(face: usize, index: i64, num_vertices: usize) -> Result<MeshError, String> {
@@ -135,6 +161,7 @@ fn bad_corner(face: usize, index: i64, num_vertices: usize) -> Result<MeshError,
 fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData, MeshError> {
     let mut positions = Vec::new();
     let mut faces = Vec::new();
+    let mut edges = Vec::new();
     let mut pos = 0;
     let mut line_no = header.body_line - 1;
     // The next non-blank body line, as text, with its number.
@@ -166,6 +193,7 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
                 positions.reserve(bounded_capacity(element.count, body.len(), 6));
             }
             Role::Face { .. } => faces.reserve(bounded_capacity(element.count, body.len(), 8)),
+            Role::Edge { .. } => edges.reserve(bounded_capacity(element.count, body.len(), 4)),
             Role::Other => {}
         }
         for index in 0..element.count {
@@ -184,15 +212,24 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
                     .ok_or_else(|| at(format!("a value is missing for property `{}`", p.name)))
             };
             let mut xyz = [0.0; 3];
+            let mut ends = [0i64; 2];
             corners.clear();
             for (k, property) in element.properties.iter().enumerate() {
                 match property.ty {
                     PropertyType::Scalar(s) => {
-                        let v = s.parse_f64(next_token(property)?).map_err(&at)?;
+                        let token = next_token(property)?;
+                        let v = s.parse_f64(token).map_err(&at)?;
                         if let Role::Vertex { xyz: axes } = element.role {
                             for (axis, &slot) in axes.iter().enumerate() {
                                 if slot == k {
                                     xyz[axis] = v;
+                                }
+                            }
+                        }
+                        if let Role::Edge { ends: slots } = element.role {
+                            for (end, &slot) in slots.iter().enumerate() {
+                                if slot == k {
+                                    ends[end] = s.parse_i64(token).map_err(&at)?;
                                 }
                             }
                         }
@@ -239,6 +276,15 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
                         })?;
                     faces.push(t);
                 }
+                Role::Edge { .. } => {
+                    let e = edge(ends, header.num_vertices).map_err(|i| {
+                        match bad_end(index, i, header.num_vertices) {
+                            Ok(e) => e.at_line(path, line),
+                            Err(message) => at(message),
+                        }
+                    })?;
+                    edges.push(e);
+                }
                 Role::Other => {}
             }
         }
@@ -255,7 +301,11 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
             ));
         }
     }
-    Ok(MeshData { positions, faces })
+    Ok(MeshData {
+        positions,
+        faces,
+        edges,
+    })
 }
 
 fn read_binary_body(
@@ -266,6 +316,7 @@ fn read_binary_body(
 ) -> Result<MeshData, MeshError> {
     let mut positions = Vec::new();
     let mut faces = Vec::new();
+    let mut edges = Vec::new();
     let mut pos = 0usize;
     let mut corners: Vec<i64> = Vec::with_capacity(3);
     for element in &header.elements {
@@ -277,6 +328,9 @@ fn read_binary_body(
             }
             Role::Face { .. } => {
                 faces.reserve(bounded_capacity(element.count, body.len() - pos, min_size));
+            }
+            Role::Edge { .. } => {
+                edges.reserve(bounded_capacity(element.count, body.len() - pos, min_size));
             }
             Role::Other => {
                 // Fixed-size elements are skipped in one step.
@@ -328,6 +382,7 @@ fn read_binary_body(
                 Ok(b)
             };
             let mut xyz = [0.0; 3];
+            let mut ends = [0i64; 2];
             corners.clear();
             for (k, property) in element.properties.iter().enumerate() {
                 match property.ty {
@@ -337,6 +392,13 @@ fn read_binary_body(
                             for (axis, &slot) in axes.iter().enumerate() {
                                 if slot == k {
                                     xyz[axis] = s.decode_f64(b, big);
+                                }
+                            }
+                        }
+                        if let Role::Edge { ends: slots } = element.role {
+                            for (end, &slot) in slots.iter().enumerate() {
+                                if slot == k {
+                                    ends[end] = s.decode_i64(b, big);
                                 }
                             }
                         }
@@ -382,6 +444,15 @@ fn read_binary_body(
                         })?;
                     faces.push(t);
                 }
+                Role::Edge { .. } => {
+                    let e = edge(ends, header.num_vertices).map_err(|i| {
+                        match bad_end(index, i, header.num_vertices) {
+                            Ok(e) => e.in_file(path),
+                            Err(message) => at(message),
+                        }
+                    })?;
+                    edges.push(e);
+                }
                 Role::Other => {}
             }
         }
@@ -392,7 +463,11 @@ fn read_binary_body(
             bytes: body.len() - pos,
         });
     }
-    Ok(MeshData { positions, faces })
+    Ok(MeshData {
+        positions,
+        faces,
+        edges,
+    })
 }
 
 #[cfg(test)]
@@ -442,8 +517,9 @@ mod tests {
     }
 
     /// A mesh with every feature the reader must handle: mixed scalar
-    /// types, vertex and face lists to skip, an element between vertex and
-    /// face, comments and obj_info.
+    /// types, vertex and face lists to skip, edges (their ends among other
+    /// properties) and an element to skip between vertex and face, comments
+    /// and obj_info.
     fn rich(format: &str) -> Vec<u8> {
         use Scalar::*;
         let header = "comment made by a test\nobj_info anything\n\
@@ -451,6 +527,8 @@ mod tests {
             property uchar nx\nproperty float x\nproperty double y\n\
             property list ushort short extra\nproperty int z\nproperty float64 w\n\
             element edge 2\nproperty int vertex1\nproperty list uint8 float32 stuff\n\
+            property ushort vertex2\n\
+            element link 1\nproperty list uint8 float32 stuff\nproperty int vertex1\n\
             comment in the middle\n\
             element face 2\nproperty char flags\nproperty list uint16 uint vertex_index\n\
             property list int double normal\n";
@@ -471,8 +549,9 @@ mod tests {
             v(1.0, f64::MIN_POSITIVE / 8.0, 0.0),
             v(-2.5e-3, 1e300, 2147483647.0),
             v(3.0, -0.0, -2147483648.0),
-            vec![(I32, 1.0), (U8, 1.0), (F32, 0.5)],
-            vec![(I32, 2.0), (U8, 0.0)],
+            vec![(I32, 1.0), (U8, 1.0), (F32, 0.5), (U16, 3.0)],
+            vec![(I32, 2.0), (U8, 0.0), (U16, 0.0)],
+            vec![(U8, 2.0), (F32, 0.5), (F32, 1.5), (I32, 7.0)],
             vec![
                 (I8, -1.0),
                 (U16, 3.0),
@@ -503,6 +582,7 @@ mod tests {
                 Vec3::new(3.0, -0.0, -2147483648.0),
             ],
             faces: vec![[0, 1, 2], [3, 2, 1]],
+            edges: vec![[1, 3], [2, 0]],
         }
     }
 
@@ -521,6 +601,62 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{format}: {e}"));
             assert_eq!(bits(&m), bits(&expected), "{format}");
             assert_eq!(m.faces, expected.faces, "{format}");
+            assert_eq!(m.edges, expected.edges, "{format}");
+        }
+    }
+
+    #[test]
+    fn bad_edges_are_errors_naming_the_edge() {
+        use Scalar::*;
+        let header = |props: &str| {
+            format!(
+                "element vertex 3\nproperty float x\nproperty float y\nproperty float z\n\
+                 element edge 1\n{props}"
+            )
+        };
+        let verts = vec![vec![(F32, 0.0); 3]; 3];
+        for format in FORMATS {
+            let with = |edge: Vec<(Scalar, f64)>| {
+                let mut rows = verts.clone();
+                rows.push(edge);
+                ply_bytes(
+                    format,
+                    &header("property int vertex1\nproperty int vertex2\n"),
+                    &rows,
+                )
+            };
+            let e = parse_ply(Path::new("e.ply"), &with(vec![(I32, 0.0), (I32, 3.0)])).unwrap_err();
+            assert!(
+                matches!(
+                    e.innermost(),
+                    MeshError::EdgeIndexOutOfRange {
+                        edge: 0,
+                        index: 3,
+                        num_vertices: 3
+                    }
+                ),
+                "{format}: {e}"
+            );
+            let e =
+                parse_ply(Path::new("e.ply"), &with(vec![(I32, -1.0), (I32, 1.0)])).unwrap_err();
+            assert!(e.to_string().contains("edge 0"), "{format}: {e}");
+            assert!(
+                e.to_string().contains("negative vertex index -1"),
+                "{format}: {e}"
+            );
+            // An edge element without its second end, or with float ends.
+            for props in [
+                "property int vertex1\n",
+                "property int vertex1\nproperty float vertex2\n",
+            ] {
+                let bytes = ply_bytes(format, &header(props), &verts);
+                let e = parse_ply(Path::new("e.ply"), &bytes).unwrap_err();
+                assert!(
+                    e.to_string()
+                        .contains("the edge element has no integer scalar property `vertex2`"),
+                    "{format}: {e}"
+                );
+            }
         }
     }
 
@@ -556,7 +692,11 @@ mod tests {
         let faces = vec![[0, 1, 2], [2, 1, 0]];
         write_ply(&path, &positions, &faces).unwrap();
         let m = read_ply(&path).unwrap();
-        let expected = MeshData { positions, faces };
+        let expected = MeshData {
+            positions,
+            faces,
+            edges: Vec::new(),
+        };
         assert_eq!(bits(&m), bits(&expected));
         assert_eq!(m.faces, expected.faces);
         // A face out of range is refused and leaves no file behind.

@@ -140,6 +140,8 @@ pub(super) enum Role {
     Vertex { xyz: [usize; 3] },
     /// `face`: position of the index list among the properties.
     Face { indices: usize },
+    /// `edge`: positions of `vertex1` and `vertex2` among the properties.
+    Edge { ends: [usize; 2] },
     /// Anything else: skipped.
     Other,
 }
@@ -158,6 +160,7 @@ impl Element {
         match self.role {
             Role::Vertex { .. } => "vertex",
             Role::Face { .. } => "face",
+            Role::Edge { .. } => "edge",
             Role::Other => "element",
         }
     }
@@ -418,6 +421,25 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
                     }
                 }
                 element.role = Role::Face { indices: i };
+            }
+            "edge" => {
+                let mut ends = [0; 2];
+                for (k, name) in ["vertex1", "vertex2"].into_iter().enumerate() {
+                    match find(name).map(|i| (i, element.properties[i].ty)) {
+                        Some((i, PropertyType::Scalar(s))) if s.is_integer() => ends[k] = i,
+                        _ => {
+                            return Err(syntax(
+                                path,
+                                line_no,
+                                format!(
+                                    "the edge element has no integer scalar property `{name}` \
+                                     (edges are `vertex1`, `vertex2`)"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                element.role = Role::Edge { ends };
             }
             _ => {}
         }

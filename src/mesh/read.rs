@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::{MeshError, TriMesh, check_faces, check_finite, obj, ply};
+use super::{MeshError, TriMesh, check_finite, check_mesh, obj, ply};
 use crate::math::Vec3;
 
 /// The content of one mesh file: vertex positions and triangles, as stored.
@@ -19,6 +19,9 @@ pub struct MeshData {
     pub positions: Vec<Vec3>,
     /// Triangles, 0-based vertex indices.
     pub faces: Vec<[u32; 3]>,
+    /// Codimensional edges (OBJ `l` lines, a PLY `edge` element), 0-based
+    /// vertex indices, as stored (see [`TriMesh::with_edges`]).
+    pub edges: Vec<[u32; 2]>,
 }
 
 /// The mesh formats [`read_mesh`] knows.
@@ -67,36 +70,40 @@ pub fn read_mesh(path: &Path) -> Result<MeshData, MeshError> {
 /// Reads the two frames of one step and builds their shared topology.
 ///
 /// Each frame is checked on its own first, and a fault is reported against
-/// the file that has it: faces ([`check_faces`]: at least one, indices in
-/// range, three distinct corners) and finite coordinates
-/// ([`MeshError::NonFinite`]). Then the second frame must hold as many
-/// vertices as the first ([`MeshError::VertexCountMismatch`]) and the same
-/// faces ([`MeshError::FaceMismatch`]), reported against the second file.
+/// the file that has it: faces and edges ([`check_mesh`]: at least one of
+/// them, indices in range, three distinct corners, two distinct ends) and
+/// finite coordinates ([`MeshError::NonFinite`]). Then the second frame must
+/// hold as many vertices as the first ([`MeshError::VertexCountMismatch`]),
+/// the same faces ([`MeshError::FaceMismatch`]) and the same edges
+/// ([`MeshError::EdgeMismatch`]), reported against the second file.
 pub fn read_step(
     path_t0: &Path,
     path_t1: &Path,
 ) -> Result<(TriMesh, Vec<Vec3>, Vec<Vec3>), MeshError> {
     let m0 = read_frame(path_t0)?;
     let m1 = read_frame(path_t1)?;
-    check_same_topology(m0.positions.len(), &m0.faces, &m1).map_err(|e| e.in_file(path_t1))?;
-    let mesh = TriMesh::new(m0.positions.len(), m0.faces).map_err(|e| e.in_file(path_t0))?;
+    check_same_topology(m0.positions.len(), &m0.faces, &m0.edges, &m1)
+        .map_err(|e| e.in_file(path_t1))?;
+    let mesh = TriMesh::with_edges(m0.positions.len(), m0.faces, &m0.edges)
+        .map_err(|e| e.in_file(path_t0))?;
     Ok((mesh, m0.positions, m1.positions))
 }
 
-/// Reads one frame and checks it on its own (faces and finite
+/// Reads one frame and checks it on its own (faces, edges and finite
 /// coordinates), naming the file in every error.
 pub fn read_frame(path: &Path) -> Result<MeshData, MeshError> {
     let m = read_mesh(path)?;
-    check_faces(m.positions.len(), &m.faces).map_err(|e| e.in_file(path))?;
+    check_mesh(m.positions.len(), &m.faces, &m.edges).map_err(|e| e.in_file(path))?;
     check_finite(&m.positions).map_err(|e| e.in_file(path))?;
     Ok(m)
 }
 
-/// `Ok` when `frame` has `num_vertices` vertices and exactly `faces` (those
-/// of a sequence's first frame).
+/// `Ok` when `frame` has `num_vertices` vertices and exactly `faces` and
+/// `edges` as stored (those of a sequence's first frame).
 pub fn check_same_topology(
     num_vertices: usize,
     faces: &[[u32; 3]],
+    edges: &[[u32; 2]],
     frame: &MeshData,
 ) -> Result<(), MeshError> {
     if frame.positions.len() != num_vertices {
@@ -112,12 +119,25 @@ pub fn check_same_topology(
             found: frame.faces.len(),
         });
     }
+    if let Some(edge) = first_difference(edges, &frame.edges) {
+        return Err(MeshError::EdgeMismatch {
+            edge,
+            expected: edges.len(),
+            found: frame.edges.len(),
+        });
+    }
     Ok(())
 }
 
 /// The first face at which two face lists differ (the shorter one's length
 /// when one continues the other), or `None` when they are equal.
 pub(crate) fn first_face_difference(a: &[[u32; 3]], b: &[[u32; 3]]) -> Option<usize> {
+    first_difference(a, b)
+}
+
+/// The first index at which two lists differ (the shorter one's length when
+/// one continues the other), or `None` when they are equal.
+fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
     if a == b {
         return None;
     }

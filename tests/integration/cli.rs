@@ -975,3 +975,34 @@ fn queries_min_distance_fails_on_a_missed_contact_and_bad_options() {
         "--oracle",
     );
 }
+
+#[test]
+fn step_reads_rods_from_obj_and_ply_frames() {
+    let dir = Scratch::new("cli-rods");
+    let obj = dir.file(
+        "a.obj",
+        "v -1 -1 0\nv 2 -1 0\nv -1 2 0\nv -2 0.5 1\nv 3 0.5 1\nf 1 2 3\nl 4 5\n",
+    );
+    let ply = dir.file(
+        "b.ply",
+        "ply\nformat ascii 1.0\nelement vertex 5\nproperty double x\nproperty double y\n\
+         property double z\nelement face 1\nproperty list uchar int vertex_indices\n\
+         element edge 1\nproperty int vertex1\nproperty int vertex2\nend_header\n\
+         -1 -1 0\n2 -1 0\n-1 2 0\n-2 0.5 -1\n3 0.5 -1\n3 0 1 2\n3 4\n",
+    );
+    let (json, _) = succeeds(&[
+        "step",
+        obj.to_str().unwrap(),
+        ply.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (v["edges"].as_u64(), v["faces"].as_u64()),
+        (Some(4), Some(1))
+    );
+    assert_eq!(v["ee"]["colliding"].as_u64(), Some(2));
+    assert_eq!(v["vf"]["colliding"].as_u64(), Some(0));
+    let toi = v["toi"].as_f64().unwrap();
+    assert!(toi <= 0.5 && toi > 0.5 - 1e-9, "{toi}");
+}

@@ -632,3 +632,67 @@ fn data_files_round_trip_through_the_writers() {
     // Only the two files: no temporaries left behind.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
 }
+
+/// A triangle and a rod (an OBJ polyline, a PLY edge element) across it,
+/// the rod at height `z`.
+fn rod_frames(dir: &Scratch, z: f64) -> [PathBuf; 2] {
+    let obj = format!(
+        "v -1 -1 0\nv 2 -1 0\nv -1 2 0\nv -2 0.5 {z}\nv 0.5 0.5 {z}\nv 3 0.5 {z}\nf 1 2 3\nl 4 5 6\n"
+    );
+    let ply = format!(
+        "ply\nformat ascii 1.0\nelement vertex 6\nproperty double x\nproperty double y\n\
+         property double z\nelement face 1\nproperty list uchar int vertex_indices\n\
+         element edge 2\nproperty int vertex1\nproperty int vertex2\nend_header\n\
+         -1 -1 0\n2 -1 0\n-1 2 0\n-2 0.5 {}\n0.5 0.5 {}\n3 0.5 {}\n3 0 1 2\n3 4\n4 5\n",
+        -z, -z, -z
+    );
+    [
+        dir.file(&format!("rod{z}.obj"), obj),
+        dir.file(&format!("rod{z}.ply"), ply),
+    ]
+}
+
+#[test]
+fn frames_with_rods_read_their_edges_and_must_agree_on_them() {
+    let dir = Scratch::new("rod-frames");
+    let [obj, ply] = rod_frames(&dir, 1.0);
+    for path in [&obj, &ply] {
+        assert_eq!(read_mesh(path).unwrap().edges, vec![[3, 4], [4, 5]]);
+    }
+    // An OBJ frame and a PLY frame of the same mesh make a step.
+    let (mesh, x0, x1) = read_step(&obj, &ply).unwrap();
+    assert_eq!(mesh.codim_edges(), &[[3, 4], [4, 5]]);
+    assert_eq!(mesh.num_edges(), 5);
+    assert_eq!((x0[3].z, x1[3].z), (1.0, -1.0));
+    // A second frame without the rod's second edge.
+    let short = dir.file(
+        "short.obj",
+        "v -1 -1 0\nv 2 -1 0\nv -1 2 0\nv -2 0.5 1\nv 0.5 0.5 1\nv 3 0.5 1\nf 1 2 3\nl 4 5\n",
+    );
+    let e = read_step(&obj, &short).unwrap_err();
+    assert!(
+        matches!(
+            e.innermost(),
+            MeshError::EdgeMismatch {
+                edge: 1,
+                expected: 2,
+                found: 1
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("short.obj"), "{e}");
+    // Rods alone are a mesh; an edge from a vertex to itself is not.
+    let rods = dir.file("rods.obj", "v 0 0 0\nv 1 0 0\nl 1 2\n");
+    assert_eq!(read_step(&rods, &rods).unwrap().0.codim_edges(), &[[0, 1]]);
+    let looped = dir.file("looped.obj", "v 0 0 0\nv 1 0 0\nl 1 2 2\n");
+    let e = read_step(&looped, &looped).unwrap_err();
+    assert!(
+        matches!(
+            e.innermost(),
+            MeshError::DegenerateEdge { edge: 1, vertex: 1 }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("looped.obj"), "{e}");
+}
