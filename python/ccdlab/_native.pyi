@@ -99,6 +99,18 @@ class StepResult:
     def ee_pairs(self) -> Optional[npt.NDArray[np.int64]]:
         """Colliding (edge, edge) pairs in ``edges(F, edges)`` order, (m, 2); None unless collect_pairs."""
     @property
+    def ve_pairs(self) -> Optional[npt.NDArray[np.int64]]:
+        """Colliding (point, codimensional edge) pairs, (m, 2); None unless collect_pairs."""
+    @property
+    def vv_pairs(self) -> Optional[npt.NDArray[np.int64]]:
+        """Colliding (point, point) pairs, smaller vertex first, (m, 2); None unless collect_pairs."""
+    @property
+    def ve_toi(self) -> Optional[npt.NDArray[np.float64]]:
+        """Per point-edge pair (lower, upper) time of impact, (m, 2)."""
+    @property
+    def vv_toi(self) -> Optional[npt.NDArray[np.float64]]:
+        """Per point-point pair (lower, upper) time of impact, (m, 2)."""
+    @property
     def vf_toi(self) -> Optional[npt.NDArray[np.float64]]:
         """Per vertex-face pair (lower, upper) time of impact, (m, 2)."""
     @property
@@ -131,7 +143,9 @@ def step(
     integers up to 2**53 in magnitude converted exactly); F: (m, 3) integer
     triangles; ``edges``: (e, 2) codimensional edges (rods, hair: edges in no
     triangle; a triangle's edge or a repeat is dropped), whose vertices are
-    tested against the faces and whose edges against every edge.
+    tested against the faces and whose edges against every edge; points
+    (vertices in no face and no edge) are also tested against those edges
+    and each other (``ve_pairs``, ``vv_pairs``).
     The options and defaults are those of ``ccdlab step``;
     ``min_distance`` is its ``--min-distance`` (features within that
     Euclidean distance collide; 0: contact).

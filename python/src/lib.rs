@@ -77,7 +77,14 @@ use workers::{Workers, run_interruptible, thread_pool};
 ///     Colliding edge–edge pairs as (edge index, edge index), edges in the
 ///     order of ``ccdlab.edges(F, edges)`` (the faces' edges, then the
 ///     codimensional ones); None unless ``collect_pairs=True``.
-/// vf_toi, ee_toi : ndarray of float64, shape (m, 2), or None
+/// ve_pairs : ndarray of int64, shape (m, 2), or None
+///     Colliding pairs of a point (a vertex in no face and no edge) and a
+///     codimensional edge, as (vertex index, edge index); None unless
+///     ``collect_pairs=True``.
+/// vv_pairs : ndarray of int64, shape (m, 2), or None
+///     Colliding pairs of two points, as (vertex index, vertex index), the
+///     smaller first; None unless ``collect_pairs=True``.
+/// vf_toi, ee_toi, ve_toi, vv_toi : ndarray of float64, shape (m, 2), or None
 ///     Each pair's time-of-impact bracket (lower, upper), row for row with
 ///     the pairs; None unless ``collect_pairs=True``.
 /// report : dict
@@ -94,6 +101,10 @@ struct StepResult {
     report: Py<PyAny>,
     /// For `repr`: colliding pair counts (vf, ee).
     colliding: (u64, u64),
+    /// The codimensional points' pairs and brackets: vertex–edge, then
+    /// vertex–vertex.
+    point_pairs: [Option<Py<PyAny>>; 2],
+    point_toi: [Option<Py<PyAny>>; 2],
 }
 
 impl StepResult {
@@ -106,6 +117,7 @@ impl StepResult {
         collect_pairs: bool,
     ) -> PyResult<StepResult> {
         let (mut vf, mut vf_toi, mut ee, mut ee_toi) = (vec![], vec![], vec![], vec![]);
+        let (mut ve, mut ve_toi, mut vv, mut vv_toi) = (vec![], vec![], vec![], vec![]);
         let internal = |a: u64, b: u64| {
             PyRuntimeError::new_err(format!(
                 "internal error: pair IDs ({a}, {b}) are no vertex–face or edge–edge pair of the \
@@ -121,6 +133,12 @@ impl StepResult {
             } else if let Some((a, b)) = p.edge_edge(mesh) {
                 ee.extend([i64::from(a), i64::from(b)]);
                 ee_toi.extend([p.toi_lower, p.toi_upper]);
+            } else if let Some((v, e)) = p.vertex_edge(mesh) {
+                ve.extend([i64::from(v), i64::from(e)]);
+                ve_toi.extend([p.toi_lower, p.toi_upper]);
+            } else if let Some((v, w)) = p.vertex_vertex(mesh) {
+                vv.extend([i64::from(v), i64::from(w)]);
+                vv_toi.extend([p.toi_lower, p.toi_upper]);
             } else {
                 return Err(internal(p.a, p.b));
             }
@@ -144,6 +162,8 @@ impl StepResult {
             ee_toi: collected_toi(ee_toi)?,
             report: to_dict(py, &MeasuredStep::now(outcome.report.clone()))?,
             colliding: (outcome.report.vf.colliding, outcome.report.ee.colliding),
+            point_pairs: [collected(ve)?, collected(vv)?],
+            point_toi: [collected_toi(ve_toi)?, collected_toi(vv_toi)?],
         })
     }
 }
@@ -186,6 +206,31 @@ impl StepResult {
         self.ee_toi.as_ref().map(|a| a.clone_ref(py))
     }
 
+    /// Colliding (point, codimensional edge) pairs, int64 (m, 2); None
+    /// unless collected.
+    #[getter]
+    fn ve_pairs(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.point_pairs[0].as_ref().map(|a| a.clone_ref(py))
+    }
+
+    /// Colliding (point, point) pairs, int64 (m, 2); None unless collected.
+    #[getter]
+    fn vv_pairs(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.point_pairs[1].as_ref().map(|a| a.clone_ref(py))
+    }
+
+    /// Per point–edge pair (lower, upper) time of impact, float64 (m, 2).
+    #[getter]
+    fn ve_toi(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.point_toi[0].as_ref().map(|a| a.clone_ref(py))
+    }
+
+    /// Per point–point pair (lower, upper) time of impact, float64 (m, 2).
+    #[getter]
+    fn vv_toi(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.point_toi[1].as_ref().map(|a| a.clone_ref(py))
+    }
+
     /// The step's report: the JSON object of ``ccdlab step --json``.
     #[getter]
     fn report(&self, py: Python<'_>) -> Py<PyAny> {
@@ -211,6 +256,10 @@ impl StepResult {
             self.ee_toi(py),
             self.report(py),
             self.colliding,
+            self.ve_pairs(py),
+            self.vv_pairs(py),
+            self.ve_toi(py),
+            self.vv_toi(py),
         )
             .into_pyobject(py)?;
         Ok((restore, state))
@@ -226,8 +275,11 @@ impl StepResult {
 }
 
 /// Rebuilds a pickled [`StepResult`] from the fields its `__reduce__`
-/// gives (not part of the API).
+/// gives (not part of the API; the points' pairs are absent from the
+/// pickles of versions before them).
 #[pyfunction]
+#[pyo3(signature = (toi, toi_upper, vf_pairs, ee_pairs, vf_toi, ee_toi, report, colliding,
+    ve_pairs = None, vv_pairs = None, ve_toi = None, vv_toi = None))]
 #[allow(clippy::too_many_arguments)]
 fn _restore_step_result(
     py: Python<'_>,
@@ -239,6 +291,10 @@ fn _restore_step_result(
     ee_toi: Option<Py<PyAny>>,
     report: Py<PyAny>,
     colliding: (u64, u64),
+    ve_pairs: Option<Py<PyAny>>,
+    vv_pairs: Option<Py<PyAny>>,
+    ve_toi: Option<Py<PyAny>>,
+    vv_toi: Option<Py<PyAny>>,
 ) -> PyResult<StepResult> {
     // The arrays come back writable from pickle or `copy.deepcopy`.
     let fixed = |a: Option<Py<PyAny>>| a.map(|a| read_only(py, a)).transpose();
@@ -251,6 +307,8 @@ fn _restore_step_result(
         ee_toi: fixed(ee_toi)?,
         report,
         colliding,
+        point_pairs: [fixed(ve_pairs)?, fixed(vv_pairs)?],
+        point_toi: [fixed(ve_toi)?, fixed(vv_toi)?],
     })
 }
 
@@ -277,9 +335,9 @@ fn _restore_step_result(
 ///     edge of a triangle, or one listed twice, is dropped; the others
 ///     follow the triangles' edges in ``ccdlab.edges(F, edges)``. Their
 ///     vertices are tested against the faces and the edges against every
-///     edge. Vertices in no face and no edge are tested against the faces
-///     (contact between two of them, or with a codimensional edge, is not
-///     tested).
+///     edge. Vertices in no face and no edge (points) are tested against
+///     the faces, the codimensional edges and each other (``ve_pairs``,
+///     ``vv_pairs``).
 /// k : int or str, optional
 ///     Bounding volume of the BVH: 6, 8, 14, 18 or 26 (default).
 /// filters : {"slpf+dnf", "slpf", "dnf", "none"}, optional

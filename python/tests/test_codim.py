@@ -157,3 +157,57 @@ def test_read_mesh_returns_edges_only_when_asked(tmp_path):
     V1 = V0.copy()
     V1[3:, 2] = -1
     assert ccdlab.step(V0, V1, F, edges=E).toi == pytest.approx(0.5)
+
+
+def test_points_meet_points_and_rods():
+    # The reviewer's case: two particles swapping places along z meet at
+    # t = 0.5; a third falls through the rod 3-4 at t = 0.25.
+    V0 = np.array([[5.0, 5, 5], [5, 5, 6], [0.5, 0, 1], [0, 0, 0], [1, 0, 0], [9, 9, 9]])
+    V1 = V0.copy()
+    V1[0, 2], V1[1, 2], V1[2, 2] = 6, 5, -3
+    F = np.empty((0, 3), dtype=np.int64)
+    r = ccdlab.step(V0, V1, F, edges=[[3, 4]], collect_pairs=True)
+    assert r.ve_pairs.tolist() == [[2, 0]] and r.vv_pairs.tolist() == [[0, 1]]
+    assert r.ve_toi[0, 0] <= 0.25 <= r.ve_toi[0, 1]
+    assert r.vv_toi[0, 0] <= 0.5 <= r.vv_toi[0, 1]
+    assert r.toi <= 0.25 <= r.toi_upper
+    assert r.report["points"] == {"vertex_edge": {"candidates": 1, "colliding": 1},
+                                  "vertex_vertex": {"candidates": 1, "colliding": 1}}
+    assert r.vf_pairs.shape == r.ee_pairs.shape == (0, 2)
+    # Pickled with the points' pairs.
+    q = pickle.loads(pickle.dumps(r))
+    assert q.vv_pairs.tolist() == [[0, 1]] and not q.vv_pairs.flags.writeable
+    # Without collect_pairs: the time only; a mesh without points reports none.
+    r = ccdlab.step(V0, V1, F, edges=[[3, 4]])
+    assert r.ve_pairs is None and r.toi <= 0.25
+    tri = ccdlab.step(TRI, TRI, np.array([[0, 1, 2]]))
+    assert "points" not in tri.report
+    # Points in one body that does not collide with itself skip each other.
+    r = ccdlab.step(V0, V1, F, edges=[[3, 4]], collect_pairs=True,
+                    bodies=[1, 1, 0, 0, 0, 0], self_collision=[True, False])
+    assert r.vv_pairs.shape == (0, 2) and r.ve_pairs.tolist() == [[2, 0]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_points_give_the_pairs_the_single_queries_find(seed):
+    rng = np.random.default_rng(seed)
+    n = 12
+    V0 = rng.uniform(0, 2, (n, 3))
+    V1 = V0 + rng.uniform(-1.5, 1.5, (n, 3))
+    E = np.array([[0, 1], [1, 2], [3, 4]])
+    F = np.array([[5, 6, 7]])
+    points = [8, 9, 10, 11]
+    edges = ccdlab.edges(F, E)
+    want_ve, want_vv = set(), set()
+    for d in (0.0, 0.3, 1.0):
+        want_ve = {(p, e) for p in points for e in range(3, 6)
+                   if ccdlab.edge_edge_ccd(V0[p], V0[p], *V0[edges[e]], V1[p], V1[p], *V1[edges[e]],
+                                           min_distance=d) is not None}
+        want_vv = {(p, q) for p in points for q in points if p < q
+                   if ccdlab.edge_edge_ccd(V0[p], V0[p], V0[q], V0[q], V1[p], V1[p], V1[q], V1[q],
+                                           min_distance=d) is not None}
+        r = ccdlab.step(V0, V1, F, edges=E, collect_pairs=True, min_distance=d)
+        assert {tuple(p) for p in r.ve_pairs.tolist()} == want_ve
+        assert {tuple(p) for p in r.vv_pairs.tolist()} == want_vv
+        # Random points meet only within a distance: d = 1 finds both kinds.
+        assert d < 1.0 or (want_ve and want_vv)

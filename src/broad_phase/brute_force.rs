@@ -75,12 +75,13 @@ pub fn brute_force_candidates_within(
 
 /// One entry of a sweep: the swept slab's bounds and what it is.
 #[derive(Clone, Copy)]
-struct Entry {
+pub(super) struct Entry {
     lo: f64,
     hi: f64,
-    /// 0: vertex or edge; 1: face.
-    kind: u8,
-    id: u32,
+    /// 0: vertex or edge; 1: face (the codimensional points' sweep: 0, point;
+    /// 1, edge).
+    pub(super) kind: u8,
+    pub(super) id: u32,
 }
 
 /// About the number of pairs a sweep over slab `slab` of `kdops` scans: for
@@ -101,7 +102,7 @@ fn scanned_pairs<const N: usize>(kdops: &[&Kdop<N>], slab: usize) -> u64 {
 
 /// The two slabs of `kdops` whose sweeps scan the fewest pairs, fewest
 /// first (the same slab twice when there is one).
-fn sweep_slabs<const N: usize>(kdops: &[&Kdop<N>]) -> (usize, usize) {
+pub(super) fn sweep_slabs<const N: usize>(kdops: &[&Kdop<N>]) -> (usize, usize) {
     let mut by_pairs: Vec<(u64, usize)> = (0..N)
         .map(|slab| (scanned_pairs(kdops, slab), slab))
         .collect();
@@ -161,7 +162,7 @@ impl Cells {
 /// slab): `visit(out, a, b)` for every pair of entries whose sweep slabs
 /// overlap and whose cell intervals first meet in this cell, in parallel;
 /// each worker fills its own `T`, merged with `merge`.
-fn sweep_cells<T: Default + Send>(
+pub(super) fn sweep_cells<T: Default + Send>(
     entries: Vec<(Entry, f64, f64)>,
     visit: impl Fn(&mut T, &Entry, &Entry) + Sync,
     merge: impl Fn(T, T) -> T + Sync + Send,
@@ -227,7 +228,7 @@ fn sweep<T: Default + Send, X: Sync + Send>(
 
 /// A k-DOP's entry for a sweep over slab `sweep`, with its interval in
 /// slab `cell` (that of the cells).
-fn entry<const N: usize>(
+pub(super) fn entry<const N: usize>(
     bv: &Kdop<N>,
     (sweep, cell): (usize, usize),
     kind: u8,

@@ -1,6 +1,7 @@
 //! Stage 2, broad phase: vertex–face and edge–edge candidate pairs from a BVH
-//! of swept k-DOPs with the feature level of Wan, Fu & Yao 2022, §1.1, and the
-//! brute-force oracle it is tested against.
+//! of swept k-DOPs with the feature level of Wan, Fu & Yao 2022, §1.1, the
+//! brute-force oracle it is tested against, and the candidates of the
+//! codimensional points (`point_pairs`).
 
 mod brute_force;
 mod bvh;
@@ -9,9 +10,11 @@ mod bvh_refit;
 mod bvh_traverse;
 mod bvh_validate;
 mod candidate;
+mod point_pairs;
 
 pub use brute_force::{brute_force_candidates, brute_force_candidates_within};
 pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
 pub use bvh_traverse::NOT_SKIPPED;
 pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};
+pub use point_pairs::{PointCandidates, point_candidates};

@@ -14,5 +14,8 @@ pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use config::{PipelineConfig, TimeAligned};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub(crate) use report::is_contact;
-pub use report::{BodyCounts, BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
+pub use report::{
+    BodyCounts, BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes,
+    StepReport,
+};
 pub use step::{Pipeline, PipelineError, StepOutcome};

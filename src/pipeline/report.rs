@@ -70,6 +70,27 @@ pub struct BvhCounts {
     pub feature_tests: u64,
 }
 
+/// Candidates and colliding pairs of one kind of the codimensional points'
+/// pairs ([`PointCounts`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairCounts {
+    /// Pairs whose swept k-DOPs overlap.
+    pub candidates: u64,
+    /// Colliding in `[0, 1]`.
+    pub colliding: u64,
+}
+
+/// The pairs of the codimensional points (vertices in no face and no
+/// edge; [`crate::broad_phase::point_candidates`]), decided by the
+/// edge–edge test with each point as a zero-length edge, without filters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointCounts {
+    /// A point and a codimensional edge.
+    pub vertex_edge: PairCounts,
+    /// Two points.
+    pub vertex_vertex: PairCounts,
+}
+
 /// How many bodies a step's mesh has ([`super::Bodies`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BodyCounts {
@@ -95,7 +116,8 @@ pub struct StageTimes {
     pub traverse: f64,
     /// Low-level filters (estimated).
     pub filter: f64,
-    /// Exact tests (estimated).
+    /// Exact tests (estimated), with the codimensional points' pairs (their
+    /// candidates and tests, measured).
     pub solve: f64,
     /// The whole step.
     pub total: f64,
@@ -172,6 +194,10 @@ pub struct StepReport {
     pub vf: KindCounts,
     /// Edge–edge counts.
     pub ee: KindCounts,
+    /// The codimensional points' pairs, when the mesh has points; absent
+    /// from the JSON otherwise, as in records made before they existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<PointCounts>,
     /// The BVH traversal's tests.
     #[serde(default)]
     pub bvh_tests: BvhCounts,
@@ -195,13 +221,16 @@ pub(crate) fn is_contact(d: &f64) -> bool {
 
 /// One colliding pair, by the data sets' global IDs (vertex `i`, edge
 /// `#V + j`, face `#V + #E + k`; [`TriMesh::global_id`]).
-/// [`ContactPair::vertex_face`] and [`ContactPair::edge_edge`] give the
-/// mesh's own indices.
+/// [`ContactPair::vertex_face`], [`ContactPair::edge_edge`],
+/// [`ContactPair::vertex_edge`] and [`ContactPair::vertex_vertex`] give
+/// the mesh's own indices.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ContactPair {
-    /// Vertex–face or edge–edge.
+    /// The query that decided it: vertex–face, or edge–edge (also for a
+    /// codimensional point's pair, the point a zero-length edge).
     pub kind: QueryKind,
-    /// Global ID of the first feature (vertex for VF, smaller edge for EE).
+    /// Global ID of the first feature (vertex for VF, smaller edge for EE,
+    /// the point for a point's pair, the smaller one for two points).
     pub a: u64,
     /// Global ID of the second feature (face for VF).
     pub b: u64,
@@ -223,11 +252,30 @@ impl ContactPair {
     }
 
     /// An edge–edge pair as indices into `mesh.edges()` (the mesh of the
-    /// step that found it); `None` for a vertex–face pair, or when the IDs
-    /// are no edges of `mesh`.
+    /// step that found it); `None` for another pair, or when the IDs are no
+    /// edges of `mesh`.
     pub fn edge_edge(&self, mesh: &TriMesh) -> Option<(u32, u32)> {
         match (self.kind, mesh.feature(self.a)?, mesh.feature(self.b)?) {
             (QueryKind::EdgeEdge, Feature::Edge(a), Feature::Edge(b)) => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// A codimensional point and a codimensional edge as `(vertex, edge)`
+    /// indices of `mesh` (the edge into `mesh.edges()`); `None` for another
+    /// pair.
+    pub fn vertex_edge(&self, mesh: &TriMesh) -> Option<(u32, u32)> {
+        match (self.kind, mesh.feature(self.a)?, mesh.feature(self.b)?) {
+            (QueryKind::EdgeEdge, Feature::Vertex(v), Feature::Edge(e)) => Some((v, e)),
+            _ => None,
+        }
+    }
+
+    /// Two codimensional points as vertex indices of `mesh`, the smaller
+    /// first; `None` for another pair.
+    pub fn vertex_vertex(&self, mesh: &TriMesh) -> Option<(u32, u32)> {
+        match (self.kind, mesh.feature(self.a)?, mesh.feature(self.b)?) {
+            (QueryKind::EdgeEdge, Feature::Vertex(v), Feature::Vertex(w)) => Some((v, w)),
             _ => None,
         }
     }

@@ -77,9 +77,11 @@ use super::bodies::BodiesError;
 use super::clock::{Clock, busy_ms};
 use super::config::{PipelineConfig, TimeAligned};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
-use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
-use crate::broad_phase::CandidateSink;
+use super::report::{
+    BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes, StepReport,
+};
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
+use crate::broad_phase::{CandidateSink, point_candidates};
 use crate::filter::{
     CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
     dnf_window_within,
@@ -138,7 +140,9 @@ pub struct StepOutcome {
     /// Counts, times and the time of impact.
     pub report: StepReport,
     /// Colliding pairs, in candidate order (empty unless
-    /// [`PipelineConfig::collect_pairs`]).
+    /// [`PipelineConfig::collect_pairs`]): vertex–face, edge–edge, then the
+    /// codimensional points' ([`ContactPair::vertex_edge`],
+    /// [`ContactPair::vertex_vertex`]).
     pub pairs: Vec<ContactPair>,
 }
 
@@ -307,17 +311,25 @@ impl Pipeline {
             candidates_same_component: bp.ee_same_component,
             ..KindCounts::default()
         };
-        let (busy, toi, toi_upper, pairs) = collect(&ctx, sinks, &mut vf, &mut ee, mesh);
+        let (busy, mut toi, mut pairs) = collect(&ctx, sinks, &mut vf, &mut ee, mesh);
         let fused_ms = t.ms();
+        // Stage 5: the codimensional points' pairs (none in most meshes).
+        let t = Clock::start();
+        let skip = parts
+            .as_ref()
+            .filter(|p| !p.all_self_colliding())
+            .map_or(&[][..], |p| &p.skip_within[..]);
+        let points = codim_points(&ctx, step, cfg, skip, &mut toi, &mut pairs);
+        let points_ms = t.ms();
         // The filters and the exact tests ran inside the traversal's tasks:
         // their shares of the fused stage are their summed busy times spread
         // over the workers. (Their setup ran alongside the BVH's stage, and
         // counts there.)
         let threads = rayon::current_num_threads() as f64;
         let filter_ms = (busy.filter / threads).min(fused_ms);
-        let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms);
+        let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms) + points_ms;
         self.buffers = ctx.into_buffers();
-        let traverse_ms = fused_ms - filter_ms - solve_ms;
+        let traverse_ms = fused_ms + points_ms - filter_ms - solve_ms;
         vf.finish();
         ee.finish();
 
@@ -340,14 +352,15 @@ impl Pipeline {
             },
             vf,
             ee,
+            points,
             bvh_tests: BvhCounts {
                 node_tests: bp.node_tests,
                 leaf_pairs: bp.leaf_pairs,
                 leaf_pairs_pruned: bp.leaf_pairs_pruned,
                 feature_tests: bp.feature_tests,
             },
-            toi,
-            toi_upper,
+            toi: toi.map(|t| t.lower),
+            toi_upper: toi.map(|t| t.upper),
             time_ms: StageTimes {
                 bvh: refit_ms,
                 traverse: traverse_ms,
@@ -358,6 +371,73 @@ impl Pipeline {
         };
         Ok(StepOutcome { report, pairs })
     }
+}
+
+/// The pairs of the codimensional points of `step` (none when it has
+/// none): their candidates ([`point_candidates`], less those within one
+/// skipped group of `skip`) decided by the edge–edge test with the point
+/// as a zero-length edge, in parallel and in candidate order; the colliding
+/// ones folded into `toi` and, when collected, appended to `pairs`.
+fn codim_points(
+    ctx: &FilterCtx<'_>,
+    step: &Step<'_>,
+    cfg: &PipelineConfig,
+    skip: &[u32],
+    toi: &mut Option<Toi>,
+    pairs: &mut Vec<ContactPair>,
+) -> Option<PointCounts> {
+    let mesh = step.mesh;
+    if mesh.codim_vertices().is_empty() {
+        return None;
+    }
+    let found = point_candidates(step, cfg.axes, cfg.min_distance, skip);
+    // The edge–edge test of `p p` against `a b` (`a == b` for a point).
+    let test = |p: u32, [a, b]: [u32; 2]| {
+        let [p, a, b] = [p, a, b].map(|i| &ctx.x[i as usize]);
+        let q =
+            [p[0], p[0], a[0], b[0], p[1], p[1], a[1], b[1]].map(|[x, y, z]| Vec3::new(x, y, z));
+        solve(
+            ctx.solver,
+            QueryKind::EdgeEdge,
+            ctx.in_range,
+            ctx.min_distance,
+            &q,
+        )
+        .0
+    };
+    let edges = mesh.edges();
+    let vertex_edge: Vec<(Toi, [u32; 2])> = (found.vertex_edge.par_iter())
+        .filter_map(|&[v, e]| Some((test(v, edges[e as usize])?, [v, e])))
+        .collect();
+    let vertex_vertex: Vec<(Toi, [u32; 2])> = (found.vertex_vertex.par_iter())
+        .filter_map(|&[v, w]| Some((test(v, [w, w])?, [v, w])))
+        .collect();
+    let hits = (vertex_edge
+        .iter()
+        .map(|(t, [v, e])| (t, Feature::Vertex(*v), Feature::Edge(*e))))
+    .chain((vertex_vertex.iter()).map(|(t, [v, w])| (t, Feature::Vertex(*v), Feature::Vertex(*w))));
+    for (t, a, b) in hits {
+        *toi = Some(earliest(*toi, *t));
+        if cfg.collect_pairs {
+            pairs.push(ContactPair {
+                kind: QueryKind::EdgeEdge,
+                a: mesh.global_id(a),
+                b: mesh.global_id(b),
+                toi_lower: t.lower,
+                toi_upper: t.upper,
+            });
+        }
+    }
+    Some(PointCounts {
+        vertex_edge: PairCounts {
+            candidates: found.vertex_edge.len() as u64,
+            colliding: vertex_edge.len() as u64,
+        },
+        vertex_vertex: PairCounts {
+            candidates: found.vertex_vertex.len() as u64,
+            colliding: vertex_vertex.len() as u64,
+        },
+    })
 }
 
 /// The exact test of a pair; `in_range` when the step's every coordinate
@@ -907,7 +987,7 @@ fn collect_kind<P: Pair>(
 }
 
 /// The tasks' counts added up into `vf` and `ee`; returns the summed busy
-/// times, the earliest time of impact's lower and upper bounds, and the
+/// times, the earliest time of impact's bracket, and the
 /// colliding pairs (vertex–face, then edge–edge, each in candidate order;
 /// empty unless collected).
 ///
@@ -924,7 +1004,7 @@ fn collect(
     vf: &mut KindCounts,
     ee: &mut KindCounts,
     mesh: &TriMesh,
-) -> (Busy, Option<f64>, Option<f64>, Vec<ContactPair>) {
+) -> (Busy, Option<Toi>, Vec<ContactPair>) {
     let mut busy = Busy::default();
     let (mut vf_parts, mut ee_parts) = (Vec::new(), Vec::new());
     for s in sinks {
@@ -948,7 +1028,7 @@ fn collect(
         // Spread over the workers like the tasks' busy times.
         busy.solve += (busy_ms() - t) * rayon::current_num_threads() as f64;
     }
-    (busy, toi.map(|t| t.lower), toi.map(|t| t.upper), pairs)
+    (busy, toi, pairs)
 }
 
 /// The tight bracket of a pair whose loose one said it comes within `d`,

@@ -4,8 +4,8 @@
 
 use ccdlab::bounding_volume::{Kdop, KdopAxes};
 use ccdlab::broad_phase::{
-    BroadPhaseStats, Bvh, CandidateSet, EePair, NOT_SKIPPED, VfPair, brute_force_candidates,
-    brute_force_candidates_within, concat,
+    BroadPhaseStats, Bvh, CandidateSet, EePair, NOT_SKIPPED, PointCandidates, VfPair,
+    brute_force_candidates, brute_force_candidates_within, concat, point_candidates,
 };
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
@@ -338,6 +338,46 @@ proptest! {
                 prop_assert_eq!(&concat(parts), &want);
                 prop_assert_eq!(par_stats, stats);
             }
+        }
+    }
+
+    /// The codimensional points' candidates are every point–edge and
+    /// point–point pair whose grown swept k-DOPs overlap, less the pairs
+    /// within a skipped group, on 1 and 2 threads.
+    #[test]
+    fn point_candidates_equal_every_overlapping_pair(
+        s in scene(),
+        d in prop::sample::select(&[0.0, 0.1][..]),
+        groups in proptest::collection::vec(0u32..3, 24),
+    ) {
+        let step = s.step();
+        let mesh = &s.mesh;
+        let skip: Vec<u32> = (0..mesh.num_components())
+            .map(|c| if groups[c % 24] == 2 { NOT_SKIPPED } else { groups[c % 24] })
+            .collect();
+        let grown = |v: u32| {
+            let mut bv = Kdop::<13>::from_swept_point(&s.x_t0[v as usize], &s.x_t1[v as usize]);
+            bv.inflate_in(half_up(d));
+            bv
+        };
+        let group = |v: u32| skip[mesh.component()[v as usize] as usize];
+        let kept = |u: u32, v: u32| group(u) == NOT_SKIPPED || group(u) != group(v);
+        let mut want = PointCandidates::default();
+        for &p in mesh.codim_vertices() {
+            for (i, e) in mesh.codim_edges().iter().enumerate() {
+                if grown(p).overlaps(&grown(e[0]).merge(&grown(e[1]))) && kept(p, e[0]) {
+                    want.vertex_edge.push([p, (mesh.num_face_edges() + i) as u32]);
+                }
+            }
+            for &q in mesh.codim_vertices().iter().filter(|&&q| q > p) {
+                if grown(p).overlaps(&grown(q)) && kept(p, q) {
+                    want.vertex_vertex.push([p, q]);
+                }
+            }
+        }
+        for threads in [1, 2] {
+            let got = in_pool(threads, || point_candidates(&step, KdopAxes::Dop26, d, &skip));
+            prop_assert_eq!(&got, &want);
         }
     }
 

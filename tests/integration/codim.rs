@@ -211,3 +211,84 @@ fn a_codimensional_edge_is_in_one_body() {
     let all = Pipeline::new(collecting()).step(&step).unwrap();
     assert_eq!(keys(&with.pairs), keys(&all.pairs));
 }
+
+#[test]
+fn points_meet_points_and_rods_and_bodies_can_skip_them() {
+    // Points 0 and 1 swap places along z (they meet at t = 0.5); point 2
+    // falls through the rod 3–4 at t = 0.25; point 5 stays far away.
+    let x0 = [
+        v(5.0, 5.0, 5.0),
+        v(5.0, 5.0, 6.0),
+        v(0.5, 0.0, 1.0),
+        v(0.0, 0.0, 0.0),
+        v(1.0, 0.0, 0.0),
+        v(9.0, 9.0, 9.0),
+    ];
+    let mut x1 = x0;
+    (x1[0].z, x1[1].z, x1[2].z) = (6.0, 5.0, -3.0);
+    let mesh = TriMesh::with_edges(6, vec![], &[[3, 4]]).unwrap();
+    assert_eq!(mesh.codim_vertices(), &[0, 1, 2, 5]);
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let out = Pipeline::new(collecting()).step(&step).unwrap();
+    let ve: Vec<_> = out
+        .pairs
+        .iter()
+        .filter_map(|p| p.vertex_edge(&mesh))
+        .collect();
+    let vv: Vec<_> = out
+        .pairs
+        .iter()
+        .filter_map(|p| p.vertex_vertex(&mesh))
+        .collect();
+    assert_eq!((ve, vv), (vec![(2, 0)], vec![(0, 1)]));
+    assert!(out.pairs.iter().all(|p| p.kind == QueryKind::EdgeEdge));
+    let points = out.report.points.unwrap();
+    assert_eq!(
+        (points.vertex_edge.colliding, points.vertex_vertex.colliding),
+        (1, 1)
+    );
+    assert!(points.vertex_vertex.candidates >= 1 && points.vertex_edge.candidates >= 1);
+    let toi = out.report.toi.unwrap();
+    assert!(toi <= 0.25 && toi > 0.25 - 1e-9, "{toi}");
+    // Against the exact oracle, in contact and within d.
+    for d in [0.0, 0.5] {
+        let out = Pipeline::new(PipelineConfig {
+            min_distance: d,
+            ..collecting()
+        })
+        .step(&step)
+        .unwrap();
+        let want: BTreeSet<_> = oracle_collisions_within(&step, d).into_keys().collect();
+        assert_eq!(keys(&out.pairs), want, "d = {d}");
+    }
+    // Each component its own body that does not collide with itself:
+    // every pair here is across components, so all stay.
+    let config = PipelineConfig {
+        bodies: Some(Bodies::Components),
+        ..collecting()
+    };
+    assert_eq!(Pipeline::new(config).step(&step).unwrap().pairs.len(), 2);
+    // Points 0 and 1 in one obstacle body: only the rod's pair is left.
+    let body = vec![1, 1, 0, 0, 0, 0];
+    let config = PipelineConfig {
+        bodies: Some(Bodies::Labels(
+            BodyLabels::new(body, vec![true, false]).unwrap(),
+        )),
+        ..collecting()
+    };
+    let out = Pipeline::new(config).step(&step).unwrap();
+    let left: Vec<_> = out
+        .pairs
+        .iter()
+        .filter_map(|p| p.vertex_edge(&mesh))
+        .collect();
+    assert_eq!((out.pairs.len(), left), (1, vec![(2, 0)]));
+    assert_eq!(out.report.points.unwrap().vertex_vertex.candidates, 0);
+    // A mesh without points reports none.
+    let plain = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
+    let p = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)];
+    let out = Pipeline::new(collecting())
+        .step(&Step::new(&plain, &p, &p).unwrap())
+        .unwrap();
+    assert_eq!(out.report.points, None);
+}

@@ -576,10 +576,11 @@ fn ulps(x: f64, k: i32) -> f64 {
     (0..k.abs()).fold(x, |y, _| if k > 0 { y.next_up() } else { y.next_down() })
 }
 
-/// Every vertex–face and edge–edge pair of the mesh (no shared vertex) that
-/// the exact oracle finds colliding, with a bracket of its earliest time of
-/// impact: the slowest possible reference, with no bounding volume, filter
-/// or fast solver in it.
+/// Every vertex–face and edge–edge pair of the mesh (no shared vertex), and
+/// every pair of a codimensional point with a codimensional edge or another
+/// point, that the exact oracle finds colliding, with a bracket of its
+/// earliest time of impact: the slowest possible reference, with no
+/// bounding volume, filter or fast solver in it.
 fn oracle_collisions(step: &Step<'_>) -> BTreeMap<(QueryKind, u64, u64), [f64; 2]> {
     oracle_collisions_within(step, 0.0)
 }
@@ -636,6 +637,35 @@ pub(super) fn oracle_collisions_within(
                     QueryKind::EdgeEdge,
                     mesh.global_id(ids.0),
                     mesh.global_id(ids.1),
+                );
+                hits.insert(key, bracket(t));
+            }
+        }
+    }
+    // Each codimensional point against every codimensional edge and every
+    // other point, as a zero-length edge.
+    let points = mesh.codim_vertices();
+    let codim =
+        (mesh.num_face_edges()..mesh.num_edges()).map(|e| (Feature::Edge(e as u32), edges[e]));
+    let others: Vec<_> = codim
+        .chain(points.iter().map(|&w| (Feature::Vertex(w), [w, w])))
+        .collect();
+    for &v in points {
+        for &(other, [r, s]) in &others {
+            if other == Feature::Vertex(v) || (matches!(other, Feature::Vertex(w) if w < v)) {
+                continue;
+            }
+            let (p, [r, s]) = (v as usize, [r as usize, s as usize]);
+            let hit = if d > 0.0 {
+                oracle::edge_edge_within(&a[p], &a[p], &a[r], &a[s], &b[p], &b[p], &b[r], &b[s], d)
+            } else {
+                oracle::edge_edge(&a[p], &a[p], &a[r], &a[s], &b[p], &b[p], &b[r], &b[s])
+            };
+            if let Some(t) = hit {
+                let key = (
+                    QueryKind::EdgeEdge,
+                    mesh.global_id(Feature::Vertex(v)),
+                    mesh.global_id(other),
                 );
                 hits.insert(key, bracket(t));
             }

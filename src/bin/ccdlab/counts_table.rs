@@ -4,7 +4,7 @@
 
 use ccdlab::filter::FilterSet;
 use ccdlab::harness::replay::KindTotals;
-use ccdlab::pipeline::{BodyCounts, KindCounts};
+use ccdlab::pipeline::{BodyCounts, KindCounts, PointCounts};
 
 /// One row: a kind's counts through the filters.
 pub struct Row {
@@ -72,6 +72,17 @@ pub fn bodies_line(b: &BodyCounts) -> String {
     format!(
         "bodies: {}, {} of them colliding with themselves (pairs within the other bodies are not tested)",
         b.bodies, b.self_colliding
+    )
+}
+
+/// The codimensional points' line: their pairs' candidates and collisions.
+pub fn points_line(p: &PointCounts) -> String {
+    format!(
+        "points: {} point-edge candidates, {} colliding; {} point-point candidates, {} colliding",
+        p.vertex_edge.candidates,
+        p.vertex_edge.colliding,
+        p.vertex_vertex.candidates,
+        p.vertex_vertex.colliding
     )
 }
 

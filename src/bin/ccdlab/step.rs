@@ -135,6 +135,9 @@ fn print_summary(args: &Args, m: &MeasuredStep) {
         println!("{}", crate::counts_table::bodies_line(b));
     }
     crate::counts_table::print((&r.vf).into(), (&r.ee).into());
+    if let Some(p) = &r.points {
+        println!("{}", crate::counts_table::points_line(p));
+    }
     let b = &r.bvh_tests;
     println!(
         "BVH: {} node tests, {} leaf pairs ({} pruned), {} feature tests",
