@@ -356,8 +356,9 @@ fn _restore_step_result(
 ///     Worker threads, 1 to 1024; None (default): all logical CPUs. The
 ///     result is the same for any count.
 /// collect_pairs : bool, optional
-///     Keep every colliding pair (``vf_pairs``, ``ee_pairs``, ``vf_toi``,
-///     ``ee_toi``); default False (counts and time of impact only).
+///     Keep every colliding pair (``vf_pairs``, ``ee_pairs``, ``ve_pairs``,
+///     ``vv_pairs`` and their ``*_toi``); default False (counts and time of
+///     impact only).
 /// min_distance : float, optional
 ///     Minimum separation d >= 0: features that come within Euclidean
 ///     distance d during the step collide (default 0: contact). At d > 0
@@ -888,8 +889,9 @@ fn read_mesh<'py>(
     }
     if !mesh.edges.is_empty() {
         return Err(value_error(format!(
-            "{}: the file has {} edges (rods, hair: OBJ `l` lines or a PLY `edge` element); \
-             read_mesh(path, with_edges=True) returns them too, for ccdlab.step(..., edges=E)",
+            "{}: the file has edges in no face ({} of them: rods, hair, from OBJ `l` lines or a \
+             PLY `edge` element); read_mesh(path, with_edges=True) returns them too, for \
+             ccdlab.step(..., edges=E)",
             path.display(),
             mesh.edges.len()
         )));

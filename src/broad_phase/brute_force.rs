@@ -194,6 +194,58 @@ pub(super) fn sweep_cells<T: Default + Send>(
         .reduce(T::default, &merge)
 }
 
+/// [`sweep_cells`] for the pairs of an entry of kind 0 and one of kind 1
+/// only: `visit(out, a, b)` with `a` of kind 0. In each cell the two kinds
+/// are sorted apart and swept against each other, so that no pair of one
+/// kind is visited: a pair whose sweep slabs overlap is visited from `b`
+/// when `a`'s interval starts within `b`'s, and from `a` when `b`'s starts
+/// strictly within `a`'s.
+pub(super) fn sweep_cells_across<T: Default + Send>(
+    entries: Vec<(Entry, f64, f64)>,
+    visit: impl Fn(&mut T, &Entry, &Entry) + Sync,
+    merge: impl Fn(T, T) -> T + Sync + Send,
+) -> T {
+    use rayon::prelude::*;
+    let cells = Cells::new(entries.iter().map(|&(_, lo, hi)| (lo, hi)));
+    let mut members: Vec<[Vec<(Entry, usize)>; 2]> =
+        (0..cells.count).map(|_| [Vec::new(), Vec::new()]).collect();
+    for (e, lo, hi) in entries {
+        let (first, last) = (cells.index(lo), cells.index(hi));
+        for cell in &mut members[first..=last] {
+            cell[usize::from(e.kind != 0)].push((e, first));
+        }
+    }
+    let by_lo = |x: &(Entry, usize), y: &(Entry, usize)| {
+        x.0.lo.total_cmp(&y.0.lo).then(x.0.id.cmp(&y.0.id))
+    };
+    members
+        .into_par_iter()
+        .enumerate()
+        .map(|(cell, [mut a, mut b])| {
+            a.sort_unstable_by(by_lo);
+            b.sort_unstable_by(by_lo);
+            let mut out = T::default();
+            for &(eb, fb) in &b {
+                let from = a.partition_point(|x| x.0.lo < eb.lo);
+                for &(ea, fa) in a[from..].iter().take_while(|x| x.0.lo <= eb.hi) {
+                    if fa.max(fb) == cell {
+                        visit(&mut out, &ea, &eb);
+                    }
+                }
+            }
+            for &(ea, fa) in &a {
+                let from = b.partition_point(|x| x.0.lo <= ea.lo);
+                for &(eb, fb) in b[from..].iter().take_while(|x| x.0.lo <= ea.hi) {
+                    if fa.max(fb) == cell {
+                        visit(&mut out, &ea, &eb);
+                    }
+                }
+            }
+            out
+        })
+        .reduce(T::default, &merge)
+}
+
 /// Sorts by the sweep slab's lower bound (ties by kind and id, so the sweep
 /// is deterministic) and calls `visit(out, a, b)` for every pair of entries
 /// whose sweep slabs overlap, `a` before `b` in that order, in parallel:

@@ -7,20 +7,29 @@
 //! vertex–vertex candidates. Beyond Wan, Fu & Yao 2022, whose meshes have
 //! no points (docs/design.md §1, §6).
 //!
-//! The k-DOPs are those of the BVH (each vertex's swept k-DOP, grown by
-//! half the minimum separation and rounded up; an edge's is its ends'
-//! merge), the overlap closed. The pairs are found by the broad phase
-//! oracle's sort and sweep (`brute_force`): every pair that overlaps in the
-//! sweep slab gets the full k-DOP test, so the set is exactly that of a
-//! test of every pair, in ascending order whatever the thread count.
+//! A pair is a candidate when its swept k-DOPs overlap (those of the BVH:
+//! each vertex's swept k-DOP, grown by half the minimum separation and
+//! rounded up; an edge's is its ends' merge; the overlap closed) and no slab
+//! separates its k-DOPs at `t = 0` and at `t = 1` with the same one below
+//! (the BVH's time-aligned pruning, `bounding_volume::aligned`, on the
+//! `f64` k-DOPs of each time, grown alike: each projection is linear in
+//! `t`, so a separation at both times holds on all of `[0, 1]`, and by
+//! more than the minimum separation). The pairs are found by sorts and
+//! sweeps over one slab in cells along another (the broad phase oracle's,
+//! `brute_force`; the point–edge pairs with each kind sorted apart, so
+//! that no pair of edges is visited): every pair that overlaps in the
+//! sweep slab gets the full tests, so the set is exactly that of the tests
+//! on every pair, in ascending order whatever the thread count.
 //!
 //! [`TriMesh::codim_vertices`]: crate::mesh::TriMesh::codim_vertices
 //! [`TriMesh::codim_edges`]: crate::mesh::TriMesh::codim_edges
 
-use super::brute_force::{Entry, entry, sweep_cells, sweep_slabs};
+use rayon::prelude::*;
+
+use super::brute_force::{Entry, entry, sweep_cells, sweep_cells_across};
 use super::bvh::half_up;
 use super::bvh_traverse::NOT_SKIPPED;
-use crate::bounding_volume::{Kdop, KdopAxes};
+use crate::bounding_volume::{Inflation, Kdop, KdopAxes};
 use crate::mesh::Step;
 
 /// The candidate pairs of the codimensional points, ascending.
@@ -31,14 +40,6 @@ pub struct PointCandidates {
     pub vertex_edge: Vec<[u32; 2]>,
     /// `[point, point]`: two points (vertex indices), the smaller first.
     pub vertex_vertex: Vec<[u32; 2]>,
-}
-
-impl PointCandidates {
-    fn merge(mut self, other: PointCandidates) -> PointCandidates {
-        self.vertex_edge.extend(other.vertex_edge);
-        self.vertex_vertex.extend(other.vertex_vertex);
-        self
-    }
 }
 
 /// The point–edge and point–point candidates of `step` for the k-DOP
@@ -77,62 +78,125 @@ fn candidates<const N: usize>(step: &Step<'_>, margin: f64, skip: &[u32]) -> Poi
     if points.is_empty() {
         return PointCandidates::default();
     }
-    let swept = |v: u32| {
-        let mut bv = Kdop::<N>::from_swept_point(&step.x_t0[v as usize], &step.x_t1[v as usize]);
-        bv.inflate_in(margin);
+    // A vertex's k-DOPs at t = 0 and at t = 1, grown; a feature's: swept
+    // (their merge, as `Kdop::from_swept_point` gives it), then the two.
+    let inflation = Inflation::<N>::new(margin);
+    let at_times = |v: u32| {
+        let mut bv = [&step.x_t0[v as usize], &step.x_t1[v as usize]].map(Kdop::<N>::from_point);
+        if let Some(by) = &inflation {
+            bv.iter_mut().for_each(|b| b.inflate_by(by));
+        }
         bv
     };
-    let point_bv: Vec<Kdop<N>> = points.iter().map(|&v| swept(v)).collect();
+    let feature = |[a, b]: [Kdop<N>; 2]| -> Kdops<N> { [a.merge(&b), a, b] };
+    let point_bv: Vec<Kdops<N>> = (points.par_iter()).map(|&v| feature(at_times(v))).collect();
     let edges = mesh.codim_edges();
-    let edge_bv: Vec<Kdop<N>> = edges
-        .iter()
-        .map(|&[a, b]| swept(a).merge(&swept(b)))
-        .collect();
-    let all: Vec<&Kdop<N>> = point_bv.iter().chain(&edge_bv).collect();
-    let slabs = sweep_slabs(&all);
-    let entries = (point_bv.iter().enumerate())
-        .map(|(i, b)| entry(b, slabs, 0, i))
-        .chain(
-            edge_bv
-                .iter()
-                .enumerate()
-                .map(|(i, b)| entry(b, slabs, 1, i)),
-        )
+    let edge_bv: Vec<Kdops<N>> = (edges.par_iter())
+        .map(|&[a, b]| {
+            let (a, b) = (at_times(a), at_times(b));
+            feature([a[0].merge(&b[0]), a[1].merge(&b[1])])
+        })
         .collect();
     let comp = mesh.component();
-    let group = |v: u32| {
-        skip.get(comp[v as usize] as usize)
-            .copied()
-            .unwrap_or(NOT_SKIPPED)
-    };
+    let group = |v: u32| (skip.get(comp[v as usize] as usize).copied()).unwrap_or(NOT_SKIPPED);
     let skipped = |u: u32, v: u32| group(u) != NOT_SKIPPED && group(u) == group(v);
-    let first_codim = mesh.num_face_edges() as u32;
-    let mut found = sweep_cells(
+
+    // Point–point: a sort and sweep over the points alone.
+    let swept: Vec<&Kdop<N>> = point_bv.iter().map(|b| &b[0]).collect();
+    let slabs = densest_last(&swept);
+    let entries = (point_bv.iter().enumerate())
+        .map(|(i, b)| entry(&b[0], slabs, 0, i))
+        .collect();
+    let mut vertex_vertex = sweep_cells(
         entries,
-        |out: &mut PointCandidates, a: &Entry, b: &Entry| {
-            let (a, b) = if a.kind <= b.kind { (a, b) } else { (b, a) };
-            match (a.kind, b.kind) {
-                (0, 0) => {
-                    let (u, v) = (points[a.id as usize], points[b.id as usize]);
-                    if point_bv[a.id as usize].overlaps(&point_bv[b.id as usize]) && !skipped(u, v)
-                    {
-                        out.vertex_vertex.push([u.min(v), u.max(v)]);
-                    }
-                }
-                (0, _) => {
-                    let (v, e) = (points[a.id as usize], edges[b.id as usize]);
-                    if point_bv[a.id as usize].overlaps(&edge_bv[b.id as usize])
-                        && !skipped(v, e[0])
-                    {
-                        out.vertex_edge.push([v, first_codim + b.id]);
-                    }
-                }
-                _ => {}
+        |out: &mut Vec<[u32; 2]>, a: &Entry, b: &Entry| {
+            let (u, v) = (points[a.id as usize], points[b.id as usize]);
+            if meet(&point_bv[a.id as usize], &point_bv[b.id as usize]) && !skipped(u, v) {
+                out.push([u.min(v), u.max(v)]);
             }
         },
-        PointCandidates::merge,
+        |mut a, b| {
+            a.extend(b);
+            a
+        },
     );
-    found.vertex_edge.sort_unstable();
-    found.vertex_vertex.sort_unstable();
-    found
+    vertex_vertex.sort_unstable();
+
+    // Point–edge: the same over points and edges, visiting no edge pair.
+    let mut vertex_edge = Vec::new();
+    if !edges.is_empty() {
+        let swept: Vec<&Kdop<N>> = point_bv.iter().chain(&edge_bv).map(|b| &b[0]).collect();
+        let slabs = densest_last(&swept);
+        let entries = (point_bv.iter().enumerate())
+            .map(|(i, b)| entry(&b[0], slabs, 0, i))
+            .chain((edge_bv.iter().enumerate()).map(|(i, b)| entry(&b[0], slabs, 1, i)))
+            .collect();
+        let first_codim = mesh.num_face_edges() as u32;
+        vertex_edge = sweep_cells_across(
+            entries,
+            |out: &mut Vec<[u32; 2]>, p: &Entry, e: &Entry| {
+                let (v, ends) = (points[p.id as usize], edges[e.id as usize]);
+                if meet(&point_bv[p.id as usize], &edge_bv[e.id as usize]) && !skipped(v, ends[0]) {
+                    out.push([v, first_codim + e.id]);
+                }
+            },
+            |mut a, b| {
+                a.extend(b);
+                a
+            },
+        );
+        vertex_edge.sort_unstable();
+    }
+    PointCandidates {
+        vertex_edge,
+        vertex_vertex,
+    }
+}
+
+/// A feature's k-DOPs: swept, at `t = 0` and at `t = 1`.
+type Kdops<const N: usize> = [Kdop<N>; 3];
+
+/// Whether two features' swept k-DOPs overlap and no slab separates their
+/// k-DOPs at `t = 0` and at `t = 1` with the same one below
+/// (`bounding_volume::aligned`'s test, on `f64` k-DOPs).
+fn meet<const N: usize>(a: &Kdops<N>, b: &Kdops<N>) -> bool {
+    a[0].overlaps(&b[0])
+        && (0..N).all(|i| {
+            let below = a[1].hi[i] < b[1].lo[i] && a[2].hi[i] < b[2].lo[i];
+            let above = b[1].hi[i] < a[1].lo[i] && b[2].hi[i] < a[2].lo[i];
+            !(below || above)
+        })
+}
+
+/// The two slabs along which the k-DOPs' intervals overlap least, least
+/// first, estimated in one pass: the summed interval lengths over the
+/// range they span (how many intervals cover a coordinate, on average).
+/// Any slab gives the same pairs; the broad phase oracle's exact count per
+/// slab (`brute_force::sweep_slabs`, a sort per slab) costs more than the
+/// points' whole sweep.
+fn densest_last<const N: usize>(kdops: &[&Kdop<N>]) -> (usize, usize) {
+    let mut by_density: Vec<(f64, usize)> = (0..N)
+        .map(|i| {
+            let (mut lo, mut hi, mut length) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
+            for b in kdops {
+                lo = lo.min(b.lo[i]);
+                hi = hi.max(b.hi[i]);
+                length += b.hi[i] - b.lo[i];
+            }
+            let density = length / (hi - lo);
+            (
+                if density.is_nan() {
+                    f64::INFINITY
+                } else {
+                    density
+                },
+                i,
+            )
+        })
+        .collect();
+    by_density.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    (
+        by_density[0].1,
+        by_density.get(1).unwrap_or(&by_density[0]).1,
+    )
 }

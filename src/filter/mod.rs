@@ -6,6 +6,7 @@
 //! do not collide; they never drop one that does.
 
 mod chain;
+mod codim_points;
 mod cubic;
 mod dnf;
 mod dnf_within;
@@ -15,6 +16,7 @@ mod verdict;
 mod window;
 
 pub use chain::{CulledBy, FilterSet, UnknownFilterSet};
+pub use codim_points::{point_point_apart, point_segment_apart};
 pub use dnf::{dnf_edge_edge, dnf_vertex_face};
 pub use dnf_within::dnf_within;
 pub use points::{Points, points};

@@ -4,7 +4,8 @@
 //! Read: the `vertex` element's `x`, `y`, `z` (any scalar type; `float` is
 //! widened exactly, integers convert exactly), the `face` element's
 //! `vertex_indices` (or `vertex_index`) list and the `edge` element's
-//! integer `vertex1`, `vertex2` (codimensional edges: rods, hair). Every
+//! integer `vertex1`, `vertex2` (codimensional edges: rods, hair; an `edge`
+//! element without them is refused rather than its edges dropped). Every
 //! other property, list or element is skipped by its declared type. Faces
 //! must be triangles.
 //!
@@ -219,19 +220,22 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
                     PropertyType::Scalar(s) => {
                         let token = next_token(property)?;
                         let v = s.parse_f64(token).map_err(&at)?;
-                        if let Role::Vertex { xyz: axes } = element.role {
-                            for (axis, &slot) in axes.iter().enumerate() {
-                                if slot == k {
-                                    xyz[axis] = v;
+                        match element.role {
+                            Role::Vertex { xyz: axes } => {
+                                for (axis, &slot) in axes.iter().enumerate() {
+                                    if slot == k {
+                                        xyz[axis] = v;
+                                    }
                                 }
                             }
-                        }
-                        if let Role::Edge { ends: slots } = element.role {
-                            for (end, &slot) in slots.iter().enumerate() {
-                                if slot == k {
-                                    ends[end] = s.parse_i64(token).map_err(&at)?;
+                            Role::Edge { ends: slots } => {
+                                for (end, &slot) in slots.iter().enumerate() {
+                                    if slot == k {
+                                        ends[end] = s.parse_i64(token).map_err(&at)?;
+                                    }
                                 }
                             }
+                            Role::Face { .. } | Role::Other => {}
                         }
                     }
                     PropertyType::List { count, item } => {
@@ -388,19 +392,22 @@ fn read_binary_body(
                 match property.ty {
                     PropertyType::Scalar(s) => {
                         let b = take(s.size())?;
-                        if let Role::Vertex { xyz: axes } = element.role {
-                            for (axis, &slot) in axes.iter().enumerate() {
-                                if slot == k {
-                                    xyz[axis] = s.decode_f64(b, big);
+                        match element.role {
+                            Role::Vertex { xyz: axes } => {
+                                for (axis, &slot) in axes.iter().enumerate() {
+                                    if slot == k {
+                                        xyz[axis] = s.decode_f64(b, big);
+                                    }
                                 }
                             }
-                        }
-                        if let Role::Edge { ends: slots } = element.role {
-                            for (end, &slot) in slots.iter().enumerate() {
-                                if slot == k {
-                                    ends[end] = s.decode_i64(b, big);
+                            Role::Edge { ends: slots } => {
+                                for (end, &slot) in slots.iter().enumerate() {
+                                    if slot == k {
+                                        ends[end] = s.decode_i64(b, big);
+                                    }
                                 }
                             }
+                            Role::Face { .. } | Role::Other => {}
                         }
                     }
                     PropertyType::List { count, item } => {

@@ -84,7 +84,7 @@ use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::broad_phase::{CandidateSink, point_candidates};
 use crate::filter::{
     CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
-    dnf_window_within,
+    dnf_window_within, point_point_apart, point_segment_apart,
 };
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, MeshError, Step, TriMesh};
@@ -319,7 +319,10 @@ impl Pipeline {
             .as_ref()
             .filter(|p| !p.all_self_colliding())
             .map_or(&[][..], |p| &p.skip_within[..]);
-        let points = codim_points(&ctx, step, cfg, skip, &mut toi, &mut pairs);
+        let Some(points) = codim_points(&ctx, step, cfg, skip, cancel, &mut toi, &mut pairs) else {
+            self.buffers = ctx.into_buffers();
+            return Err(PipelineError::Cancelled);
+        };
         let points_ms = t.ms();
         // The filters and the exact tests ran inside the traversal's tasks:
         // their shares of the fused stage are their summed busy times spread
@@ -375,29 +378,48 @@ impl Pipeline {
 
 /// The pairs of the codimensional points of `step` (none when it has
 /// none): their candidates ([`point_candidates`], less those within one
-/// skipped group of `skip`) decided by the edge–edge test with the point
-/// as a zero-length edge, in parallel and in candidate order; the colliding
-/// ones folded into `toi` and, when collected, appended to `pairs`.
+/// skipped group of `skip`) decided by the exact edge–edge test with the
+/// point as a zero-length edge (whatever `cfg.solver`: the cubic solver
+/// does not handle zero-length edges), in contact after the points' filter
+/// ([`point_segment_apart`], [`point_point_apart`]), in parallel; the colliding ones
+/// folded into `toi` and, when collected, appended to `pairs` in candidate
+/// order. Gives up (`None`) when `cancel` is set.
 fn codim_points(
     ctx: &FilterCtx<'_>,
     step: &Step<'_>,
     cfg: &PipelineConfig,
     skip: &[u32],
+    cancel: Option<&AtomicBool>,
     toi: &mut Option<Toi>,
     pairs: &mut Vec<ContactPair>,
-) -> Option<PointCounts> {
+) -> Option<Option<PointCounts>> {
     let mesh = step.mesh;
     if mesh.codim_vertices().is_empty() {
-        return None;
+        return Some(None);
     }
     let found = point_candidates(step, cfg.axes, cfg.min_distance, skip);
-    // The edge–edge test of `p p` against `a b` (`a == b` for a point).
+    let stop = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    // In contact, the points' filter first (in its range); then the exact
+    // edge–edge test of `p p` against `a b` (`a == b` for a point).
+    let filter = ctx.in_range && ctx.min_distance == 0.0;
     let test = |p: u32, [a, b]: [u32; 2]| {
+        if stop() {
+            return None;
+        }
         let [p, a, b] = [p, a, b].map(|i| &ctx.x[i as usize]);
         let q =
             [p[0], p[0], a[0], b[0], p[1], p[1], a[1], b[1]].map(|[x, y, z]| Vec3::new(x, y, z));
+        let apart = match filter {
+            false => false,
+            true if a == b => point_point_apart(&q[0], &q[2], &q[4], &q[6]),
+            true => point_segment_apart(&q[0], &q[2], &q[3], &q[4], &q[6], &q[7]),
+        };
+        if apart {
+            return None;
+        }
+        let exact = Solver::Exact;
         solve(
-            ctx.solver,
+            exact,
             QueryKind::EdgeEdge,
             ctx.in_range,
             ctx.min_distance,
@@ -406,38 +428,70 @@ fn codim_points(
         .0
     };
     let edges = mesh.edges();
-    let vertex_edge: Vec<(Toi, [u32; 2])> = (found.vertex_edge.par_iter())
-        .filter_map(|&[v, e]| Some((test(v, edges[e as usize])?, [v, e])))
-        .collect();
-    let vertex_vertex: Vec<(Toi, [u32; 2])> = (found.vertex_vertex.par_iter())
-        .filter_map(|&[v, w]| Some((test(v, [w, w])?, [v, w])))
-        .collect();
-    let hits = (vertex_edge
-        .iter()
-        .map(|(t, [v, e])| (t, Feature::Vertex(*v), Feature::Edge(*e))))
-    .chain((vertex_vertex.iter()).map(|(t, [v, w])| (t, Feature::Vertex(*v), Feature::Vertex(*w))));
-    for (t, a, b) in hits {
-        *toi = Some(earliest(*toi, *t));
+    type Decide<'f> = &'f (dyn Fn([u32; 2]) -> Option<Toi> + Sync);
+    let kinds: [(&[[u32; 2]], Decide<'_>); 2] = [
+        (&found.vertex_edge, &|[v, e]| test(v, edges[e as usize])),
+        (&found.vertex_vertex, &|[v, w]| test(v, [w, w])),
+    ];
+    let mut colliding = [0u64; 2];
+    for (k, (candidates, decide)) in kinds.into_iter().enumerate() {
+        let feature = |[a, b]: [u32; 2]| {
+            let second = if k == 0 {
+                Feature::Edge(b)
+            } else {
+                Feature::Vertex(b)
+            };
+            (mesh.global_id(Feature::Vertex(a)), mesh.global_id(second))
+        };
         if cfg.collect_pairs {
-            pairs.push(ContactPair {
-                kind: QueryKind::EdgeEdge,
-                a: mesh.global_id(a),
-                b: mesh.global_id(b),
-                toi_lower: t.lower,
-                toi_upper: t.upper,
-            });
+            let hits: Vec<(Toi, [u32; 2])> = (candidates.par_iter())
+                .filter_map(|&c| Some((decide(c)?, c)))
+                .collect();
+            for (t, c) in &hits {
+                *toi = Some(earliest(*toi, *t));
+                let (a, b) = feature(*c);
+                let (toi_lower, toi_upper) = (t.lower, t.upper);
+                let kind = QueryKind::EdgeEdge;
+                pairs.push(ContactPair {
+                    kind,
+                    a,
+                    b,
+                    toi_lower,
+                    toi_upper,
+                });
+            }
+            colliding[k] = hits.len() as u64;
+        } else {
+            // Counted and folded without keeping the pairs.
+            let (n, t) = (candidates.par_iter())
+                .fold(
+                    || (0u64, None),
+                    |(n, t), &c| match decide(c) {
+                        Some(x) => (n + 1, Some(earliest(t, x))),
+                        None => (n, t),
+                    },
+                )
+                .reduce(
+                    || (0, None),
+                    |(n, s), (m, t)| (n + m, t.map(|t| earliest(s, t)).or(s)),
+                );
+            if let Some(t) = t {
+                *toi = Some(earliest(*toi, t));
+            }
+            colliding[k] = n;
         }
     }
-    Some(PointCounts {
-        vertex_edge: PairCounts {
-            candidates: found.vertex_edge.len() as u64,
-            colliding: vertex_edge.len() as u64,
-        },
-        vertex_vertex: PairCounts {
-            candidates: found.vertex_vertex.len() as u64,
-            colliding: vertex_vertex.len() as u64,
-        },
-    })
+    if stop() {
+        return None;
+    }
+    let counts = |c: &[[u32; 2]], colliding| PairCounts {
+        candidates: c.len() as u64,
+        colliding,
+    };
+    Some(Some(PointCounts {
+        vertex_edge: counts(&found.vertex_edge, colliding[0]),
+        vertex_vertex: counts(&found.vertex_vertex, colliding[1]),
+    }))
 }
 
 /// The exact test of a pair; `in_range` when the step's every coordinate

@@ -342,8 +342,10 @@ proptest! {
     }
 
     /// The codimensional points' candidates are every point–edge and
-    /// point–point pair whose grown swept k-DOPs overlap, less the pairs
-    /// within a skipped group, on 1 and 2 threads.
+    /// point–point pair whose grown swept k-DOPs overlap and whose grown
+    /// k-DOPs at `t = 0` and `t = 1` no slab separates at both times in the
+    /// same order, less the pairs within a skipped group, on 1 and 2
+    /// threads.
     #[test]
     fn point_candidates_equal_every_overlapping_pair(
         s in scene(),
@@ -355,22 +357,36 @@ proptest! {
         let skip: Vec<u32> = (0..mesh.num_components())
             .map(|c| if groups[c % 24] == 2 { NOT_SKIPPED } else { groups[c % 24] })
             .collect();
-        let grown = |v: u32| {
-            let mut bv = Kdop::<13>::from_swept_point(&s.x_t0[v as usize], &s.x_t1[v as usize]);
-            bv.inflate_in(half_up(d));
-            bv
+        // The features' points at t = 0 and t = 1, and their grown k-DOPs:
+        // swept, at t = 0, at t = 1.
+        let kdops = |vs: &[u32]| -> [Kdop<13>; 3] {
+            let at = |x: &[Vec3]| {
+                let mut bv = Kdop::<13>::from_points(vs.iter().map(|&v| &x[v as usize]));
+                bv.inflate_in(half_up(d));
+                bv
+            };
+            let (a, b) = (at(&s.x_t0), at(&s.x_t1));
+            [a.merge(&b), a, b]
+        };
+        let meet = |p: &[u32], q: &[u32]| {
+            let (a, b) = (kdops(p), kdops(q));
+            let apart = (0..13).any(|i| {
+                (a[1].hi[i] < b[1].lo[i] && a[2].hi[i] < b[2].lo[i])
+                    || (b[1].hi[i] < a[1].lo[i] && b[2].hi[i] < a[2].lo[i])
+            });
+            a[0].overlaps(&b[0]) && !apart
         };
         let group = |v: u32| skip[mesh.component()[v as usize] as usize];
         let kept = |u: u32, v: u32| group(u) == NOT_SKIPPED || group(u) != group(v);
         let mut want = PointCandidates::default();
         for &p in mesh.codim_vertices() {
             for (i, e) in mesh.codim_edges().iter().enumerate() {
-                if grown(p).overlaps(&grown(e[0]).merge(&grown(e[1]))) && kept(p, e[0]) {
+                if meet(&[p], e) && kept(p, e[0]) {
                     want.vertex_edge.push([p, (mesh.num_face_edges() + i) as u32]);
                 }
             }
             for &q in mesh.codim_vertices().iter().filter(|&&q| q > p) {
-                if grown(p).overlaps(&grown(q)) && kept(p, q) {
+                if meet(&[p], &[q]) && kept(p, q) {
                     want.vertex_vertex.push([p, q]);
                 }
             }
