@@ -91,6 +91,13 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
     let mut statement = String::new();
     while let Some((k, raw)) = lines.next() {
         let line_no = k + 1;
+        // One index of a face or a line, 0-based, or the error at this line.
+        let resolve = |corner: &str, defined, what, out_of_range: &dyn Fn(u64) -> MeshError| {
+            resolve_corner(corner, defined, what).map_err(|e| match e {
+                Corner::Syntax(message) => syntax(path, line_no, message),
+                Corner::OutOfRange(index) => out_of_range(index).at_line(path, line_no),
+            })
+        };
         // Join continuation lines; the statement keeps its first line number.
         statement.clear();
         let mut raw = raw;
@@ -182,17 +189,14 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
                 }
                 let mut t = [0u32; 3];
                 for (slot, corner) in t.iter_mut().zip(&args) {
-                    *slot = resolve_corner(corner, positions.len(), "face corner").map_err(
-                        |e| match e {
-                            Corner::Syntax(message) => syntax(path, line_no, message),
-                            Corner::OutOfRange(index) => MeshError::FaceIndexOutOfRange {
-                                face,
-                                index,
-                                num_vertices: positions.len(),
-                            }
-                            .at_line(path, line_no),
-                        },
-                    )?;
+                    let num_vertices = positions.len();
+                    *slot = resolve(corner, num_vertices, "face corner", &|index| {
+                        MeshError::FaceIndexOutOfRange {
+                            face,
+                            index,
+                            num_vertices,
+                        }
+                    })?;
                 }
                 faces.push(t);
             }
@@ -207,17 +211,14 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
                 let mut previous = None;
                 for corner in &args {
                     let edge = edges.len();
-                    let v = resolve_corner(corner, positions.len(), "line vertex").map_err(
-                        |e| match e {
-                            Corner::Syntax(message) => syntax(path, line_no, message),
-                            Corner::OutOfRange(index) => MeshError::EdgeIndexOutOfRange {
-                                edge,
-                                index,
-                                num_vertices: positions.len(),
-                            }
-                            .at_line(path, line_no),
-                        },
-                    )?;
+                    let num_vertices = positions.len();
+                    let v = resolve(corner, num_vertices, "line vertex", &|index| {
+                        MeshError::EdgeIndexOutOfRange {
+                            edge,
+                            index,
+                            num_vertices,
+                        }
+                    })?;
                     if let Some(a) = previous {
                         edges.push([a, v]);
                     }

@@ -788,6 +788,13 @@ mod tests {
                     .map_or(NO_OWNER, |f| f as u32)
             })
             .collect();
+        let groups: Vec<&[u32]> = faces.iter().map(|t| &t[..]).collect();
+        (owner, flood_fill(n, &groups))
+    }
+
+    /// Components by flood fill: vertices in one group are joined;
+    /// labelled in order of their smallest vertex.
+    fn flood_fill(n: usize, groups: &[&[u32]]) -> Vec<u32> {
         let mut label = vec![NO_OWNER; n];
         let mut count = 0;
         for v in 0..n {
@@ -797,8 +804,8 @@ mod tests {
             let mut stack = vec![v as u32];
             label[v] = count;
             while let Some(x) = stack.pop() {
-                for t in faces.iter().filter(|t| t.contains(&x)) {
-                    for &y in t {
+                for g in groups.iter().filter(|g| g.contains(&x)) {
+                    for &y in *g {
                         if label[y as usize] == NO_OWNER {
                             label[y as usize] = count;
                             stack.push(y);
@@ -808,7 +815,7 @@ mod tests {
             }
             count += 1;
         }
-        (owner, label)
+        label
     }
 
     #[test]
@@ -859,31 +866,12 @@ mod tests {
         let points = (0..n as u32)
             .filter(|&v| !in_a_face(v) && !codim.iter().any(|e| e.contains(&v)))
             .collect();
-        let mut label = vec![NO_OWNER; n];
-        let mut count = 0;
-        let groups: Vec<Vec<u32>> = faces
+        let groups: Vec<&[u32]> = faces
             .iter()
-            .map(|t| t.to_vec())
-            .chain(given.iter().map(|e| e.to_vec()))
+            .map(|t| &t[..])
+            .chain(given.iter().map(|e| &e[..]))
             .collect();
-        for v in 0..n {
-            if label[v] != NO_OWNER {
-                continue;
-            }
-            let mut stack = vec![v as u32];
-            label[v] = count;
-            while let Some(x) = stack.pop() {
-                for g in groups.iter().filter(|g| g.contains(&x)) {
-                    for &y in g {
-                        if label[y as usize] == NO_OWNER {
-                            label[y as usize] = count;
-                            stack.push(y);
-                        }
-                    }
-                }
-            }
-            count += 1;
-        }
+        let label = flood_fill(n, &groups);
         (codim, owned, points, label)
     }
 
