@@ -690,9 +690,8 @@ impl PyPipeline {
         } = this;
         let pool = pool.as_ref().expect("built above");
         if mesh.is_none() {
-            // The indices' range, checked against the first step's count.
+            // Its topology checks the indices against the first step's count.
             let n = x_t0.len();
-            check_mesh(n, faces, edges).map_err(|e| mesh_error(&e))?;
             *mesh = Some(build_mesh(py, pool, n, faces.clone(), edges)?);
         }
         let mesh = mesh.as_ref().expect("built above");

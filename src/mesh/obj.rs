@@ -456,15 +456,15 @@ mod tests {
     }
 
     /// An OBJ of `v` lines with small dyadic coordinates (exact in f32, so
-    /// obj-rs reads them exactly too) and triangles whose corners use
-    /// positive or negative indices and every corner form.
+    /// obj-rs reads them exactly too), triangles whose corners use positive
+    /// or negative indices and every corner form, and polylines (`l`, forms
+    /// `p` and `p/t`).
     fn generated_obj() -> impl Strategy<Value = String> {
+        let corners = |n| prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), n);
         let statement = prop_oneof![
             3 => (-64i32..64, -64i32..64, -64i32..64).prop_map(|(x, y, z)| Step::Vertex(x, y, z)),
-            2 => (prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 3), 0u8..4)
-                .prop_map(|(corners, form)| Step::Face(corners, form)),
-            1 => (prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 2..5), 0u8..2)
-                .prop_map(|(corners, form)| Step::Line(corners, form)),
+            2 => (corners(3..4), 0u8..4).prop_map(|(c, form)| Step::Element("f", c, form)),
+            1 => (corners(2..5), 0u8..2).prop_map(|(c, form)| Step::Element("l", c, form)),
         ];
         prop::collection::vec(statement, 1..40).prop_map(|steps| {
             let mut text = String::from("vt 0 0\nvn 0 0 1\n");
@@ -480,9 +480,9 @@ mod tests {
                             z as f32 / 4.0
                         );
                     }
-                    // obj-rs wants one corner form per face.
-                    Step::Face(corners, form) if defined > 0 => {
-                        text += "f";
+                    // obj-rs wants one corner form per element.
+                    Step::Element(keyword, corners, form) if defined > 0 => {
+                        text += keyword;
                         for (at, negative) in corners {
                             let i = at.index(defined);
                             let p = if negative {
@@ -499,24 +499,7 @@ mod tests {
                         }
                         text += "\n";
                     }
-                    Step::Line(corners, form) if defined > 0 => {
-                        text += "l";
-                        for (at, negative) in corners {
-                            let i = at.index(defined);
-                            let p = if negative {
-                                format!("-{}", defined - i)
-                            } else {
-                                format!("{}", i + 1)
-                            };
-                            text += &if form == 0 {
-                                format!(" {p}")
-                            } else {
-                                format!(" {p}/1")
-                            };
-                        }
-                        text += "\n";
-                    }
-                    Step::Face(..) | Step::Line(..) => {}
+                    Step::Element(..) => {}
                 }
             }
             text
@@ -526,8 +509,8 @@ mod tests {
     #[derive(Debug, Clone)]
     enum Step {
         Vertex(i32, i32, i32),
-        Face(Vec<(prop::sample::Index, bool)>, u8),
-        Line(Vec<(prop::sample::Index, bool)>, u8),
+        /// `f` (forms 0 to 3) or `l` (forms 0 and 1), with its corners.
+        Element(&'static str, Vec<(prop::sample::Index, bool)>, u8),
     }
 
     proptest! {

@@ -417,9 +417,8 @@ fn codim_points(
         if apart {
             return None;
         }
-        let exact = Solver::Exact;
         solve(
-            exact,
+            Solver::Exact,
             QueryKind::EdgeEdge,
             ctx.in_range,
             ctx.min_distance,
@@ -428,59 +427,27 @@ fn codim_points(
         .0
     };
     let edges = mesh.edges();
-    type Decide<'f> = &'f (dyn Fn([u32; 2]) -> Option<Toi> + Sync);
-    let kinds: [(&[[u32; 2]], Decide<'_>); 2] = [
-        (&found.vertex_edge, &|[v, e]| test(v, edges[e as usize])),
-        (&found.vertex_vertex, &|[v, w]| test(v, [w, w])),
+    let collect = cfg.collect_pairs;
+    let colliding = [
+        decide_points(
+            &found.vertex_edge,
+            |[v, e]| test(v, edges[e as usize]),
+            Feature::Edge,
+            mesh,
+            collect,
+            toi,
+            pairs,
+        ),
+        decide_points(
+            &found.vertex_vertex,
+            |[v, w]| test(v, [w, w]),
+            Feature::Vertex,
+            mesh,
+            collect,
+            toi,
+            pairs,
+        ),
     ];
-    let mut colliding = [0u64; 2];
-    for (k, (candidates, decide)) in kinds.into_iter().enumerate() {
-        let feature = |[a, b]: [u32; 2]| {
-            let second = if k == 0 {
-                Feature::Edge(b)
-            } else {
-                Feature::Vertex(b)
-            };
-            (mesh.global_id(Feature::Vertex(a)), mesh.global_id(second))
-        };
-        if cfg.collect_pairs {
-            let hits: Vec<(Toi, [u32; 2])> = (candidates.par_iter())
-                .filter_map(|&c| Some((decide(c)?, c)))
-                .collect();
-            for (t, c) in &hits {
-                *toi = Some(earliest(*toi, *t));
-                let (a, b) = feature(*c);
-                let (toi_lower, toi_upper) = (t.lower, t.upper);
-                let kind = QueryKind::EdgeEdge;
-                pairs.push(ContactPair {
-                    kind,
-                    a,
-                    b,
-                    toi_lower,
-                    toi_upper,
-                });
-            }
-            colliding[k] = hits.len() as u64;
-        } else {
-            // Counted and folded without keeping the pairs.
-            let (n, t) = (candidates.par_iter())
-                .fold(
-                    || (0u64, None),
-                    |(n, t), &c| match decide(c) {
-                        Some(x) => (n + 1, Some(earliest(t, x))),
-                        None => (n, t),
-                    },
-                )
-                .reduce(
-                    || (0, None),
-                    |(n, s), (m, t)| (n + m, t.map(|t| earliest(s, t)).or(s)),
-                );
-            if let Some(t) = t {
-                *toi = Some(earliest(*toi, t));
-            }
-            colliding[k] = n;
-        }
-    }
     if stop() {
         return None;
     }
@@ -492,6 +459,53 @@ fn codim_points(
         vertex_edge: counts(&found.vertex_edge, colliding[0]),
         vertex_vertex: counts(&found.vertex_vertex, colliding[1]),
     }))
+}
+
+/// `decide` on every `[point, other]` candidate, in parallel: the colliding
+/// ones' brackets folded into `toi` and, with `collect`, their pairs (the
+/// point, then `second(other)`) appended to `pairs` in candidate order
+/// (otherwise only counted, no pair kept); returns how many collide.
+fn decide_points(
+    candidates: &[[u32; 2]],
+    decide: impl Fn([u32; 2]) -> Option<Toi> + Sync,
+    second: fn(u32) -> Feature,
+    mesh: &TriMesh,
+    collect: bool,
+    toi: &mut Option<Toi>,
+    pairs: &mut Vec<ContactPair>,
+) -> u64 {
+    if collect {
+        let hits: Vec<(Toi, [u32; 2])> = (candidates.par_iter())
+            .filter_map(|&c| Some((decide(c)?, c)))
+            .collect();
+        for &(t, [v, other]) in &hits {
+            *toi = Some(earliest(*toi, t));
+            pairs.push(ContactPair {
+                kind: QueryKind::EdgeEdge,
+                a: mesh.global_id(Feature::Vertex(v)),
+                b: mesh.global_id(second(other)),
+                toi_lower: t.lower,
+                toi_upper: t.upper,
+            });
+        }
+        return hits.len() as u64;
+    }
+    let (n, t) = (candidates.par_iter())
+        .fold(
+            || (0u64, None),
+            |(n, t), &c| match decide(c) {
+                Some(x) => (n + 1, Some(earliest(t, x))),
+                None => (n, t),
+            },
+        )
+        .reduce(
+            || (0, None),
+            |(n, s), (m, t)| (n + m, t.map(|t| earliest(s, t)).or(s)),
+        );
+    if let Some(t) = t {
+        *toi = Some(earliest(*toi, t));
+    }
+    n
 }
 
 /// The exact test of a pair; `in_range` when the step's every coordinate
