@@ -99,8 +99,10 @@ struct StepResult {
     vf_toi: Option<Py<PyAny>>,
     ee_toi: Option<Py<PyAny>>,
     report: Py<PyAny>,
-    /// For `repr`: colliding pair counts (vf, ee).
+    /// For `repr`: colliding pair counts (vf, ee), and (ve, vv) when the
+    /// mesh has points.
     colliding: (u64, u64),
+    point_colliding: Option<(u64, u64)>,
     /// The codimensional points' pairs and brackets: vertex–edge, then
     /// vertex–vertex.
     point_pairs: [Option<Py<PyAny>>; 2],
@@ -162,6 +164,10 @@ impl StepResult {
             ee_toi: collected_toi(ee_toi)?,
             report: to_dict(py, &MeasuredStep::now(outcome.report.clone()))?,
             colliding: (outcome.report.vf.colliding, outcome.report.ee.colliding),
+            point_colliding: outcome
+                .report
+                .points
+                .map(|p| (p.vertex_edge.colliding, p.vertex_vertex.colliding)),
             point_pairs: [collected(ve)?, collected(vv)?],
             point_toi: [collected_toi(ve_toi)?, collected_toi(vv_toi)?],
         })
@@ -247,28 +253,34 @@ impl StepResult {
         let restore = py
             .import("ccdlab._native")?
             .getattr("_restore_step_result")?;
-        let state = (
-            self.toi,
-            self.toi_upper,
-            self.vf_pairs(py),
-            self.ee_pairs(py),
-            self.vf_toi(py),
-            self.ee_toi(py),
-            self.report(py),
-            self.colliding,
-            self.ve_pairs(py),
-            self.vv_pairs(py),
-            self.ve_toi(py),
-            self.vv_toi(py),
-        )
-            .into_pyobject(py)?;
+        let state = PyTuple::new(
+            py,
+            [
+                self.toi.into_pyobject(py)?,
+                self.toi_upper.into_pyobject(py)?,
+                self.vf_pairs(py).into_pyobject(py)?,
+                self.ee_pairs(py).into_pyobject(py)?,
+                self.vf_toi(py).into_pyobject(py)?,
+                self.ee_toi(py).into_pyobject(py)?,
+                self.report(py).into_bound(py),
+                self.colliding.into_pyobject(py)?.into_any(),
+                self.ve_pairs(py).into_pyobject(py)?,
+                self.vv_pairs(py).into_pyobject(py)?,
+                self.ve_toi(py).into_pyobject(py)?,
+                self.vv_toi(py).into_pyobject(py)?,
+                self.point_colliding.into_pyobject(py)?,
+            ],
+        )?;
         Ok((restore, state))
     }
 
     fn __repr__(&self) -> String {
         let toi = self.toi.map_or("None".to_string(), |t| format!("{t:e}"));
+        let points = self.point_colliding.map_or(String::new(), |(ve, vv)| {
+            format!(", ve_colliding={ve}, vv_colliding={vv}")
+        });
         format!(
-            "StepResult(toi={toi}, vf_colliding={}, ee_colliding={})",
+            "StepResult(toi={toi}, vf_colliding={}, ee_colliding={}{points})",
             self.colliding.0, self.colliding.1
         )
     }
@@ -279,7 +291,7 @@ impl StepResult {
 /// pickles of versions before them).
 #[pyfunction]
 #[pyo3(signature = (toi, toi_upper, vf_pairs, ee_pairs, vf_toi, ee_toi, report, colliding,
-    ve_pairs = None, vv_pairs = None, ve_toi = None, vv_toi = None))]
+    ve_pairs = None, vv_pairs = None, ve_toi = None, vv_toi = None, point_colliding = None))]
 #[allow(clippy::too_many_arguments)]
 fn _restore_step_result(
     py: Python<'_>,
@@ -295,6 +307,7 @@ fn _restore_step_result(
     vv_pairs: Option<Py<PyAny>>,
     ve_toi: Option<Py<PyAny>>,
     vv_toi: Option<Py<PyAny>>,
+    point_colliding: Option<(u64, u64)>,
 ) -> PyResult<StepResult> {
     // The arrays come back writable from pickle or `copy.deepcopy`.
     let fixed = |a: Option<Py<PyAny>>| a.map(|a| read_only(py, a)).transpose();
@@ -307,6 +320,7 @@ fn _restore_step_result(
         ee_toi: fixed(ee_toi)?,
         report,
         colliding,
+        point_colliding,
         point_pairs: [fixed(ve_pairs)?, fixed(vv_pairs)?],
         point_toi: [fixed(ve_toi)?, fixed(vv_toi)?],
     })

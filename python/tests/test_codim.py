@@ -177,11 +177,13 @@ def test_points_meet_points_and_rods():
     # Pickled with the points' pairs.
     q = pickle.loads(pickle.dumps(r))
     assert q.vv_pairs.tolist() == [[0, 1]] and not q.vv_pairs.flags.writeable
+    assert repr(r) == repr(q) and repr(r).endswith(
+        "vf_colliding=0, ee_colliding=0, ve_colliding=1, vv_colliding=1)")
     # Without collect_pairs: the time only; a mesh without points reports none.
     r = ccdlab.step(V0, V1, F, edges=[[3, 4]])
     assert r.ve_pairs is None and r.toi <= 0.25
     tri = ccdlab.step(TRI, TRI, np.array([[0, 1, 2]]))
-    assert "points" not in tri.report
+    assert "points" not in tri.report and "ve_colliding" not in repr(tri)
     # Points in one body that does not collide with itself skip each other.
     r = ccdlab.step(V0, V1, F, edges=[[3, 4]], collect_pairs=True,
                     bodies=[1, 1, 0, 0, 0, 0], self_collision=[True, False])

@@ -12,7 +12,8 @@ use crate::filter::FilterSet;
 use crate::mesh::Step;
 use crate::narrow_phase::Solver;
 use crate::pipeline::{
-    BodyCounts, KindCounts, Pipeline, PipelineConfig, PipelineError, StageTimes, StepReport,
+    BodyCounts, KindCounts, Pipeline, PipelineConfig, PipelineError, PointCounts, StageTimes,
+    StepReport,
 };
 
 /// Why a replay stopped.
@@ -132,6 +133,10 @@ pub struct ReplaySummary {
     pub vf: KindTotals,
     /// Edge–edge totals.
     pub ee: KindTotals,
+    /// Totals of the codimensional points' pairs, when the mesh has points
+    /// ([`StepReport::points`]); absent from the JSON otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<PointCounts>,
     /// Smallest per-step time of impact (lower bound) over the steps with a
     /// collision.
     pub min_step_toi: Option<f64>,
@@ -156,6 +161,7 @@ pub fn replay(
     let mut pipeline = Pipeline::new(config);
     let mesh = seq.mesh();
     let (mut vf, mut ee) = (KindTotals::default(), KindTotals::default());
+    let mut points = None::<PointCounts>;
     let mut sum = StageTimes::default();
     let (mut with_collisions, mut min_toi) = (0, None::<f64>);
     let mut ran: Vec<SettingRun> = Vec::new();
@@ -169,6 +175,9 @@ pub fn replay(
         let r = &outcome.report;
         vf.add(&r.vf);
         ee.add(&r.ee);
+        if let Some(p) = r.points {
+            *points.get_or_insert_default() += p;
+        }
         bodies = r.bodies;
         match ran.iter_mut().find(|s| {
             (s.filters, s.time_aligned, s.window) == (r.filters, r.time_aligned, r.window)
@@ -219,6 +228,7 @@ pub fn replay(
         bodies,
         vf,
         ee,
+        points,
         min_step_toi: min_toi,
         mean_time_ms: StageTimes {
             bvh: sum.bvh / n,

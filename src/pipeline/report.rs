@@ -91,6 +91,19 @@ pub struct PointCounts {
     pub vertex_vertex: PairCounts,
 }
 
+impl std::ops::AddAssign for PointCounts {
+    /// Sums the counts (a replay's totals over its steps).
+    fn add_assign(&mut self, other: Self) {
+        for (a, b) in [
+            (&mut self.vertex_edge, other.vertex_edge),
+            (&mut self.vertex_vertex, other.vertex_vertex),
+        ] {
+            a.candidates += b.candidates;
+            a.colliding += b.colliding;
+        }
+    }
+}
+
 /// How many bodies a step's mesh has ([`super::Bodies`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BodyCounts {

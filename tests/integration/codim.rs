@@ -11,11 +11,14 @@
 use std::collections::BTreeSet;
 
 use ccdlab::broad_phase::BroadPhaseError;
+use ccdlab::harness::replay::replay;
+use ccdlab::harness::sequence::FrameSequence;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
 use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{
-    Bodies, BodiesError, BodyLabels, Pipeline, PipelineConfig, PipelineError, TimeAligned,
+    Bodies, BodiesError, BodyLabels, Pipeline, PipelineConfig, PipelineError, PointCounts,
+    TimeAligned,
 };
 
 use super::pipeline::{keys, oracle_collisions_within};
@@ -291,4 +294,43 @@ fn points_meet_points_and_rods_and_bodies_can_skip_them() {
         .step(&Step::new(&plain, &p, &p).unwrap())
         .unwrap();
     assert_eq!(out.report.points, None);
+}
+
+#[test]
+fn a_replay_totals_the_points_pairs_of_its_steps() {
+    // The points of the test above over three steps: 0 → 1 → 2 (the pairs
+    // meet in the first step and move apart), then back again.
+    let x0 = vec![
+        v(5.0, 5.0, 5.0),
+        v(5.0, 5.0, 6.0),
+        v(0.5, 0.0, 1.0),
+        v(0.0, 0.0, 0.0),
+        v(1.0, 0.0, 0.0),
+        v(9.0, 9.0, 9.0),
+    ];
+    let mut x1 = x0.clone();
+    (x1[0].z, x1[1].z, x1[2].z) = (6.0, 5.0, -3.0);
+    let mesh = TriMesh::with_edges(6, vec![], &[[3, 4]]).unwrap();
+    let seq = FrameSequence::from_memory("points", mesh, vec![x0.clone(), x1, x0]).unwrap();
+    let mut sum = PointCounts::default();
+    let summary = replay(&seq, PipelineConfig::default(), |r| {
+        sum += r.report.points.expect("the mesh has points");
+    })
+    .unwrap();
+    assert_eq!(summary.points, Some(sum));
+    assert_eq!(
+        (sum.vertex_edge.colliding, sum.vertex_vertex.colliding),
+        (2, 2)
+    );
+    assert_eq!(summary.steps_with_collisions, 2);
+    // The JSON has them; a mesh without points has none.
+    let json = serde_json::to_value(&summary).unwrap();
+    assert_eq!(json["points"]["vertex_vertex"]["colliding"], 2);
+    let plain = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
+    let x = vec![v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)];
+    let seq = FrameSequence::from_memory("plain", plain, vec![x.clone(), x]).unwrap();
+    let summary = replay(&seq, PipelineConfig::default(), |_| {}).unwrap();
+    assert_eq!(summary.points, None);
+    let json = serde_json::to_value(&summary).unwrap();
+    assert!(json.get("points").is_none());
 }

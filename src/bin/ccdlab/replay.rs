@@ -152,6 +152,9 @@ fn print_summary(s: &ReplaySummary) {
         println!("{}", crate::counts_table::bodies_line(b));
     }
     crate::counts_table::print((&s.vf).into(), (&s.ee).into());
+    if let Some(p) = &s.points {
+        println!("{}", crate::counts_table::points_line(p));
+    }
     println!(
         "steps with collisions: {}/{}; smallest step TOI: {}",
         s.steps_with_collisions,
