@@ -139,10 +139,12 @@ pub enum PipelineError {
 pub struct StepOutcome {
     /// Counts, times and the time of impact.
     pub report: StepReport,
-    /// Colliding pairs, in candidate order (empty unless
-    /// [`PipelineConfig::collect_pairs`]): vertex–face, edge–edge, then the
-    /// codimensional points' ([`ContactPair::vertex_edge`],
-    /// [`ContactPair::vertex_vertex`]).
+    /// Colliding pairs (empty unless [`PipelineConfig::collect_pairs`]):
+    /// vertex–face, edge–edge, then the codimensional points'
+    /// ([`ContactPair::vertex_edge`], [`ContactPair::vertex_vertex`]), each
+    /// kind ascending by `(a, b)`, so that a step lists the same pairs in the
+    /// same order whether its BVH was built or refitted, at any thread count
+    /// and in any filter setting.
     pub pairs: Vec<ContactPair>,
 }
 
@@ -463,8 +465,9 @@ fn codim_points(
 
 /// `decide` on every `[point, other]` candidate, in parallel: the colliding
 /// ones' brackets folded into `toi` and, with `collect`, their pairs (the
-/// point, then `second(other)`) appended to `pairs` in candidate order
-/// (otherwise only counted, no pair kept); returns how many collide.
+/// point, then `second(other)`) appended to `pairs` in candidate order,
+/// which is ascending (otherwise only counted, no pair kept); returns how
+/// many collide.
 fn decide_points(
     candidates: &[[u32; 2]],
     decide: impl Fn([u32; 2]) -> Option<Toi> + Sync,
@@ -1023,8 +1026,9 @@ impl CandidateSink for FilterSink<'_> {
 }
 
 /// One kind's counts from all tasks, added up into `counts`; its earliest
-/// time of impact; its colliding pairs in task order (when collected) by
-/// global ID appended to `pairs`. Returns its loose brackets' pairs and the
+/// time of impact; its colliding pairs (when collected) by global ID
+/// appended to `pairs`, ascending by `(a, b)` (the tasks' order follows the
+/// tree, which a refit keeps and a build changes). Returns its loose brackets' pairs and the
 /// smallest of their upper ends.
 fn collect_kind<P: Pair>(
     parts: impl Iterator<Item = KindSink<P>>,
@@ -1035,6 +1039,7 @@ fn collect_kind<P: Pair>(
 ) -> (Vec<(P, f64)>, f64) {
     let mut passed = 0;
     let (mut loose, mut loose_upper) = (Vec::new(), f64::INFINITY);
+    let first = pairs.len();
     for mut k in parts {
         passed += k.passed;
         counts.exact_fallbacks += k.fallbacks;
@@ -1051,13 +1056,14 @@ fn collect_kind<P: Pair>(
         loose_upper = loose_upper.min(k.loose_upper);
     }
     counts.after_filter = passed + counts.culled_window;
+    pairs[first..].sort_unstable_by_key(|p| (p.a, p.b));
     (loose, loose_upper)
 }
 
 /// The tasks' counts added up into `vf` and `ee`; returns the summed busy
 /// times, the earliest time of impact's bracket, and the
-/// colliding pairs (vertex–face, then edge–edge, each in candidate order;
-/// empty unless collected).
+/// colliding pairs (vertex–face, then edge–edge, each ascending; empty
+/// unless collected).
 ///
 /// Loose brackets (a minimum-separation step that does not collect its
 /// pairs, [`WithinVerdict`]) are narrowed here where they may hold the
