@@ -23,7 +23,7 @@ pub(crate) fn solve_one(
     names: [&str; 8],
     args: [&Bound<'_, PyAny>; 8],
     solver: &str,
-    min_distance: f64,
+    min_distance: Distance,
 ) -> PyResult<Option<Py<PyAny>>> {
     let solver = QuerySolver::parse(solver, min_distance)?;
     let mut q = [Vec3::zeros(); 8];
@@ -50,8 +50,8 @@ pub(crate) fn solve_batch<'py>(
     kind: QueryKind,
     queries: &Bound<'py, PyAny>,
     solver: &str,
-    min_distance: f64,
-    threads: Option<i64>,
+    min_distance: Distance,
+    threads: Option<Threads>,
 ) -> PyResult<BatchResult<'py>> {
     let solver = QuerySolver::parse(solver, min_distance)?;
     let threads = parse_threads(threads)?;
@@ -145,7 +145,8 @@ pub(crate) fn solve_batch<'py>(
 ///     min_distance that is negative, NaN or infinite, or a positive one
 ///     with solver "cubic".
 #[pyfunction]
-#[pyo3(signature = (v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, *, solver = "exact", min_distance = 0.0))]
+#[pyo3(signature = (v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, *, solver = "exact", min_distance = Distance(0.0)),
+    text_signature = "(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, *, solver='exact', min_distance=0.0)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn vertex_face_ccd(
     py: Python<'_>,
@@ -158,7 +159,7 @@ pub(crate) fn vertex_face_ccd(
     f1_t1: &Bound<'_, PyAny>,
     f2_t1: &Bound<'_, PyAny>,
     solver: &str,
-    min_distance: f64,
+    min_distance: Distance,
 ) -> PyResult<Option<Py<PyAny>>> {
     solve_one(
         py,
@@ -208,7 +209,8 @@ pub(crate) fn vertex_face_ccd(
 ///     min_distance that is negative, NaN or infinite, or a positive one
 ///     with solver "cubic".
 #[pyfunction]
-#[pyo3(signature = (ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, *, solver = "exact", min_distance = 0.0))]
+#[pyo3(signature = (ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, *, solver = "exact", min_distance = Distance(0.0)),
+    text_signature = "(ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, *, solver='exact', min_distance=0.0)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn edge_edge_ccd(
     py: Python<'_>,
@@ -221,7 +223,7 @@ pub(crate) fn edge_edge_ccd(
     eb0_t1: &Bound<'_, PyAny>,
     eb1_t1: &Bound<'_, PyAny>,
     solver: &str,
-    min_distance: f64,
+    min_distance: Distance,
 ) -> PyResult<Option<Py<PyAny>>> {
     solve_one(
         py,
@@ -269,13 +271,14 @@ pub(crate) fn edge_edge_ccd(
 ///     Ctrl-C (or any exception a signal handler raises, which is raised
 ///     instead) stops the batch when called from the main thread.
 #[pyfunction]
-#[pyo3(signature = (queries, *, solver = "exact", min_distance = 0.0, threads = None))]
+#[pyo3(signature = (queries, *, solver = "exact", min_distance = Distance(0.0), threads = None),
+    text_signature = "(queries, *, solver='exact', min_distance=0.0, threads=None)")]
 pub(crate) fn vertex_face_ccd_batch<'py>(
     py: Python<'py>,
     queries: &Bound<'py, PyAny>,
     solver: &str,
-    min_distance: f64,
-    threads: Option<i64>,
+    min_distance: Distance,
+    threads: Option<Threads>,
 ) -> PyResult<BatchResult<'py>> {
     solve_batch(
         py,
@@ -319,13 +322,14 @@ pub(crate) fn vertex_face_ccd_batch<'py>(
 ///     Ctrl-C (or any exception a signal handler raises, which is raised
 ///     instead) stops the batch when called from the main thread.
 #[pyfunction]
-#[pyo3(signature = (queries, *, solver = "exact", min_distance = 0.0, threads = None))]
+#[pyo3(signature = (queries, *, solver = "exact", min_distance = Distance(0.0), threads = None),
+    text_signature = "(queries, *, solver='exact', min_distance=0.0, threads=None)")]
 pub(crate) fn edge_edge_ccd_batch<'py>(
     py: Python<'py>,
     queries: &Bound<'py, PyAny>,
     solver: &str,
-    min_distance: f64,
-    threads: Option<i64>,
+    min_distance: Distance,
+    threads: Option<Threads>,
 ) -> PyResult<BatchResult<'py>> {
     solve_batch(
         py,

@@ -20,6 +20,7 @@
 //! global is shared with worker processes.
 
 use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, OnceLock, TryLockError};
 
 use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
 use ccdlab::harness::memory::MeasuredStep;
@@ -414,7 +415,7 @@ fn _restore_step_result(
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
     window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
-    threads = None, collect_pairs = false, min_distance = 0.0, bodies = None,
+    threads = None, collect_pairs = false, min_distance = Distance(0.0), bodies = None,
     self_collision = SelfCollision::All(true)),
     text_signature = "(V0, V1, F, *, edges=None, k=26, filters='slpf+dnf', window=True, \
         time_aligned='auto', solver='exact', threads=None, collect_pairs=False, min_distance=0.0, \
@@ -431,9 +432,9 @@ fn step(
     window: bool,
     time_aligned: BoolOrStr,
     solver: &str,
-    threads: Option<i64>,
+    threads: Option<Threads>,
     collect_pairs: bool,
-    min_distance: f64,
+    min_distance: Distance,
     bodies: Option<&Bound<'_, PyAny>>,
     self_collision: SelfCollision,
 ) -> PyResult<StepResult> {
@@ -543,10 +544,10 @@ fn run_step(
 /// The first step builds the BVH; the next ones refit it (as
 /// ``ccdlab replay`` does from step to step), unless ``rebuild_next()`` was
 /// called. Results are those of fresh steps with the same frames (the same
-/// pairs, listed in another order when the tree was built for other
-/// frames). Steps
-/// follow one another: stepping the pipeline while another thread runs one
-/// of its steps raises ``RuntimeError`` (use one pipeline per thread).
+/// pairs in the same order). Steps follow one another: stepping the
+/// pipeline while another thread runs one of its steps raises
+/// ``RuntimeError`` (use one pipeline per thread); its properties can be
+/// read meanwhile.
 ///
 /// Parameters
 /// ----------
@@ -571,9 +572,17 @@ struct PyPipeline {
     faces: Vec<[u32; 3]>,
     /// The codimensional edges, as given (validated).
     edges: Vec<[u32; 2]>,
+    options: Options,
+    /// The mesh's vertex count, once known (readable while a step runs).
+    num_vertices: OnceLock<usize>,
+    /// What a step changes, held by one step at a time.
+    state: Mutex<PipelineState>,
+}
+
+/// The part of a [`PyPipeline`] that its steps change.
+struct PipelineState {
     /// Built by the first step (or at once, with `num_vertices`).
     mesh: Option<TriMesh>,
-    options: Options,
     inner: Pipeline,
     /// The worker pool (a forked child builds its own: the parent's
     /// workers do not exist in it).
@@ -581,13 +590,26 @@ struct PyPipeline {
 }
 
 impl PyPipeline {
-    /// The pool of this process, built when missing.
-    fn pool(&mut self) -> PyResult<&rayon::ThreadPool> {
-        if self.pool.as_ref().is_none_or(Workers::is_foreign) {
-            // An inherited pool is leaked by its drop.
-            self.pool = Some(thread_pool(self.options.threads)?);
+    /// The state, held to change it; a `RuntimeError` that says so when
+    /// another thread is running one of its steps (the interpreter lock is
+    /// released during a step, and a pipeline's steps follow one another).
+    fn busy_checked(&self) -> PyResult<MutexGuard<'_, PipelineState>> {
+        match self.state.try_lock() {
+            Ok(state) => Ok(state),
+            // A step that panicked (pyo3 raised it as an exception) may
+            // have left its tree half refitted: the next step builds anew.
+            Err(TryLockError::Poisoned(p)) => {
+                let mut state = p.into_inner();
+                state.inner.rebuild_next();
+                self.state.clear_poison();
+                Ok(state)
+            }
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "this Pipeline is running a step in another thread: a pipeline's steps follow \
+                 one another (each refits the BVH of the one before); use one Pipeline per \
+                 thread",
+            )),
         }
-        Ok(self.pool.as_ref().expect("set above"))
     }
 }
 
@@ -596,7 +618,7 @@ impl PyPipeline {
     #[new]
     #[pyo3(signature = (F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
         window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
-        threads = None, collect_pairs = false, min_distance = 0.0, bodies = None,
+        threads = None, collect_pairs = false, min_distance = Distance(0.0), bodies = None,
         self_collision = SelfCollision::All(true), num_vertices = None),
         text_signature = "(F, *, edges=None, k=26, filters='slpf+dnf', window=True, \
             time_aligned='auto', solver='exact', threads=None, collect_pairs=False, \
@@ -611,9 +633,9 @@ impl PyPipeline {
         window: bool,
         time_aligned: BoolOrStr,
         solver: &str,
-        threads: Option<i64>,
+        threads: Option<Threads>,
         collect_pairs: bool,
-        min_distance: f64,
+        min_distance: Distance,
         bodies: Option<&Bound<'_, PyAny>>,
         self_collision: SelfCollision,
         num_vertices: Option<usize>,
@@ -654,10 +676,13 @@ impl PyPipeline {
         Ok(PyPipeline {
             faces,
             edges,
-            mesh,
-            inner: Pipeline::new(options.config.clone()),
+            num_vertices: num_vertices.map_or_else(OnceLock::new, OnceLock::from),
+            state: Mutex::new(PipelineState {
+                mesh,
+                inner: Pipeline::new(options.config.clone()),
+                pool,
+            }),
             options,
-            pool,
         })
     }
 
@@ -684,39 +709,34 @@ impl PyPipeline {
     ///     The pipeline is running a step in another thread.
     #[allow(non_snake_case)]
     fn step(
-        slf: &Bound<'_, Self>,
+        &self,
         py: Python<'_>,
         V0: &Bound<'_, PyAny>,
         V1: &Bound<'_, PyAny>,
     ) -> PyResult<StepResult> {
-        let mut this = busy_checked(slf)?;
-        let this = &mut *this;
-        let (x_t0, x_t1) = frames(V0, V1, this.mesh.as_ref().map(TriMesh::num_vertices))?;
-        this.pool()?;
-        let collect = this.options.config.collect_pairs;
-        let PyPipeline {
-            faces,
-            edges,
-            mesh,
-            inner,
-            pool,
-            ..
-        } = this;
+        let mut state = self.busy_checked()?;
+        let PipelineState { mesh, inner, pool } = &mut *state;
+        let (x_t0, x_t1) = frames(V0, V1, mesh.as_ref().map(TriMesh::num_vertices))?;
+        if pool.as_ref().is_none_or(Workers::is_foreign) {
+            // An inherited pool is leaked by its drop.
+            *pool = Some(thread_pool(self.options.threads)?);
+        }
         let pool = pool.as_ref().expect("built above");
         if mesh.is_none() {
             // Its topology checks the indices against the first step's count.
             let n = x_t0.len();
-            *mesh = Some(build_mesh(py, pool, n, faces.clone(), edges)?);
+            *mesh = Some(build_mesh(py, pool, n, self.faces.clone(), &self.edges)?);
+            let _ = self.num_vertices.set(n);
         }
         let mesh = mesh.as_ref().expect("built above");
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
-        StepResult::new(py, outcome, mesh, collect)
+        StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
     }
 
     /// Makes the next step build its BVH anew instead of refitting it
     /// (after large deformations, say). Its result is a fresh step's.
-    fn rebuild_next(slf: &Bound<'_, Self>) -> PyResult<()> {
-        busy_checked(slf)?.inner.rebuild_next();
+    fn rebuild_next(&self) -> PyResult<()> {
+        self.busy_checked()?.inner.rebuild_next();
         Ok(())
     }
 
@@ -747,7 +767,7 @@ impl PyPipeline {
     /// The mesh's vertex count, or None before the first step.
     #[getter]
     fn num_vertices(&self) -> Option<usize> {
-        self.mesh.as_ref().map(TriMesh::num_vertices)
+        self.num_vertices.get().copied()
     }
 
     /// Pickling: the faces and the configuration (a new BVH is built by the
@@ -801,18 +821,6 @@ impl PyPipeline {
             self.options.config.min_distance
         )
     }
-}
-
-/// The pipeline, borrowed to change it; a `RuntimeError` that says so when
-/// another thread is running one of its steps (the interpreter lock is
-/// released during a step, and a pipeline's steps follow one another).
-fn busy_checked<'py>(slf: &Bound<'py, PyPipeline>) -> PyResult<PyRefMut<'py, PyPipeline>> {
-    slf.try_borrow_mut().map_err(|_| {
-        PyRuntimeError::new_err(
-            "this Pipeline is running a step in another thread: a pipeline's steps follow one \
-             another (each refits the BVH of the one before); use one Pipeline per thread",
-        )
-    })
 }
 
 /// Triangles as an int64 `(m, 3)` array.
@@ -1010,16 +1018,18 @@ fn edges(
 ///     truth, or a bad option (a min_distance that is negative, NaN or
 ///     infinite; a positive one with solver "cubic"; oracle at d = 0).
 #[pyfunction]
-#[pyo3(signature = (*paths, solver = "exact", min_time_ms = 50, min_distance = 0.0, oracle = false))]
+#[pyo3(signature = (*paths, solver = "exact", min_time_ms = 50, min_distance = Distance(0.0), oracle = false),
+    text_signature = "(*paths, solver='exact', min_time_ms=50, min_distance=0.0, oracle=False)")]
 fn queries(
     py: Python<'_>,
     paths: &Bound<'_, PyTuple>,
     solver: &str,
     min_time_ms: i64,
-    min_distance: f64,
+    min_distance: Distance,
     oracle: bool,
 ) -> PyResult<Py<PyAny>> {
     let solver = parse_solver(solver)?;
+    let Distance(min_distance) = min_distance;
     let within = WithinOptions {
         min_distance,
         oracle,

@@ -14,7 +14,7 @@ use ccdlab::pipeline::{Bodies, BodyLabels, PipelineConfig, SelfColliding, TimeAl
 use numpy::IntoPyArray;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PySlice, PyString};
 
 use crate::arrays::*;
 
@@ -53,6 +53,42 @@ impl<'a, 'py> FromPyObject<'a, 'py> for IntOrStr {
     }
 }
 
+/// `threads=`: an int (numpy's included); a bool is a `TypeError` (as for
+/// `k`), not one thread.
+pub(crate) struct Threads(i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Threads {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(
+                "threads: expected an int (1 to 1024) or None, got bool",
+            ));
+        }
+        Ok(Threads(obj.extract()?))
+    }
+}
+
+/// `min_distance=`: a float or an int (numpy's included); a bool is a
+/// `TypeError`, not a distance of 0 or 1.
+#[derive(Clone, Copy)]
+pub(crate) struct Distance(pub(crate) f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Distance {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool" {
+            return Err(PyTypeError::new_err(format!(
+                "min_distance: expected a float, got {}",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Distance(obj.extract()?))
+    }
+}
+
 /// `time_aligned=`: `"auto"`, `"on"`, `"off"`, or a bool.
 pub(crate) enum BoolOrStr {
     Bool(bool),
@@ -83,16 +119,18 @@ impl<'a, 'py> FromPyObject<'a, 'py> for BoolOrStr {
 /// obstacle; any other name is refused by [`parse_bodies`]).
 pub(crate) enum SelfCollision {
     All(bool),
-    Each(Vec<bool>),
+    /// A sequence, converted by [`parse_bodies`] up to the largest body
+    /// label (so that a broadcast view of any length is never copied).
+    Each(Py<PyAny>),
     Named(String),
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for SelfCollision {
     type Error = PyErr;
 
-    /// A bool (numpy's included), a str, or a sequence of bools (a list, a
-    /// tuple, a numpy array of bools); anything else is a `TypeError`
-    /// naming `self_collision`.
+    /// A bool (numpy's included), a str, or a sized object (a list, a
+    /// tuple, a numpy array), whose elements [`parse_bodies`] checks;
+    /// anything else is a `TypeError` naming `self_collision`.
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if let Ok(b) = obj.extract::<bool>() {
             return Ok(SelfCollision::All(b));
@@ -100,18 +138,28 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SelfCollision {
         if let Ok(s) = obj.cast::<PyString>() {
             return Ok(SelfCollision::Named(s.to_str()?.to_owned()));
         }
-        if let Ok(each) = obj.extract::<Vec<bool>>() {
-            return Ok(SelfCollision::Each(each));
+        if obj.len().is_ok() {
+            return Ok(SelfCollision::Each(obj.to_owned().unbind()));
         }
-        // An array of another dtype (integers, say) is named by it.
-        let what = match obj.getattr("dtype") {
+        Err(self_collision_type_error(&obj))
+    }
+}
+
+/// The `TypeError` of a `self_collision` that is not a bool, a str or a
+/// sequence of bools (an array of another dtype is named by it).
+fn self_collision_type_error(obj: &Bound<'_, PyAny>) -> PyErr {
+    let what = || -> PyResult<String> {
+        Ok(match obj.getattr("dtype") {
             Ok(dtype) => format!("{} of dtype {}", obj.get_type().name()?, dtype.str()?),
             Err(_) => obj.get_type().name()?.to_string(),
-        };
-        Err(PyTypeError::new_err(format!(
+        })
+    };
+    match what() {
+        Ok(what) => PyTypeError::new_err(format!(
             "self_collision: expected a bool, a sequence of bools (one per body) or \"moving\", \
              got {what}"
-        )))
+        )),
+        Err(e) => e,
     }
 }
 
@@ -150,7 +198,26 @@ pub(crate) fn parse_bodies(
     let of_vertex = labels(bodies, "bodies", expected)?;
     let labels = match self_collision {
         SelfCollision::Each(each) => {
-            BodyLabels::new(of_vertex, each).map_err(|e| value_error(format!("bodies: {e}")))?
+            let each = each.bind(bodies.py());
+            // An array of another dtype is refused before its length.
+            if let Ok(dtype) = each.getattr("dtype")
+                && dtype.getattr("kind")?.ne("b")?
+            {
+                return Err(self_collision_type_error(each));
+            }
+            // Entries past the largest label are not used, nor converted.
+            let count = of_vertex.iter().max().map_or(0, |&b| b as usize + 1);
+            let each = if each.len()? > count {
+                &each
+                    .get_item(PySlice::new(each.py(), 0, count as isize, 1))
+                    .map_err(|_| self_collision_type_error(each))?
+            } else {
+                each
+            };
+            let flags: Vec<bool> = each
+                .extract()
+                .map_err(|_| self_collision_type_error(each))?;
+            BodyLabels::new(of_vertex, flags).map_err(|e| value_error(format!("bodies: {e}")))?
         }
         SelfCollision::All(b) => BodyLabels::uniform(of_vertex, b),
         SelfCollision::Named(_) => unreachable!("returned above"),
@@ -163,7 +230,7 @@ pub(crate) fn parse_solver(solver: &str) -> PyResult<Solver> {
 }
 
 /// `min_distance=`: a finite distance `≥ 0`.
-pub(crate) fn parse_min_distance(d: f64) -> PyResult<f64> {
+pub(crate) fn parse_min_distance(Distance(d): Distance) -> PyResult<f64> {
     validate_separation(d).map_err(|e| value_error(format!("min_distance: {e}")))
 }
 
@@ -180,7 +247,7 @@ pub(crate) enum QuerySolver {
 impl QuerySolver {
     /// `solver=` and `min_distance=`, checked: a finite `d ≥ 0`, and at
     /// `d > 0` the exact solver only (the cubic one decides contact only).
-    pub(crate) fn parse(solver: &str, min_distance: f64) -> PyResult<QuerySolver> {
+    pub(crate) fn parse(solver: &str, min_distance: Distance) -> PyResult<QuerySolver> {
         let solver = parse_solver(solver)?;
         let d = parse_min_distance(min_distance)?;
         if d == 0.0 {
@@ -212,8 +279,8 @@ impl QuerySolver {
 }
 
 /// `threads=`: `None` (all CPUs) or 1 to [`MAX_THREADS`].
-pub(crate) fn parse_threads(threads: Option<i64>) -> PyResult<Option<usize>> {
-    match threads {
+pub(crate) fn parse_threads(threads: Option<Threads>) -> PyResult<Option<usize>> {
+    match threads.map(|Threads(n)| n) {
         None => Ok(None),
         Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(Some(n as usize)),
         Some(n) => Err(value_error(format!(
@@ -238,9 +305,9 @@ impl Options {
         window: bool,
         time_aligned: BoolOrStr,
         solver: &str,
-        threads: Option<i64>,
+        threads: Option<Threads>,
         collect_pairs: bool,
-        min_distance: f64,
+        min_distance: Distance,
         bodies: Option<Bodies>,
     ) -> PyResult<Options> {
         let min_distance = parse_min_distance(min_distance)?;
@@ -267,7 +334,7 @@ impl Options {
             },
         };
         // At d > 0 the exact solver only, as for the queries.
-        let solver = match QuerySolver::parse(solver, min_distance)? {
+        let solver = match QuerySolver::parse(solver, Distance(min_distance))? {
             QuerySolver::Contact(solver) => solver,
             QuerySolver::Within(_) => Solver::Exact,
         };

@@ -162,6 +162,34 @@ def test_bad_bodies_name_the_argument_and_element(kwargs, match):
         ccdlab.step(V, W, F, bodies=[0, 0, 0, 0], self_collision=np.array([1, 0], np.int64))
     with pytest.raises(TypeError, match="self_collision: expected a bool, .*, got float"):
         ccdlab.step(V, W, F, self_collision=0.5)
+    with pytest.raises(TypeError, match="self_collision: expected a bool, .*, got list"):
+        ccdlab.step(V, W, F, bodies=[0, 0, 0, 1], self_collision=[1, 0])
+
+
+def test_self_collision_past_the_largest_label_is_not_read():
+    # Ten billion bools as a broadcast view: only the first is converted.
+    many = np.broadcast_to(np.False_, (10**10,))
+    r = ccdlab.step(V, W, F, bodies=[0, 0, 0, 0], self_collision=many)
+    assert r.report["bodies"] == {"bodies": 1, "self_colliding": 0}
+    p = ccdlab.Pipeline(F, bodies=[0, 0, 0, 0], self_collision=many)
+    assert p.config["self_collision"] == [False]
+    # Nor checked: the entries past it are not used.
+    r = ccdlab.step(V, W, F, bodies=[0, 0, 0, 0], self_collision=[True, "unused"])
+    assert r.report["bodies"] == {"bodies": 1, "self_colliding": 1}
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"threads": True}, "threads: expected an int \\(1 to 1024\\) or None, got bool"),
+    ({"min_distance": True}, "min_distance: expected a float, got bool"),
+    ({"min_distance": np.False_}, "min_distance: expected a float, got bool"),
+])
+def test_a_bool_is_not_a_count_or_a_distance(kwargs, match):
+    with pytest.raises(TypeError, match=match):
+        ccdlab.step(V, W, F, **kwargs)
+    with pytest.raises(TypeError, match=match):
+        ccdlab.Pipeline(F, **kwargs)
+    with pytest.raises(TypeError, match=match):
+        ccdlab.vertex_face_ccd_batch(np.zeros((1, 8, 3)), **kwargs)
 
 
 def test_an_int_beyond_64_bits_is_a_bad_k_not_an_overflow():
@@ -326,3 +354,10 @@ def test_files(tmp_path):
             ccdlab.queries(path)
     with pytest.raises(ValueError, match=r"\(empty path\): no file extension"):
         ccdlab.read_mesh("")
+
+
+def test_signatures_show_the_defaults():
+    import inspect
+    for f in (ccdlab.vertex_face_ccd, ccdlab.edge_edge_ccd, ccdlab.vertex_face_ccd_batch,
+              ccdlab.edge_edge_ccd_batch, ccdlab.queries, ccdlab.step, ccdlab.Pipeline):
+        assert inspect.signature(f).parameters["min_distance"].default == 0.0, f

@@ -110,10 +110,14 @@ def test_a_pipeline_stepping_in_another_thread_says_so(ball):
             p.rebuild_next()
         except RuntimeError as e:
             state["busy"].append(str(e))
+        # Its properties can be read meanwhile.
+        assert p.num_vertices in (None, len(V0)) and p.faces.shape == F.shape
+        assert p.config["threads"] == 1 and repr(p).startswith("Pipeline(")
         time.sleep(0.001)
     t.join()
     assert state["busy"], "the step ended before this thread saw it running"
     assert all("running a step in another thread" in m for m in state["busy"])
+    assert p.num_vertices == len(V0)
     # Free again: it takes changes and steps.
     p.rebuild_next()
     assert p.step(V0, V1).report["bvh"] == "build"
