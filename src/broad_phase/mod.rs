@@ -17,4 +17,4 @@ pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
 pub use bvh_traverse::NOT_SKIPPED;
 pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};
-pub use point_pairs::{PointCandidates, point_candidates};
+pub use point_pairs::{PointCandidates, fold_point_candidates, point_candidates};

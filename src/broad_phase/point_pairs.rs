@@ -19,7 +19,10 @@
 //! `brute_force`; the point–edge pairs with each kind sorted apart, so
 //! that no pair of edges is visited): every pair that overlaps in the
 //! sweep slab gets the full tests, so the set is exactly that of the tests
-//! on every pair, in ascending order whatever the thread count.
+//! on every pair. [`point_candidates`] lists them in ascending order
+//! whatever the thread count; [`fold_point_candidates`] hands each to a
+//! visitor as it is found, so that a step keeps none of them (coincident
+//! points have quadratically many).
 //!
 //! [`TriMesh::codim_vertices`]: crate::mesh::TriMesh::codim_vertices
 //! [`TriMesh::codim_edges`]: crate::mesh::TriMesh::codim_edges
@@ -57,26 +60,78 @@ pub fn point_candidates(
     min_distance: f64,
     skip: &[u32],
 ) -> PointCandidates {
+    let push = |out: &mut Vec<[u32; 2]>, pair| out.push(pair);
+    let [mut vertex_edge, mut vertex_vertex] =
+        fold_point_candidates(step, axes, min_distance, skip, push, push, |mut a, b| {
+            a.extend(b);
+            a
+        });
+    vertex_edge.sort_unstable();
+    vertex_vertex.sort_unstable();
+    PointCandidates {
+        vertex_edge,
+        vertex_vertex,
+    }
+}
+
+/// The candidates of [`point_candidates`] handed, as they are found and in
+/// no set order, to `vertex_edge(out, [point, edge])` and
+/// `vertex_vertex(out, [point, point])` (the smaller point first), in
+/// parallel: each worker fills its own `T`, merged with `merge`. Returns
+/// the point–edge and the point–point results.
+///
+/// # Panics
+/// As [`point_candidates`].
+pub fn fold_point_candidates<T: Default + Send>(
+    step: &Step<'_>,
+    axes: KdopAxes,
+    min_distance: f64,
+    skip: &[u32],
+    vertex_edge: impl Fn(&mut T, [u32; 2]) + Sync,
+    vertex_vertex: impl Fn(&mut T, [u32; 2]) + Sync,
+    merge: impl Fn(T, T) -> T + Sync + Send,
+) -> [T; 2] {
     assert!(
         min_distance.is_finite() && min_distance >= 0.0,
         "min_distance {min_distance} is not a finite distance"
     );
     assert!(skip.is_empty() || skip.len() == step.mesh.num_components());
     let r = half_up(min_distance);
+    let visit = Visit {
+        vertex_edge,
+        vertex_vertex,
+        merge,
+    };
     match axes {
-        KdopAxes::Dop6 => candidates::<3>(step, r, skip),
-        KdopAxes::Dop8 => candidates::<4>(step, r, skip),
-        KdopAxes::Dop14 => candidates::<7>(step, r, skip),
-        KdopAxes::Dop18 => candidates::<9>(step, r, skip),
-        KdopAxes::Dop26 => candidates::<13>(step, r, skip),
+        KdopAxes::Dop6 => candidates::<3, T>(step, r, skip, visit),
+        KdopAxes::Dop8 => candidates::<4, T>(step, r, skip, visit),
+        KdopAxes::Dop14 => candidates::<7, T>(step, r, skip, visit),
+        KdopAxes::Dop18 => candidates::<9, T>(step, r, skip, visit),
+        KdopAxes::Dop26 => candidates::<13, T>(step, r, skip, visit),
     }
 }
 
-fn candidates<const N: usize>(step: &Step<'_>, margin: f64, skip: &[u32]) -> PointCandidates {
+/// The visitors of [`fold_point_candidates`].
+struct Visit<E, V, M> {
+    vertex_edge: E,
+    vertex_vertex: V,
+    merge: M,
+}
+
+fn candidates<const N: usize, T: Default + Send>(
+    step: &Step<'_>,
+    margin: f64,
+    skip: &[u32],
+    visit: Visit<
+        impl Fn(&mut T, [u32; 2]) + Sync,
+        impl Fn(&mut T, [u32; 2]) + Sync,
+        impl Fn(T, T) -> T + Sync + Send,
+    >,
+) -> [T; 2] {
     let mesh = step.mesh;
     let points = mesh.codim_vertices();
     if points.is_empty() {
-        return PointCandidates::default();
+        return [T::default(), T::default()];
     }
     // A vertex's k-DOPs at t = 0 and at t = 1, grown; a feature's: swept
     // (their merge, as `Kdop::from_swept_point` gives it), then the two.
@@ -107,23 +162,19 @@ fn candidates<const N: usize>(step: &Step<'_>, margin: f64, skip: &[u32]) -> Poi
     let entries = (point_bv.iter().enumerate())
         .map(|(i, b)| entry(&b[0], slabs, 0, i))
         .collect();
-    let mut vertex_vertex = sweep_cells(
+    let vertex_vertex = sweep_cells(
         entries,
-        |out: &mut Vec<[u32; 2]>, a: &Entry, b: &Entry| {
+        |out: &mut T, a: &Entry, b: &Entry| {
             let (u, v) = (points[a.id as usize], points[b.id as usize]);
             if meet(&point_bv[a.id as usize], &point_bv[b.id as usize]) && !skipped(u, v) {
-                out.push([u.min(v), u.max(v)]);
+                (visit.vertex_vertex)(out, [u.min(v), u.max(v)]);
             }
         },
-        |mut a, b| {
-            a.extend(b);
-            a
-        },
+        &visit.merge,
     );
-    vertex_vertex.sort_unstable();
 
     // Point–edge: the same over points and edges, visiting no edge pair.
-    let mut vertex_edge = Vec::new();
+    let mut vertex_edge = T::default();
     if !edges.is_empty() {
         let swept: Vec<&Kdop<N>> = point_bv.iter().chain(&edge_bv).map(|b| &b[0]).collect();
         let slabs = densest_last(&swept);
@@ -134,23 +185,16 @@ fn candidates<const N: usize>(step: &Step<'_>, margin: f64, skip: &[u32]) -> Poi
         let first_codim = mesh.num_face_edges() as u32;
         vertex_edge = sweep_cells_across(
             entries,
-            |out: &mut Vec<[u32; 2]>, p: &Entry, e: &Entry| {
+            |out: &mut T, p: &Entry, e: &Entry| {
                 let (v, ends) = (points[p.id as usize], edges[e.id as usize]);
                 if meet(&point_bv[p.id as usize], &edge_bv[e.id as usize]) && !skipped(v, ends[0]) {
-                    out.push([v, first_codim + e.id]);
+                    (visit.vertex_edge)(out, [v, first_codim + e.id]);
                 }
             },
-            |mut a, b| {
-                a.extend(b);
-                a
-            },
+            &visit.merge,
         );
-        vertex_edge.sort_unstable();
     }
-    PointCandidates {
-        vertex_edge,
-        vertex_vertex,
-    }
+    [vertex_edge, vertex_vertex]
 }
 
 /// A feature's k-DOPs: swept, at `t = 0` and at `t = 1`.

@@ -81,7 +81,7 @@ use super::report::{
     BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes, StepReport,
 };
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
-use crate::broad_phase::{CandidateSink, point_candidates};
+use crate::broad_phase::{CandidateSink, fold_point_candidates};
 use crate::filter::{
     CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
     dnf_window_within, point_point_apart, point_segment_apart,
@@ -379,13 +379,14 @@ impl Pipeline {
 }
 
 /// The pairs of the codimensional points of `step` (none when it has
-/// none): their candidates ([`point_candidates`], less those within one
-/// skipped group of `skip`) decided by the exact edge–edge test with the
-/// point as a zero-length edge (whatever `cfg.solver`: the cubic solver
-/// does not handle zero-length edges), in contact after the points' filter
-/// ([`point_segment_apart`], [`point_point_apart`]), in parallel; the colliding ones
-/// folded into `toi` and, when collected, appended to `pairs` in candidate
-/// order. Gives up (`None`) when `cancel` is set.
+/// none): their candidates ([`fold_point_candidates`], less those within
+/// one skipped group of `skip`) decided as they are found by the exact
+/// edge–edge test with the point as a zero-length edge (whatever
+/// `cfg.solver`: the cubic solver does not handle zero-length edges), in
+/// contact after the points' filter ([`point_segment_apart`],
+/// [`point_point_apart`]), in parallel, keeping no candidate; the colliding
+/// ones folded into `toi` and, when collected, appended to `pairs`
+/// ascending. Gives up (`None`) when `cancel` is set.
 fn codim_points(
     ctx: &FilterCtx<'_>,
     step: &Step<'_>,
@@ -399,7 +400,6 @@ fn codim_points(
     if mesh.codim_vertices().is_empty() {
         return Some(None);
     }
-    let found = point_candidates(step, cfg.axes, cfg.min_distance, skip);
     let stop = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     // In contact, the points' filter first (in its range); then the exact
     // edge–edge test of `p p` against `a b` (`a == b` for a point).
@@ -430,85 +430,84 @@ fn codim_points(
     };
     let edges = mesh.edges();
     let collect = cfg.collect_pairs;
-    let colliding = [
-        decide_points(
-            &found.vertex_edge,
-            |[v, e]| test(v, edges[e as usize]),
-            Feature::Edge,
-            mesh,
-            collect,
-            toi,
-            pairs,
-        ),
-        decide_points(
-            &found.vertex_vertex,
-            |[v, w]| test(v, [w, w]),
-            Feature::Vertex,
-            mesh,
-            collect,
-            toi,
-            pairs,
-        ),
-    ];
+    let tally = |out: &mut PointTally, pair: [u32; 2], verdict: Option<Toi>| {
+        out.candidates += 1;
+        if let Some(t) = verdict {
+            out.colliding += 1;
+            out.toi = Some(earliest(out.toi, t));
+            if collect {
+                out.hits.push((pair, t));
+            }
+        }
+    };
+    let [vertex_edge, vertex_vertex] = fold_point_candidates(
+        step,
+        cfg.axes,
+        cfg.min_distance,
+        skip,
+        |out, [v, e]| tally(out, [v, e], test(v, edges[e as usize])),
+        |out, [v, w]| tally(out, [v, w], test(v, [w, w])),
+        PointTally::merge,
+    );
     if stop() {
         return None;
     }
-    let counts = |c: &[[u32; 2]], colliding| PairCounts {
-        candidates: c.len() as u64,
-        colliding,
-    };
+    let vertex_edge = vertex_edge.finish(Feature::Edge, mesh, toi, pairs);
+    let vertex_vertex = vertex_vertex.finish(Feature::Vertex, mesh, toi, pairs);
     Some(Some(PointCounts {
-        vertex_edge: counts(&found.vertex_edge, colliding[0]),
-        vertex_vertex: counts(&found.vertex_vertex, colliding[1]),
+        vertex_edge,
+        vertex_vertex,
     }))
 }
 
-/// `decide` on every `[point, other]` candidate, in parallel: the colliding
-/// ones' brackets folded into `toi` and, with `collect`, their pairs (the
-/// point, then `second(other)`) appended to `pairs` in candidate order,
-/// which is ascending (otherwise only counted, no pair kept); returns how
-/// many collide.
-fn decide_points(
-    candidates: &[[u32; 2]],
-    decide: impl Fn([u32; 2]) -> Option<Toi> + Sync,
-    second: fn(u32) -> Feature,
-    mesh: &TriMesh,
-    collect: bool,
-    toi: &mut Option<Toi>,
-    pairs: &mut Vec<ContactPair>,
-) -> u64 {
-    if collect {
-        let hits: Vec<(Toi, [u32; 2])> = (candidates.par_iter())
-            .filter_map(|&c| Some((decide(c)?, c)))
-            .collect();
-        for &(t, [v, other]) in &hits {
-            *toi = Some(earliest(*toi, t));
-            pairs.push(ContactPair {
-                kind: QueryKind::EdgeEdge,
-                a: mesh.global_id(Feature::Vertex(v)),
-                b: mesh.global_id(second(other)),
-                toi_lower: t.lower,
-                toi_upper: t.upper,
-            });
+/// One worker's share of a kind of the points' pairs: its candidates, the
+/// colliding ones and their earliest time of impact, and (when collected)
+/// the colliding pairs with their brackets.
+#[derive(Default)]
+struct PointTally {
+    candidates: u64,
+    colliding: u64,
+    toi: Option<Toi>,
+    hits: Vec<([u32; 2], Toi)>,
+}
+
+impl PointTally {
+    fn merge(mut self, mut other: PointTally) -> PointTally {
+        self.candidates += other.candidates;
+        self.colliding += other.colliding;
+        if let Some(t) = other.toi {
+            self.toi = Some(earliest(self.toi, t));
         }
-        return hits.len() as u64;
+        self.hits.append(&mut other.hits);
+        self
     }
-    let (n, t) = (candidates.par_iter())
-        .fold(
-            || (0u64, None),
-            |(n, t), &c| match decide(c) {
-                Some(x) => (n + 1, Some(earliest(t, x))),
-                None => (n, t),
-            },
-        )
-        .reduce(
-            || (0, None),
-            |(n, s), (m, t)| (n + m, t.map(|t| earliest(s, t)).or(s)),
-        );
-    if let Some(t) = t {
-        *toi = Some(earliest(*toi, t));
+
+    /// The counts; the earliest time folded into `toi`; the colliding
+    /// pairs (the point, then `second(other)`) appended to `pairs`,
+    /// ascending.
+    fn finish(
+        mut self,
+        second: fn(u32) -> Feature,
+        mesh: &TriMesh,
+        toi: &mut Option<Toi>,
+        pairs: &mut Vec<ContactPair>,
+    ) -> PairCounts {
+        if let Some(t) = self.toi {
+            *toi = Some(earliest(*toi, t));
+        }
+        self.hits.sort_unstable_by_key(|&(pair, _)| pair);
+        pairs.extend(self.hits.iter().map(|&([v, other], t)| ContactPair {
+            kind: QueryKind::EdgeEdge,
+            a: mesh.global_id(Feature::Vertex(v)),
+            b: mesh.global_id(second(other)),
+            toi_lower: t.lower,
+            toi_upper: t.upper,
+        }));
+        PairCounts {
+            candidates: self.candidates,
+            colliding: self.colliding,
+        }
     }
-    n
 }
 
 /// The exact test of a pair; `in_range` when the step's every coordinate
