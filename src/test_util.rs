@@ -1,5 +1,5 @@
-//! Test helpers: a scratch folder per test and the sorted names in a
-//! folder. One file for the library's unit tests (`mod test_util`) and the
+//! Test helpers: a scratch folder per test, the sorted names in a folder,
+//! and random meshes' faces less their repeats. One file for the library's unit tests (`mod test_util`) and the
 //! integration tests (`mod common`, by path): each of those is its own
 //! crate and uses only some of these.
 
@@ -79,4 +79,16 @@ pub fn mkfifo(path: &Path) {
         .status()
         .unwrap();
     assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// `faces` less those with the corners of an earlier one (in any order),
+/// which `TriMesh` refuses: random faces over a few vertices repeat often.
+pub fn without_repeated_faces(mut faces: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
+    let mut seen = std::collections::HashSet::new();
+    faces.retain(|t| {
+        let mut key = *t;
+        key.sort_unstable();
+        seen.insert(key)
+    });
+    faces
 }

@@ -77,6 +77,18 @@ pub enum MeshError {
         /// Its vertex indices.
         indices: [u32; 3],
     },
+    /// A face has the corners of an earlier face (in any order): a repeated
+    /// triangle, whose pairs would be tested twice (and a mesh of many
+    /// repeats would make the BVH's work quadratic).
+    #[error(
+        "face {face} has the corners of face {first} (numbered from 0): a repeated triangle; drop the repeats"
+    )]
+    RepeatedFace {
+        /// 0-based index of the repeat.
+        face: usize,
+        /// 0-based index of the first face with those corners.
+        first: usize,
+    },
     /// An edge refers to a vertex that does not exist.
     #[error(
         "edge {edge} refers to vertex {index} (both numbered from 0), but the mesh has {num_vertices} vertices"

@@ -130,8 +130,10 @@ pub fn check_mesh(
 impl TriMesh {
     /// Builds the topology of `faces` over `num_vertices` vertices.
     ///
-    /// Refuses an empty face list, out-of-range indices and faces that repeat a
-    /// vertex. Geometrically degenerate (zero-area) triangles are accepted.
+    /// Refuses an empty face list, out-of-range indices, faces that repeat a
+    /// vertex and faces with the corners of an earlier face
+    /// ([`MeshError::RepeatedFace`]). Geometrically degenerate (zero-area)
+    /// triangles are accepted.
     ///
     /// Runs on the current rayon pool (rayon's global one outside any): the
     /// edge numbering beside the vertices' owners and components.
@@ -173,6 +175,9 @@ impl TriMesh {
             mut edge_owner,
             mut face_owned,
         } = numbering?;
+        if let Some((face, first)) = first_repeated_face(&face_edges, edges_all.len())? {
+            return Err(MeshError::RepeatedFace { face, first });
+        }
         let ((vertex_owner, corners_owned), (component, num_components)) = vertices?;
         for (owned, corners) in face_owned.iter_mut().zip(corners_owned) {
             *owned |= corners;
@@ -483,6 +488,56 @@ fn number_edges_by<K: SideKey>(
     })
 }
 
+/// The lowest face whose three edges (`face_edges`, indices below
+/// `num_edges`) are those of an earlier face, with the first such face:
+/// two faces have the same corners exactly when they have the same edges.
+/// The faces are sorted by their smallest edge (a counting sort, so
+/// linear); only faces of one bucket are compared, by their sorted edges.
+fn first_repeated_face(
+    face_edges: &[[u32; 3]],
+    num_edges: usize,
+) -> Result<Option<(usize, usize)>, MeshError> {
+    let smallest = |f: usize| *face_edges[f].iter().min().expect("three edges") as usize;
+    let mut start = filled(num_edges + 1, 0usize, "edges")?;
+    for f in 0..face_edges.len() {
+        start[smallest(f) + 1] += 1;
+    }
+    for e in 0..num_edges {
+        start[e + 1] += start[e];
+    }
+    let mut fill = start.clone();
+    let mut by_edge = filled(face_edges.len(), 0u32, "faces")?;
+    for f in 0..face_edges.len() {
+        let slot = &mut fill[smallest(f)];
+        by_edge[*slot] = f as u32;
+        *slot += 1;
+    }
+    let sorted = |f: u32| {
+        let mut e = face_edges[f as usize];
+        e.sort_unstable();
+        e
+    };
+    let mut found: Option<(usize, usize)> = None;
+    let mut bucket = Vec::new();
+    for range in start.windows(2).filter(|r| r[1] - r[0] >= 2) {
+        // Each bucket's faces ascending, so the first of equal edges is
+        // the first face with them.
+        bucket.clear();
+        bucket.extend(by_edge[range[0]..range[1]].iter().map(|&f| (sorted(f), f)));
+        bucket.sort_unstable();
+        for run in bucket
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|run| run.len() >= 2)
+        {
+            let (first, repeat) = (run[0].1 as usize, run[1].1 as usize);
+            if found.is_none_or(|(face, _)| repeat < face) {
+                found = Some((repeat, first));
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// Each vertex's owner (the lowest face that has it, [`NO_OWNER`] for none)
 /// and each face's owned-corner bits (`1 << k` for its corner `k`, as in
 /// [`TriMesh::face_owned`]).
@@ -613,6 +668,7 @@ fn components(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::without_repeated_faces;
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 
@@ -677,6 +733,13 @@ mod tests {
         assert!(matches!(
             TriMesh::new(3, vec![[0, 2, 2]]),
             Err(MeshError::DegenerateFace { face: 0, .. })
+        ));
+        // A repeat in any order, also with the other winding; the lowest
+        // repeat is named, with the first face of its corners.
+        let faces = vec![[0, 1, 2], [1, 2, 3], [3, 2, 1], [2, 0, 1]];
+        assert!(matches!(
+            TriMesh::new(4, faces),
+            Err(MeshError::RepeatedFace { face: 2, first: 1 })
         ));
     }
 
@@ -883,7 +946,7 @@ mod tests {
                     .prop_filter("distinct ends", |(a, b)| a != b)
                     .prop_map(|(a, b)| [a, b]);
                 // A third of the cases without faces (rods alone).
-                let faces = prop_oneof![2 => Just(faces), 1 => Just(Vec::new())];
+                let faces = prop_oneof![2 => Just(without_repeated_faces(faces)), 1 => Just(Vec::new())];
                 (Just(n), faces, proptest::collection::vec(edge, 0..30))
             }).prop_filter("something to build", |(_, f, e)| !f.is_empty() || !e.is_empty()),
         ) {
@@ -905,7 +968,24 @@ mod tests {
         }
 
         #[test]
+        fn the_first_repeated_face_is_that_of_a_plain_scan((n, faces) in faces()) {
+            let sorted = |t: &[u32; 3]| {
+                let mut t = *t;
+                t.sort_unstable();
+                t
+            };
+            let want = (0..faces.len()).find_map(|g| {
+                let first = (0..g).find(|&f| sorted(&faces[f]) == sorted(&faces[g]))?;
+                Some((g, first))
+            });
+            let numbered = number_edges(n, &faces).unwrap();
+            let got = first_repeated_face(&numbered.face_edges, numbered.edges.len()).unwrap();
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
         fn vertex_owners_and_components_equal_a_plain_scan((n, faces) in faces()) {
+            let faces = without_repeated_faces(faces);
             let mesh = TriMesh::new(n, faces.clone()).unwrap();
             let (owner, component) = vertex_facts_by_scan(n, &faces);
             prop_assert_eq!(mesh.vertex_owner(), &owner[..]);

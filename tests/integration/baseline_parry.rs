@@ -4,6 +4,7 @@
 //! (proptest) and on the real frames of `datasets/scalable-ccd`, also after a
 //! refit.
 
+use crate::common::without_repeated_faces;
 use ccdlab::baseline::ParryBroadPhase;
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{Bvh, brute_force_candidates};
@@ -41,7 +42,7 @@ fn scene() -> impl Strategy<Value = Scene> {
             )
         })
         .prop_map(|(faces, x_t0, x_t1)| Scene {
-            mesh: TriMesh::new(x_t0.len(), faces).unwrap(),
+            mesh: TriMesh::new(x_t0.len(), without_repeated_faces(faces)).unwrap(),
             x_t0,
             x_t1,
         })

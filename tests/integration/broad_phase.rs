@@ -2,6 +2,7 @@
 //! candidates exactly, for every k, on random deforming meshes (proptest) and
 //! on the real frames of `datasets/scalable-ccd`.
 
+use crate::common::without_repeated_faces;
 use ccdlab::bounding_volume::{Kdop, KdopAxes};
 use ccdlab::broad_phase::{
     BroadPhaseStats, Bvh, CandidateSet, EePair, NOT_SKIPPED, PointCandidates, VfPair,
@@ -85,7 +86,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                 .map(|(p, m)| m.unwrap_or(*p))
                 .collect();
             Scene {
-                mesh: TriMesh::with_edges(nv, faces, &edges).unwrap(),
+                mesh: TriMesh::with_edges(nv, without_repeated_faces(faces), &edges).unwrap(),
                 x_t0,
                 x_t1,
             }
