@@ -50,6 +50,7 @@ def test_non_finite_coordinates(value, frame):
     ([[0, 1, 2], [0, -1, 2]], "F: face 1 .* negative vertex index -1"),
     ([[0, 1, 2**40]], "refers to vertex 1099511627776"),
     ([[0, 0, 1]], r"F: face 0 repeats a vertex"),
+    ([[0, 1, 2], [1, 2, 3], [3, 1, 2]], r"F: face 2 has the corners of face 1 .*: a repeated triangle"),
     (np.zeros((0, 3), dtype=np.int64), "no faces"),
     (F.astype(float), "dtype float64 is not supported; face indices need an integer dtype"),
     (F.astype(bool), "dtype bool is not supported"),
