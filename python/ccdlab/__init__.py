@@ -11,6 +11,9 @@ The Rust library ccdlab, from Python:
   pipeline (26-DOP BVH, SLPF and DNF filters, exact tests), as ``ccdlab step``.
 - ``Pipeline(F, ...)``: a sequence of steps that refits its BVH, as
   ``ccdlab replay``.
+- ``intersections(V, F, ...)`` / ``has_intersections``: a mesh's static
+  intersections at one instant (edges through triangles, touching pairs),
+  exact: the check before trusting CCD.
 - ``read_mesh``, ``edges``, ``queries``: PLY/OBJ frames, libigl's edge order,
   and the ground-truth scores of ``ccdlab queries``.
 
@@ -26,6 +29,8 @@ from ._native import (
     edge_edge_ccd,
     edge_edge_ccd_batch,
     edges,
+    has_intersections,
+    intersections,
     queries,
     read_mesh,
     step,
@@ -41,6 +46,8 @@ __all__ = [
     "edge_edge_ccd",
     "edge_edge_ccd_batch",
     "edges",
+    "has_intersections",
+    "intersections",
     "queries",
     "read_mesh",
     "step",

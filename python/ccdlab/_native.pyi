@@ -220,6 +220,31 @@ def edges(F: npt.ArrayLike, edges: Optional[npt.ArrayLike] = None) -> npt.NDArra
     """The unique edges, (E, 2): F's in libigl's ``edges(F)`` order, then the
     codimensional ``edges`` (without F's and repeats), in the order given."""
 
+def intersections(
+    V: npt.ArrayLike,
+    F: npt.ArrayLike,
+    *,
+    edges: Optional[npt.ArrayLike] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, npt.NDArray[np.int64]]:
+    """A mesh's static intersections at one instant, exact: every pair of features that
+    share no vertex and have a common point.
+
+    ``"edge_face"``: (k, 2) rows (edge, face), an edge (index into ``edges(F, edges)``)
+    through a triangle's interior; ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: (m, 2) pairs
+    that touch (distance 0), indexed as ``StepResult.vf_pairs`` and the others. Each
+    ascending. Raises ValueError as ``step`` for bad positions, faces or edges.
+    """
+
+def has_intersections(
+    V: npt.ArrayLike,
+    F: npt.ArrayLike,
+    *,
+    edges: Optional[npt.ArrayLike] = None,
+    threads: Optional[int] = None,
+) -> bool:
+    """Whether ``intersections(V, F, ...)`` finds a pair (IPC Toolkit's ``has_intersections``)."""
+
 def queries(
     *paths: PathLike,
     solver: str = "exact",

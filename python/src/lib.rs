@@ -6,6 +6,8 @@
 //! - a whole step of a deforming mesh ([`step`]) and a sequence of steps
 //!   that refits its BVH ([`PyPipeline`], `ccdlab.Pipeline`), with the
 //!   configuration and the defaults of `ccdlab step` (`--time-aligned auto`);
+//! - a mesh's static intersections at one instant ([`intersections`],
+//!   [`has_intersections`]);
 //! - files: [`read_mesh`] (PLY/OBJ, checked as `ccdlab step` checks a
 //!   frame), [`queries`] (the report of `ccdlab queries --json`), and
 //!   [`edges`] (libigl's edge order, that of the data sets' global IDs).
@@ -30,7 +32,7 @@ use ccdlab::harness::query_eval::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
-use ccdlab::pipeline::{Bodies, Pipeline, SelfColliding, StepOutcome};
+use ccdlab::pipeline::{Bodies, ContactPair, Pipeline, SelfColliding, StepOutcome};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
 use pyo3::exceptions::{PyIsADirectoryError, PyRuntimeError, PyTypeError};
@@ -119,33 +121,8 @@ impl StepResult {
         mesh: &TriMesh,
         collect_pairs: bool,
     ) -> PyResult<StepResult> {
-        let (mut vf, mut vf_toi, mut ee, mut ee_toi) = (vec![], vec![], vec![], vec![]);
-        let (mut ve, mut ve_toi, mut vv, mut vv_toi) = (vec![], vec![], vec![], vec![]);
-        let internal = |a: u64, b: u64| {
-            PyRuntimeError::new_err(format!(
-                "internal error: pair IDs ({a}, {b}) are no vertex–face or edge–edge pair of the \
-                 mesh"
-            ))
-        };
-        // The pairs carry the data sets' global IDs (vertex i, edge #V + j,
-        // face #V + #E + k): back to local indices.
-        for p in &outcome.pairs {
-            if let Some((v, f)) = p.vertex_face(mesh) {
-                vf.extend([i64::from(v), i64::from(f)]);
-                vf_toi.extend([p.toi_lower, p.toi_upper]);
-            } else if let Some((a, b)) = p.edge_edge(mesh) {
-                ee.extend([i64::from(a), i64::from(b)]);
-                ee_toi.extend([p.toi_lower, p.toi_upper]);
-            } else if let Some((v, e)) = p.vertex_edge(mesh) {
-                ve.extend([i64::from(v), i64::from(e)]);
-                ve_toi.extend([p.toi_lower, p.toi_upper]);
-            } else if let Some((v, w)) = p.vertex_vertex(mesh) {
-                vv.extend([i64::from(v), i64::from(w)]);
-                vv_toi.extend([p.toi_lower, p.toi_upper]);
-            } else {
-                return Err(internal(p.a, p.b));
-            }
-        }
+        let [(vf, vf_toi), (ee, ee_toi), (ve, ve_toi), (vv, vv_toi)] =
+            pairs_by_kind(&outcome.pairs, mesh)?;
         let collected = |flat: Vec<i64>| -> PyResult<Option<Py<PyAny>>> {
             collect_pairs
                 .then(|| read_only(py, pairs_array(py, flat)?))
@@ -173,6 +150,37 @@ impl StepResult {
             point_toi: [collected_toi(ve_toi)?, collected_toi(vv_toi)?],
         })
     }
+}
+
+/// Pairs of one kind as flat local indices and flat `(lower, upper)`
+/// brackets.
+type KindPairs = (Vec<i64>, Vec<f64>);
+
+/// Contact pairs by kind, as local indices of `mesh`: vertex–face,
+/// edge–edge, point–edge, point–point. The pairs carry the data sets'
+/// global IDs (vertex i, edge #V + j, face #V + #E + k).
+fn pairs_by_kind(pairs: &[ContactPair], mesh: &TriMesh) -> PyResult<[KindPairs; 4]> {
+    let mut out: [KindPairs; 4] = Default::default();
+    for p in pairs {
+        let (kind, ids) = if let Some((v, f)) = p.vertex_face(mesh) {
+            (0, [v, f])
+        } else if let Some((a, b)) = p.edge_edge(mesh) {
+            (1, [a, b])
+        } else if let Some((v, e)) = p.vertex_edge(mesh) {
+            (2, [v, e])
+        } else if let Some((v, w)) = p.vertex_vertex(mesh) {
+            (3, [v, w])
+        } else {
+            return Err(PyRuntimeError::new_err(format!(
+                "internal error: pair IDs ({}, {}) are no vertex–face or edge–edge pair of the \
+                 mesh",
+                p.a, p.b
+            )));
+        };
+        out[kind].0.extend(ids.map(i64::from));
+        out[kind].1.extend([p.toi_lower, p.toi_upper]);
+    }
+    Ok(out)
 }
 
 #[pymethods]
@@ -459,6 +467,105 @@ fn step(
     let mut pipeline = Pipeline::new(options.config.clone());
     let outcome = run_step(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)?;
     StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
+}
+
+/// A mesh's static intersections at one instant: every pair of features
+/// that share no vertex and have a common point.
+///
+/// The check to make before trusting CCD, which decides when features
+/// first meet, not whether they already cross (IPC Toolkit's
+/// ``has_intersections``). Exact for every float64 input.
+///
+/// Parameters
+/// ----------
+/// V : ndarray, shape (n, 3), float64, float32 or integer
+///     Vertex positions (converted as for ``ccdlab.step``).
+/// F : ndarray, shape (m, 3), any integer dtype
+///     Triangles as vertex indices, as for ``ccdlab.step``.
+/// edges : ndarray, shape (e, 2), any integer dtype, optional
+///     Edges in no face (rods), as for ``ccdlab.step``.
+/// threads : int, optional
+///     Worker threads (default: all CPUs).
+///
+/// Returns
+/// -------
+/// dict
+///     ``"edge_face"``: int64 (k, 2) rows ``(edge, face)``, an edge (index
+///     into ``ccdlab.edges(F, edges)``) through a triangle's interior;
+///     ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: int64 (m, 2) pairs that
+///     touch (distance 0), indexed as ``StepResult.vf_pairs`` and the
+///     others (the colliding pairs of a step that does not move). Each
+///     ascending.
+///
+/// Raises
+/// ------
+/// ValueError
+///     As ``ccdlab.step`` for bad positions, faces or edges.
+#[pyfunction]
+#[pyo3(signature = (V, F, *, edges = None, threads = None))]
+#[allow(non_snake_case)]
+fn intersections<'py>(
+    py: Python<'py>,
+    V: &Bound<'py, PyAny>,
+    F: &Bound<'py, PyAny>,
+    edges: Option<&Bound<'py, PyAny>>,
+    threads: Option<Threads>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (mesh, x, pool) = static_mesh(py, V, F, edges, threads)?;
+    let found = py
+        .detach(|| pool.install(|| ccdlab::pipeline::intersections(&mesh, &x)))
+        .map_err(|e| value_error(e.to_string()))?;
+    let d = PyDict::new(py);
+    let flat = found
+        .crossing
+        .iter()
+        .flatten()
+        .map(|&i| i64::from(i))
+        .collect();
+    d.set_item("edge_face", read_only(py, pairs_array(py, flat)?)?)?;
+    let touching = pairs_by_kind(&found.touching, &mesh)?;
+    for (name, (ids, _)) in ["vf", "ee", "ve", "vv"].into_iter().zip(touching) {
+        d.set_item(name, read_only(py, pairs_array(py, ids)?)?)?;
+    }
+    Ok(d)
+}
+
+/// Whether a mesh at one instant has a pair of features that share no
+/// vertex and have a common point: an edge through a triangle, or a pair
+/// that touches (``ccdlab.intersections``, whose arguments it takes).
+#[pyfunction]
+#[pyo3(signature = (V, F, *, edges = None, threads = None))]
+#[allow(non_snake_case)]
+fn has_intersections(
+    py: Python<'_>,
+    V: &Bound<'_, PyAny>,
+    F: &Bound<'_, PyAny>,
+    edges: Option<&Bound<'_, PyAny>>,
+    threads: Option<Threads>,
+) -> PyResult<bool> {
+    let (mesh, x, pool) = static_mesh(py, V, F, edges, threads)?;
+    let found = py
+        .detach(|| pool.install(|| ccdlab::pipeline::intersections(&mesh, &x)))
+        .map_err(|e| value_error(e.to_string()))?;
+    Ok(!found.is_empty())
+}
+
+/// The mesh, positions and pool of [`intersections`] and
+/// [`has_intersections`], checked as for [`step`].
+#[allow(non_snake_case)]
+fn static_mesh(
+    py: Python<'_>,
+    V: &Bound<'_, PyAny>,
+    F: &Bound<'_, PyAny>,
+    edges: Option<&Bound<'_, PyAny>>,
+    threads: Option<Threads>,
+) -> PyResult<(TriMesh, Vec<Vec3>, Workers)> {
+    let x = points(V, "V")?;
+    let faces = faces(F, Some(x.len()), "F")?;
+    let edges = codim_edges(edges, Some(x.len()))?;
+    let pool = thread_pool(parse_threads(threads)?)?;
+    let mesh = build_mesh(py, &pool, x.len(), faces, &edges)?;
+    Ok((mesh, x, pool))
 }
 
 /// Reads the two frames of a step, checking that they have the same number
@@ -1118,7 +1225,8 @@ mod _native {
     #[pymodule_export]
     use super::{
         _restore_step_result, PyPipeline, StepResult, edge_edge_ccd, edge_edge_ccd_batch, edges,
-        queries, read_mesh, step, vertex_face_ccd, vertex_face_ccd_batch,
+        has_intersections, intersections, queries, read_mesh, step, vertex_face_ccd,
+        vertex_face_ccd_batch,
     };
     use pyo3::prelude::*;
 

@@ -1,7 +1,8 @@
 //! Stage 2, broad phase: vertex–face and edge–edge candidate pairs from a BVH
 //! of swept k-DOPs with the feature level of Wan, Fu & Yao 2022, §1.1, the
-//! brute-force oracle it is tested against, and the candidates of the
-//! codimensional points (`point_pairs`).
+//! brute-force oracle it is tested against, the candidates of the
+//! codimensional points (`point_pairs`), and those of a mesh's static
+//! intersections (`edge_face`).
 
 mod brute_force;
 mod bvh;
@@ -10,6 +11,7 @@ mod bvh_refit;
 mod bvh_traverse;
 mod bvh_validate;
 mod candidate;
+mod edge_face;
 mod point_pairs;
 
 pub use brute_force::{brute_force_candidates, brute_force_candidates_within};
@@ -17,4 +19,5 @@ pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
 pub use bvh_traverse::NOT_SKIPPED;
 pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};
+pub use edge_face::fold_edge_face_candidates;
 pub use point_pairs::{PointCandidates, fold_point_candidates, point_candidates};

@@ -218,7 +218,7 @@ fn meet<const N: usize>(a: &Kdops<N>, b: &Kdops<N>) -> bool {
 /// Any slab gives the same pairs; the broad phase oracle's exact count per
 /// slab (`brute_force::sweep_slabs`, a sort per slab) costs more than the
 /// points' whole sweep.
-fn densest_last<const N: usize>(kdops: &[&Kdop<N>]) -> (usize, usize) {
+pub(super) fn densest_last<const N: usize>(kdops: &[&Kdop<N>]) -> (usize, usize) {
     let mut by_density: Vec<(f64, usize)> = (0..N)
         .map(|i| {
             let (mut lo, mut hi, mut length) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);

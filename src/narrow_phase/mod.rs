@@ -7,6 +7,10 @@
 //!   minimum separation `d` (docs/design.md §5), a certified fast path with
 //!   the exact fallback [`oracle::min_distance`].
 //! - [`oracle`]: the exact big-integer method alone (the reference in tests).
+//! - [`segment_pierces_triangle()`] and [`orient3d()`]: static exact
+//!   predicates at one instant, for meshes that already interpenetrate
+//!   (an edge through a triangle, which no vertex–face or edge–edge pair
+//!   touches).
 //! - [`provot`]: the classical floating-point cubic solver (Provot 1997), the
 //!   reproduction baseline; it can miss collisions.
 
@@ -19,6 +23,7 @@ mod edge_edge;
 mod leaf;
 mod min_distance;
 pub mod oracle;
+mod piercing;
 mod planar;
 pub mod provot;
 pub(crate) mod roots;
@@ -40,6 +45,7 @@ pub use min_distance::{
     SeparationError, edge_edge_within, edge_edge_within_traced, validate_separation,
     vertex_face_within, vertex_face_within_traced,
 };
+pub use piercing::{orient3d, orient3d_exact, segment_pierces_triangle};
 pub use solver::{Solver, UnknownSolver};
 pub use toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 pub(crate) use vertex_face::vertex_face_traced_with;

@@ -1,17 +1,20 @@
 //! Stage composition: the only module that knows every stage. A step of a
 //! deforming mesh goes through the broad phase, the filters and the exact
 //! tests, and comes out as colliding pairs, counts, stage times and the
-//! earliest time of impact.
+//! earliest time of impact. A mesh's static intersections at one instant
+//! compose the same stages ([`intersections()`]).
 
 mod bodies;
 mod clock;
 mod config;
+mod intersections;
 mod motion;
 mod report;
 mod step;
 
 pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use config::{PipelineConfig, TimeAligned};
+pub use intersections::{Intersections, intersections};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub(crate) use report::is_contact;
 pub use report::{

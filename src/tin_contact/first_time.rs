@@ -7,7 +7,7 @@
 //! triangle in the other, or a crossing of two edges (see [`super`] for the
 //! argument). At `t = 0` an edge of one triangle may also pierce the other's
 //! interior with no elementary pair touching
-//! ([`super::predicates::segment_pierces_triangle`]).
+//! ([`crate::narrow_phase::segment_pierces_triangle`]).
 //!
 //! **Fast path.** The elementary pairs are first decided by the crate's
 //! certified solvers ([`crate::narrow_phase::vertex_face`],
@@ -22,10 +22,10 @@
 use std::cmp::Ordering;
 
 use super::feature::Elementary;
-use super::predicates::segment_pierces_triangle;
 use crate::bounding_volume::Kdop6;
 use crate::exact::{Algebraic, Dyadic};
 use crate::math::Vec3;
+use crate::narrow_phase::segment_pierces_triangle;
 use crate::narrow_phase::{Toi, edge_edge, oracle, vertex_face};
 
 /// The first time of impact of a triangle pair, with what decided it.

@@ -74,7 +74,7 @@
 //! At `t* = 0` none of this holds: triangles may *start* interpenetrating,
 //! an edge of one piercing the other's interior, with no elementary pair
 //! touching. That case is tested separately
-//! ([`predicates::segment_pierces_triangle`]); such contacts are flagged
+//! ([`crate::narrow_phase::segment_pierces_triangle`]); such contacts are flagged
 //! `penetrating`, and their region follows from exact tests (an edge–face
 //! contact is a point when the edge is not in the plane, a face–face contact
 //! a segment when the planes differ).
@@ -136,7 +136,6 @@ pub mod feature;
 pub mod first_time;
 pub mod incidence;
 pub mod mesh_pair;
-pub mod predicates;
 pub mod region;
 pub mod route;
 pub mod trajectories;

@@ -34,11 +34,11 @@
 use super::feature::{Corners, Elementary, ElementarySet, FeatureKind, Form};
 use super::first_time::{FirstTime, first_time};
 use super::incidence::{EdgeMeeting, degenerate, edge_meeting, in_plane, locate_point, parallel};
-use super::predicates::segment_pierces_triangle;
 use super::region::Region;
 use super::trajectories::PairTrajectories;
 use crate::exact::Algebraic;
 use crate::math::{Real, Vec3};
+use crate::narrow_phase::segment_pierces_triangle;
 
 /// The contact of a triangle pair at its first time of impact.
 #[derive(Debug, Clone)]

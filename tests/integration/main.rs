@@ -22,6 +22,7 @@ mod datasets;
 mod discrete;
 mod generate;
 mod ground_truth;
+mod intersections;
 mod min_distance;
 mod narrow_phase_oracle;
 mod pipeline;

@@ -2,11 +2,13 @@
 //! points, and whether a segment pierces the relative interior of a triangle
 //! transversally.
 //!
-//! Used at `t = 0`, where every position is an input double: two triangles
-//! may already interpenetrate there (an edge of one crossing the interior of
-//! the other) without any vertex–face or edge–edge pair touching, and then
-//! their first contact is at `t = 0` although the fifteen elementary tests
-//! see nothing at that instant (see the module doc of [`super`]).
+//! Used at one instant, where every position is an input double: two
+//! triangles may interpenetrate there (an edge of one crossing the interior
+//! of the other) without any vertex–face or edge–edge pair touching, so the
+//! fifteen elementary tests see nothing at that instant. The moving-TIN
+//! contact forms (`crate::tin_contact`) flag such contacts at `t = 0`, and
+//! [`crate::pipeline::intersections`] looks for them in a mesh
+//! (docs/design.md §11).
 //!
 //! `orient3d` is the sign of `det[a − d, b − d, c − d]` (Shewchuk, "Adaptive
 //! precision floating-point arithmetic and fast robust geometric predicates",
