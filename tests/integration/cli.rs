@@ -1006,3 +1006,31 @@ fn step_reads_rods_from_obj_and_ply_frames() {
     let toi = v["toi"].as_f64().unwrap();
     assert!(toi <= 0.5 && toi > 0.5 - 1e-9, "{toi}");
 }
+
+/// `ccdlab intersections` on funnel 227: the 285 edges through triangles
+/// that Cramer's rule in exact rationals finds on every edge–face pair
+/// (docs/notes/intersections.md) and no touching pair, in the summary, the
+/// JSON and the pairs' CSV; a bad thread count is refused naming it.
+#[test]
+fn intersections_of_a_funnel_frame() {
+    let frame = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames/227.ply");
+    let frame = frame.to_str().unwrap();
+    let (out, _) = succeeds(&["intersections", frame]);
+    assert!(
+        out.contains("edges through triangles: 285; touching pairs: 0 vertex-face, 0 edge-edge"),
+        "{out}"
+    );
+    let (out, _) = succeeds(&["intersections", "--json", "--threads", "1", frame]);
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["edge_face_crossing"], 285);
+    assert_eq!(json["touching"]["ee"], 0);
+    let d = Scratch::new("cli-intersections");
+    let csv = d.join("pairs.csv");
+    succeeds(&["intersections", "--pairs", csv.to_str().unwrap(), frame]);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().next(), Some("kind,id_a,id_b"));
+    assert_eq!(text.lines().filter(|l| l.starts_with("ef,")).count(), 285);
+    fails_with(&["intersections", "--threads", "0", frame], "--threads");
+}

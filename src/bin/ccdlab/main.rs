@@ -7,6 +7,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 mod counts_table;
 mod discrete;
 mod generate;
+mod intersections;
 mod limits;
 mod pipeline_args;
 mod polygons;
@@ -35,6 +36,9 @@ enum Command {
     /// Write the generated scene (a cloth falling onto a spinning sphere)
     /// as numbered frames for `ccdlab replay`.
     Generate(generate::Args),
+    /// A frame's static intersections: edges through triangles and pairs
+    /// that touch (a mesh that CCD from this frame cannot see crossing).
+    Intersections(intersections::Args),
     /// 2D non-convex polygons: the paper's SAT without decomposition vs
     /// SAT and GJK/EPA with decomposition (report, single queries).
     Polygons(polygons::PolygonsArgs),
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
         Command::Data => data(),
         Command::Discrete(args) => discrete::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Intersections(args) => intersections::run(args),
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
         Command::Queries(args) => queries::run(args),
         Command::Replay(args) => replay::run(args),

@@ -10,7 +10,7 @@ use ccdlab::pipeline::{Bodies, PipelineConfig, PipelineError, TimeAligned};
 /// The most worker threads `--threads` accepts: far more than the outer
 /// loops can keep busy, and few enough that starting them stays cheap
 /// (docs/notes/pipeline.md).
-const MAX_THREADS: usize = 1024;
+pub(crate) const MAX_THREADS: usize = 1024;
 
 /// How the pipeline runs: bounding volume, filters, solver, threads.
 #[derive(Debug, clap::Args)]
