@@ -31,8 +31,8 @@ pub enum SequenceError {
     /// than skipped, so that a replay never leaves a frame out silently.
     #[error("{}: a frame must be a regular file; this is {}", .0.display(), .1)]
     NotAFrameFile(PathBuf, String),
-    /// A frame file whose stem does not end in a number.
-    #[error("{}: the frame's name has no number at the end (e.g. frame_0012.ply)", .0.display())]
+    /// A frame file whose stem does not end in a number that fits 64 bits.
+    #[error("{}: the frame's name does not end in a number from 0 to 2^64 - 1 (e.g. frame_0012.ply)", .0.display())]
     Unnumbered(PathBuf),
     /// Two frame files with the same number.
     #[error("{} and {}: two frames numbered {}", .0.display(), .1.display(), .2)]
@@ -427,5 +427,10 @@ mod tests {
         assert_eq!(frame_number(Path::new("frame_0012.obj")), Some(12));
         assert_eq!(frame_number(Path::new("228.ply")), Some(228));
         assert_eq!(frame_number(Path::new("mesh.ply")), None);
+        assert_eq!(frame_number(Path::new("f_99999999999999999999.ply")), None);
+        assert_eq!(
+            frame_number(Path::new("f_0000000000000000000000007.ply")),
+            Some(7)
+        );
     }
 }

@@ -33,7 +33,7 @@ use super::MeshError;
 #[cfg(doc)]
 use super::TriMesh;
 use super::ply::check_indices;
-use super::read::{MeshData, read_bytes};
+use super::read::{MeshData, UTF8_BOM, read_bytes};
 use crate::math::Vec3;
 
 /// Statements that carry no triangle geometry and are skipped.
@@ -83,7 +83,10 @@ fn syntax(path: &Path, line: usize, message: impl Into<String>) -> MeshError {
 }
 
 /// Parses the bytes of an OBJ file; `path` only names the file in errors.
+/// A UTF-8 byte order mark at the start (as some Windows tools write) is
+/// skipped.
 pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let mut positions: Vec<Vec3> = Vec::new();
     let mut faces: Vec<[u32; 3]> = Vec::new();
     let mut edges: Vec<[u32; 2]> = Vec::new();
@@ -337,6 +340,9 @@ mod tests {
                     f 1 2 3\nf -1/1 -2/1/1 -3//1\nv 0.1 \\\n 2e-300 -0\nf 5 1 \\\n2\nl 1 2\np 4\n\
                     l 5/1 -2/1 3/1\n";
         let m = parse(text).unwrap();
+        // The same after a UTF-8 byte order mark.
+        let marked = parse(&format!("\u{feff}{text}")).unwrap();
+        assert_eq!((&marked.faces, &marked.edges), (&m.faces, &m.edges));
         assert_eq!(m.positions.len(), 5);
         assert_eq!(m.positions[4].x.to_bits(), 0.1f64.to_bits());
         assert_eq!(m.positions[4].y, 2e-300);

@@ -27,7 +27,7 @@ use super::MeshError;
 use super::ply_header::{
     Encoding, Header, Property, PropertyType, Role, next_line, parse_header, syntax,
 };
-use super::read::{MeshData, read_bytes};
+use super::read::{MeshData, UTF8_BOM, read_bytes};
 use crate::math::Vec3;
 
 /// Reads a PLY triangle mesh.
@@ -37,7 +37,9 @@ pub fn read_ply(path: &Path) -> Result<MeshData, MeshError> {
 }
 
 /// Parses the bytes of a PLY file; `path` only names the file in errors.
+/// A UTF-8 byte order mark before `ply` is skipped.
 pub fn parse_ply(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let header = parse_header(path, bytes)?;
     let body = &bytes[header.body_start..];
     match header.encoding {
@@ -609,6 +611,10 @@ mod tests {
             assert_eq!(bits(&m), bits(&expected), "{format}");
             assert_eq!(m.faces, expected.faces, "{format}");
             assert_eq!(m.edges, expected.edges, "{format}");
+            // The same after a UTF-8 byte order mark.
+            let marked = [UTF8_BOM, &rich(format)].concat();
+            let m = parse_ply(Path::new("rich.ply"), &marked).unwrap();
+            assert_eq!((bits(&m), &m.faces), (bits(&expected), &expected.faces));
         }
     }
 
