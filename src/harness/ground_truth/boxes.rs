@@ -21,7 +21,8 @@ pub fn read_boxes(path: &Path) -> Result<Vec<[u64; 2]>, DataError> {
 /// endpoints `[min, max]` as [`TriMesh::edges`] stores them).
 ///
 /// A vertex–face pair may list the vertex and the face in either order. IDs
-/// out of range, or of the wrong kinds, are errors naming the pair.
+/// out of range, or of the wrong kinds, are errors naming the pair; pairs
+/// whose queries cannot be held in memory, [`DataError::TooManyPairs`].
 pub fn queries_from_boxes(
     mesh: &TriMesh,
     x_t0: &[Vec3],
@@ -48,37 +49,44 @@ pub fn queries_from_boxes(
             x_t1[c[3]],
         ]
     };
-    pairs
-        .iter()
-        .enumerate()
-        .map(|(pair, &ids)| {
-            let error = |message: String| DataError::Pair { pair, ids, message };
-            let features = ids.map(|id| mesh.feature(id));
-            let [Some(a), Some(b)] = features else {
-                let id = if features[0].is_none() {
-                    ids[0]
-                } else {
-                    ids[1]
-                };
-                let limit = mesh.global_id(Feature::Face(0)) + mesh.num_faces() as u64;
-                return Err(error(format!(
-                    "global ID {id} is out of range (the mesh has {limit} features)"
-                )));
+    let query = |pair: usize, ids: [u64; 2]| -> Result<[Vec3; 8], DataError> {
+        let error = |message: String| DataError::Pair { pair, ids, message };
+        let features = ids.map(|id| mesh.feature(id));
+        let [Some(a), Some(b)] = features else {
+            let id = if features[0].is_none() {
+                ids[0]
+            } else {
+                ids[1]
             };
-            match (kind, a, b) {
-                (QueryKind::VertexFace, Feature::Vertex(v), Feature::Face(f))
-                | (QueryKind::VertexFace, Feature::Face(f), Feature::Vertex(v)) => {
-                    let t = mesh.faces()[f as usize];
-                    Ok(at([v, t[0], t[1], t[2]]))
-                }
-                (QueryKind::EdgeEdge, Feature::Edge(ea), Feature::Edge(eb)) => {
-                    let (ea, eb) = (mesh.edges()[ea as usize], mesh.edges()[eb as usize]);
-                    Ok(at([ea[0], ea[1], eb[0], eb[1]]))
-                }
-                _ => Err(error(format!(
-                    "features {a:?} and {b:?} do not form a {kind} pair"
-                ))),
+            let limit = mesh.global_id(Feature::Face(0)) + mesh.num_faces() as u64;
+            return Err(error(format!(
+                "global ID {id} is out of range (the mesh has {limit} features)"
+            )));
+        };
+        match (kind, a, b) {
+            (QueryKind::VertexFace, Feature::Vertex(v), Feature::Face(f))
+            | (QueryKind::VertexFace, Feature::Face(f), Feature::Vertex(v)) => {
+                let t = mesh.faces()[f as usize];
+                Ok(at([v, t[0], t[1], t[2]]))
             }
-        })
-        .collect()
+            (QueryKind::EdgeEdge, Feature::Edge(ea), Feature::Edge(eb)) => {
+                let (ea, eb) = (mesh.edges()[ea as usize], mesh.edges()[eb as usize]);
+                Ok(at([ea[0], ea[1], eb[0], eb[1]]))
+            }
+            _ => Err(error(format!(
+                "features {a:?} and {b:?} do not form a {kind} pair"
+            ))),
+        }
+    };
+    let mut queries = Vec::new();
+    queries
+        .try_reserve_exact(pairs.len())
+        .map_err(|_| DataError::TooManyPairs {
+            pairs: pairs.len(),
+            bytes: pairs.len().saturating_mul(size_of::<[Vec3; 8]>()),
+        })?;
+    for (pair, &ids) in pairs.iter().enumerate() {
+        queries.push(query(pair, ids)?);
+    }
+    Ok(queries)
 }

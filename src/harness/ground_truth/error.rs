@@ -98,6 +98,17 @@ pub enum DataError {
         /// What was wrong.
         message: String,
     },
+    /// The queries of a candidate list need more memory than can be
+    /// reserved (a whole Scalable-CCD step's candidates, say).
+    #[error(
+        "{pairs} candidate pairs need {bytes} bytes of queries, more than could be reserved; score a smaller step"
+    )]
+    TooManyPairs {
+        /// The pairs.
+        pairs: usize,
+        /// The bytes their queries need.
+        bytes: usize,
+    },
     /// A path holds no query files, or files whose role cannot be told.
     #[error("{path}: {message}", path = path.display())]
     Discovery {
