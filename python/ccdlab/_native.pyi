@@ -227,8 +227,8 @@ def intersections(
     edges: Optional[npt.ArrayLike] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, npt.NDArray[np.int64]]:
-    """A mesh's static intersections at one instant, exact: every pair of features that
-    share no vertex and have a common point.
+    """A mesh's static intersections at one instant, exact: edges through triangles, and
+    the pairs that touch (vertex-face, edge-edge, the points' pairs; sharing no vertex).
 
     ``"edge_face"``: (k, 2) rows (edge, face), an edge (index into ``edges(F, edges)``)
     through a triangle's interior; ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: (m, 2) pairs

@@ -32,7 +32,9 @@ use ccdlab::harness::query_eval::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
-use ccdlab::pipeline::{Bodies, ContactPair, Pipeline, SelfColliding, StepOutcome};
+use ccdlab::pipeline::{
+    Bodies, ContactPair, Intersections, Pipeline, SelfColliding, StepOutcome, intersections_with,
+};
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
 use pyo3::exceptions::{PyIsADirectoryError, PyRuntimeError, PyTypeError};
@@ -469,8 +471,9 @@ fn step(
     StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
 }
 
-/// A mesh's static intersections at one instant: every pair of features
-/// that share no vertex and have a common point.
+/// A mesh's static intersections at one instant: edges through triangles,
+/// and the pairs that touch (vertex–face, edge–edge and the points' pairs
+/// that share no vertex, at distance 0).
 ///
 /// The check to make before trusting CCD, which decides when features
 /// first meet, not whether they already cross (IPC Toolkit's
@@ -511,10 +514,8 @@ fn intersections<'py>(
     edges: Option<&Bound<'py, PyAny>>,
     threads: Option<Threads>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (mesh, x, pool) = static_mesh(py, V, F, edges, threads)?;
-    let found = py
-        .detach(|| pool.install(|| ccdlab::pipeline::intersections(&mesh, &x)))
-        .map_err(|e| value_error(e.to_string()))?;
+    let found = static_intersections(py, V, F, edges, threads, true)?;
+    let (mesh, found) = (found.0, found.1);
     let d = PyDict::new(py);
     let flat = found
         .crossing
@@ -543,29 +544,33 @@ fn has_intersections(
     edges: Option<&Bound<'_, PyAny>>,
     threads: Option<Threads>,
 ) -> PyResult<bool> {
-    let (mesh, x, pool) = static_mesh(py, V, F, edges, threads)?;
-    let found = py
-        .detach(|| pool.install(|| ccdlab::pipeline::intersections(&mesh, &x)))
-        .map_err(|e| value_error(e.to_string()))?;
+    let (_, found) = static_intersections(py, V, F, edges, threads, false)?;
     Ok(!found.is_empty())
 }
 
-/// The mesh, positions and pool of [`intersections`] and
-/// [`has_intersections`], checked as for [`step`].
+/// The mesh of [`intersections`] and [`has_intersections`] (checked as for
+/// [`step`]) and its intersections, their pairs kept when `collect`, on a
+/// pool of `threads` with the interpreter lock released; Ctrl-C stops it
+/// with `KeyboardInterrupt`.
 #[allow(non_snake_case)]
-fn static_mesh(
+fn static_intersections(
     py: Python<'_>,
     V: &Bound<'_, PyAny>,
     F: &Bound<'_, PyAny>,
     edges: Option<&Bound<'_, PyAny>>,
     threads: Option<Threads>,
-) -> PyResult<(TriMesh, Vec<Vec3>, Workers)> {
+    collect: bool,
+) -> PyResult<(TriMesh, Intersections)> {
     let x = points(V, "V")?;
     let faces = faces(F, Some(x.len()), "F")?;
     let edges = codim_edges(edges, Some(x.len()))?;
     let pool = thread_pool(parse_threads(threads)?)?;
     let mesh = build_mesh(py, &pool, x.len(), faces, &edges)?;
-    Ok((mesh, x, pool))
+    let found = run_interruptible(py, &pool, |cancel| {
+        intersections_with(&mesh, &x, collect, Some(cancel))
+    })?
+    .map_err(|e| value_error(e.to_string()))?;
+    Ok((mesh, found))
 }
 
 /// Reads the two frames of a step, checking that they have the same number
@@ -674,7 +679,7 @@ fn run_step(
 ///     faces and no edges, a face repeating a vertex, an edge joining a
 ///     vertex to itself, or a bad option (with ``num_vertices`` given,
 ///     ``bodies`` that do not fit the mesh too).
-#[pyclass(module = "ccdlab", name = "Pipeline")]
+#[pyclass(module = "ccdlab", name = "Pipeline", frozen)]
 struct PyPipeline {
     faces: Vec<[u32; 3]>,
     /// The codimensional edges, as given (validated).

@@ -61,7 +61,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Threads {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyBool>() {
+        // numpy's bool is no `PyBool`; its type is named `bool` too.
+        if obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool" {
             return Err(PyTypeError::new_err(
                 "threads: expected an int (1 to 1024) or None, got bool",
             ));

@@ -181,6 +181,7 @@ def test_self_collision_past_the_largest_label_is_not_read():
 
 @pytest.mark.parametrize("kwargs,match", [
     ({"threads": True}, "threads: expected an int \\(1 to 1024\\) or None, got bool"),
+    ({"threads": np.True_}, "threads: expected an int \\(1 to 1024\\) or None, got bool"),
     ({"min_distance": True}, "min_distance: expected a float, got bool"),
     ({"min_distance": np.False_}, "min_distance: expected a float, got bool"),
 ])

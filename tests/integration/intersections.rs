@@ -9,7 +9,9 @@ use std::collections::BTreeSet;
 
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
-use ccdlab::pipeline::{PipelineError, intersections};
+use std::sync::atomic::AtomicBool;
+
+use ccdlab::pipeline::{PipelineError, intersections, intersections_with};
 use proptest::prelude::*;
 
 use super::pipeline::{keys, oracle_collisions_within};
@@ -60,10 +62,15 @@ fn crossing_touching_and_apart() {
     let rods = TriMesh::with_edges(8, vec![[0, 1, 2], [3, 4, 5]], &[[6, 7]]).unwrap();
     let rod = rods.find_edge(6, 7).unwrap();
     assert_eq!(intersections(&rods, &x).unwrap().crossing, vec![[rod, 0]]);
-    // Bad positions are refused.
+    // Bad positions are refused; a set flag cancels.
     assert!(matches!(
         intersections(&mesh, &x[..5]),
         Err(PipelineError::Frames(_))
+    ));
+    let stop = AtomicBool::new(true);
+    assert!(matches!(
+        intersections_with(&rods, &x, true, Some(&stop)),
+        Err(PipelineError::Cancelled)
     ));
 }
 
@@ -132,5 +139,18 @@ proptest! {
         let still = Step::new(&mesh, &x, &x).unwrap();
         let touching: BTreeSet<_> = oracle_collisions_within(&still, 0.0).into_keys().collect();
         prop_assert_eq!(keys(&found.touching), touching);
+        // The counts without the lists, on one and on two threads.
+        prop_assert_eq!(found.crossing_count, want.len() as u64);
+        prop_assert_eq!(found.touching_count(), found.touching.len() as u64);
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let counted = pool.install(|| intersections_with(&mesh, &x, false, None)).unwrap();
+            prop_assert!(counted.touching.is_empty() && counted.crossing.is_empty());
+            prop_assert_eq!(counted.crossing_count, found.crossing_count);
+            prop_assert_eq!(counted.touching_count(), found.touching_count());
+            prop_assert_eq!(counted.is_empty(), found.is_empty());
+            let listed = pool.install(|| intersections(&mesh, &x)).unwrap();
+            prop_assert_eq!((&listed.touching, &listed.crossing), (&found.touching, &found.crossing));
+        }
     }
 }

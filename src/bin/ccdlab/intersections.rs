@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::mesh::{TriMesh, read_frame};
-use ccdlab::pipeline::{Intersections, intersections};
+use ccdlab::pipeline::{Intersections, intersections_with};
 
 /// Arguments of `ccdlab intersections`.
 #[derive(Debug, clap::Args)]
@@ -20,7 +20,8 @@ pub struct Args {
     threads: Option<usize>,
     /// Write every pair to this CSV: `kind,id_a,id_b` with global IDs (as
     /// `ccdlab step --pairs`), `ef` for an edge through a face, `vf` and
-    /// `ee` for pairs that touch.
+    /// `ee` for pairs that touch (a point's pair is an `ee` row whose first
+    /// ID, or both, are vertices', as in `step --pairs`).
     #[arg(long)]
     pairs: Option<PathBuf>,
     /// Print one JSON object on stdout, and nothing else.
@@ -43,24 +44,24 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let mesh = TriMesh::with_edges(frame.positions.len(), frame.faces, &frame.edges)
         .map_err(|e| e.in_file(&args.frame))?;
     let start = Instant::now();
-    let found = pool.install(|| intersections(&mesh, &frame.positions))?;
+    // The pairs are kept only to be written.
+    let collect = args.pairs.is_some();
+    let found = pool.install(|| intersections_with(&mesh, &frame.positions, collect, None))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(path) = &args.pairs {
         write_pairs(path, &mesh, &found)?;
     }
-    let touching = |kind| found.touching.iter().filter(|p| p.kind == kind).count();
-    let (vf, ee) = (
-        touching(ccdlab::pair_kernel::QueryKind::VertexFace),
-        touching(ccdlab::pair_kernel::QueryKind::EdgeEdge),
-    );
+    let (vf, ee) = (found.report.vf.colliding, found.report.ee.colliding);
+    let points = found.report.points.unwrap_or_default();
+    let (ve, vv) = (points.vertex_edge.colliding, points.vertex_vertex.colliding);
     if args.json {
         let json = serde_json::json!({
             "frame": args.frame,
             "vertices": mesh.num_vertices(),
             "edges": mesh.num_edges(),
             "faces": mesh.num_faces(),
-            "edge_face_crossing": found.crossing.len(),
-            "touching": {"vf": vf, "ee": ee},
+            "edge_face_crossing": found.crossing_count,
+            "touching": {"vf": vf, "ee": ee, "vertex_edge": ve, "vertex_vertex": vv},
             "threads": pool.current_num_threads(),
             "time_ms": ms,
         });
@@ -75,9 +76,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             pool.current_num_threads()
         );
         println!(
-            "edges through triangles: {}; touching pairs: {vf} vertex-face, {ee} edge-edge (with the points'); {:.2} ms",
-            found.crossing.len(),
-            ms
+            "edges through triangles: {}; touching pairs: {vf} vertex-face, {ee} edge-edge, {ve} point-edge, {vv} point-point; {:.2} ms",
+            found.crossing_count, ms
         );
         println!(
             "{}",
