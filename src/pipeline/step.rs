@@ -142,9 +142,9 @@ pub struct StepOutcome {
     /// Colliding pairs (empty unless [`PipelineConfig::collect_pairs`]):
     /// vertex–face, edge–edge, then the codimensional points'
     /// ([`ContactPair::vertex_edge`], [`ContactPair::vertex_vertex`]), each
-    /// kind ascending by `(a, b)`, so that a step lists the same pairs in the
-    /// same order whether its BVH was built or refitted, at any thread count
-    /// and in any filter setting.
+    /// of these groups ascending by `(a, b)`, so that a step lists the same
+    /// pairs in the same order whether its BVH was built or refitted, at any
+    /// thread count and in any filter setting.
     pub pairs: Vec<ContactPair>,
 }
 
