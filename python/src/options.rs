@@ -61,14 +61,19 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Threads {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        // numpy's bool is no `PyBool`; its type is named `bool` too.
-        if obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool" {
+        if is_bool(&obj)? {
             return Err(PyTypeError::new_err(
                 "threads: expected an int (1 to 1024) or None, got bool",
             ));
         }
         Ok(Threads(obj.extract()?))
     }
+}
+
+/// Whether `obj` is a bool: Python's, or numpy's (no `PyBool`, but its type
+/// is named `bool` too).
+fn is_bool(obj: &Borrowed<'_, '_, PyAny>) -> PyResult<bool> {
+    Ok(obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool")
 }
 
 /// `min_distance=`: a float or an int (numpy's included); a bool is a
@@ -80,11 +85,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Distance {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool" {
-            return Err(PyTypeError::new_err(format!(
-                "min_distance: expected a float, got {}",
-                obj.get_type().name()?
-            )));
+        if is_bool(&obj)? {
+            return Err(PyTypeError::new_err(
+                "min_distance: expected a float, got bool",
+            ));
         }
         Ok(Distance(obj.extract()?))
     }

@@ -215,11 +215,11 @@ fn a_codimensional_edge_is_in_one_body() {
     assert_eq!(keys(&with.pairs), keys(&all.pairs));
 }
 
-#[test]
-fn points_meet_points_and_rods_and_bodies_can_skip_them() {
-    // Points 0 and 1 swap places along z (they meet at t = 0.5); point 2
-    // falls through the rod 3–4 at t = 0.25; point 5 stays far away.
-    let x0 = [
+/// A rod 3–4 and points 0, 1, 2, 5: points 0 and 1 swap places along z
+/// (they meet at t = 0.5); point 2 falls through the rod at t = 0.25; point
+/// 5 stays far away.
+fn points_and_a_rod() -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+    let x0 = vec![
         v(5.0, 5.0, 5.0),
         v(5.0, 5.0, 6.0),
         v(0.5, 0.0, 1.0),
@@ -227,9 +227,14 @@ fn points_meet_points_and_rods_and_bodies_can_skip_them() {
         v(1.0, 0.0, 0.0),
         v(9.0, 9.0, 9.0),
     ];
-    let mut x1 = x0;
+    let mut x1 = x0.clone();
     (x1[0].z, x1[1].z, x1[2].z) = (6.0, 5.0, -3.0);
-    let mesh = TriMesh::with_edges(6, vec![], &[[3, 4]]).unwrap();
+    (TriMesh::with_edges(6, vec![], &[[3, 4]]).unwrap(), x0, x1)
+}
+
+#[test]
+fn points_meet_points_and_rods_and_bodies_can_skip_them() {
+    let (mesh, x0, x1) = points_and_a_rod();
     assert_eq!(mesh.codim_vertices(), &[0, 1, 2, 5]);
     let step = Step::new(&mesh, &x0, &x1).unwrap();
     let out = Pipeline::new(collecting()).step(&step).unwrap();
@@ -298,19 +303,8 @@ fn points_meet_points_and_rods_and_bodies_can_skip_them() {
 
 #[test]
 fn a_replay_totals_the_points_pairs_of_its_steps() {
-    // The points of the test above over three steps: 0 → 1 → 2 (the pairs
-    // meet in the first step and move apart), then back again.
-    let x0 = vec![
-        v(5.0, 5.0, 5.0),
-        v(5.0, 5.0, 6.0),
-        v(0.5, 0.0, 1.0),
-        v(0.0, 0.0, 0.0),
-        v(1.0, 0.0, 0.0),
-        v(9.0, 9.0, 9.0),
-    ];
-    let mut x1 = x0.clone();
-    (x1[0].z, x1[1].z, x1[2].z) = (6.0, 5.0, -3.0);
-    let mesh = TriMesh::with_edges(6, vec![], &[[3, 4]]).unwrap();
+    // The points and rod over two steps: there (the pairs meet) and back.
+    let (mesh, x0, x1) = points_and_a_rod();
     let seq = FrameSequence::from_memory("points", mesh, vec![x0.clone(), x1, x0]).unwrap();
     let mut sum = PointCounts::default();
     let summary = replay(&seq, PipelineConfig::default(), |r| {

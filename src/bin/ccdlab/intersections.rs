@@ -35,11 +35,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         check_output(path, &[&args.frame])
             .map_err(|e| format!("--pairs {}: {e}", path.display()))?;
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool.build()?;
+    let pool = crate::pipeline_args::thread_pool(args.threads)?;
     let frame = read_frame(&args.frame)?;
     let mesh = TriMesh::with_edges(frame.positions.len(), frame.faces, &frame.edges)
         .map_err(|e| e.in_file(&args.frame))?;

@@ -95,17 +95,23 @@ impl PipelineArgs {
 
     /// A rayon pool of `--threads` workers (all logical CPUs by default).
     pub fn thread_pool(&self) -> Result<rayon::ThreadPool, Box<dyn Error>> {
-        if let Some(n) = self.threads
-            && !(1..=MAX_THREADS).contains(&n)
-        {
-            return Err(format!("--threads {n}: must be 1 to {MAX_THREADS}").into());
-        }
-        let mut b = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = self.threads {
-            b = b.num_threads(n);
-        }
-        Ok(b.build()?)
+        thread_pool(self.threads)
     }
+}
+
+/// A rayon pool of `threads` workers (`--threads`; all logical CPUs for
+/// `None`).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn Error>> {
+    if let Some(n) = threads
+        && !(1..=MAX_THREADS).contains(&n)
+    {
+        return Err(format!("--threads {n}: must be 1 to {MAX_THREADS}").into());
+    }
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        b = b.num_threads(n);
+    }
+    Ok(b.build()?)
 }
 
 /// A finite distance `≥ 0` (`--min-distance` of `step`, `replay`,
