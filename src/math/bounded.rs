@@ -81,7 +81,7 @@ pub fn in_filter_range(x: f64) -> bool {
 /// comparisons per coordinate, without branches. Only when one fails (tiny,
 /// exactly `2²⁰⁰`, huge, NaN) is each coordinate checked exactly.
 #[inline(always)]
-pub fn all_in_filter_range(points: &[&Vec3; 8]) -> bool {
+pub fn all_in_filter_range<const M: usize>(points: &[&Vec3; M]) -> bool {
     let mut ok = true;
     for p in points {
         for x in [p.x, p.y, p.z] {

@@ -24,12 +24,11 @@ use std::cmp::Ordering;
 use num_bigint::BigInt;
 
 use crate::exact::{SignOrdering, to_common_scale};
-use crate::math::{BoundedVec3, Vec3, in_filter_range};
+use crate::math::{BoundedVec3, Vec3, all_in_filter_range};
 
 /// The exact sign of `det[a − d, b − d, c − d]`.
 pub fn orient3d(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> Ordering {
-    let pts = [a, b, c, d];
-    if pts.iter().all(|p| p.iter().all(|&x| in_filter_range(x))) {
+    if all_in_filter_range(&[a, b, c, d]) {
         let ad = BoundedVec3::difference(a, d);
         let bd = BoundedVec3::difference(b, d);
         let cd = BoundedVec3::difference(c, d);
