@@ -22,6 +22,7 @@
 //! global is shared with worker processes.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, OnceLock, TryLockError};
 
 use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
@@ -33,7 +34,7 @@ use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
 use ccdlab::pipeline::{
-    Bodies, ContactPair, Intersections, Pipeline, SelfColliding, StepOutcome, intersections_with,
+    Bodies, ContactPair, Pipeline, PipelineError, SelfColliding, StepOutcome, intersections_with,
 };
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
@@ -514,8 +515,9 @@ fn intersections<'py>(
     edges: Option<&Bound<'py, PyAny>>,
     threads: Option<Threads>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let found = static_intersections(py, V, F, edges, threads, true)?;
-    let (mesh, found) = (found.0, found.1);
+    let (mesh, found) = static_intersections(py, V, F, edges, threads, |mesh, x, cancel| {
+        intersections_with(mesh, x, true, Some(cancel))
+    })?;
     let d = PyDict::new(py);
     let flat = found
         .crossing
@@ -544,32 +546,32 @@ fn has_intersections(
     edges: Option<&Bound<'_, PyAny>>,
     threads: Option<Threads>,
 ) -> PyResult<bool> {
-    let (_, found) = static_intersections(py, V, F, edges, threads, false)?;
-    Ok(!found.is_empty())
+    let (_, found) = static_intersections(py, V, F, edges, threads, |mesh, x, cancel| {
+        ccdlab::pipeline::has_intersections(mesh, x, Some(cancel))
+    })?;
+    Ok(found)
 }
 
 /// The mesh of [`intersections`] and [`has_intersections`] (checked as for
-/// [`step`]) and its intersections, their pairs kept when `collect`, on a
-/// pool of `threads` with the interpreter lock released; Ctrl-C stops it
-/// with `KeyboardInterrupt`.
+/// [`step`]) and what `find` answers for it, on a pool of `threads` with
+/// the interpreter lock released; Ctrl-C stops it with
+/// `KeyboardInterrupt`.
 #[allow(non_snake_case)]
-fn static_intersections(
+fn static_intersections<T: Send>(
     py: Python<'_>,
     V: &Bound<'_, PyAny>,
     F: &Bound<'_, PyAny>,
     edges: Option<&Bound<'_, PyAny>>,
     threads: Option<Threads>,
-    collect: bool,
-) -> PyResult<(TriMesh, Intersections)> {
+    find: impl FnOnce(&TriMesh, &[Vec3], &AtomicBool) -> Result<T, PipelineError> + Send,
+) -> PyResult<(TriMesh, T)> {
     let x = points(V, "V")?;
     let faces = faces(F, Some(x.len()), "F")?;
     let edges = codim_edges(edges, Some(x.len()))?;
     let pool = thread_pool(parse_threads(threads)?)?;
     let mesh = build_mesh(py, &pool, x.len(), faces, &edges)?;
-    let found = run_interruptible(py, &pool, |cancel| {
-        intersections_with(&mesh, &x, collect, Some(cancel))
-    })?
-    .map_err(|e| value_error(e.to_string()))?;
+    let found = run_interruptible(py, &pool, |cancel| find(&mesh, &x, cancel))?
+        .map_err(|e| value_error(e.to_string()))?;
     Ok((mesh, found))
 }
 

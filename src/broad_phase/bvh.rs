@@ -654,6 +654,16 @@ impl Bvh {
         (concat(parts), stats)
     }
 
+    /// See [`KdopBvh::fold_edge_face_pairs`].
+    pub fn fold_edge_face_pairs<T: Default + Send>(
+        &self,
+        visit: impl Fn(&mut T, [u32; 2]) + Sync,
+        merge: impl Fn(T, T) -> T + Sync + Send,
+        stop: impl Fn() -> bool + Sync,
+    ) -> T {
+        with_bvh!(self, b => b.fold_edge_face_pairs(visit, merge, stop))
+    }
+
     /// Every candidate with one feature in `self` and one in `other` (two BVHs
     /// of the same mesh over disjoint components).
     pub fn cross_candidates(

@@ -184,14 +184,14 @@ impl<'a> Groups<'a> {
 /// group of the query's leaves ([`Groups`]); nothing when the descent's
 /// `SKIP` parameter is off.
 #[derive(Clone, Copy)]
-struct SubtreeSkip<'a> {
+pub(super) struct SubtreeSkip<'a> {
     node: &'a [[u32; 2]],
     query: u32,
 }
 
 impl SubtreeSkip<'_> {
     /// Skips nothing.
-    const NONE: SubtreeSkip<'static> = SubtreeSkip {
+    pub(super) const NONE: SubtreeSkip<'static> = SubtreeSkip {
         node: &[],
         query: NO_QUERY_GROUP,
     };
@@ -407,22 +407,15 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
     skip: Option<&[u32]>,
     make_sink: impl Fn() -> S + Sync,
 ) -> (Vec<S>, BroadPhaseStats) {
-    // Tasks: runs of whole clusters of at least `LEAVES_PER_TASK` leaves
-    // each (the last may have fewer), as indices into `a.clusters`; across
-    // two trees, runs of `LEAVES_PER_TASK` leaves.
-    let mut tasks = vec![0];
-    if ordered {
-        let starts = &a.clusters;
-        for k in 1..starts.len() {
-            let task_start = starts[tasks[tasks.len() - 1]] as usize;
-            if starts[k] as usize >= task_start + LEAVES_PER_TASK || k + 1 == starts.len() {
-                tasks.push(k);
-            }
-        }
+    // Tasks: runs of whole clusters (`cluster_tasks`), as indices into
+    // `a.clusters`; across two trees, runs of `LEAVES_PER_TASK` leaves.
+    let tasks = if ordered {
+        cluster_tasks(&a.clusters)
     } else {
-        let chunks = a.leaves.len().div_ceil(LEAVES_PER_TASK);
-        tasks.extend((1..=chunks).map(|c| (c * LEAVES_PER_TASK).min(a.leaves.len())));
-    }
+        let n = a.leaves.len();
+        let chunks = n.div_ceil(LEAVES_PER_TASK);
+        (0..=chunks).map(|c| (c * LEAVES_PER_TASK).min(n)).collect()
+    };
     let groups = skip.map(|g| Groups::new(a, g));
     let groups = groups.as_ref();
     let done: Vec<(S, BroadPhaseStats)> = tasks
@@ -456,6 +449,20 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
         sinks.push(s);
     }
     (sinks, stats)
+}
+
+/// The self traversal's tasks: runs of whole clusters of at least
+/// [`LEAVES_PER_TASK`] leaves each (the last may have fewer), as the
+/// boundaries of windows of `starts` (a tree's `clusters`).
+pub(super) fn cluster_tasks(starts: &[u32]) -> Vec<usize> {
+    let mut tasks = vec![0];
+    for k in 1..starts.len() {
+        let task_start = starts[tasks[tasks.len() - 1]] as usize;
+        if starts[k] as usize >= task_start + LEAVES_PER_TASK || k + 1 == starts.len() {
+            tasks.push(k);
+        }
+    }
+    tasks
 }
 
 /// The self traversal of the clusters of `t` whose first leaves and end
@@ -537,7 +544,7 @@ fn self_range_with<const N: usize, const SKIP: bool>(
 /// returns their number. Counts the tests. The cluster's descent then
 /// starts at `c1` and skips the cluster's own subtree.
 #[inline(always)]
-fn own_leaves<const N: usize>(
+pub(super) fn own_leaves<const N: usize>(
     q: &QuantizedKdopQuery<N>,
     t: &KdopBvh<N>,
     c0: usize,
@@ -568,7 +575,7 @@ fn own_leaves<const N: usize>(
 /// [`KdopBvh::validate`]). `cluster` relies on it: in a tree of another
 /// shape it would list some leaf pairs twice (docs/notes/bvh-build.md).
 #[inline(always)]
-fn gather<const N: usize, const SKIP: bool>(
+pub(super) fn gather<const N: usize, const SKIP: bool>(
     q: &QuantizedKdopQuery<N>,
     t: &KdopBvh<N>,
     bound: u32,

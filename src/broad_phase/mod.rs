@@ -7,6 +7,7 @@
 mod brute_force;
 mod bvh;
 mod bvh_build;
+mod bvh_edge_face;
 mod bvh_refit;
 mod bvh_traverse;
 mod bvh_validate;

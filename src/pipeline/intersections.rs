@@ -12,8 +12,9 @@
 //!   time 0, decided by the exact tests as in any step;
 //! - **crossing**: an edge through a triangle's relative interior,
 //!   transversally ([`segment_pierces_triangle`], exact), which no pair of
-//!   the first kind sees. The candidates are
-//!   [`fold_edge_face_candidates`]'s.
+//!   the first kind sees. The candidates are the edge–face pairs of the
+//!   still step's BVH that share no vertex and whose k-DOPs overlap
+//!   ([`Bvh::fold_edge_face_pairs`]).
 //!
 //! A mesh is free of intersections when both are empty. Not reported, as
 //! no step of CCD sees them either: a vertex on an edge, or on a vertex,
@@ -21,13 +22,14 @@
 //! shares one with it (a rod folded back onto itself, a zero-length edge).
 //! Two faces that share no vertex and meet have a common point on an edge
 //! of one of them, so face pairs add nothing.
+//!
+//! [`Bvh::fold_edge_face_pairs`]: crate::broad_phase::Bvh::fold_edge_face_pairs
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
 use super::{ContactPair, Pipeline, PipelineConfig, PipelineError, StepReport};
-use crate::broad_phase::fold_edge_face_candidates;
 use crate::math::Vec3;
 use crate::mesh::{Step, TriMesh};
 use crate::narrow_phase::segment_pierces_triangle;
@@ -92,22 +94,69 @@ pub fn intersections_with(
     collect: bool,
     cancel: Option<&AtomicBool>,
 ) -> Result<Intersections, PipelineError> {
+    let what = if collect { Look::Pairs } else { Look::Counts };
+    find(mesh, x, what, cancel)
+}
+
+/// Whether some pair of features of `mesh` at the positions `x` touches or
+/// crosses ([`Intersections::is_empty`] negated), on the current rayon
+/// pool: the edges through triangles are looked for only when nothing
+/// touches, and only until one is found. Gives up with
+/// [`PipelineError::Cancelled`] once `cancel` is set.
+///
+/// # Errors
+/// As [`intersections_with`].
+pub fn has_intersections(
+    mesh: &TriMesh,
+    x: &[Vec3],
+    cancel: Option<&AtomicBool>,
+) -> Result<bool, PipelineError> {
+    Ok(!find(mesh, x, Look::Any, cancel)?.is_empty())
+}
+
+/// What [`find`] looks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Every pair, listed.
+    Pairs,
+    /// Every pair, counted.
+    Counts,
+    /// Whether there is one: crossings only when nothing touches, counted
+    /// up to the first (a task may count a few more before it sees the
+    /// others stop).
+    Any,
+}
+
+fn find(
+    mesh: &TriMesh,
+    x: &[Vec3],
+    look: Look,
+    cancel: Option<&AtomicBool>,
+) -> Result<Intersections, PipelineError> {
     let still = Step::new(mesh, x, x).map_err(PipelineError::Frames)?;
+    let collect = look == Look::Pairs;
     let config = PipelineConfig {
         collect_pairs: collect,
         ..PipelineConfig::default()
     };
     let never = AtomicBool::new(false);
     let cancel = cancel.unwrap_or(&never);
-    let outcome = Pipeline::new(config).step_cancellable(&still, cancel)?;
+    let mut pipeline = Pipeline::new(config);
+    let outcome = pipeline.step_cancellable(&still, cancel)?;
+    let mut found = Intersections {
+        report: outcome.report,
+        crossing_count: 0,
+        touching: outcome.pairs,
+        crossing: Vec::new(),
+    };
+    if look == Look::Any && found.touching_count() > 0 {
+        return Ok(found);
+    }
     let (edges, faces) = (mesh.edges(), mesh.faces());
-    let (crossing_count, mut crossing) = fold_edge_face_candidates(
-        mesh,
-        x,
+    let bvh = pipeline.bvh().expect("a step that succeeded built its BVH");
+    let crossed = AtomicBool::new(false);
+    let (count, crossing) = bvh.fold_edge_face_pairs(
         |out: &mut (u64, Vec<[u32; 2]>), [e, f]| {
-            if cancel.load(Ordering::Relaxed) {
-                return;
-            }
             let [p, q] = edges[e as usize].map(|v| &x[v as usize]);
             let corners = faces[f as usize].map(|v| &x[v as usize]);
             if segment_pierces_triangle(p, q, corners) {
@@ -115,21 +164,22 @@ pub fn intersections_with(
                 if collect {
                     out.1.push([e, f]);
                 }
+                if look == Look::Any {
+                    crossed.store(true, Ordering::Relaxed);
+                }
             }
         },
         |(n, mut a), (m, b)| {
             a.extend(b);
             (n + m, a)
         },
+        || cancel.load(Ordering::Relaxed) || crossed.load(Ordering::Relaxed),
     );
     if cancel.load(Ordering::Relaxed) {
         return Err(PipelineError::Cancelled);
     }
-    crossing.par_sort_unstable();
-    Ok(Intersections {
-        report: outcome.report,
-        crossing_count,
-        touching: outcome.pairs,
-        crossing,
-    })
+    found.crossing_count = count;
+    found.crossing = crossing;
+    found.crossing.par_sort_unstable();
+    Ok(found)
 }

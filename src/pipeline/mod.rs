@@ -14,7 +14,7 @@ mod step;
 
 pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use config::{PipelineConfig, TimeAligned};
-pub use intersections::{Intersections, intersections, intersections_with};
+pub use intersections::{Intersections, has_intersections, intersections, intersections_with};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub(crate) use report::is_contact;
 pub use report::{

@@ -190,6 +190,12 @@ impl Pipeline {
         &self.config
     }
 
+    /// The BVH of the last step (built or refitted by it); none before the
+    /// first step or after a failed one that built none.
+    pub(super) fn bvh(&self) -> Option<&Bvh> {
+        self.bvh.as_ref()
+    }
+
     /// Runs one step on the current rayon thread pool.
     pub fn step(&mut self, step: &Step<'_>) -> Result<StepOutcome, PipelineError> {
         self.run(step, None)

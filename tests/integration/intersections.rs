@@ -11,7 +11,7 @@ use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
 use std::sync::atomic::AtomicBool;
 
-use ccdlab::pipeline::{PipelineError, intersections, intersections_with};
+use ccdlab::pipeline::{PipelineError, has_intersections, intersections, intersections_with};
 use proptest::prelude::*;
 
 use super::pipeline::{keys, oracle_collisions_within};
@@ -41,6 +41,7 @@ fn crossing_touching_and_apart() {
     assert!(flat < upright);
     assert_eq!(found.crossing, vec![[flat, 1], [upright, 0]]);
     assert!(found.touching.is_empty());
+    assert!(has_intersections(&mesh, &x, None).unwrap());
     // Vertex 4 on the face instead (triangle 1 now above z = 0): touching
     // (vertex–face), no crossing.
     x[4] = v(0.25, 0.25, 0.0);
@@ -53,9 +54,11 @@ fn crossing_touching_and_apart() {
         .collect();
     assert_eq!(vf, vec![(4, 0)]);
     assert!(found.touching.iter().all(|p| p.toi_lower == 0.0));
+    assert!(has_intersections(&mesh, &x, None).unwrap());
     // Lifted off: free.
     x[4].z = 0.5;
     assert!(intersections(&mesh, &x).unwrap().is_empty());
+    assert!(!has_intersections(&mesh, &x, None).unwrap());
     // A rod (edge 6–7, in no face) through the triangle.
     let mut x = x.clone();
     x.extend([v(0.1, 0.2, -1.0), v(0.1, 0.2, 1.0)]);
@@ -70,6 +73,10 @@ fn crossing_touching_and_apart() {
     let stop = AtomicBool::new(true);
     assert!(matches!(
         intersections_with(&rods, &x, true, Some(&stop)),
+        Err(PipelineError::Cancelled)
+    ));
+    assert!(matches!(
+        has_intersections(&rods, &x, Some(&stop)),
         Err(PipelineError::Cancelled)
     ));
 }
@@ -149,6 +156,8 @@ proptest! {
             prop_assert_eq!(counted.crossing_count, found.crossing_count);
             prop_assert_eq!(counted.touching_count(), found.touching_count());
             prop_assert_eq!(counted.is_empty(), found.is_empty());
+            let any = pool.install(|| has_intersections(&mesh, &x, None)).unwrap();
+            prop_assert_eq!(any, !found.is_empty());
             let listed = pool.install(|| intersections(&mesh, &x)).unwrap();
             prop_assert_eq!((&listed.touching, &listed.crossing), (&found.touching, &found.crossing));
         }
