@@ -1,5 +1,6 @@
 //! Test helpers: a scratch folder per test, the sorted names in a folder,
-//! and random meshes' faces less their repeats. One file for the library's unit tests (`mod test_util`) and the
+//! random faces and edges, and random meshes' faces less their repeats.
+//! One file for the library's unit tests (`mod test_util`) and the
 //! integration tests (`mod common`, by path): each of those is its own
 //! crate and uses only some of these.
 
@@ -91,4 +92,22 @@ pub fn without_repeated_faces(mut faces: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
         seen.insert(key)
     });
     faces
+}
+
+/// A random face over the vertices `0..n`: three distinct corners.
+pub fn any_face(n: usize) -> impl proptest::strategy::Strategy<Value = [u32; 3]> {
+    use proptest::strategy::Strategy;
+    let n = n as u32;
+    (0..n, 0..n, 0..n)
+        .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
+        .prop_map(|(a, b, c)| [a, b, c])
+}
+
+/// A random edge over the vertices `0..n`: two distinct ends.
+pub fn any_edge(n: usize) -> impl proptest::strategy::Strategy<Value = [u32; 2]> {
+    use proptest::strategy::Strategy;
+    let n = n as u32;
+    (0..n, 0..n)
+        .prop_filter("distinct ends", |(a, b)| a != b)
+        .prop_map(|(a, b)| [a, b])
 }

@@ -139,7 +139,7 @@ mod tests {
     use crate::broad_phase::{Bvh, fold_edge_face_candidates};
     use crate::math::Vec3;
     use crate::mesh::{Step, TriMesh};
-    use crate::test_util::without_repeated_faces;
+    use crate::test_util::{any_edge, any_face, without_repeated_faces};
     use proptest::prelude::*;
 
     /// The tree's pairs, sorted.
@@ -186,12 +186,8 @@ mod tests {
         #[test]
         fn pairs_are_those_of_every_pair(
             (n, faces, rods) in (8usize..90).prop_flat_map(|n| {
-                let tri = (0..n as u32, 0..n as u32, 0..n as u32)
-                    .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
-                    .prop_map(|(a, b, c)| [a, b, c]);
-                let rod = (0..n as u32, 0..n as u32)
-                    .prop_filter("distinct ends", |(a, b)| a != b)
-                    .prop_map(|(a, b)| [a, b]);
+                let tri = any_face(n);
+                let rod = any_edge(n);
                 (Just(n), proptest::collection::vec(tri, 1..150), proptest::collection::vec(rod, 0..6))
             }),
             at in proptest::collection::vec((0.0..3.0f64, 0.0..3.0f64, 0.0..3.0f64), 90),

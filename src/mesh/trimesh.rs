@@ -668,7 +668,7 @@ fn components(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_util::without_repeated_faces;
+    use crate::test_util::{any_edge, any_face, without_repeated_faces};
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 
@@ -832,9 +832,7 @@ mod tests {
     /// met in both directions), corners distinct.
     fn faces() -> impl Strategy<Value = (usize, Vec<[u32; 3]>)> {
         (3usize..40).prop_flat_map(|n| {
-            let tri = (0..n as u32, 0..n as u32, 0..n as u32)
-                .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
-                .prop_map(|(a, b, c)| [a, b, c]);
+            let tri = any_face(n);
             (Just(n), proptest::collection::vec(tri, 1..120))
         })
     }
@@ -942,9 +940,7 @@ mod tests {
         #[test]
         fn codimensional_facts_equal_a_plain_scan(
             (n, faces, edges) in faces().prop_flat_map(|(n, faces)| {
-                let edge = (0..n as u32, 0..n as u32)
-                    .prop_filter("distinct ends", |(a, b)| a != b)
-                    .prop_map(|(a, b)| [a, b]);
+                let edge = any_edge(n);
                 // A third of the cases without faces (rods alone).
                 let faces = prop_oneof![2 => Just(without_repeated_faces(faces)), 1 => Just(Vec::new())];
                 (Just(n), faces, proptest::collection::vec(edge, 0..30))

@@ -4,7 +4,7 @@
 //! (proptest) and on the real frames of `datasets/scalable-ccd`, also after a
 //! refit.
 
-use crate::common::without_repeated_faces;
+use crate::common::{any_face, without_repeated_faces};
 use ccdlab::baseline::ParryBroadPhase;
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{Bvh, brute_force_candidates};
@@ -32,9 +32,7 @@ fn point() -> impl Strategy<Value = Vec3> {
 fn scene() -> impl Strategy<Value = Scene> {
     (4usize..24)
         .prop_flat_map(|nv| {
-            let face = (0..nv as u32, 0..nv as u32, 0..nv as u32)
-                .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
-                .prop_map(|(a, b, c)| [a, b, c]);
+            let face = any_face(nv);
             (
                 proptest::collection::vec(face, 1..30),
                 proptest::collection::vec(point(), nv),

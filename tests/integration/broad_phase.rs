@@ -2,7 +2,7 @@
 //! candidates exactly, for every k, on random deforming meshes (proptest) and
 //! on the real frames of `datasets/scalable-ccd`.
 
-use crate::common::without_repeated_faces;
+use crate::common::{any_edge, any_face, without_repeated_faces};
 use ccdlab::bounding_volume::{Kdop, KdopAxes};
 use ccdlab::broad_phase::{
     BroadPhaseStats, Bvh, CandidateSet, EePair, NOT_SKIPPED, PointCandidates, VfPair,
@@ -56,15 +56,11 @@ fn any_point() -> impl Strategy<Value = Vec3> {
 fn scene() -> impl Strategy<Value = Scene> {
     (4usize..24)
         .prop_flat_map(|nv| {
-            let face = (0..nv as u32, 0..nv as u32, 0..nv as u32)
-                .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
-                .prop_map(|(a, b, c)| [a, b, c]);
+            let face = any_face(nv);
             // Codimensional edges too (any pair of distinct vertices: some
             // are the faces' edges, dropped), in a scene of faces or of
             // edges alone.
-            let edge = (0..nv as u32, 0..nv as u32)
-                .prop_filter("distinct ends", |(a, b)| a != b)
-                .prop_map(|(a, b)| [a, b]);
+            let edge = any_edge(nv);
             (
                 (
                     proptest::collection::vec(face, 0..30),

@@ -15,7 +15,7 @@ use ccdlab::pipeline::{PipelineError, has_intersections, intersections, intersec
 use proptest::prelude::*;
 
 use super::pipeline::{keys, oracle_collisions_within};
-use crate::common::without_repeated_faces;
+use crate::common::{any_edge, any_face, without_repeated_faces};
 
 fn v(x: f64, y: f64, z: f64) -> Vec3 {
     Vec3::new(x, y, z)
@@ -116,12 +116,8 @@ proptest! {
     #[test]
     fn random_meshes_give_the_oracles_intersections(
         (n, faces, rods) in (5usize..14).prop_flat_map(|n| {
-            let tri = (0..n as u32, 0..n as u32, 0..n as u32)
-                .prop_filter("distinct corners", |(a, b, c)| a != b && b != c && a != c)
-                .prop_map(|(a, b, c)| [a, b, c]);
-            let rod = (0..n as u32, 0..n as u32)
-                .prop_filter("distinct ends", |(a, b)| a != b)
-                .prop_map(|(a, b)| [a, b]);
+            let tri = any_face(n);
+            let rod = any_edge(n);
             (Just(n), proptest::collection::vec(tri, 1..10), proptest::collection::vec(rod, 0..3))
         }),
         grid in proptest::collection::vec(proptest::collection::vec(-2i64..3, 3), 14),
