@@ -15,8 +15,46 @@ use super::experiment::MAX_VERTICES;
 #[serde(deny_unknown_fields)]
 /// The query file: the two polygons' vertices.
 struct PairFile {
-    a: Vec<[f64; 2]>,
-    b: Vec<[f64; 2]>,
+    a: Vec<Point>,
+    b: Vec<Point>,
+}
+
+/// A vertex `[x, y]`, whose error for another number of coordinates says
+/// so (a fixed-size array's own is "trailing characters" or "invalid
+/// length").
+struct Point([f64; 2]);
+
+impl<'de> serde::Deserialize<'de> for Point {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Point, D::Error> {
+        struct Coordinates;
+        impl<'de> serde::de::Visitor<'de> for Coordinates {
+            type Value = Point;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a point [x, y]")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Point, A::Error> {
+                let mut xy = [0.0; 2];
+                for (k, c) in xy.iter_mut().enumerate() {
+                    *c = seq.next_element()?.ok_or_else(|| {
+                        serde::de::Error::custom(format!(
+                            "a point is [x, y]: this one has {k} coordinate{}",
+                            if k == 1 { "" } else { "s" }
+                        ))
+                    })?;
+                }
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(serde::de::Error::custom(
+                        "a point is [x, y]: this one has more than 2 coordinates",
+                    ));
+                }
+                Ok(Point(xy))
+            }
+        }
+        d.deserialize_seq(Coordinates)
+    }
 }
 
 /// The pair in the JSON file `path`, checked and prepared.
@@ -30,9 +68,15 @@ fn read_pair(path: &Path) -> Result<PreparedPair, PolygonReportError> {
         path: path.to_path_buf(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        // serde_json's message ends with the position, which the error
+        // already states first.
+        message: {
+            let m = e.to_string();
+            let at = format!(" at line {} column {}", e.line(), e.column());
+            m.strip_suffix(&at).map_or(m.clone(), str::to_owned)
+        },
     })?;
-    let poly = |pts: &[[f64; 2]], which| {
+    let poly = |pts: &[Point], which| {
         if pts.len() > MAX_VERTICES {
             return Err(PolygonReportError::TooManyVertices {
                 path: path.to_path_buf(),
@@ -41,7 +85,8 @@ fn read_pair(path: &Path) -> Result<PreparedPair, PolygonReportError> {
                 max: MAX_VERTICES,
             });
         }
-        Polygon::from_xy(pts).map_err(|source| PolygonReportError::Polygon {
+        let xy: Vec<[f64; 2]> = pts.iter().map(|p| p.0).collect();
+        Polygon::from_xy(&xy).map_err(|source| PolygonReportError::Polygon {
             path: path.to_path_buf(),
             which,
             source,
@@ -163,6 +208,33 @@ mod tests {
             read_pair(&p).unwrap_err(),
             PolygonReportError::Json { .. }
         ));
+        // A point of three coordinates, or of one: said so, at its line,
+        // and the position not repeated.
+        for (name, text, what) in [
+            (
+                "xyz.json",
+                "{\"a\": [[0, 0], [1, 0], [0, 1]],\n\"b\": [[0, 0], [1, 0, 5], [0, 1]]}",
+                "more than 2 coordinates",
+            ),
+            (
+                "x.json",
+                "{\"a\": [[0, 0], [1], [0, 1]], \"b\": [[0, 0], [1, 0], [0, 1]]}",
+                "has 1 coordinate",
+            ),
+        ] {
+            let e = read_pair(&dir.file(name, text)).unwrap_err();
+            let msg = e.to_string();
+            assert!(
+                msg.contains("a point is [x, y]") && msg.contains(what),
+                "{msg}"
+            );
+            assert_eq!(msg.matches("line").count(), 1, "{msg}");
+            let line = if name == "xyz.json" { 2 } else { 1 };
+            assert!(
+                matches!(e, PolygonReportError::Json { line: l, .. } if l == line),
+                "{e}"
+            );
+        }
         let missing = read_pair(Path::new("/nonexistent/pair.json")).unwrap_err();
         assert!(matches!(missing, PolygonReportError::Read { .. }));
         let p = dir.file(
