@@ -321,6 +321,16 @@ fn cli_bad_input_names_file_and_element_and_writes_nothing() {
             flight(on_grid, &file(&d, "empty.obj", "v 0 0 0\n"), line, &[]),
             "no faces",
         ),
+        // An object of edges only (`l` lines): said so, not "no edges".
+        (
+            flight(
+                on_grid,
+                &file(&d, "wire.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\nl 2 3\n"),
+                line,
+                &[],
+            ),
+            "wire.obj: no triangles, only 2 edge(s) in no face",
+        ),
         // Terrain mesh with an out-of-range index.
         (
             flight(

@@ -21,6 +21,17 @@ pub enum RouteError {
         #[source]
         source: MeshError,
     },
+    /// A mesh file holds no triangle, only edges in no face (OBJ `l`
+    /// lines, a PLY `edge` element), which a TIN surface does not use.
+    #[error("{role} mesh: {path}: no triangles, only {edges} edge(s) in no face; a TIN is a triangle surface", path = path.display())]
+    NoTriangles {
+        /// `terrain` or `object`.
+        role: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// How many edges it holds.
+        edges: usize,
+    },
     /// A file could not be read. Check the path.
     #[error("{path}: {source}", path = path.display())]
     Io {

@@ -90,6 +90,13 @@ impl Tin {
     /// Reads a `.obj` or `.ply` mesh.
     pub fn read(role: &'static str, path: &Path) -> Result<Tin, RouteError> {
         let data = read_mesh(path).map_err(|source| RouteError::Mesh { role, source })?;
+        if data.faces.is_empty() && !data.edges.is_empty() {
+            return Err(RouteError::NoTriangles {
+                role,
+                path: path.to_path_buf(),
+                edges: data.edges.len(),
+            });
+        }
         Tin::new(role, path, data.positions, data.faces)
     }
 
