@@ -13,7 +13,6 @@ __version__: str
 ArrayLike3 = npt.ArrayLike
 """A length-3 array-like of floats (a point)."""
 
-PathLike = Union[str, "os.PathLike[str]"]
 AnyPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 def vertex_face_ccd(
@@ -246,7 +245,7 @@ def has_intersections(
     """Whether ``intersections(V, F, ...)`` finds a pair (IPC Toolkit's ``has_intersections``)."""
 
 def queries(
-    *paths: PathLike,
+    *paths: AnyPath,
     solver: str = "exact",
     min_time_ms: int = 50,
     min_distance: float = 0.0,

@@ -575,6 +575,25 @@ fn static_intersections<T: Send>(
     Ok((mesh, found))
 }
 
+/// A path argument (`name` in messages): `os.fsdecode` takes str, bytes
+/// and path-like objects alike (a name that is not UTF-8 kept through the
+/// file system's encoding); a NUL byte in it is a `ValueError`, as Python's
+/// own `open` makes it.
+fn path_argument(py: Python<'_>, path: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
+    let decoded = py
+        .import("os")?
+        .call_method1("fsdecode", (path,))
+        .map_err(|e| PyTypeError::new_err(format!("{name}: {}", e.value(py))))?;
+    let path: PathBuf = decoded.extract()?;
+    if path.as_os_str().as_encoded_bytes().contains(&0) {
+        return Err(value_error(format!(
+            "{name}: embedded null byte in {}",
+            decoded.repr()?
+        )));
+    }
+    Ok(path)
+}
+
 /// Reads the two frames of a step, checking that they have the same number
 /// of vertices (and `num_vertices`, when given).
 #[allow(non_snake_case)]
@@ -991,13 +1010,7 @@ fn read_mesh<'py>(
     path: &Bound<'_, PyAny>,
     with_edges: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    // `os.fsdecode` takes str, bytes and path-like objects alike (a name
-    // that is not UTF-8 kept through the file system's encoding).
-    let path: PathBuf = py
-        .import("os")?
-        .call_method1("fsdecode", (path,))
-        .map_err(|e| PyTypeError::new_err(format!("path: {}", e.value(py))))?
-        .extract()?;
+    let path = path_argument(py, path, "path")?;
     if path.is_dir() {
         return Err(PyIsADirectoryError::new_err(format!(
             "{}: is a folder; read_mesh reads a .ply or .obj file",
@@ -1091,7 +1104,7 @@ fn edges(
 ///
 /// Parameters
 /// ----------
-/// *paths : str or os.PathLike
+/// *paths : str, bytes or os.PathLike
 ///     Query CSVs, Sample-Queries scene folders, Scalable-CCD scene folders,
 ///     or folders holding several scenes (for example ``"datasets"``).
 /// solver : {"exact", "cubic"}, optional
@@ -1166,7 +1179,7 @@ fn queries(
     }
     let paths: Vec<PathBuf> = paths
         .iter()
-        .map(|p| p.extract::<PathBuf>())
+        .map(|p| path_argument(py, &p, "paths"))
         .collect::<PyResult<_>>()?;
     let min_time = std::time::Duration::from_millis(min_time_ms as u64);
     let report = py.detach(|| -> Result<QueriesReport, PyErrText> {

@@ -339,6 +339,17 @@ def test_files(tmp_path):
     for path in (bytes(good), os.fsencode(odd), odd):
         V, F = ccdlab.read_mesh(path)
         assert V.shape == (3, 3) and F.tolist() == [[0, 1, 2]]
+    # A NUL in a path: ValueError, as Python's own open makes it; bytes
+    # paths for queries too.
+    for bad in ("tri\0.obj", b"tri\0.obj"):
+        with pytest.raises(ValueError, match=r"path: embedded null byte in 'tri\\x00.obj'"):
+            ccdlab.read_mesh(bad)
+        with pytest.raises(ValueError, match="paths: embedded null byte"):
+            ccdlab.queries(bad)
+    with pytest.raises(TypeError, match="paths: expected str, bytes or os.PathLike"):
+        ccdlab.queries(3)
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        ccdlab.queries(os.fsencode(tmp_path / "nowhere"))
     with pytest.raises(FileNotFoundError, match="nowhere"):
         ccdlab.queries(tmp_path / "nowhere")
     with pytest.raises(ValueError, match="at least one path"):
