@@ -15,7 +15,8 @@ The Rust library ccdlab, from Python:
   intersections at one instant (edges through triangles, touching pairs),
   exact: the check before trusting CCD.
 - ``read_mesh``, ``edges``, ``queries``: PLY/OBJ frames, libigl's edge order,
-  and the ground-truth scores of ``ccdlab queries``.
+  and the ground-truth scores of ``ccdlab queries``; ``load_queries``: the
+  ground-truth query sets as arrays, to score another solver.
 
 Bad input raises ``ValueError`` (``OSError`` for files) with the library's
 message; the interpreter lock is released while Rust works.
@@ -31,6 +32,7 @@ from ._native import (
     edges,
     has_intersections,
     intersections,
+    load_queries,
     queries,
     read_mesh,
     step,
@@ -48,6 +50,7 @@ __all__ = [
     "edges",
     "has_intersections",
     "intersections",
+    "load_queries",
     "queries",
     "read_mesh",
     "step",

@@ -1,7 +1,7 @@
 """Type stubs of ccdlab's native module (the Rust bindings)."""
 
 import os
-from typing import Any, Dict, Literal, Optional, Sequence, Tuple, Union, final, overload
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -256,4 +256,11 @@ def queries(
     ``min_distance``, ``oracle``: ``--min-distance``, ``--oracle`` (at d > 0 each
     set and the total also have ``within``: positives at d, contact_misses,
     later_than_contact, mean_ns, exact_fallbacks, oracle_disagreements).
+    """
+
+def load_queries(*paths: AnyPath) -> List[Dict[str, Any]]:
+    """The ground-truth query sets under the paths, as arrays, one dict per set
+    in ``queries``'s order: ``path``, ``kind`` ("vf" or "ee"), ``queries``
+    (float64 (n, 8, 3), as the batch functions take them) and ``truth`` (bool
+    (n,), or None). For scoring another solver against the ground truth.
     """

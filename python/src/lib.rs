@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, OnceLock, TryLockError};
 
-use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
+use ccdlab::harness::ground_truth::{QuerySet, discover_query_sets_in, load};
 use ccdlab::harness::memory::MeasuredStep;
 use ccdlab::harness::query_eval::{
     QueriesReport, ScoreError, SetScore, Totals, WithinOptions, score_within,
@@ -1216,6 +1216,79 @@ fn queries(
     }
 }
 
+/// The ground-truth query sets under some paths, as arrays: what
+/// ``queries`` scores, for scoring another solver.
+///
+/// Parameters
+/// ----------
+/// *paths : str, bytes or os.PathLike
+///     As for ``ccdlab.queries``: query CSVs, scene folders, or folders
+///     holding several scenes (for example ``"datasets"``).
+///
+/// Returns
+/// -------
+/// list of dict
+///     One per set, in ``queries``'s order: ``path`` (str), ``kind``
+///     (``"vf"`` or ``"ee"``), ``queries`` (float64 (n, 8, 3), the eight
+///     points in the data sets' order, as ``vertex_face_ccd_batch`` and
+///     ``edge_edge_ccd_batch`` take them: the files' exact rationals
+///     rounded to nearest, or a Scalable-CCD step's candidate pairs resolved
+///     against its two frames) and ``truth`` (bool (n,), the exact answer:
+///     they collide in [0, 1]; None for a set without one). Every set is
+///     in memory at once.
+///
+/// Raises
+/// ------
+/// OSError
+///     A path that cannot be read.
+/// ValueError
+///     A malformed file, or a path without query sets.
+#[pyfunction]
+#[pyo3(signature = (*paths))]
+fn load_queries<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyTuple>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    if paths.is_empty() {
+        return Err(value_error("load_queries: pass at least one path"));
+    }
+    let paths: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| path_argument(py, &p, "paths"))
+        .collect::<PyResult<_>>()?;
+    let sets = py
+        .detach(|| -> Result<Vec<QuerySet>, PyErrText> {
+            let sources = discover_query_sets_in(&paths).map_err(PyErrText::library)?;
+            sources
+                .iter()
+                .map(|source| load(source).map_err(PyErrText::library))
+                .collect()
+        })
+        .map_err(PyErrText::into_py_err)?;
+    let mut out = Vec::with_capacity(sets.len());
+    for set in sets {
+        let d = PyDict::new(py);
+        d.set_item("path", set.path.to_string_lossy())?;
+        d.set_item("kind", set.kind.suffix())?;
+        let flat: Vec<f64> = (set.points.iter().flatten())
+            .flat_map(|p| [p.x, p.y, p.z])
+            .collect();
+        let queries = numpy::ndarray::Array3::from_shape_vec((set.points.len(), 8, 3), flat)
+            .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+        let queries = queries.into_pyarray(py).into_any().unbind();
+        d.set_item("queries", read_only(py, queries)?)?;
+        match set.truth {
+            Some(truth) => {
+                let truth = truth.into_pyarray(py).into_any().unbind();
+                d.set_item("truth", read_only(py, truth)?)?;
+            }
+            None => d.set_item("truth", py.None())?,
+        }
+        out.push(d);
+    }
+    Ok(out)
+}
+
 /// An error made while the interpreter lock is released, turned into a
 /// Python exception once it is held again.
 enum PyErrText {
@@ -1245,7 +1318,7 @@ mod _native {
     #[pymodule_export]
     use super::{
         _restore_step_result, PyPipeline, StepResult, edge_edge_ccd, edge_edge_ccd_batch, edges,
-        has_intersections, intersections, queries, read_mesh, step, vertex_face_ccd,
+        has_intersections, intersections, load_queries, queries, read_mesh, step, vertex_face_ccd,
         vertex_face_ccd_batch,
     };
     use pyo3::prelude::*;

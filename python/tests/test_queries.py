@@ -249,3 +249,49 @@ def test_queries_at_a_min_distance_score_every_set_against_the_contact_truth():
         q, truth = load_query_csv(s["path"])
         hit, _, _ = BATCH[s["kind"]](q, min_distance=1e-3)
         assert s["within"]["positives"] == int(np.sum(hit)) >= int(np.sum(truth)) == s["positives"]
+
+
+def test_load_queries_gives_the_sets_queries_scores():
+    sets = ccdlab.load_queries(DATA)
+    scored = ccdlab.queries(DATA, min_time_ms=0)["sets"]
+    assert [(s["path"], s["kind"], len(s["queries"])) for s in sets] == [
+        (s["path"], s["kind"], s["queries"]) for s in scored
+    ]
+    by_path = {str(p): (p, kind, truth_file) for p, kind, truth_file in CASES}
+    compared = 0
+    for s in sets:
+        q, truth = s["queries"], s["truth"]
+        assert q.dtype == np.float64 and q.shape == (len(q), 8, 3) and not q.flags.writeable
+        assert truth.dtype == np.bool_ and truth.shape == (len(q),) and not truth.flags.writeable
+        # Another solver scored on the arrays: the exact batch, with no miss.
+        hit, _, _ = BATCH[s["kind"]](q)
+        assert np.array_equal(hit, truth), s["path"]
+        # The same queries and truth as this file's own parser of the CSVs.
+        if s["path"] in by_path:
+            path, kind, truth_file = by_path[s["path"]]
+            want_q, want_truth = _load(path, truth_file)
+            assert kind == s["kind"]
+            assert np.array_equal(q, want_q) and np.array_equal(truth, want_truth), path
+            compared += 1
+    assert compared == len(CASES)
+
+
+def test_load_queries_without_truth_and_what_it_refuses(tmp_path):
+    with pytest.raises(ValueError, match="at least one path"):
+        ccdlab.load_queries()
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        ccdlab.load_queries(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match="no query files here"):
+        ccdlab.load_queries(tmp_path)
+    with pytest.raises(ValueError, match="paths: embedded null byte"):
+        ccdlab.load_queries("a\0b")
+    folder = tmp_path / "vertex-face"
+    folder.mkdir()
+    # A query without its truth column: truth None.
+    (folder / "data_0_0.csv").write_text("".join(f"{k},1,0,1,0,1\n" for k in range(8)))
+    (s,) = ccdlab.load_queries(tmp_path)
+    assert s["kind"] == "vf" and s["truth"] is None
+    assert s["queries"][0, :, 0].tolist() == list(range(8))
+    (folder / "data_0_0.csv").write_text("1,2,3\n")
+    with pytest.raises(ValueError, match="data_0_0.csv"):
+        ccdlab.load_queries(tmp_path)
