@@ -14,6 +14,8 @@ The Rust library ccdlab, from Python:
 - ``intersections(V, F, ...)`` / ``has_intersections``: a mesh's static
   intersections at one instant (edges through triangles, touching pairs),
   exact: the check before trusting CCD.
+- ``referenced_vertices``: a full mesh's vertices that faces or edges use,
+  and the mesh over them alone (other vertices would be particles).
 - ``read_mesh``, ``edges``, ``queries``: PLY/OBJ frames, libigl's edge order,
   and the ground-truth scores of ``ccdlab queries``; ``load_queries``: the
   ground-truth query sets as arrays, to score another solver.
@@ -22,6 +24,7 @@ Bad input raises ``ValueError`` (``OSError`` for files) with the library's
 message; the interpreter lock is released while Rust works.
 """
 
+from ._mesh import referenced_vertices
 from ._types import Toi
 from ._native import (
     Pipeline,
@@ -53,6 +56,7 @@ __all__ = [
     "load_queries",
     "queries",
     "read_mesh",
+    "referenced_vertices",
     "step",
     "vertex_face_ccd",
     "vertex_face_ccd_batch",

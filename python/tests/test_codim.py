@@ -213,3 +213,45 @@ def test_random_points_give_the_pairs_the_single_queries_find(seed):
         assert {tuple(p) for p in r.vv_pairs.tolist()} == want_vv
         # Random points meet only within a distance: d = 1 finds both kinds.
         assert d < 1.0 or (want_ve and want_vv)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_referenced_vertices_renumber_faces_and_edges(seed):
+    rng = np.random.default_rng(seed)
+    n = 40
+    # Faces and rods over a random third of the vertices, so that most are
+    # unreferenced.
+    used = rng.choice(n, size=14, replace=False)
+    F = np.array([rng.choice(used, 3, replace=False) for _ in range(12)], dtype=np.int32)
+    E = np.array([rng.choice(used, 2, replace=False) for _ in range(3)], dtype=np.uint16)
+    ids, F_local, E_local = ccdlab.referenced_vertices(F, E)
+    assert ids.dtype == F_local.dtype == E_local.dtype == np.int64
+    assert np.array_equal(ids, np.unique(np.concatenate([F.ravel(), E.ravel()])))
+    assert np.array_equal(ids[F_local], F) and np.array_equal(ids[E_local], E)
+    # The same edges in the same order: edge indices mean the same in both.
+    assert np.array_equal(ids[ccdlab.edges(F_local, E_local)], ccdlab.edges(F, E))
+    ids_f, F_only, E_none = ccdlab.referenced_vertices(F)
+    assert np.array_equal(ids_f, np.unique(F)) and E_none.shape == (0, 2)
+    assert np.array_equal(ids_f[F_only], F)
+
+
+def test_referenced_vertices_keep_unused_vertices_out_of_a_step():
+    # A triangle and a vertex in no face falling through it (an interior
+    # vertex of a volume mesh, say): a particle in the full mesh, gone in the
+    # reduced one.
+    V0 = np.vstack([TRI, [[0.2, 0.2, 1.0]]])
+    V1 = V0.copy()
+    V1[3, 2] = -1
+    F = np.array([[0, 1, 2]])
+    full = ccdlab.step(V0, V1, F, collect_pairs=True)
+    assert full.vf_pairs.tolist() == [[3, 0]] and full.toi <= 0.5
+    ids, F_local, _ = ccdlab.referenced_vertices(F)
+    assert ids.tolist() == [0, 1, 2]
+    reduced = ccdlab.step(V0[ids], V1[ids], F_local, collect_pairs=True)
+    assert reduced.toi is None and reduced.vf_pairs.shape == (0, 2)
+    with pytest.raises(ValueError, match="F: face 0 .* negative vertex index"):
+        ccdlab.referenced_vertices([[0, 1, -2]])
+    with pytest.raises(ValueError, match="F: dtype float64 is not supported"):
+        ccdlab.referenced_vertices(np.zeros((1, 3)))
+    with pytest.raises(ValueError, match="edges"):
+        ccdlab.referenced_vertices(F, [[0, 1, 2]])
