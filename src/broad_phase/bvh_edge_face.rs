@@ -23,10 +23,10 @@
 //! quantization: it is exactly that of a test of every pair (checked
 //! against one, below).
 //!
-//! **Order and parallelism.** The leaves are split into fixed runs of
-//! [`LEAVES_PER_TASK`]; each runs on rayon with its own `T`. The pairs
-//! come in no set order; sums and sorted lists do not depend on the thread
-//! count.
+//! **Order and parallelism.** The leaves are split into the self
+//! traversal's tasks (runs of whole clusters, which depend on the tree
+//! only); each runs on rayon with its own `T`. The pairs come in no set
+//! order; sums and sorted lists do not depend on the thread count.
 //!
 //! [`fold_edge_face_candidates`]: super::fold_edge_face_candidates
 
