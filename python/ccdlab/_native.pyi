@@ -242,7 +242,8 @@ def has_intersections(
     edges: Optional[npt.ArrayLike] = None,
     threads: Optional[int] = None,
 ) -> bool:
-    """Whether ``intersections(V, F, ...)`` finds a pair (IPC Toolkit's ``has_intersections``)."""
+    """Whether ``intersections(V, F, ...)`` finds a pair (IPC Toolkit's ``has_intersections``);
+    stops at the first edge through a triangle."""
 
 def queries(
     *paths: AnyPath,

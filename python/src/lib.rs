@@ -535,7 +535,9 @@ fn intersections<'py>(
 
 /// Whether a mesh at one instant has a pair of features that share no
 /// vertex and have a common point: an edge through a triangle, or a pair
-/// that touches (``ccdlab.intersections``, whose arguments it takes).
+/// that touches (``ccdlab.intersections``, whose arguments it takes). It
+/// looks for edges through triangles only when nothing touches, and stops
+/// at the first one.
 #[pyfunction]
 #[pyo3(signature = (V, F, *, edges = None, threads = None))]
 #[allow(non_snake_case)]
