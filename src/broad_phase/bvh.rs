@@ -35,7 +35,9 @@
 //! test.
 //!
 //! Files: this one holds the types; `bvh_build`, `bvh_refit`,
-//! `bvh_traverse` and `bvh_validate` hold one verb each.
+//! `bvh_traverse` and `bvh_validate` hold one verb each, and
+//! `bvh_edge_face` the edge–face traversal of a mesh's static
+//! intersections.
 
 use super::bvh_validate::InvalidBvh;
 use super::candidate::{BroadPhaseStats, CandidateSet, CandidateSink};

@@ -9,7 +9,9 @@
 //! merge of its ends', a face's of its corners'), once. An edge through a
 //! triangle meets it at a point of both k-DOPs, so no crossing is missed;
 //! for a step that moves, the k-DOPs are the swept ones, and the pairs
-//! those of edges and faces whose swept volumes may meet.
+//! those of edges and faces whose swept volumes may meet; for a tree built
+//! with a minimum separation `d`, the vertices' k-DOPs are grown by `d / 2`
+//! (`KdopBvh::build_within`), and so are the pairs.
 //!
 //! **Why each pair once.** Each edge has one owner leaf, and `BV(e) ⊆
 //! BV(o(e))`; an edge that shares no vertex with `f` is not an edge of
@@ -41,7 +43,7 @@ impl<const N: usize> KdopBvh<N> {
     /// that share no vertex and whose k-DOPs overlap (module doc), handed
     /// to `visit(out, [edge, face])` in no set order, in parallel: each
     /// task fills its own `T`, merged with `merge`. Tasks not yet started
-    /// once `stop()` holds are skipped, and a task stops between leaves.
+    /// once `stop()` holds are skipped, and a task stops between clusters.
     pub fn fold_edge_face_pairs<T: Default + Send>(
         &self,
         visit: impl Fn(&mut T, [u32; 2]) + Sync,
@@ -136,7 +138,7 @@ mod tests {
     use crate::bounding_volume::{
         KdopAxes, swept_edge_kdops, swept_face_kdops, swept_vertex_kdops,
     };
-    use crate::broad_phase::{Bvh, fold_edge_face_candidates};
+    use crate::broad_phase::{Bvh, KdopBvh, fold_edge_face_candidates};
     use crate::math::Vec3;
     use crate::mesh::{Step, TriMesh};
     use crate::test_util::{any_edge, any_face, without_repeated_faces};
@@ -218,6 +220,139 @@ mod tests {
                 swept.sort_unstable();
                 prop_assert_eq!(boxes, swept);
             }
+        }
+    }
+
+    /// The pairs of a tree, sorted, on a pool of `threads`.
+    fn pairs_on<const N: usize>(t: &KdopBvh<N>, threads: usize) -> Vec<[u32; 2]> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut pairs = pool.install(|| {
+            t.fold_edge_face_pairs(
+                |out: &mut Vec<[u32; 2]>, pair| out.push(pair),
+                |mut a, b| {
+                    a.extend(b);
+                    a
+                },
+                || false,
+            )
+        });
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// A test of every pair among the components `keep` takes, on vertex
+    /// k-DOPs grown by `margin`.
+    fn every_kept_pair<const N: usize>(
+        step: &Step<'_>,
+        margin: f64,
+        keep: &dyn Fn(u32) -> bool,
+    ) -> Vec<[u32; 2]> {
+        let mut vertex = swept_vertex_kdops::<N>(step);
+        vertex.iter_mut().for_each(|bv| bv.inflate_in(margin));
+        let (edge, face) = (
+            swept_edge_kdops(step, &vertex),
+            swept_face_kdops(step, &vertex),
+        );
+        let comp = step.mesh.component();
+        let mut pairs = Vec::new();
+        for (e, ends) in step.mesh.edges().iter().enumerate() {
+            for (f, corners) in step.mesh.faces().iter().enumerate() {
+                if keep(comp[ends[0] as usize])
+                    && keep(comp[corners[0] as usize])
+                    && !ends.iter().any(|v| corners.contains(v))
+                    && edge[e].overlaps(&face[f])
+                {
+                    pairs.push([e as u32, f as u32]);
+                }
+            }
+        }
+        pairs
+    }
+
+    /// Trees of several tasks (more leaves than a task takes), for every
+    /// k: built with a minimum separation and time-aligned pruning, built
+    /// over some components, refitted from other positions, or plain. The
+    /// pairs are those of a test of every pair among the covered
+    /// components, on 1 and 3 threads.
+    fn check_every_way_to_build<const N: usize>(step: &Step<'_>, other: &Step<'_>, way: usize) {
+        let all = |_: u32| true;
+        // Components are numbered by their smallest vertex: the first and
+        // the last of three groups, and the lone points after them.
+        let some = |c: u32| !(300..600).contains(&c);
+        let (tree, margin, keep): (KdopBvh<N>, f64, &dyn Fn(u32) -> bool) = match way {
+            0 => (
+                KdopBvh::build_within(step, &all, true, 0.1),
+                super::super::bvh::half_up(0.1),
+                &all,
+            ),
+            1 => (KdopBvh::build_components(step, &some), 0.0, &some),
+            2 => {
+                let mut t = KdopBvh::build(other);
+                t.refit(step).unwrap();
+                (t, 0.0, &all)
+            }
+            _ => (KdopBvh::build(step), 0.0, &all),
+        };
+        assert!(tree.leaves.len() > 2 * super::super::bvh_traverse::LEAVES_PER_TASK);
+        let want = every_kept_pair::<N>(step, margin, keep);
+        assert!(want.len() > 1000, "{}", want.len());
+        for threads in [1, 3] {
+            assert_eq!(
+                pairs_on(&tree, threads),
+                want,
+                "k = {}, way {way}, {threads} threads",
+                2 * N
+            );
+        }
+    }
+
+    #[test]
+    fn many_tasks_every_k_and_every_way_to_build() {
+        let mut seed = 7u64;
+        let mut unit = move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        // Three groups of 300 vertices, each with 250 random faces and 10
+        // rods within it; 30 lone points after them.
+        let (mut faces, mut rods) = (Vec::new(), Vec::new());
+        for g in 0..3 {
+            let mut pick = || 300 * g + (unit() * 300.0) as u32;
+            while faces.len() < 250 * (g as usize + 1) {
+                let f = [pick(), pick(), pick()];
+                if f[0] != f[1] && f[1] != f[2] && f[0] != f[2] {
+                    faces = without_repeated_faces([faces, vec![f]].concat());
+                }
+            }
+            while rods.len() < 10 * (g as usize + 1) {
+                let e = [pick(), pick()];
+                if e[0] != e[1] {
+                    rods.push(e);
+                }
+            }
+        }
+        let n = 930;
+        let mesh = TriMesh::with_edges(n, faces, &rods).unwrap();
+        let mut point = |scale: f64| Vec3::new(unit() * scale, unit() * scale, unit() * scale);
+        let x0: Vec<Vec3> = (0..n).map(|_| point(4.0)).collect();
+        let x1: Vec<Vec3> = x0
+            .iter()
+            .map(|p| p + point(0.6) - Vec3::repeat(0.3))
+            .collect();
+        let y: Vec<Vec3> = (0..n).map(|_| point(4.0)).collect();
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let other = Step::new(&mesh, &y, &y).unwrap();
+        for way in 0..4 {
+            check_every_way_to_build::<3>(&step, &other, way);
+            check_every_way_to_build::<4>(&step, &other, (way + 1) % 4);
+            check_every_way_to_build::<7>(&step, &other, (way + 2) % 4);
+            check_every_way_to_build::<9>(&step, &other, (way + 3) % 4);
+            check_every_way_to_build::<13>(&step, &other, way);
         }
     }
 

@@ -11,7 +11,8 @@
 //! apart, so that no pair of one kind is visited) and handed to a visitor
 //! as they are found: the set is that of a test of every pair. The oracle
 //! of the BVH's edge–face pairs ([`Bvh::fold_edge_face_pairs`], which a
-//! mesh's intersections use), equal to them for 6-DOPs.
+//! mesh's intersections use), equal to them for the 6-DOPs of a step that
+//! does not move, at no minimum separation.
 //!
 //! [`Bvh::fold_edge_face_pairs`]: super::Bvh::fold_edge_face_pairs
 

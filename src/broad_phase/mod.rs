@@ -2,7 +2,8 @@
 //! of swept k-DOPs with the feature level of Wan, Fu & Yao 2022, §1.1, the
 //! brute-force oracle it is tested against, the candidates of the
 //! codimensional points (`point_pairs`), and those of a mesh's static
-//! intersections (`edge_face`).
+//! intersections (edge–face pairs: from the BVH, `bvh_edge_face`, with
+//! `edge_face`'s sweep as its oracle).
 
 mod brute_force;
 mod bvh;

@@ -190,8 +190,8 @@ impl Pipeline {
         &self.config
     }
 
-    /// The BVH of the last step (built or refitted by it); none before the
-    /// first step or after a failed one that built none.
+    /// The BVH the pipeline keeps for its next step, if any (after a step
+    /// that succeeded: that step's, built or refitted by it).
     pub(super) fn bvh(&self) -> Option<&Bvh> {
         self.bvh.as_ref()
     }
