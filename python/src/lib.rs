@@ -596,6 +596,22 @@ fn path_argument(py: Python<'_>, path: &Bound<'_, PyAny>, name: &str) -> PyResul
     Ok(path)
 }
 
+/// The `*paths` of `function` (`queries`, `load_queries`): at least one,
+/// each read by [`path_argument`].
+fn query_paths(
+    py: Python<'_>,
+    paths: &Bound<'_, PyTuple>,
+    function: &str,
+) -> PyResult<Vec<PathBuf>> {
+    if paths.is_empty() {
+        return Err(value_error(format!("{function}: pass at least one path")));
+    }
+    paths
+        .iter()
+        .map(|p| path_argument(py, &p, "paths"))
+        .collect()
+}
+
 /// Reads the two frames of a step, checking that they have the same number
 /// of vertices (and `num_vertices`, when given).
 #[allow(non_snake_case)]
@@ -1176,13 +1192,7 @@ fn queries(
             "min_time_ms: {min_time_ms} is out of range; pass 0 to 60000"
         )));
     }
-    if paths.is_empty() {
-        return Err(value_error("queries: pass at least one path"));
-    }
-    let paths: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| path_argument(py, &p, "paths"))
-        .collect::<PyResult<_>>()?;
+    let paths = query_paths(py, paths, "queries")?;
     let min_time = std::time::Duration::from_millis(min_time_ms as u64);
     let report = py.detach(|| -> Result<QueriesReport, PyErrText> {
         // Load everything first: a bad file fails before any scoring.
@@ -1251,13 +1261,7 @@ fn load_queries<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyTuple>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    if paths.is_empty() {
-        return Err(value_error("load_queries: pass at least one path"));
-    }
-    let paths: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| path_argument(py, &p, "paths"))
-        .collect::<PyResult<_>>()?;
+    let paths = query_paths(py, paths, "load_queries")?;
     let sets = py
         .detach(|| -> Result<Vec<QuerySet>, PyErrText> {
             let sources = discover_query_sets_in(&paths).map_err(PyErrText::library)?;

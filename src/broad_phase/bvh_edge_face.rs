@@ -135,28 +135,12 @@ impl<const N: usize> KdopBvh<N> {
 
 #[cfg(test)]
 mod tests {
-    use crate::bounding_volume::{
-        KdopAxes, swept_edge_kdops, swept_face_kdops, swept_vertex_kdops,
-    };
-    use crate::broad_phase::{Bvh, KdopBvh, fold_edge_face_candidates};
+    use crate::bounding_volume::{swept_edge_kdops, swept_face_kdops, swept_vertex_kdops};
+    use crate::broad_phase::{KdopBvh, fold_edge_face_candidates};
     use crate::math::Vec3;
     use crate::mesh::{Step, TriMesh};
     use crate::test_util::{any_edge, any_face, without_repeated_faces};
     use proptest::prelude::*;
-
-    /// The tree's pairs, sorted.
-    fn tree_pairs(bvh: &Bvh) -> Vec<[u32; 2]> {
-        let mut pairs = bvh.fold_edge_face_pairs(
-            |out: &mut Vec<[u32; 2]>, pair| out.push(pair),
-            |mut a, b| {
-                a.extend(b);
-                a
-            },
-            || false,
-        );
-        pairs.sort_unstable();
-        pairs
-    }
 
     /// Every pair that shares no vertex and whose swept k-DOPs overlap,
     /// sorted: a test of every pair.
@@ -204,9 +188,9 @@ mod tests {
                 x0.iter().zip(&moves).map(|(p, &(x, y, z))| p + Vec3::new(x, y, z)).collect()
             };
             let step = Step::new(&mesh, &x0, &x1).unwrap();
-            let boxes = tree_pairs(&Bvh::build(&step, KdopAxes::Dop6));
+            let boxes = pairs_on(&KdopBvh::<3>::build(&step), 2);
             prop_assert_eq!(&boxes, &every_pair::<3>(&step));
-            prop_assert_eq!(tree_pairs(&Bvh::build(&step, KdopAxes::Dop26)), every_pair::<13>(&step));
+            prop_assert_eq!(pairs_on(&KdopBvh::<13>::build(&step), 2), every_pair::<13>(&step));
             if still {
                 let mut swept = fold_edge_face_candidates(
                     &mesh,
@@ -367,8 +351,8 @@ mod tests {
         let faces = (0..n as u32 - 2).map(|i| [i, i + 1, i + 2]).collect();
         let mesh = TriMesh::new(n, faces).unwrap();
         let step = Step::new(&mesh, &x, &x).unwrap();
-        let bvh = Bvh::build(&step, KdopAxes::Dop26);
-        assert!(!tree_pairs(&bvh).is_empty());
+        let bvh = KdopBvh::<13>::build(&step);
+        assert!(!pairs_on(&bvh, 1).is_empty());
         let count =
             |stop: bool| bvh.fold_edge_face_pairs(|n: &mut u64, _| *n += 1, |a, b| a + b, || stop);
         assert!(count(false) > 0);
