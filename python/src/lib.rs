@@ -9,8 +9,9 @@
 //! - a mesh's static intersections at one instant ([`intersections`],
 //!   [`has_intersections`]);
 //! - files: [`read_mesh`] (PLY/OBJ, checked as `ccdlab step` checks a
-//!   frame), [`queries`] (the report of `ccdlab queries --json`), and
-//!   [`edges`] (libigl's edge order, that of the data sets' global IDs).
+//!   frame), [`queries`] (the report of `ccdlab queries --json`),
+//!   [`load_queries`] (the query sets it scores, as arrays), and [`edges`]
+//!   (libigl's edge order, that of the data sets' global IDs).
 //!
 //! Every array is checked before Rust works on it (shape, dtype, finite
 //! coordinates, face indices), and every fault is a Python exception with
