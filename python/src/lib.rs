@@ -1244,7 +1244,8 @@ fn queries(
 ///     One per set, in ``queries``'s order: ``path`` (str), ``kind``
 ///     (``"vf"`` or ``"ee"``), ``queries`` (float64 (n, 8, 3), the eight
 ///     points in the data sets' order, as ``vertex_face_ccd_batch`` and
-///     ``edge_edge_ccd_batch`` take them: the files' exact rationals
+///     ``edge_edge_ccd_batch`` take them — v, f0, f1, f2 or ea0, ea1, eb0,
+///     eb1 at t = 0, then the same at t = 1: the files' exact rationals
 ///     rounded to nearest, or a Scalable-CCD step's candidate pairs resolved
 ///     against its two frames) and ``truth`` (bool (n,), the exact answer:
 ///     they collide in [0, 1]; None for a set without one). Every set is
