@@ -73,7 +73,7 @@ fn read_pair(path: &Path) -> Result<PreparedPair, PolygonReportError> {
         message: {
             let m = e.to_string();
             let at = format!(" at line {} column {}", e.line(), e.column());
-            m.strip_suffix(&at).map_or(m.clone(), str::to_owned)
+            m.strip_suffix(&at).unwrap_or(&m).to_owned()
         },
     })?;
     let poly = |pts: &[Point], which| {
