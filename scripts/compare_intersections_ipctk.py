@@ -116,6 +116,7 @@ def main() -> int:
     print(f"{out['machine']}, {out['logical_cpus']} logical CPUs, {args.threads} threads, "
           f"commit {out['commit']}, ipctk {out['ipctk']}, {out['date']}; "
           f"ms: fastest / median of {args.runs}")
+    print()
     print("| mesh | faces | answer | ccdlab `has_intersections` | ipctk `has_intersections` "
           "| ipctk / ccdlab (fastest) | ccdlab `intersections` (crossing, touching) |")
     print("|---|---:|---|---:|---:|---:|---:|")
