@@ -163,7 +163,13 @@ pub(super) trait Features {
     /// product of the two edges), which is then the same direction and
     /// computed from the features' sides alone; elsewhere the difference of
     /// the nearest points ([`normal_hint`]).
-    fn separating_hint(&self, t: f64) -> Vec3;
+    fn separating_hint(&self, t: f64) -> Vec3 {
+        let (w, gap) = self.nearest(t);
+        self.separating_hint_from(t, w, gap)
+    }
+    /// [`Features::separating_hint`] from what [`Features::nearest`] gave
+    /// at `t`.
+    fn separating_hint_from(&self, t: f64, w: [f64; 2], gap: Vec3) -> Vec3;
     /// The exact difference of the points with weights `w` (already rounded
     /// to valid exact weights) at `t`, certified.
     fn witness(&self, w: [f64; 2], t: f64) -> BoundedVec3;
@@ -208,12 +214,10 @@ impl Features for VertexFace {
     }
 
     #[inline]
-    fn separating_hint(&self, t: f64) -> Vec3 {
-        let [f0, f1, f2] = &self.b;
-        let at = |x: &Track| relative_hint(f0, x, t);
-        let (u, v) = (at(f1), at(f2));
-        let ([beta, gamma], gap) = point_triangle(&at(&self.a[0]), &Vec3::zeros(), &u, &v);
+    fn separating_hint_from(&self, t: f64, [beta, gamma]: [f64; 2], gap: Vec3) -> Vec3 {
         if beta > 0.0 && gamma > 0.0 && beta + gamma < 1.0 {
+            let [f0, f1, f2] = &self.b;
+            let (u, v) = (relative_hint(f0, f1, t), relative_hint(f0, f2, t));
             normal_hint(u.cross(&v), u.norm_squared() * v.norm_squared(), gap)
         } else {
             gap
@@ -281,13 +285,10 @@ impl Features for EdgeEdge {
     }
 
     #[inline]
-    fn separating_hint(&self, t: f64) -> Vec3 {
-        let ([a0, a1], [b0, b1]) = (&self.a, &self.b);
-        let at = |x: &Track| relative_hint(a0, x, t);
-        let (ea, b0, b1) = (at(a1), at(b0), at(b1));
-        let ([s, r], gap) = segment_segment(&Vec3::zeros(), &ea, &b0, &b1);
+    fn separating_hint_from(&self, t: f64, [s, r]: [f64; 2], gap: Vec3) -> Vec3 {
         if s > 0.0 && s < 1.0 && r > 0.0 && r < 1.0 {
-            let eb = b1 - b0;
+            let ([a0, a1], [b0, b1]) = (&self.a, &self.b);
+            let (ea, eb) = (relative_hint(a0, a1, t), relative_hint(b0, b1, t));
             normal_hint(ea.cross(&eb), ea.norm_squared() * eb.norm_squared(), gap)
         } else {
             gap
@@ -475,6 +476,28 @@ fn shorter_than(delta: &BoundedVec3, d: f64) -> bool {
 pub(super) fn within<F: Features>(f: &F, d: f64, t: f64) -> bool {
     let (w, _) = f.nearest(t);
     shorter_than(&f.witness(F::valid_weights(w), t), d)
+}
+
+/// Features at rest (every corner at the same place at `t = 0` and `t = 1`,
+/// hence at every time): `Some(true)` when certified less than `d_in` apart
+/// ("Within at `t`" at `t = 0`), `Some(false)` when certified more than
+/// `d_out` apart ("Apart on `[l, r]`" with `l = r = 0`: each corner pair's
+/// gap is constant in time, so the one comparison at `t = 0` covers the
+/// whole step), `None` when neither. One nearest-point hint serves both.
+pub(super) fn at_rest_within<F: Features>(f: &F, d_out: f64, d_in: Option<f64>) -> Option<bool> {
+    let (w, gap) = f.nearest(0.0);
+    if d_in.is_some_and(|d| shorter_than(&f.witness(F::valid_weights(w), 0.0), d)) {
+        return Some(true);
+    }
+    let s = direction(f.separating_hint_from(0.0, w, gap))?;
+    let dn = level(d_out, s);
+    let s = BoundedVec3(s.map(Bounded::exact));
+    let apart = f.a().iter().all(|x| {
+        f.b()
+            .iter()
+            .all(|y| (s.dot(&BoundedVec3::difference(&y[0], &x[0])) - dn).certainly_positive())
+    });
+    apart.then_some(false)
 }
 
 #[cfg(test)]

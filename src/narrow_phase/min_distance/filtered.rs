@@ -5,7 +5,11 @@
 //!    (the model of [`super::certificates`]). With coordinates at most
 //!    `2²⁰⁰` in magnitude no two points are `√3·2²⁰¹ < 2²⁰²` apart, so a
 //!    `d ≥ 2²⁰²` holds at `t = 0`.
-//! 2. Cheap exclusion: apart along a coordinate axis over all of `[0, 1]`.
+//! 2. Features at rest (every point the same at `t = 0` and `t = 1`, as in
+//!    a proximity query or a still obstacle): decided at `t = 0` alone
+//!    when a certificate there succeeds
+//!    ([`super::certificates::at_rest_within`]); otherwise on as below.
+//!    Cheap exclusion: apart along a coordinate axis over all of `[0, 1]`.
 //! 3. Inclusion at `t = 0`: certified within `d` there — the time of impact
 //!    is exactly 0.
 //! 4. Conservative advancement: a first step along the nearest-point
@@ -21,7 +25,7 @@
 //! excludes with `2⁻⁸⁷`; inclusion has no such substitute and is not
 //! attempted.
 
-use super::certificates::{Features, advance, apart, apart_on_an_axis, within};
+use super::certificates::{Features, advance, apart, apart_on_an_axis, at_rest_within, within};
 use super::plane::{advance_by_plane, apart_by_plane};
 use super::search;
 use crate::math::{Vec3, all_in_filter_range, in_filter_range};
@@ -94,6 +98,13 @@ fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advan
         Ok(ds) => ds,
         Err(other) => return other,
     };
+    if at_rest(&points) {
+        match at_rest_within(f, d_out, d_in) {
+            Some(true) => return Advanced::Decided(Some(Toi::exact(0.0))),
+            Some(false) => return Advanced::Decided(None),
+            None => {}
+        }
+    }
     if apart_on_an_axis(f, d_out) {
         return Advanced::Decided(None);
     }
@@ -106,6 +117,13 @@ fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advan
         d_out,
         d_in,
     })
+}
+
+/// Every point at the same place at `t = 0` and at `t = 1` (so at every
+/// time: the query's features are at rest).
+#[inline]
+pub(super) fn at_rest(points: &[&Vec3; 8]) -> bool {
+    (0..4).all(|i| points[i] == points[i + 4])
 }
 
 /// Step 1, and `d` for exclusions and for inclusions (module doc); `Err`

@@ -3,10 +3,12 @@
 //! or non-finite hint only makes a certificate fail; every value returned is
 //! a weight in `[0, 1]`, finite whatever the input.
 //!
-//! Each routine compares the candidates of the case decomposition of
-//! docs/design.md §5 (corners, edges, the face or the two interiors) and
-//! keeps the nearest, so degenerate triangles and parallel edges get a
-//! sensible answer without special cases.
+//! Each routine follows the case decomposition of docs/design.md §5: the
+//! interior candidate (the foot on the face's plane, or the closest points
+//! of the two lines) when it lies on the features, since it is then the
+//! nearest; otherwise the nearest of the boundary candidates (corners and
+//! edges), so degenerate triangles and parallel edges get a sensible answer
+//! without special cases.
 
 use crate::math::Vec3;
 
@@ -34,6 +36,20 @@ fn on_segment(p: &Vec3, a: &Vec3, b: &Vec3) -> f64 {
 /// `p`, and that point minus `p`.
 pub(super) fn point_triangle(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> ([f64; 2], Vec3) {
     let point = |w: [f64; 2]| a + (b - a) * w[0] + (c - a) * w[1];
+    // The foot on the plane, when it lies in the triangle, is the nearest
+    // point (the nearest point of the plane); else the nearest point is on
+    // an edge.
+    let (u, v, w) = (b - a, c - a, p - a);
+    let n = u.cross(&v);
+    let nn = n.norm_squared();
+    if nn > 0.0 {
+        let beta = w.cross(&v).dot(&n) / nn;
+        let gamma = u.cross(&w).dot(&n) / nn;
+        if beta >= 0.0 && gamma >= 0.0 && beta + gamma <= 1.0 {
+            let best = [beta, gamma];
+            return (best, point(best) - p);
+        }
+    }
     let mut best = [0.0, 0.0];
     let mut best_d2 = f64::INFINITY;
     let mut consider = |w: [f64; 2]| {
@@ -49,17 +65,6 @@ pub(super) fn point_triangle(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> ([f64; 2
     consider([0.0, s]);
     let s = on_segment(p, b, c);
     consider([1.0 - s, s]);
-    // The foot on the plane, when it lies in the triangle.
-    let (u, v, w) = (b - a, c - a, p - a);
-    let n = u.cross(&v);
-    let nn = n.norm_squared();
-    if nn > 0.0 {
-        let beta = w.cross(&v).dot(&n) / nn;
-        let gamma = u.cross(&w).dot(&n) / nn;
-        if beta >= 0.0 && gamma >= 0.0 && beta + gamma <= 1.0 {
-            consider([beta, gamma]);
-        }
-    }
     (best, point(best) - p)
 }
 
@@ -67,6 +72,20 @@ pub(super) fn point_triangle(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> ([f64; 2
 /// segments near each other, and the second minus the first.
 pub(super) fn segment_segment(a0: &Vec3, a1: &Vec3, b0: &Vec3, b1: &Vec3) -> ([f64; 2], Vec3) {
     let gap = |w: [f64; 2]| (b0 + (b1 - b0) * w[1]) - (a0 + (a1 - a0) * w[0]);
+    // The lines' closest points, when both lie on the segments, are the
+    // nearest (the nearest of the lines); else an end of one segment is
+    // nearest the other.
+    let (u, v, w) = (a1 - a0, b1 - b0, a0 - b0);
+    let (uu, vv, uv, uw, vw) = (u.dot(&u), v.dot(&v), u.dot(&v), u.dot(&w), v.dot(&w));
+    let nn = uu * vv - uv * uv;
+    if nn > 0.0 {
+        let s = (uv * vw - vv * uw) / nn;
+        let r = (uu * vw - uv * uw) / nn;
+        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&r) {
+            let best = [s, r];
+            return (best, gap(best));
+        }
+    }
     let mut best = [0.0, 0.0];
     let mut best_d2 = f64::INFINITY;
     let mut consider = |w: [f64; 2]| {
@@ -80,17 +99,6 @@ pub(super) fn segment_segment(a0: &Vec3, a1: &Vec3, b0: &Vec3, b1: &Vec3) -> ([f
     consider([1.0, on_segment(a1, b0, b1)]);
     consider([on_segment(b0, a0, a1), 0.0]);
     consider([on_segment(b1, a0, a1), 1.0]);
-    // The lines' closest points, when both lie on the segments.
-    let (u, v, w) = (a1 - a0, b1 - b0, a0 - b0);
-    let (uu, vv, uv, uw, vw) = (u.dot(&u), v.dot(&v), u.dot(&v), u.dot(&w), v.dot(&w));
-    let nn = uu * vv - uv * uv;
-    if nn > 0.0 {
-        let s = (uv * vw - vv * uw) / nn;
-        let r = (uu * vw - uv * uw) / nn;
-        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&r) {
-            consider([s, r]);
-        }
-    }
     (best, gap(best))
 }
 

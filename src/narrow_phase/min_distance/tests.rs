@@ -745,6 +745,169 @@ proptest! {
     }
 }
 
+/// The query at rest: its `t = 0` positions at `t = 1` too.
+fn at_rest(mut q: Query) -> Query {
+    for i in 0..4 {
+        q[i + 4] = q[i];
+    }
+    q
+}
+
+// Features at rest (the fast path decides them at `t = 0`:
+// `super::certificates::at_rest_within`): the same agreement with the
+// oracle, exact ties at distance `d` in every region included.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_queries_at_rest_agree(
+        kind in kind(), q in query(real_point), g in query(grid_point), grid in any::<bool>(),
+        d in distance(),
+    ) {
+        agrees(kind, &at_rest(if grid { g } else { q }), d)?;
+    }
+
+    /// A vertex at rest exactly `|h|·d` from a tilted face's plane (over
+    /// the face or beside it), `d` one rounding off or exact.
+    #[test]
+    fn a_vertex_at_rest_over_a_tilted_face(
+        plane in tilted(),
+        tri in [plane_point(), plane_point(), plane_point()],
+        p in plane_point(), h in prop::sample::select(vec![1.0, -1.0, 0.5, 2.0, 0.0]),
+        (m, k, _) in plane_scales(), nudge in 0u8..4,
+    ) {
+        let t = tri.map(|ij| plane.at(ij, 0.0, m, k));
+        let q = at_rest(over_plane(t[0], t[1], t[2], plane.at(p, h, m, k), Vec3::zeros()));
+        prop_assume!(finite(&q));
+        agrees(Kind::VertexFace, &q, nudged(plane.len * k, nudge))?;
+    }
+
+    /// Skew edges at rest in two parallel tilted planes `|h|·d` apart.
+    #[test]
+    fn skew_edges_at_rest_in_tilted_planes(
+        plane in tilted(),
+        e in [plane_point(), plane_point(), plane_point(), plane_point()],
+        h in prop::sample::select(vec![1.0, -1.0, 0.5, 2.0, 0.0]),
+        (m, k, _) in plane_scales(), nudge in 0u8..4,
+    ) {
+        let h = [0.0, 0.0, h, h];
+        let q: Query = std::array::from_fn(|i| plane.at(e[i % 4], h[i % 4], m, k));
+        prop_assume!(finite(&q));
+        agrees(Kind::EdgeEdge, &at_rest(q), nudged(plane.len * k, nudge))?;
+    }
+
+    /// A vertex at rest exactly `5k` from an edge of the face (or from a
+    /// corner, past it), beside the face; `d` one rounding off or exact.
+    #[test]
+    fn a_vertex_at_rest_beside_an_edge_or_a_corner(
+        [xa, xb, cx, x0] in [grid(), grid(), grid(), grid()],
+        cy in (1i32..=128).prop_map(|n| n as f64 / 64.0),
+        k in power_of_two(true), corner in any::<bool>(), nudge in 0u8..4,
+        s0 in grid_point(),
+    ) {
+        let (a, b, c) = if corner {
+            (flat(0.0, 0.0), flat(xa.abs() + 1.0 / 64.0, cy), flat(cx.abs(), cy + 0.5))
+        } else {
+            (flat(xa, 0.0), flat(xb, 0.0), flat(cx, cy))
+        };
+        let r = Vec3::new(0.0, -3.0 * k, 4.0 * k); // |r| = 5k
+        // Off the corner at the origin the triangle lies at `y > 0`, so
+        // `r` is in the corner's region.
+        let p = if corner { r } else { r + Vec3::new(x0, 0.0, 0.0) };
+        let q = at_rest(translated(over_plane(a, b, c, p, p), s0, s0));
+        agrees(Kind::VertexFace, &q, nudged(5.0 * k, nudge))?;
+    }
+
+    /// Parallel edges at rest exactly `5k` apart, overlapping or end to
+    /// end; collinear edges; an edge pointing away, its end exactly `5k`
+    /// from the other.
+    #[test]
+    fn parallel_collinear_and_end_on_edges_at_rest(
+        [xa0, xa1, xb0, xb1, len] in [grid(), grid(), grid(), grid(), grid()],
+        k in power_of_two(true), mode in 0u8..3, nudge in 0u8..4, d in distance(),
+        s0 in grid_point(),
+    ) {
+        let along = |x: f64| Vec3::new(x, 0.0, 0.0);
+        let r = Vec3::new(0.0, 3.0 * k, 4.0 * k);
+        let (a0, a1) = (along(xa0), along(xa1));
+        let (q, d) = match mode {
+            0 => ([a0, a1, r + along(xb0), r + along(xb1)], nudged(5.0 * k, nudge)),
+            1 => ([a0, a1, along(xb0), along(xb1)], d),
+            _ => {
+                let away = Vec3::new(0.0, 3.0, 4.0) * (len.abs() + 1.0 / 64.0);
+                ([a0, a1, r + along(xb0), r + along(xb0) + away], nudged(5.0 * k, nudge))
+            }
+        };
+        let q = [q[0], q[1], q[2], q[3], q[0], q[1], q[2], q[3]];
+        agrees(Kind::EdgeEdge, &translated(q, s0, s0), d)?;
+    }
+
+    /// Degenerate triangles at rest: the third corner at the midpoint of
+    /// the other two, or on the first; or all three at one point.
+    #[test]
+    fn degenerate_triangles_at_rest(
+        [p, a, b] in [grid_point(), grid_point(), grid_point()],
+        mode in 0u8..3, d in distance(),
+    ) {
+        let (b, c) = match mode {
+            0 => (b, (a + b) * 0.5),
+            1 => (b, a),
+            _ => (a, a),
+        };
+        agrees(Kind::VertexFace, &at_rest([p, a, b, c, p, a, b, c]), d)?;
+    }
+
+    /// At rest at any scale and any positive `d`, with the vertex (or an
+    /// edge) at height exactly `d` over the others' plane.
+    #[test]
+    fn at_rest_at_any_scale_and_distance(
+        kind in kind(),
+        xy in [[grid(), grid()], [grid(), grid()], [grid(), grid()], [grid(), grid()]],
+        d in any_distance(), scale in power_of_two(false), exact_height in any::<bool>(),
+    ) {
+        let mut q: Query = at_rest(std::array::from_fn(|i| {
+            let [x, y] = xy[i % 4];
+            flat(x * scale, y * scale)
+        }));
+        if exact_height {
+            let moving = match kind {
+                Kind::VertexFace => 0..1,
+                Kind::EdgeEdge => 2..4,
+            };
+            for i in moving {
+                q[i].z = d;
+                q[i + 4].z = d;
+            }
+        }
+        agrees(kind, &q, d)?;
+    }
+}
+
+/// Most queries at rest are decided at `t = 0` by the fast path: random
+/// features, half of them within `d`.
+#[test]
+fn the_fast_path_decides_queries_at_rest() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+        let (mut float, mut hits) = (0, 0);
+        for _ in 0..400 {
+            let q: Query = at_rest(std::array::from_fn(|_| Vec3::new(next(), next(), next())));
+            let d = 0.5 * (next() + 1.0);
+            let (toi, path) = agrees(kind, &q, d).unwrap();
+            float += (path == SolverTier::Float) as u32;
+            hits += toi.is_some() as u32;
+        }
+        assert!(float >= 396, "{kind:?}: {float}/400 by the fast path");
+        assert!((100..=300).contains(&hits), "{kind:?}: {hits} hits");
+    }
+}
+
 /// Vertex–face contacts of cloth-ball 92→93 (see the test above).
 const VF_CONTACTS: [[[f64; 3]; 8]; 12] = [
     [

@@ -3,7 +3,8 @@
 //! pair's verdict but the tight bracket of only the pairs that may hold the
 //! step's earliest time (a pipeline step that does not collect its pairs).
 //!
-//! The exact contact solver runs first. A pair that touches comes within
+//! The exact contact solver runs first (except on a pair at rest, which the
+//! fast path decides at `t = 0`, usually in its first steps). A pair that touches comes within
 //! every `d > 0`: its earliest time within `d` lies after the span
 //! `[0, s]` that the fast path's first advancement step certifies apart and
 //! no later than its contact bracket's upper end. That loose bracket skips
@@ -16,7 +17,7 @@
 //! steps.
 
 use super::certificates::{EdgeEdge, Features, VertexFace};
-use super::filtered::{Advanced, advanced, first_step_end, first_within, search_below};
+use super::filtered::{Advanced, advanced, at_rest, first_step_end, first_within, search_below};
 use super::search;
 use super::separation::Separation;
 use crate::exact::Algebraic;
@@ -126,7 +127,14 @@ fn verdict<F: Features>(
     // Touching at some time in [l0, u0]: within d then, and never before
     // `s`, the end of the span the first advancement step certifies apart,
     // so the earliest time within d is in [s, u0] (u0 ≥ the contact ≥ s).
-    let (touch, contact_tier) = contact();
+    // A pair at rest is decided at `t = 0` by the fast path's own first
+    // steps (`advanced`), usually at once: the contact solver would only
+    // add its cost.
+    let (touch, contact_tier) = if at_rest(&points) {
+        (None, SolverTier::Float)
+    } else {
+        contact()
+    };
     if let Some(t0) = touch {
         let lower = first_step_end(features, points, d, check_range);
         debug_assert!(lower <= t0.upper, "a contact before the span apart");
