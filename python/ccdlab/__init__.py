@@ -14,6 +14,8 @@ The Rust library ccdlab, from Python:
 - ``intersections(V, F, ...)`` / ``has_intersections``: a mesh's static
   intersections at one instant (edges through triangles, touching pairs),
   exact: the check before trusting CCD.
+- ``proximity(V, F, d, ...)``: the pairs within distance ``d`` at one instant,
+  exact (a barrier's active set).
 - ``referenced_vertices``: a full mesh's vertices that faces or edges use,
   and the mesh over them alone (other vertices would be particles).
 - ``read_mesh``, ``edges``, ``queries``: PLY/OBJ frames, libigl's edge order,
@@ -36,6 +38,7 @@ from ._native import (
     has_intersections,
     intersections,
     load_queries,
+    proximity,
     queries,
     read_mesh,
     step,
@@ -54,6 +57,7 @@ __all__ = [
     "has_intersections",
     "intersections",
     "load_queries",
+    "proximity",
     "queries",
     "read_mesh",
     "referenced_vertices",

@@ -245,6 +245,27 @@ def has_intersections(
     """Whether ``intersections(V, F, ...)`` finds a pair (IPC Toolkit's ``has_intersections``);
     stops at the first edge through a triangle."""
 
+def proximity(
+    V: npt.ArrayLike,
+    F: npt.ArrayLike,
+    d: float,
+    *,
+    edges: Optional[npt.ArrayLike] = None,
+    bodies: Optional[npt.ArrayLike] = None,
+    self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_]] = True,
+    threads: Optional[int] = None,
+) -> Dict[str, npt.NDArray[np.int64]]:
+    """The pairs of a mesh's features within Euclidean distance ``d`` of each other at
+    one instant, exact (a barrier's active set; the IPC Toolkit's collisions within
+    ``dhat``): the colliding pairs of ``step(V, V, F, min_distance=d)``.
+
+    ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: (m, 2) pairs, indexed as
+    ``StepResult.vf_pairs`` and the others, each ascending. ``bodies`` and
+    ``self_collision`` as for ``step`` (not ``"moving"``: nothing moves at one
+    instant). Raises ValueError as ``step`` for bad arrays, and for a negative or
+    non-finite ``d``.
+    """
+
 def queries(
     *paths: AnyPath,
     solver: str = "exact",

@@ -7,7 +7,7 @@
 //!   that refits its BVH ([`PyPipeline`], `ccdlab.Pipeline`), with the
 //!   configuration and the defaults of `ccdlab step` (`--time-aligned auto`);
 //! - a mesh's static intersections at one instant ([`intersections`],
-//!   [`has_intersections`]);
+//!   [`has_intersections`]) and the pairs within a distance ([`proximity`]);
 //! - files: [`read_mesh`] (PLY/OBJ, checked as `ccdlab step` checks a
 //!   frame), [`queries`] (the report of `ccdlab queries --json`),
 //!   [`load_queries`] (the query sets it scores, as arrays), and [`edges`]
@@ -34,8 +34,10 @@ use ccdlab::harness::query_eval::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
+use ccdlab::narrow_phase::validate_separation;
 use ccdlab::pipeline::{
-    Bodies, ContactPair, Pipeline, PipelineError, SelfColliding, StepOutcome, intersections_with,
+    Bodies, ContactPair, Pipeline, PipelineError, ProximityOptions, SelfColliding, StepOutcome,
+    intersections_with, proximity_with,
 };
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
@@ -555,8 +557,84 @@ fn has_intersections(
     Ok(found)
 }
 
-/// The mesh of [`intersections`] and [`has_intersections`] (checked as for
-/// [`step`]) and what `find` answers for it, on a pool of `threads` with
+/// The pairs of a mesh's features within distance ``d`` of each other at
+/// one instant, exactly: the active set of a barrier (the IPC Toolkit's
+/// collisions within ``dhat``).
+///
+/// Vertex–face, edge–edge and the codimensional points' pairs (features
+/// that share a vertex are never paired) whose Euclidean distance is at
+/// most ``d``: the colliding pairs of ``ccdlab.step(V, V, F,
+/// min_distance=d)``, decided at rest. Exact for every float64 input.
+///
+/// Parameters
+/// ----------
+/// V : ndarray, shape (n, 3), float64, float32 or integer
+///     Vertex positions (converted as for ``ccdlab.step``).
+/// F : ndarray, shape (m, 3), any integer dtype
+///     Triangles as vertex indices, as for ``ccdlab.step``.
+/// d : float
+///     The distance, >= 0 (0: the pairs that touch).
+/// edges : ndarray, shape (e, 2), any integer dtype, optional
+///     Edges in no face (rods), as for ``ccdlab.step``.
+/// bodies, self_collision : optional
+///     Which pairs are tested, as for ``ccdlab.step`` (so that a
+///     simulation's barrier and its steps see the same pairs), except
+///     ``self_collision="moving"``: at one instant nothing moves.
+/// threads : int, optional
+///     Worker threads (default: all CPUs).
+///
+/// Returns
+/// -------
+/// dict
+///     ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: int64 (m, 2) pairs within
+///     ``d``, indexed as ``StepResult.vf_pairs`` and the others. Each
+///     ascending.
+///
+/// Raises
+/// ------
+/// ValueError
+///     As ``ccdlab.step`` for bad positions, faces, edges or bodies; a
+///     negative or non-finite ``d``.
+#[pyfunction]
+#[pyo3(signature = (V, F, d, *, edges = None, bodies = None,
+    self_collision = SelfCollision::All(true), threads = None))]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+fn proximity<'py>(
+    py: Python<'py>,
+    V: &Bound<'py, PyAny>,
+    F: &Bound<'py, PyAny>,
+    d: &Bound<'py, PyAny>,
+    edges: Option<&Bound<'py, PyAny>>,
+    bodies: Option<&Bound<'py, PyAny>>,
+    self_collision: SelfCollision,
+    threads: Option<Threads>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = float_not_bool(d.as_borrowed(), "d")?;
+    let d = validate_separation(d).map_err(|e| value_error(format!("d: {e}")))?;
+    let bodies = parse_bodies(bodies, self_collision, None)?;
+    if bodies == Some(Bodies::StillObstacle) {
+        return Err(value_error(
+            "self_collision: \"moving\" makes what does not move in a step the obstacle, and at \
+             one instant nothing moves; pass bodies= with a bool per body",
+        ));
+    }
+    let options = ProximityOptions {
+        collect_pairs: true,
+        bodies,
+    };
+    let (mesh, found) = static_intersections(py, V, F, edges, threads, |mesh, x, cancel| {
+        proximity_with(mesh, x, d, &options, Some(cancel))
+    })?;
+    let out = PyDict::new(py);
+    let pairs = pairs_by_kind(&found.pairs, &mesh)?;
+    for (name, (ids, _)) in ["vf", "ee", "ve", "vv"].into_iter().zip(pairs) {
+        out.set_item(name, read_only(py, pairs_array(py, ids)?)?)?;
+    }
+    Ok(out)
+}
+
+/// The mesh of [`intersections`], [`has_intersections`] and [`proximity`]
+/// (checked as for [`step`]) and what `find` answers for it, on a pool of `threads` with
 /// the interpreter lock released; Ctrl-C stops it with
 /// `KeyboardInterrupt`.
 #[allow(non_snake_case)]
@@ -1326,8 +1404,8 @@ mod _native {
     #[pymodule_export]
     use super::{
         _restore_step_result, PyPipeline, StepResult, edge_edge_ccd, edge_edge_ccd_batch, edges,
-        has_intersections, intersections, load_queries, queries, read_mesh, step, vertex_face_ccd,
-        vertex_face_ccd_batch,
+        has_intersections, intersections, load_queries, proximity, queries, read_mesh, step,
+        vertex_face_ccd, vertex_face_ccd_batch,
     };
     use pyo3::prelude::*;
 

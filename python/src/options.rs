@@ -85,13 +85,19 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Distance {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if is_bool(&obj)? {
-            return Err(PyTypeError::new_err(
-                "min_distance: expected a float, got bool",
-            ));
-        }
-        Ok(Distance(obj.extract()?))
+        float_not_bool(obj, "min_distance").map(Distance)
     }
+}
+
+/// A float or an int (numpy's included) given as `name`; a bool is a
+/// `TypeError` naming it.
+pub(crate) fn float_not_bool(obj: Borrowed<'_, '_, PyAny>, name: &str) -> PyResult<f64> {
+    if is_bool(&obj)? {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: expected a float, got bool"
+        )));
+    }
+    obj.extract()
 }
 
 /// `time_aligned=`: `"auto"`, `"on"`, `"off"`, or a bool.

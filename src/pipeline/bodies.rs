@@ -119,6 +119,14 @@ pub enum BodiesError {
         /// Their bodies.
         bodies: [u32; 2],
     },
+    /// [`Bodies::StillObstacle`] at one instant ([`super::proximity()`]),
+    /// where nothing moves: every component would be the obstacle, and no
+    /// pair would be tested.
+    #[error(
+        "the still obstacle is what does not move in a step, and at one instant nothing moves; \
+         give the bodies per vertex"
+    )]
+    NoMotion,
 }
 
 /// Which bodies say whether they collide with themselves, for

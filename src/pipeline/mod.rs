@@ -2,13 +2,15 @@
 //! deforming mesh goes through the broad phase, the filters and the exact
 //! tests, and comes out as colliding pairs, counts, stage times and the
 //! earliest time of impact. A mesh's static intersections at one instant
-//! compose the same stages ([`intersections()`]).
+//! compose the same stages ([`intersections()`]), and so do the pairs within
+//! a distance of each other ([`proximity()`]).
 
 mod bodies;
 mod clock;
 mod config;
 mod intersections;
 mod motion;
+mod proximity;
 mod report;
 mod step;
 
@@ -16,6 +18,7 @@ pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use config::{PipelineConfig, TimeAligned};
 pub use intersections::{Intersections, has_intersections, intersections, intersections_with};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
+pub use proximity::{Proximity, ProximityOptions, proximity, proximity_with};
 pub(crate) use report::is_contact;
 pub use report::{
     BodyCounts, BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes,

@@ -1034,3 +1034,78 @@ fn intersections_of_a_funnel_frame() {
     assert_eq!(text.lines().filter(|l| l.starts_with("ef,")).count(), 285);
     fails_with(&["intersections", "--threads", "0", frame], "--threads");
 }
+
+/// `ccdlab proximity` on funnel 227 at `d = 1.911e-4` (a hundredth of its
+/// mean edge length): the pairs of the still step at that separation (its
+/// CSV without the times), in the summary, the JSON and the CSV; the cloth
+/// is one component, so `--self-collision off` leaves no pair; bad
+/// arguments name the option.
+#[test]
+fn proximity_of_a_funnel_frame() {
+    let frame = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames/227.ply");
+    let frame = frame.to_str().unwrap();
+    let d = Scratch::new("cli-proximity");
+    let (step_csv, csv) = (d.join("step.csv"), d.join("pairs.csv"));
+    let (step_csv, csv) = (step_csv.to_str().unwrap(), csv.to_str().unwrap());
+    let distance = "1.911e-4";
+    succeeds(&[
+        "step",
+        frame,
+        frame,
+        "--min-distance",
+        distance,
+        "--pairs",
+        step_csv,
+    ]);
+    let step_text = std::fs::read_to_string(step_csv).unwrap();
+    let want: Vec<String> = step_text
+        .lines()
+        .skip(1)
+        .map(|l| l.splitn(4, ',').take(3).collect::<Vec<_>>().join(","))
+        .collect();
+    let (vf, ee) = (
+        want.iter().filter(|l| l.starts_with("vf,")).count(),
+        want.iter().filter(|l| l.starts_with("ee,")).count(),
+    );
+    assert!(vf > 0 && ee > 0, "{vf} {ee}");
+    let (out, _) = succeeds(&["proximity", frame, "--distance", distance, "--pairs", csv]);
+    assert!(
+        out.contains(&format!("{vf} vertex-face, {ee} edge-edge, 0 point-edge")),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(csv).unwrap();
+    assert_eq!(text.lines().next(), Some("kind,id_a,id_b"));
+    assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), want);
+    let (out, _) = succeeds(&[
+        "proximity",
+        "--json",
+        "--threads",
+        "1",
+        frame,
+        "--distance",
+        distance,
+    ]);
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["within"]["vf"], vf);
+    assert_eq!(json["within"]["ee"], ee);
+    let args = [
+        "proximity",
+        "--json",
+        frame,
+        "--distance",
+        distance,
+        "--self-collision",
+        "off",
+    ];
+    let (out, _) = succeeds(&args);
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (json["within"]["vf"].clone(), json["within"]["ee"].clone()),
+        (0.into(), 0.into())
+    );
+    fails_with(&["proximity", frame, "--distance", "-1"], "--distance");
+    fails_with(&["proximity", frame, "--distance", "nan"], "--distance");
+    fails_with(&["proximity", frame], "--distance");
+}

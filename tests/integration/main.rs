@@ -28,6 +28,7 @@ mod narrow_phase_oracle;
 mod pipeline;
 #[cfg(feature = "polygon")]
 mod polygons;
+mod proximity;
 mod readers;
 #[cfg(feature = "reports")]
 mod report;

@@ -11,6 +11,7 @@ mod intersections;
 mod limits;
 mod pipeline_args;
 mod polygons;
+mod proximity;
 mod queries;
 mod replay;
 mod report;
@@ -42,6 +43,9 @@ enum Command {
     /// 2D non-convex polygons: the paper's SAT without decomposition vs
     /// SAT and GJK/EPA with decomposition (report, single queries).
     Polygons(polygons::PolygonsArgs),
+    /// The pairs of a frame's features within a distance of each other
+    /// (a barrier's active set), exactly.
+    Proximity(proximity::Args),
     /// Score a narrow-phase solver on query sets with ground truth.
     Queries(queries::Args),
     /// Replay frame sequences through the pipeline: per-step statistics and
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => generate::run(args),
         Command::Intersections(args) => intersections::run(args),
         Command::Polygons(args) => polygons::run(args).map_err(Into::into),
+        Command::Proximity(args) => proximity::run(args),
         Command::Queries(args) => queries::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),

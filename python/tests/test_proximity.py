@@ -1,0 +1,145 @@
+"""The pairs within a distance at one instant: ``ccdlab.proximity``."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import ccdlab
+from conftest import FUNNEL
+
+# A triangle in z = 0 and a vertex of a second one at height 0.5 over it.
+V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [.25, .25, .5], [2, 2, 2], [3, 2, 2]], float)
+F = np.array([[0, 1, 2], [3, 4, 5]])
+
+
+def test_a_vertex_over_a_face_is_within_its_height_exactly():
+    found = ccdlab.proximity(V, F, 0.5)
+    assert found["vf"].tolist() == [[3, 0]]
+    assert found["vf"].dtype == np.int64 and not found["vf"].flags.writeable
+    assert all(found[k].shape == (0, 2) for k in ("ee", "ve", "vv"))
+    below = ccdlab.proximity(V, F, np.nextafter(0.5, 0))
+    assert all(below[k].shape == (0, 2) for k in ("vf", "ee", "ve", "vv"))
+    assert ccdlab.proximity(V, F, 0.0)["vf"].shape == (0, 2)
+
+
+def test_the_pairs_of_a_step_that_does_not_move():
+    V, F = ccdlab.read_mesh(FUNNEL / "frames" / "227.ply")
+    E = ccdlab.edges(F)
+    d = 0.01 * np.linalg.norm(V[E[:, 0]] - V[E[:, 1]], axis=1).mean()
+    found = ccdlab.proximity(V, F, d)
+    r = ccdlab.step(V, V, F, min_distance=d, collect_pairs=True)
+    assert found["vf"].tolist() == r.vf_pairs.tolist()
+    assert found["ee"].tolist() == r.ee_pairs.tolist()
+    assert len(found["vf"]) > 0 and len(found["ee"]) > 0
+    one = ccdlab.proximity(V, F, d, threads=1)
+    assert all(np.array_equal(one[k], found[k]) for k in found)
+
+
+def _sq(v):
+    return sum(x * x for x in v)
+
+
+def _sub(a, b):
+    return [x - y for x, y in zip(a, b)]
+
+
+def _dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def _cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
+def _point_segment(p, a, b):
+    """Squared distance, exact (Fractions)."""
+    u, w = _sub(b, a), _sub(p, a)
+    uu = _sq(u)
+    t = min(max(_dot(w, u) / uu, 0), 1) if uu else 0
+    return _sq(_sub(w, [t * x for x in u]))
+
+
+def _point_triangle(p, a, b, c):
+    best = min(_point_segment(p, a, b), _point_segment(p, b, c), _point_segment(p, c, a))
+    n = _cross(_sub(b, a), _sub(c, a))
+    if _sq(n) and all(_dot(_cross(_sub(y, x), _sub(p, x)), n) >= 0
+                      for x, y in ((a, b), (b, c), (c, a))):
+        best = min(best, _dot(_sub(p, a), n) ** 2 / _sq(n))
+    return best
+
+
+def _segment_segment(a0, a1, b0, b1):
+    best = min(_point_segment(a0, b0, b1), _point_segment(a1, b0, b1),
+               _point_segment(b0, a0, a1), _point_segment(b1, a0, a1))
+    u, v, w = _sub(a1, a0), _sub(b1, b0), _sub(a0, b0)
+    uu, vv, uv, uw, vw = _sq(u), _sq(v), _dot(u, v), _dot(u, w), _dot(v, w)
+    den = uu * vv - uv * uv
+    if den:
+        s, r = (uv * vw - vv * uw) / den, (uu * vw - uv * uw) / den
+        if 0 <= s <= 1 and 0 <= r <= 1:
+            best = min(best, _sq(_sub([x + s * y for x, y in zip(w, u)], [r * y for y in v])))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_meshes_against_exact_rational_distances(seed):
+    # Integer grid coordinates: many pairs exactly d apart, coplanar or touching.
+    rng = np.random.default_rng(seed)
+    V = rng.integers(-2, 3, (12, 3)).astype(float)
+    F = []
+    while len(F) < 6:
+        t = sorted(rng.choice(12, 3, replace=False).tolist())
+        if t not in F:
+            F.append(t)
+    F = np.array(F)
+    E = ccdlab.edges(F)
+    P = [[Fraction(int(x)) for x in p] for p in V]
+    # Vertices in no face are points: tested against the faces and each other.
+    points = sorted(set(range(12)) - set(F.ravel().tolist()))
+    for d in (0.0, 0.5, 1.0, 1.25, 2.0):
+        dd = Fraction(d) ** 2
+        vf = [[v, f] for v in range(12) for f, tri in enumerate(F)
+              if v not in tri and _point_triangle(P[v], *(P[i] for i in tri)) <= dd]
+        ee = [[i, j] for i, (p, q) in enumerate(E) for j, (r, s) in enumerate(E)
+              if i < j and not {p, q} & {r, s}
+              and _segment_segment(P[p], P[q], P[r], P[s]) <= dd]
+        vv = [[v, w] for v in points for w in points if v < w and _sq(_sub(P[v], P[w])) <= dd]
+        found = ccdlab.proximity(V, F, d)
+        assert found["vf"].tolist() == vf, d
+        assert found["ee"].tolist() == ee, d
+        assert found["vv"].tolist() == vv, d
+
+
+def test_points_and_rods():
+    # A rod at x = 0.5, 0.25 above the triangle's plane, across edges (0, 1) and
+    # (1, 2); its end 4 is 0.433 from the triangle's edge (1, 2), its end 3 and
+    # the edge (0, 2) are farther than 0.5; the point 5, exactly 0.5 from end 4.
+    V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [.5, -1, .25], [.5, 1, .25],
+                  [.5, 1.5, .25]], float)
+    assert ccdlab.edges(F[:1], [[3, 4]]).tolist() == [[0, 1], [0, 2], [1, 2], [3, 4]]
+    found = ccdlab.proximity(V, F[:1], 0.5, edges=[[3, 4]])
+    assert found["vf"].tolist() == [[4, 0]]
+    assert found["ee"].tolist() == [[0, 3], [2, 3]]
+    assert found["ve"].tolist() == [[5, 3]]
+    assert found["vv"].shape == (0, 2)
+    assert ccdlab.proximity(V, F[:1], np.nextafter(0.5, 0), edges=[[3, 4]])["ve"].shape == (0, 2)
+
+
+def test_bodies_and_bad_arguments():
+    # Two components within 0.5 of each other: a pair across bodies.
+    assert ccdlab.proximity(V, F, 0.5, self_collision=False)["vf"].tolist() == [[3, 0]]
+    bodies = np.zeros(6, int)
+    assert ccdlab.proximity(V, F, 0.5, bodies=bodies, self_collision=False)["vf"].shape == (0, 2)
+    assert ccdlab.proximity(V, F, 0.5, bodies=bodies, self_collision=[True])["vf"].tolist() == [[3, 0]]
+    with pytest.raises(ValueError, match="moving"):
+        ccdlab.proximity(V, F, 0.5, self_collision="moving")
+    with pytest.raises(ValueError, match="bodies"):
+        ccdlab.proximity(V, F, 0.5, bodies=bodies[:4])
+    for d in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="^d: "):
+            ccdlab.proximity(V, F, d)
+    with pytest.raises(TypeError, match="^d: expected a float, got bool"):
+        ccdlab.proximity(V, F, True)
+    with pytest.raises(ValueError, match="F: face 1 refers to vertex 5"):
+        ccdlab.proximity(V[:5], F, 0.5)

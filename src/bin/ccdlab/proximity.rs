@@ -1,0 +1,105 @@
+//! `ccdlab proximity`: the pairs of a frame's features within a distance of
+//! each other (docs/design.md §5, "Proximity").
+
+use std::error::Error;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ccdlab::harness::output::{check_output, write_atomic_with};
+use ccdlab::mesh::{TriMesh, read_frame};
+use ccdlab::pipeline::{Bodies, Proximity, ProximityOptions, proximity_with};
+
+/// Arguments of `ccdlab proximity`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The frame (PLY or OBJ).
+    frame: PathBuf,
+    /// The distance d ≥ 0: pairs whose features are within Euclidean
+    /// distance d of each other are listed (0: pairs that touch).
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::pipeline_args::distance)]
+    distance: f64,
+    /// Which pairs are tested: on (every pair), or off (only pairs of
+    /// features in different connected components), as for `step`.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    self_collision: String,
+    /// Worker threads, 1 to 1024 (default: all logical CPUs).
+    #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
+    threads: Option<usize>,
+    /// Write every pair to this CSV: `kind,id_a,id_b` with global IDs, as
+    /// `ccdlab step --pairs` (a point's pair is an `ee` row whose first ID,
+    /// or both, are vertices').
+    #[arg(long)]
+    pairs: Option<PathBuf>,
+    /// Print one JSON object on stdout, and nothing else.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
+    if let Some(path) = &args.pairs {
+        check_output(path, &[&args.frame])
+            .map_err(|e| format!("--pairs {}: {e}", path.display()))?;
+    }
+    let pool = crate::pipeline_args::thread_pool(args.threads)?;
+    let frame = read_frame(&args.frame)?;
+    let mesh = TriMesh::with_edges(frame.positions.len(), frame.faces, &frame.edges)
+        .map_err(|e| e.in_file(&args.frame))?;
+    let options = ProximityOptions {
+        // The pairs are kept only to be written.
+        collect_pairs: args.pairs.is_some(),
+        bodies: (args.self_collision == "off").then_some(Bodies::Components),
+    };
+    let start = Instant::now();
+    let found =
+        pool.install(|| proximity_with(&mesh, &frame.positions, args.distance, &options, None))?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    if let Some(path) = &args.pairs {
+        write_pairs(path, &found)?;
+    }
+    let (vf, ee) = (found.report.vf.colliding, found.report.ee.colliding);
+    let points = found.report.points.unwrap_or_default();
+    let (ve, vv) = (points.vertex_edge.colliding, points.vertex_vertex.colliding);
+    if args.json {
+        let json = serde_json::json!({
+            "frame": args.frame,
+            "vertices": mesh.num_vertices(),
+            "edges": mesh.num_edges(),
+            "faces": mesh.num_faces(),
+            "distance": args.distance,
+            "self_collision": args.self_collision,
+            "within": {"vf": vf, "ee": ee, "vertex_edge": ve, "vertex_vertex": vv},
+            "candidates": {"vf": found.report.vf.candidates, "ee": found.report.ee.candidates},
+            "threads": pool.current_num_threads(),
+            "time_ms": ms,
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        println!(
+            "{}: {} V, {} E, {} F; {} threads",
+            args.frame.display(),
+            mesh.num_vertices(),
+            mesh.num_edges(),
+            mesh.num_faces(),
+            pool.current_num_threads()
+        );
+        println!(
+            "pairs within {:?}: {vf} vertex-face, {ee} edge-edge, {ve} point-edge, {vv} point-point; {:.2} ms",
+            args.distance, ms
+        );
+    }
+    Ok(())
+}
+
+/// The pairs as CSV (global IDs), written atomically.
+fn write_pairs(path: &std::path::Path, found: &Proximity) -> Result<(), Box<dyn Error>> {
+    write_atomic_with(path, |w| {
+        writeln!(w, "kind,id_a,id_b")?;
+        for p in &found.pairs {
+            writeln!(w, "{},{},{}", p.kind.suffix(), p.a, p.b)?;
+        }
+        Ok(())
+    })
+    .map_err(|e| format!("{}: {e}", path.display()).into())
+}

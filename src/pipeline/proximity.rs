@@ -1,0 +1,132 @@
+//! The pairs of a mesh's features within a distance `d` of each other at
+//! one instant (docs/design.md §5, "Proximity"): the set that a barrier
+//! method keeps active (the IPC Toolkit builds it as its collisions within
+//! `dhat`), decided exactly.
+//!
+//! It is the step that does not move (`x` at `t = 0` and at `t = 1`) at the
+//! minimum separation `d` (Wan, Fu & Yao 2022's pipeline with the k-DOPs
+//! grown by `d / 2`): a pair is reported when its features come within
+//! Euclidean distance `d` during that step, that is, now. Every feature pair
+//! at rest is decided at `t = 0` by the minimum-separation fast path's
+//! at-rest certificates, and exactly by its oracle where they fail
+//! ([`crate::narrow_phase::vertex_face_within`]). At `d > 0` DNF runs with
+//! its margin `d` (it removes most candidates when `d` is small against the
+//! edges); the coplanar window, SLPF and time-aligned pruning, which cull
+//! nothing more here, do not.
+
+use std::sync::atomic::AtomicBool;
+
+use super::{
+    Bodies, BodiesError, ContactPair, Pipeline, PipelineConfig, PipelineError, StepReport,
+};
+use crate::filter::FilterSet;
+use crate::math::Vec3;
+use crate::mesh::{Step, TriMesh};
+
+/// The pairs of a mesh's features within a distance of each other
+/// ([`proximity`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proximity {
+    /// The step's report: its colliding counts (`vf`, `ee`, `points`) are
+    /// the pairs' counts.
+    pub report: StepReport,
+    /// The pairs within `d`, as the colliding pairs of a step
+    /// ([`super::StepOutcome::pairs`]: vertex–face, edge–edge, then the
+    /// codimensional points'; each group ascending), every one at time 0;
+    /// empty unless collected.
+    pub pairs: Vec<ContactPair>,
+}
+
+impl Proximity {
+    /// How many pairs are within `d`.
+    pub fn count(&self) -> u64 {
+        let points = self
+            .report
+            .points
+            .map_or(0, |p| p.vertex_edge.colliding + p.vertex_vertex.colliding);
+        self.report.vf.colliding + self.report.ee.colliding + points
+    }
+}
+
+/// What [`proximity_with`] does beyond [`proximity`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProximityOptions {
+    /// Keep the pairs, not only their counts.
+    pub collect_pairs: bool,
+    /// Which pairs are tested ([`PipelineConfig::bodies`]): those of a
+    /// simulation's CCD steps, so that its barrier and its steps see the
+    /// same pairs. [`Bodies::StillObstacle`], decided by motion, is refused
+    /// ([`BodiesError::NoMotion`]): give the obstacle as labels.
+    pub bodies: Option<Bodies>,
+}
+
+impl Default for ProximityOptions {
+    /// Every pair, collected.
+    fn default() -> Self {
+        ProximityOptions {
+            collect_pairs: true,
+            bodies: None,
+        }
+    }
+}
+
+/// The pairs of features of `mesh` at the positions `x` that are within
+/// Euclidean distance `d` of each other (vertex–face, edge–edge, and the
+/// codimensional points' pairs; features that share a vertex are never
+/// paired), listed, on the current rayon pool. Exact for every double
+/// input; the same for any thread count. `d = 0` gives the pairs that touch
+/// ([`super::Intersections::touching`]).
+///
+/// # Errors
+/// [`PipelineError::MinDistance`] for a negative, infinite or NaN `d`;
+/// [`PipelineError::Frames`] when `x` has another length than the mesh's
+/// vertex count or a non-finite coordinate.
+pub fn proximity(mesh: &TriMesh, x: &[Vec3], d: f64) -> Result<Proximity, PipelineError> {
+    proximity_with(mesh, x, d, &ProximityOptions::default(), None)
+}
+
+/// [`proximity`] with `options`, giving up with
+/// [`PipelineError::Cancelled`] once `cancel` is set.
+///
+/// # Errors
+/// As [`proximity`]; [`PipelineError::Bodies`] when the bodies do not fit
+/// the mesh or are [`Bodies::StillObstacle`]; [`PipelineError::Cancelled`].
+pub fn proximity_with(
+    mesh: &TriMesh,
+    x: &[Vec3],
+    d: f64,
+    options: &ProximityOptions,
+    cancel: Option<&AtomicBool>,
+) -> Result<Proximity, PipelineError> {
+    if options.bodies == Some(Bodies::StillObstacle) {
+        return Err(PipelineError::Bodies(BodiesError::NoMotion));
+    }
+    let config = PipelineConfig {
+        collect_pairs: options.collect_pairs,
+        min_distance: d,
+        bodies: options.bodies.clone(),
+        ..config_at(d)
+    };
+    config.check()?;
+    let still = Step::new(mesh, x, x).map_err(PipelineError::Frames)?;
+    let never = AtomicBool::new(false);
+    let outcome = Pipeline::new(config).step_cancellable(&still, cancel.unwrap_or(&never))?;
+    Ok(Proximity {
+        report: outcome.report,
+        pairs: outcome.pairs,
+    })
+}
+
+/// The stages that pay at separation `d` on a step at rest (module doc):
+/// at `d = 0` the default pipeline, as for [`super::intersections()`].
+fn config_at(d: f64) -> PipelineConfig {
+    if d > 0.0 {
+        PipelineConfig {
+            filters: FilterSet::Dnf,
+            window: false,
+            ..PipelineConfig::default()
+        }
+    } else {
+        PipelineConfig::default()
+    }
+}

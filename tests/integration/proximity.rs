@@ -1,0 +1,152 @@
+//! The pairs within a distance at one instant (`pipeline::proximity`): on
+//! random meshes over a small integer grid (features touching, coplanar,
+//! and exactly `d` apart), exactly the pairs that the exact
+//! minimum-separation oracle finds among all pairs of the mesh, each at
+//! time 0; the same with bodies, without collecting, on 1 and 3 threads;
+//! on the real frames, the same pairs as the still step with every filter;
+//! bad arguments are typed errors.
+
+use std::collections::BTreeSet;
+
+use ccdlab::math::Vec3;
+use ccdlab::mesh::{Step, TriMesh};
+use ccdlab::narrow_phase::SeparationError;
+use ccdlab::pipeline::{
+    Bodies, BodiesError, BodyLabels, Pipeline, PipelineConfig, PipelineError, ProximityOptions,
+    proximity, proximity_with,
+};
+use proptest::prelude::*;
+
+use super::pipeline::{cloth_ball, funnel, integer_grid_mesh, keys, oracle_collisions_within};
+
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// At `d = 0`, a quarter, half or all of the mesh's extent (features
+    /// exactly `d` apart are common on the grid), or a tiny `d`: exactly
+    /// the oracle's pairs at rest, every one at time 0, on 1 and 3
+    /// threads; the counts without the pairs are the same.
+    #[test]
+    fn random_meshes_give_the_oracles_pairs_within_d(
+        (mesh, x, _) in integer_grid_mesh(),
+        m in prop::sample::select(&[0.0, 0.25, 0.5, 1.0, 1e-300][..]),
+    ) {
+        let extent = x.iter().flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).fold(0.0, f64::max);
+        let d = extent * m;
+        let still = Step::new(&mesh, &x, &x).unwrap();
+        let want: BTreeSet<_> = oracle_collisions_within(&still, d).into_keys().collect();
+        for threads in [1, 3] {
+            let found = on_threads(threads, || proximity(&mesh, &x, d)).unwrap();
+            prop_assert_eq!(keys(&found.pairs), want.clone(), "d = {:e}, {} threads", d, threads);
+            prop_assert!(found.pairs.iter().all(|p| p.toi_lower == 0.0 && p.toi_upper == 0.0));
+            prop_assert_eq!(found.count(), want.len() as u64);
+            let options = ProximityOptions { collect_pairs: false, ..ProximityOptions::default() };
+            let counted = on_threads(threads, || proximity_with(&mesh, &x, d, &options, None)).unwrap();
+            prop_assert!(counted.pairs.is_empty());
+            prop_assert_eq!(counted.count(), want.len() as u64);
+        }
+    }
+
+    /// With bodies, the pairs of a still step with the same bodies (whose
+    /// every filter is on): the rule is the step's.
+    #[test]
+    fn bodies_keep_the_steps_pairs(
+        (mesh, x, _) in integer_grid_mesh(),
+        of_component in proptest::collection::vec(0u32..2, 9),
+        self_colliding in [any::<bool>(), any::<bool>()],
+    ) {
+        let extent = x.iter().flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).fold(0.0, f64::max);
+        let d = 0.5 * extent;
+        let body: Vec<u32> = mesh.component().iter().map(|&c| of_component[c as usize]).collect();
+        let bodies = Some(Bodies::Labels(BodyLabels::new(body, self_colliding.to_vec()).unwrap()));
+        let still = Step::new(&mesh, &x, &x).unwrap();
+        let config = PipelineConfig { min_distance: d, collect_pairs: true, bodies: bodies.clone(), ..PipelineConfig::default() };
+        let step = Pipeline::new(config).step(&still).unwrap();
+        let options = ProximityOptions { bodies, ..ProximityOptions::default() };
+        let found = proximity_with(&mesh, &x, d, &options, None).unwrap();
+        prop_assert_eq!(keys(&found.pairs), keys(&step.pairs));
+    }
+}
+
+/// On the real frames at `d` = 10⁻⁴, 10⁻² and 10⁻¹ of the mean edge length:
+/// the pairs of the still step with SLPF off and DNF and the window on, at
+/// rest decided at time 0; more pairs at a larger `d`.
+#[test]
+fn the_real_frames_give_the_still_steps_pairs() {
+    for scene in [funnel(), cloth_ball()] {
+        let (mesh, x) = (&scene.mesh, &scene.x_t0);
+        let mean_edge = mesh
+            .edges()
+            .iter()
+            .map(|&[a, b]| (x[a as usize] - x[b as usize]).norm())
+            .sum::<f64>()
+            / mesh.num_edges() as f64;
+        let mut last = 0;
+        for m in [1e-4, 1e-2, 1e-1] {
+            let d = m * mean_edge;
+            let found = proximity(mesh, x, d).unwrap();
+            let config = PipelineConfig {
+                min_distance: d,
+                collect_pairs: true,
+                ..PipelineConfig::default()
+            };
+            let still = Step::new(mesh, x, x).unwrap();
+            let step = Pipeline::new(config).step(&still).unwrap();
+            assert_eq!(keys(&found.pairs), keys(&step.pairs), "d = {d:e}");
+            assert!(found.pairs.iter().all(|p| p.toi_upper == 0.0));
+            assert!(found.pairs.len() > last, "d = {d:e}: {}", found.pairs.len());
+            last = found.pairs.len();
+            let r = &found.report;
+            assert_eq!(r.vf.exact_fallbacks + r.ee.exact_fallbacks, 0, "d = {d:e}");
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_are_typed_errors() {
+    let mesh = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
+    let x = vec![Vec3::zeros(), Vec3::x(), Vec3::y()];
+    for d in [-1.0, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            proximity(&mesh, &x, d),
+            Err(PipelineError::MinDistance(
+                SeparationError::Negative(_)
+                    | SeparationError::NotANumber
+                    | SeparationError::Infinite
+            ))
+        ));
+    }
+    assert!(matches!(
+        proximity(&mesh, &x[..2], 0.1),
+        Err(PipelineError::Frames(_))
+    ));
+    let mut bad = x.clone();
+    bad[1].y = f64::NAN;
+    assert!(matches!(
+        proximity(&mesh, &bad, 0.1),
+        Err(PipelineError::Frames(_))
+    ));
+    let options = ProximityOptions {
+        bodies: Some(Bodies::StillObstacle),
+        ..ProximityOptions::default()
+    };
+    let err = proximity_with(&mesh, &x, 0.1, &options, None).unwrap_err();
+    assert!(matches!(err, PipelineError::Bodies(BodiesError::NoMotion)));
+    assert!(err.to_string().contains("per vertex"), "{err}");
+    let options = ProximityOptions {
+        bodies: Some(Bodies::Labels(BodyLabels::uniform(vec![0; 2], true))),
+        ..ProximityOptions::default()
+    };
+    assert!(matches!(
+        proximity_with(&mesh, &x, 0.1, &options, None),
+        Err(PipelineError::Bodies(BodiesError::Length { .. }))
+    ));
+}
