@@ -12,7 +12,8 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-reports=(narrow_phase pipeline time_aligned min_distance speed python intersections discrete polygons route)
+reports=(narrow_phase pipeline time_aligned min_distance speed python intersections proximity discrete
+  polygons route)
 
 command_of() {
   case "$1" in
@@ -23,6 +24,7 @@ command_of() {
     speed) echo "scripts/report_speed.sh" ;;
     python) echo "scripts/report_python.sh" ;;
     intersections) echo "scripts/report_intersections.sh" ;;
+    proximity) echo "scripts/report_proximity.sh" ;;
     discrete) echo "cargo run --release --locked -- discrete --out reports/discrete" ;;
     # The command in reports/polygons/README.md's header.
     polygons) echo "cargo run --release --locked -- polygons report --out reports/polygons --seed 1 \
