@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Pairs within a distance against ipctk: ccdlab's `proximity` (and a `Pipeline` kept between
 # calls) against ipctk's `Candidates.build` and `NormalCollisions.build` at d = 10⁻³, 10⁻², 10⁻¹
-# times the mean edge length, on funnel 227, cloth-ball 92 and frame 20 of the generated
+# and 0.2 times the mean edge length, on funnel 227, cloth-ball 92 and frame 20 of the generated
 # scene, in one process (scripts/compare_proximity_ipctk.py), with ipctk's float verdicts
 # checked against ccdlab's pairs (disagreements decided in exact rationals). Writes
 # reports/proximity/{README.md,data/compare.json}, stamped with machine, threads and commit.

@@ -34,10 +34,9 @@ use ccdlab::harness::query_eval::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
-use ccdlab::narrow_phase::validate_separation;
 use ccdlab::pipeline::{
     Bodies, ContactPair, Pipeline, PipelineError, ProximityOptions, SelfColliding, StepOutcome,
-    intersections_with, proximity_with,
+    intersections_with, proximity_distance, proximity_with,
 };
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
@@ -597,7 +596,8 @@ fn has_intersections(
 ///     negative or non-finite ``d``.
 #[pyfunction]
 #[pyo3(signature = (V, F, d, *, edges = None, bodies = None,
-    self_collision = SelfCollision::All(true), threads = None))]
+    self_collision = SelfCollision::All(true), threads = None),
+    text_signature = "(V, F, d, *, edges=None, bodies=None, self_collision=True, threads=None)")]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 fn proximity<'py>(
     py: Python<'py>,
@@ -609,8 +609,8 @@ fn proximity<'py>(
     self_collision: SelfCollision,
     threads: Option<Threads>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = float_not_bool(d.as_borrowed(), "d")?;
-    let d = validate_separation(d).map_err(|e| value_error(format!("d: {e}")))?;
+    let d = proximity_distance(float_not_bool(d.as_borrowed(), "d")?)
+        .map_err(|e| value_error(format!("d: {e}")))?;
     let bodies = parse_bodies(bodies, self_collision, None)?;
     if bodies == Some(Bodies::StillObstacle) {
         return Err(value_error(

@@ -89,15 +89,23 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Distance {
     }
 }
 
-/// A float or an int (numpy's included) given as `name`; a bool is a
-/// `TypeError` naming it.
+/// A float or an int (numpy's included) given as `name`; anything else (a
+/// bool included) is a `TypeError` naming it.
 pub(crate) fn float_not_bool(obj: Borrowed<'_, '_, PyAny>, name: &str) -> PyResult<f64> {
+    let refused = || -> PyResult<PyErr> {
+        let what = if is_bool(&obj)? {
+            "bool".to_string()
+        } else {
+            obj.get_type().name()?.to_string()
+        };
+        Ok(PyTypeError::new_err(format!(
+            "{name}: expected a float, got {what}"
+        )))
+    };
     if is_bool(&obj)? {
-        return Err(PyTypeError::new_err(format!(
-            "{name}: expected a float, got bool"
-        )));
+        return Err(refused()?);
     }
-    obj.extract()
+    obj.extract().or_else(|_| Err(refused()?))
 }
 
 /// `time_aligned=`: `"auto"`, `"on"`, `"off"`, or a bool.
@@ -228,7 +236,9 @@ pub(crate) fn parse_bodies(
             let flags: Vec<bool> = each
                 .extract()
                 .map_err(|_| self_collision_type_error(each))?;
-            BodyLabels::new(of_vertex, flags).map_err(|e| value_error(format!("bodies: {e}")))?
+            // Too few flags for the labels: `self_collision` is what is short.
+            BodyLabels::new(of_vertex, flags)
+                .map_err(|e| value_error(format!("self_collision: {e}")))?
         }
         SelfCollision::All(b) => BodyLabels::uniform(of_vertex, b),
         SelfCollision::Named(_) => unreachable!("returned above"),

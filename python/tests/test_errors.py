@@ -131,7 +131,7 @@ def test_bad_option_types_name_the_option(kwargs, match):
     ({"bodies": [0, 0, 1, 0]}, "bodies: face 0: its corners are in bodies \\[0, 0, 1\\]; a face is in one body"),
     ({"bodies": [0, 0, 0]}, "bodies: 3 body labels for a mesh of 4 vertices"),
     ({"bodies": [0, 0, 0, 1], "self_collision": [True]},
-     "bodies: vertex 3: body 1, but only bodies 0 to 0 say whether they collide with themselves"),
+     "self_collision: vertex 3: body 1, but only bodies 0 to 0 say whether they collide with themselves"),
     ({"bodies": [0, -1, 0, 0]}, "bodies: element 1 is -1, not a label from 0 to 2\\*\\*32 - 1"),
     ({"bodies": [0, 0, 0, 2**32]}, "bodies: element 3 is 4294967296, not a label"),
     ({"bodies": [0.0, 0.0, 0.0, 0.0]}, "bodies: dtype float64 is not supported; labels need an integer dtype"),
@@ -139,7 +139,7 @@ def test_bad_option_types_name_the_option(kwargs, match):
     ({"self_collision": [True, False]}, "self_collision: a bool per body needs bodies="),
     ({"self_collision": "sometimes"}, 'self_collision: "sometimes" is not a setting'),
     ({"bodies": [0, 0, 0, 0], "self_collision": "moving"}, 'self_collision: "moving" decides the bodies itself'),
-    ({"bodies": [0, 0, 0, 0], "self_collision": []}, "bodies: vertex 0: body 0, but no body says whether it collides with itself"),
+    ({"bodies": [0, 0, 0, 0], "self_collision": []}, "self_collision: vertex 0: body 0, but no body says whether it collides with itself"),
     ({"bodies": "0000"}, "bodies: dtype <U4 is not supported; labels need an integer dtype"),
 ])
 def test_bad_bodies_name_the_argument_and_element(kwargs, match):

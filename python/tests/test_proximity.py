@@ -141,5 +141,8 @@ def test_bodies_and_bad_arguments():
             ccdlab.proximity(V, F, d)
     with pytest.raises(TypeError, match="^d: expected a float, got bool"):
         ccdlab.proximity(V, F, True)
+    with pytest.raises(TypeError, match="^d: expected a float, got str"):
+        ccdlab.proximity(V, F, "0.5")
+    assert ccdlab.proximity(V, F, np.float32(0.5))["vf"].tolist() == [[3, 0]]
     with pytest.raises(ValueError, match="F: face 1 refers to vertex 5"):
         ccdlab.proximity(V[:5], F, 0.5)

@@ -18,7 +18,9 @@ pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use config::{PipelineConfig, TimeAligned};
 pub use intersections::{Intersections, has_intersections, intersections, intersections_with};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
-pub use proximity::{Proximity, ProximityOptions, proximity, proximity_with};
+pub use proximity::{
+    DistanceError, Proximity, ProximityOptions, proximity, proximity_distance, proximity_with,
+};
 pub(crate) use report::is_contact;
 pub use report::{
     BodyCounts, BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes,

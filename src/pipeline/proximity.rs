@@ -22,6 +22,7 @@ use super::{
 use crate::filter::FilterSet;
 use crate::math::Vec3;
 use crate::mesh::{Step, TriMesh};
+use crate::narrow_phase::{SeparationError, validate_separation};
 
 /// The pairs of a mesh's features within a distance of each other
 /// ([`proximity`]).
@@ -78,7 +79,7 @@ impl Default for ProximityOptions {
 /// ([`super::Intersections::touching`]).
 ///
 /// # Errors
-/// [`PipelineError::MinDistance`] for a negative, infinite or NaN `d`;
+/// [`PipelineError::Distance`] for a negative, infinite or NaN `d`;
 /// [`PipelineError::Frames`] when `x` has another length than the mesh's
 /// vertex count or a non-finite coordinate.
 pub fn proximity(mesh: &TriMesh, x: &[Vec3], d: f64) -> Result<Proximity, PipelineError> {
@@ -98,6 +99,7 @@ pub fn proximity_with(
     options: &ProximityOptions,
     cancel: Option<&AtomicBool>,
 ) -> Result<Proximity, PipelineError> {
+    let d = proximity_distance(d)?;
     if options.bodies == Some(Bodies::StillObstacle) {
         return Err(PipelineError::Bodies(BodiesError::NoMotion));
     }
@@ -115,6 +117,28 @@ pub fn proximity_with(
         report: outcome.report,
         pairs: outcome.pairs,
     })
+}
+
+/// Why a distance is no distance ([`proximity_distance`]).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum DistanceError {
+    /// Below zero (−0.0 is zero).
+    #[error("{0:?} is negative; a distance is at least 0")]
+    Negative(f64),
+    /// NaN or infinite.
+    #[error("{0:?} is not a finite distance")]
+    NotFinite(f64),
+}
+
+/// `d` when it is a finite double `≥ 0` (what [`proximity`] accepts: the
+/// minimum separation's rule, [`crate::narrow_phase::validate_separation`],
+/// in a caller's words for a distance).
+pub fn proximity_distance(d: f64) -> Result<f64, DistanceError> {
+    match validate_separation(d) {
+        Ok(d) => Ok(d),
+        Err(SeparationError::Negative(d)) => Err(DistanceError::Negative(d)),
+        Err(_) => Err(DistanceError::NotFinite(d)),
+    }
 }
 
 /// The stages that pay at separation `d` on a step at rest (module doc):

@@ -128,6 +128,9 @@ pub enum PipelineError {
         "solver: the {0} solver has no minimum separation (it decides contact only); the exact one has"
     )]
     NoSeparation(Solver),
+    /// The distance of [`super::proximity()`] is negative or not finite.
+    #[error("distance: {0}")]
+    Distance(#[from] super::DistanceError),
     /// The step was cancelled ([`Pipeline::step_cancellable`]) before it
     /// ended; the BVH stays that of this step's frames.
     #[error("the step was cancelled")]

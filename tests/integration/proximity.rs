@@ -10,10 +10,9 @@ use std::collections::BTreeSet;
 
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
-use ccdlab::narrow_phase::SeparationError;
 use ccdlab::pipeline::{
-    Bodies, BodiesError, BodyLabels, Pipeline, PipelineConfig, PipelineError, ProximityOptions,
-    proximity, proximity_with,
+    Bodies, BodiesError, BodyLabels, DistanceError, Pipeline, PipelineConfig, PipelineError,
+    ProximityOptions, proximity, proximity_distance, proximity_with,
 };
 use proptest::prelude::*;
 
@@ -115,15 +114,21 @@ fn bad_arguments_are_typed_errors() {
     let mesh = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
     let x = vec![Vec3::zeros(), Vec3::x(), Vec3::y()];
     for d in [-1.0, f64::NAN, f64::INFINITY] {
-        assert!(matches!(
-            proximity(&mesh, &x, d),
-            Err(PipelineError::MinDistance(
-                SeparationError::Negative(_)
-                    | SeparationError::NotANumber
-                    | SeparationError::Infinite
-            ))
-        ));
+        let err = proximity(&mesh, &x, d).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PipelineError::Distance(DistanceError::Negative(_) | DistanceError::NotFinite(_))
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().starts_with("distance: "), "{err}");
     }
+    assert_eq!(proximity_distance(-0.0), Ok(-0.0));
+    assert_eq!(
+        proximity_distance(-1.0).unwrap_err().to_string(),
+        "-1.0 is negative; a distance is at least 0"
+    );
     assert!(matches!(
         proximity(&mesh, &x[..2], 0.1),
         Err(PipelineError::Frames(_))

@@ -17,7 +17,7 @@ pub struct Args {
     frame: PathBuf,
     /// The distance d ≥ 0: pairs whose features are within Euclidean
     /// distance d of each other are listed (0: pairs that touch).
-    #[arg(long, allow_hyphen_values = true, value_parser = crate::pipeline_args::distance)]
+    #[arg(long, allow_hyphen_values = true, value_parser = distance)]
     distance: f64,
     /// Which pairs are tested: on (every pair), or off (only pairs of
     /// features in different connected components), as for `step`.
@@ -34,6 +34,12 @@ pub struct Args {
     /// Print one JSON object on stdout, and nothing else.
     #[arg(long)]
     json: bool,
+}
+
+/// A finite distance `≥ 0` (`--distance`).
+fn distance(s: &str) -> Result<f64, String> {
+    let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    ccdlab::pipeline::proximity_distance(d).map_err(|e| e.to_string())
 }
 
 /// Runs the command.

@@ -4,13 +4,13 @@
 //! step's earliest time (a pipeline step that does not collect its pairs).
 //!
 //! The exact contact solver runs first (except on a pair at rest, which the
-//! fast path decides at `t = 0`, usually in its first steps). A pair that touches comes within
-//! every `d > 0`: its earliest time within `d` lies after the span
-//! `[0, s]` that the fast path's first advancement step certifies apart and
-//! no later than its contact bracket's upper end. That loose bracket skips
-//! the rest of the advancement and the search, which converge on the time
-//! of impact in many small steps on pairs that cross. A pair that does not
-//! touch runs the advancement; if a time certified within `d` then comes at
+//! fast path decides at `t = 0`, usually in its first steps). A pair that
+//! touches comes within every `d > 0`: its earliest time within `d` lies
+//! after the span `[0, s]` that the fast path's first advancement step
+//! certifies apart and no later than its contact bracket's upper end. That
+//! loose bracket skips the rest of the advancement and the search, which
+//! converge on the time of impact in many small steps on pairs that cross.
+//! A pair that does not touch (or is at rest) runs the advancement; if a time certified within `d` then comes at
 //! the search's upper end, `[start, that time]` is its loose bracket,
 //! without the search's bisection. Any other pair gets the tight answer of
 //! [`super::vertex_face_within`] / [`super::edge_edge_within`], by the same
