@@ -1,5 +1,6 @@
 //! Test helpers: a scratch folder per test, the sorted names in a folder,
-//! random faces and edges, and random meshes' faces less their repeats.
+//! random faces and edges, random meshes' faces less their repeats, and a
+//! call on a rayon pool of a given size.
 //! One file for the library's unit tests (`mod test_util`) and the
 //! integration tests (`mod common`, by path): each of those is its own
 //! crate and uses only some of these.
@@ -110,4 +111,13 @@ pub fn any_edge(n: usize) -> impl proptest::strategy::Strategy<Value = [u32; 2]>
     (0..n, 0..n)
         .prop_filter("distinct ends", |(a, b)| a != b)
         .prop_map(|(a, b)| [a, b])
+}
+
+/// `f` run on a rayon pool of `threads` workers built for it.
+pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
 }

@@ -2,7 +2,7 @@
 //! candidates exactly, for every k, on random deforming meshes (proptest) and
 //! on the real frames of `datasets/scalable-ccd`.
 
-use crate::common::{any_edge, any_face, without_repeated_faces};
+use crate::common::{any_edge, any_face, in_pool, without_repeated_faces};
 use ccdlab::bounding_volume::{Kdop, KdopAxes};
 use ccdlab::broad_phase::{
     BroadPhaseStats, Bvh, CandidateSet, EePair, NOT_SKIPPED, PointCandidates, VfPair,
@@ -152,14 +152,6 @@ fn is_subset(a: &CandidateSet, b: &CandidateSet) -> bool {
         && a.edge_edge
             .iter()
             .all(|p| b.edge_edge.binary_search(p).is_ok())
-}
-
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 proptest! {

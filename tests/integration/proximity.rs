@@ -17,14 +17,7 @@ use ccdlab::pipeline::{
 use proptest::prelude::*;
 
 use super::pipeline::{cloth_ball, funnel, integer_grid_mesh, keys, oracle_collisions_within};
-
-fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
+use crate::common::in_pool;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
@@ -43,12 +36,12 @@ proptest! {
         let still = Step::new(&mesh, &x, &x).unwrap();
         let want: BTreeSet<_> = oracle_collisions_within(&still, d).into_keys().collect();
         for threads in [1, 3] {
-            let found = on_threads(threads, || proximity(&mesh, &x, d)).unwrap();
+            let found = in_pool(threads, || proximity(&mesh, &x, d)).unwrap();
             prop_assert_eq!(keys(&found.pairs), want.clone(), "d = {:e}, {} threads", d, threads);
             prop_assert!(found.pairs.iter().all(|p| p.toi_lower == 0.0 && p.toi_upper == 0.0));
             prop_assert_eq!(found.count(), want.len() as u64);
             let options = ProximityOptions { collect_pairs: false, ..ProximityOptions::default() };
-            let counted = on_threads(threads, || proximity_with(&mesh, &x, d, &options, None)).unwrap();
+            let counted = in_pool(threads, || proximity_with(&mesh, &x, d, &options, None)).unwrap();
             prop_assert!(counted.pairs.is_empty());
             prop_assert_eq!(counted.count(), want.len() as u64);
         }

@@ -414,18 +414,22 @@ fn the_contract_for_d() {
     assert!(toi.lower <= 0.375 && 0.375 <= toi.upper && toi.upper - toi.lower <= 2e-12);
 }
 
-/// A deterministic sample of random queries: how many the fast path decides
-/// (printed; the notes quote it), and a floor well under that.
-#[test]
-fn the_fast_path_decides_most_random_queries() {
-    // A small xorshift generator, fixed seed.
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
+/// Doubles uniform in `[−1, 1)` from a small xorshift generator with a
+/// fixed seed.
+fn uniform(mut state: u64) -> impl FnMut() -> f64 {
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    }
+}
+
+/// A deterministic sample of random queries: how many the fast path decides
+/// (printed; the notes quote it), and a floor well under that.
+#[test]
+fn the_fast_path_decides_most_random_queries() {
+    let mut next = uniform(0x9e37_79b9_7f4a_7c15);
     for kind in [Kind::VertexFace, Kind::EdgeEdge] {
         let (mut filtered, mut hits, mut n) = (0, 0, 0);
         for _ in 0..400 {
@@ -887,13 +891,7 @@ proptest! {
 /// features, half of them within `d`.
 #[test]
 fn the_fast_path_decides_queries_at_rest() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = uniform(0x2545_f491_4f6c_dd1d);
     for kind in [Kind::VertexFace, Kind::EdgeEdge] {
         let (mut float, mut hits) = (0, 0);
         for _ in 0..400 {
