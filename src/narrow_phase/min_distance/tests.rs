@@ -887,6 +887,51 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// At rest but for one point, which moves by a rounding, a grid step,
+    /// or onto a point of the other feature at `t = 1`: not a query at
+    /// rest, and the same agreement.
+    #[test]
+    fn all_but_one_point_at_rest_agree(
+        kind in kind(), q in query(grid_point), which in 0usize..4, step in grid_point(),
+        how in 0u8..3, d in distance(),
+    ) {
+        let mut q = at_rest(q);
+        // A point of the other feature, where the moving one may end.
+        let other = match kind {
+            Kind::VertexFace => usize::from(which == 0),
+            Kind::EdgeEdge => if which < 2 { 2 } else { 0 },
+        };
+        q[which + 4] = match how {
+            0 => q[which + 4].map(f64::next_up),
+            1 => q[which + 4] + step,
+            _ => q[other],
+        };
+        agrees(kind, &q, d)?;
+    }
+}
+
+/// At rest below the filter range: a `d` that is no multiple of `2⁻¹⁴⁰`
+/// just under the exact distance `h/√2` (`h = 2⁻¹⁰⁶`) is not met, and
+/// inclusion must not stand in another `d` for it.
+#[test]
+fn a_tiny_d_just_short_of_the_distance_at_rest_is_not_met() {
+    let h = 2f64.powi(-106);
+    let (p, f0, f1) = (
+        Vec3::zeros(),
+        Vec3::new(0.0, 0.0, h),
+        Vec3::new(0.0, h, 0.0),
+    );
+    let q = at_rest([p, f0, f1, f0, p, f0, f1, f0]);
+    // `h/√2` rounded to a double, below the exact distance.
+    let d = 8.715763992105246e-33;
+    let (toi, _) = agrees(Kind::VertexFace, &q, d).unwrap();
+    assert_eq!(toi, None);
+    assert!(agrees(Kind::VertexFace, &q, h).unwrap().0.is_some());
+}
+
 /// Most queries at rest are decided at `t = 0` by the fast path: random
 /// features, half of them within `d`.
 #[test]
