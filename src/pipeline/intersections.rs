@@ -56,11 +56,7 @@ pub struct Intersections {
 impl Intersections {
     /// How many pairs touch.
     pub fn touching_count(&self) -> u64 {
-        let points = self
-            .report
-            .points
-            .map_or(0, |p| p.vertex_edge.colliding + p.vertex_vertex.colliding);
-        self.report.vf.colliding + self.report.ee.colliding + points
+        self.report.colliding()
     }
 
     /// No pair touches and no edge crosses a triangle.

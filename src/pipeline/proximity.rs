@@ -41,11 +41,7 @@ pub struct Proximity {
 impl Proximity {
     /// How many pairs are within `d`.
     pub fn count(&self) -> u64 {
-        let points = self
-            .report
-            .points
-            .map_or(0, |p| p.vertex_edge.colliding + p.vertex_vertex.colliding);
-        self.report.vf.colliding + self.report.ee.colliding + points
+        self.report.colliding()
     }
 }
 

@@ -226,6 +226,17 @@ pub struct StepReport {
     pub time_ms: StageTimes,
 }
 
+impl StepReport {
+    /// How many pairs collide: vertex–face, edge–edge and the codimensional
+    /// points'.
+    pub fn colliding(&self) -> u64 {
+        let points = self
+            .points
+            .map_or(0, |p| p.vertex_edge.colliding + p.vertex_vertex.colliding);
+        self.vf.colliding + self.ee.colliding + points
+    }
+}
+
 /// Whether a minimum separation is contact (`0` or `-0`): such a
 /// `min_distance` is left out of the JSON.
 pub(crate) fn is_contact(d: &f64) -> bool {
