@@ -715,7 +715,8 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
         .unwrap()
         .join("scalable-ccd/cloth-funnel/frames");
     let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
-    for bad in ["-1", "nan", "inf", "-inf", "x"] {
+    // 1e-400 parses as 0, which would silently mean contact.
+    for bad in ["-1", "nan", "inf", "-inf", "x", "1e-400", "0.3e-330"] {
         let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
             .args(["step"])
             .arg(&f0)
@@ -1107,5 +1108,9 @@ fn proximity_of_a_funnel_frame() {
     );
     fails_with(&["proximity", frame, "--distance", "-1"], "--distance");
     fails_with(&["proximity", frame, "--distance", "nan"], "--distance");
+    fails_with(
+        &["proximity", frame, "--distance", "1e-400"],
+        "would round to 0",
+    );
     fails_with(&["proximity", frame], "--distance");
 }

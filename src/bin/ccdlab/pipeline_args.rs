@@ -117,6 +117,20 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn 
 /// A finite distance `≥ 0` (`--min-distance` of `step`, `replay`,
 /// `queries` and `sample-check`).
 pub fn distance(s: &str) -> Result<f64, String> {
+    validate_separation(parse_distance(s)?).map_err(|e| e.to_string())
+}
+
+/// `s` as a double, refusing a nonzero number so small that it rounds to
+/// `0`: a distance of `0` means contact, which such an argument does not ask
+/// for.
+pub fn parse_distance(s: &str) -> Result<f64, String> {
     let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    validate_separation(d).map_err(|e| e.to_string())
+    let mantissa = s.split(['e', 'E']).next().unwrap_or(s);
+    if d == 0.0 && mantissa.bytes().any(|b| matches!(b, b'1'..=b'9')) {
+        return Err(format!(
+            "{s} is below the smallest positive double (about 4.9e-324) and would round to 0, \
+             which means contact; give 0 for contact, or a distance of at least 5e-324"
+        ));
+    }
+    Ok(d)
 }

@@ -38,7 +38,7 @@ pub struct Args {
 
 /// A finite distance `≥ 0` (`--distance`).
 fn distance(s: &str) -> Result<f64, String> {
-    let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    let d = crate::pipeline_args::parse_distance(s)?;
     ccdlab::pipeline::proximity_distance(d).map_err(|e| e.to_string())
 }
 
