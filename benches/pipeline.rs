@@ -6,9 +6,9 @@
 //!
 //! - `filter/{none,slpf,dnf,slpf+dnf}/<scene>-{vf,ee}`: the filter stage over
 //!   all 26-DOP candidates of one kind, one thread (the pipeline's filter
-//!   stage, sequential: SLPF on per-vertex projection intervals computed in
-//!   the timed loop, DNF per pair; survivors collected; `none` is the same
-//!   loop without a filter);
+//!   stage, sequential: SLPF on the per-vertex projection table the
+//!   pipeline uses (`SlpfTable`), built in the timed loop, DNF per pair;
+//!   survivors collected; `none` is the same loop without a filter);
 //! - `broad_phase/kdop{6,8,14,18,26}/<scene>`: BVH build + traversal;
 //! - `broad_phase/parry-aabb/<scene>`: parry's AABB BVHs, build + traversal;
 //! - `pipeline/step/<scene>`: a whole step with the default configuration
@@ -50,7 +50,7 @@ use ccdlab::baseline::{PARRY_API, ParryBroadPhase};
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{Bvh, CandidateSet, EePair, VfPair};
 use ccdlab::filter::{
-    FilterSet, PAPER_DIRECTIONS, SlpfProjections, Verdict, dnf_edge_edge, dnf_vertex_face,
+    FilterSet, PAPER_DIRECTIONS, SlpfTable, Verdict, dnf_edge_edge, dnf_vertex_face,
 };
 use ccdlab::harness::output::write_atomic;
 use ccdlab::harness::reproduction::{
@@ -149,11 +149,11 @@ fn filter_pairs<P: Copy>(
     out
 }
 
-/// SLPF's per-vertex projections, when `setting` uses SLPF.
-fn projections(step: &Step<'_>, setting: FilterSet) -> Option<SlpfProjections> {
+/// SLPF's per-vertex projection table, when `setting` uses SLPF.
+fn projections(step: &Step<'_>, setting: FilterSet) -> Option<SlpfTable> {
     setting
         .uses_slpf()
-        .then(|| SlpfProjections::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS))
+        .then(|| SlpfTable::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS))
 }
 
 /// The pipeline's filter stage on vertex–face candidates, sequential.

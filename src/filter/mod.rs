@@ -12,6 +12,7 @@ mod dnf;
 mod dnf_within;
 mod points;
 mod slpf;
+mod slpf_table;
 mod verdict;
 mod window;
 
@@ -20,7 +21,8 @@ pub use codim_points::{point_point_apart, point_segment_apart};
 pub use dnf::{dnf_edge_edge, dnf_vertex_face};
 pub use dnf_within::dnf_within;
 pub use points::{Points, points};
-pub use slpf::{PAPER_DIRECTIONS, SlpfProjections, SlpfTable, slpf_edge_edge, slpf_vertex_face};
+pub use slpf::{PAPER_DIRECTIONS, slpf_edge_edge, slpf_vertex_face};
+pub use slpf_table::SlpfTable;
 pub use verdict::Verdict;
 pub use window::{
     WINDOW_DEPTH, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within,
