@@ -122,7 +122,14 @@ pub fn random_sphere_boxes(seed: u64, n: usize) -> Vec<(Sphere, Cuboid)> {
 /// A random terrain of `n × n` samples with step `step`: smooth waves, one
 /// flat plateau and one ramp along y (so rectangles, flat and tilted, occur
 /// beside triangles).
+///
+/// # Panics
+/// When `n < 2` or `step` is not positive and finite: no such grid exists.
 pub fn random_terrain(seed: u64, n: usize, step: Real) -> HeightGrid {
+    assert!(
+        n >= 2 && step.is_finite() && step > 0.0,
+        "random_terrain: needs n ≥ 2 samples (got {n}) and a positive, finite step (got {step})"
+    );
     let mut rng = SplitMix64::new(seed);
     let (k1, k2, k3) = (
         rng.uniform(0.5, 2.0),
@@ -273,6 +280,10 @@ pub const WHEEL: (Real, Real) = (0.3, 0.22);
 /// `n` poses of a wheel (axis along y) rolling along `y = 1` over
 /// [`hill`], each resting on the terrain and sunk 1 cm. The resting height
 /// is found by sampling the terrain under the wheel.
+///
+/// # Panics
+/// When `grid` has no height anywhere under some pose: the wheel's path
+/// spans `0.3 ≤ x ≤ 5.7` along `y = 1`, which [`hill`] covers.
 pub fn wheel_path(grid: &HeightGrid, n: usize) -> Vec<Cylinder> {
     let (r, w) = WHEEL;
     (0..n)
@@ -289,6 +300,10 @@ pub fn wheel_path(grid: &HeightGrid, n: usize) -> Vec<Cylinder> {
                     }
                 }
             }
+            assert!(
+                rest.is_finite(),
+                "wheel_path: the grid has no height under the wheel at x = {x}, y = 1"
+            );
             Cylinder::new(Vec3::new(x, 1.0, rest - 0.01), Vec3::y(), r, w).unwrap()
         })
         .collect()
