@@ -284,7 +284,7 @@ impl<const N: usize> KdopBvh<N> {
     /// Every vertex–face and edge–edge candidate among the covered features
     /// (module doc), in query order, on this thread.
     pub fn self_candidates(&self, sink: &mut impl CandidateSink) -> BroadPhaseStats {
-        self.self_candidates_within(None, sink)
+        self.self_candidates_grouped(None, sink)
     }
 
     /// [`KdopBvh::self_candidates`] without the pairs of features whose
@@ -298,10 +298,10 @@ impl<const N: usize> KdopBvh<N> {
         skip: &[u32],
         sink: &mut impl CandidateSink,
     ) -> BroadPhaseStats {
-        self.self_candidates_within(Some(skip), sink)
+        self.self_candidates_grouped(Some(skip), sink)
     }
 
-    fn self_candidates_within(
+    fn self_candidates_grouped(
         &self,
         skip: Option<&[u32]>,
         sink: &mut impl CandidateSink,

@@ -121,7 +121,7 @@ pub struct ReplaySummary {
     pub solver: Solver,
     /// The minimum separation the steps were decided for (pairs within it
     /// collide); absent from the JSON at 0 (contact).
-    #[serde(default, skip_serializing_if = "crate::pipeline::is_contact")]
+    #[serde(default, skip_serializing_if = "crate::pipeline::is_zero_distance")]
     pub min_distance: f64,
     /// The last step's bodies, when the steps tested pairs by body
     /// ([`PipelineConfig::bodies`]; with

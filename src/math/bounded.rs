@@ -49,7 +49,7 @@ use super::scalar::{UNIT_ROUNDOFF, Vec3, each3};
 /// Inputs of the filtered paths are integer multiples of `2^FILTER_LSB_MIN`.
 pub const FILTER_LSB_MIN: i32 = -140;
 /// Largest coordinate magnitude the filtered paths accept (`2²⁰⁰`).
-pub const FILTER_MAX_MAGNITUDE: f64 = 1.606_938_044_258_990_3e60;
+pub const FILTER_MAX_MAGNITUDE: f64 = f64::from_bits((1023 + 200) << 52);
 
 /// `true` when `x` is zero, or a multiple of `2⁻¹⁴⁰` with `|x| ≤ 2²⁰⁰` (see
 /// the module doc). NaN and infinities are outside.

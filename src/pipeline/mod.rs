@@ -21,7 +21,7 @@ pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub use proximity::{
     DistanceError, Proximity, ProximityOptions, proximity, proximity_distance, proximity_with,
 };
-pub(crate) use report::is_contact;
+pub(crate) use report::is_zero_distance;
 pub use report::{
     BodyCounts, BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes,
     StepReport,

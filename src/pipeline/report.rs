@@ -192,7 +192,7 @@ pub struct StepReport {
     /// The minimum separation the step was decided for
     /// ([`super::PipelineConfig::min_distance`]); absent from the JSON at 0
     /// (contact), as in records made before it existed.
-    #[serde(default, skip_serializing_if = "is_contact")]
+    #[serde(default, skip_serializing_if = "is_zero_distance")]
     pub min_distance: f64,
     /// Worker threads.
     pub threads: usize,
@@ -239,7 +239,7 @@ impl StepReport {
 
 /// Whether a minimum separation is contact (`0` or `-0`): such a
 /// `min_distance` is left out of the JSON.
-pub(crate) fn is_contact(d: &f64) -> bool {
+pub(crate) fn is_zero_distance(d: &f64) -> bool {
     *d == 0.0
 }
 

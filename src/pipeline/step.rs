@@ -103,9 +103,10 @@ pub enum PipelineError {
     /// step another mesh.
     #[error(transparent)]
     BroadPhase(#[from] BroadPhaseError),
-    /// The step's frames do not fit its mesh (a length other than its vertex
+    /// The positions do not fit the mesh (a length other than its vertex
     /// count) or hold a non-finite coordinate: a [`Step`] built from its
-    /// fields rather than by [`Step::new`], which checks the same.
+    /// fields rather than by [`Step::new`] (which checks the same), or the
+    /// frame given to [`super::intersections()`] or [`super::proximity()`].
     #[error("the step's frames: {0}")]
     Frames(#[source] MeshError),
     /// [`PipelineConfig::bodies`] do not fit the step's mesh.

@@ -106,7 +106,7 @@ fn relative_hint(o: &Track, y: &Track, t: f64) -> Vec3 {
 /// angle between the sides, whatever `d`.
 #[inline]
 fn normal_hint(n: Vec3, scale: f64, gap: Vec3) -> Vec3 {
-    if n.norm_squared() <= 1e-8 * scale {
+    if n.norm_squared() <= SLIVER * scale {
         gap
     } else if n.dot(&gap) < 0.0 {
         -n
@@ -114,6 +114,16 @@ fn normal_hint(n: Vec3, scale: f64, gap: Vec3) -> Vec3 {
         n
     }
 }
+
+/// A normal whose squared length is at most this times the sides' scale is
+/// too short to point anywhere useful: [`normal_hint`] takes the gap instead.
+/// A hint only; the certificates decide.
+const SLIVER: f64 = 1e-8;
+
+/// Below this largest coordinate a direction is taken as zero: its scaling
+/// to near 1 would leave the exponent range. A hint only; the certificates
+/// decide.
+const DIRECTION_FLOOR: f64 = 1e-280;
 
 /// Granularity of directions and weights, `2⁻⁵⁰`.
 const GRID: f64 = 1.0 / (1u64 << 50) as f64;
@@ -137,7 +147,7 @@ fn weight(x: f64) -> f64 {
 #[inline]
 fn direction(s: Vec3) -> Option<[f64; 3]> {
     let m = s.amax();
-    if !(s.iter().all(|x| x.is_finite()) && m > 1e-280) {
+    if !(s.iter().all(|x| x.is_finite()) && m > DIRECTION_FLOOR) {
         return None;
     }
     // A power of two within a factor 2 of 1/m (any scale would do: the
@@ -399,7 +409,7 @@ pub(super) fn apart<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
 }
 
 /// The search's grid for advancement times, `2⁻⁴⁰`.
-const ADVANCE_GRID: f64 = 1.0 / (1u64 << 40) as f64;
+pub(super) const ADVANCE_GRID: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// Conservative advancement from `l`: a time `t₁ ∈ (l, 1]`, a multiple of
 /// `2⁻⁴⁰`, with the features certified apart on all of `[l, t₁]`, or `None`.
@@ -455,9 +465,9 @@ pub(super) fn apart_on_an_axis<F: Features>(f: &F, d: f64) -> bool {
     })
 }
 
-/// The least coordinate bound [`shorter_than`] squares, `2⁻⁵⁰⁰` (its square
-/// is normal).
-const COORD_FLOOR: f64 = f64::from_bits((1023 - 500) << 52);
+/// The least coordinate bound [`shorter_than`] (and the plane certificate's
+/// norm) squares, `2⁻⁵⁰⁰` (its square is normal).
+pub(super) const COORD_FLOOR: f64 = f64::from_bits((1023 - 500) << 52);
 
 /// Certified: `|Δ| < d`, for `d` a positive double in the filter range
 /// (module doc).

@@ -32,7 +32,7 @@ use crate::math::{Vec3, all_in_filter_range, in_filter_range};
 use crate::narrow_phase::Toi;
 
 /// Every pair of points in the filter range is closer than this (`2²⁰²`).
-const BEYOND_RANGE: f64 = 6.427_752_177_035_961e60;
+const BEYOND_RANGE: f64 = f64::from_bits((1023 + 202) << 52);
 
 /// Conservative advancement steps before the bisection takes over.
 const MAX_ADVANCES: u32 = 24;

@@ -38,15 +38,11 @@
 //! least `2⁻³⁰⁰` (a larger `N_k` only asks more). `d·(N₀ + 2N₁)` and
 //! `d·(2N₁ + N₂)` are evaluated in the same model.
 
-use super::certificates::{Features, between};
+use super::certificates::{ADVANCE_GRID as GRID, COORD_FLOOR, Features, between};
 use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
 
 /// Least `N` (`2⁻³⁰⁰`): keeps `d·N` normal.
 const NORM_FLOOR: f64 = f64::from_bits((1023 - 300) << 52);
-
-/// Least coordinate bound squared in [`norm_above`] (`2⁻⁵⁰⁰`; its square is
-/// normal).
-const COORD_FLOOR: f64 = f64::from_bits((1023 - 500) << 52);
 
 /// Advancement steps aim this far toward the estimated crossing of the
 /// plane distance with `d`.
@@ -57,9 +53,6 @@ const NEAR: f64 = 1.0 / (1u64 << 36) as f64;
 
 /// Tries per step, halving the step after each failed certificate.
 const TRIES: u32 = 3;
-
-/// The advancement grid, `2⁻⁴⁰` (as [`super::certificates::advance`]'s).
-const GRID: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// A double at least the exact norm of `v` (each coordinate bounded by its
 /// value plus its error bound, one ulp up; the sum of squares and the root
