@@ -8,11 +8,14 @@
 mod bodies;
 mod clock;
 mod config;
+mod decide;
 mod intersections;
 mod motion;
+mod points;
 mod proximity;
 mod report;
 mod step;
+mod tasks;
 
 pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use config::{PipelineConfig, TimeAligned};

@@ -11,24 +11,26 @@
 //!
 //! **Fused traversal, filters and exact tests.** The traversal hands its
 //! candidates to the filters in batches of a few thousand as it finds them
-//! (each traversal task has its own [`CandidateSink`]), and the exact test
-//! runs on each batch's survivors right after the filters, while their
-//! points are still in the cache. Neither the candidates nor the survivors
-//! are stored (which saves a pass over every candidate and a second gather
-//! of the survivors' positions; docs/notes/pipeline.md). Per pair: SLPF on per-vertex projections ([`SlpfTable`],
-//! verdicts equal to the per-pair kernels' except within about 10⁻¹⁵ of
-//! touching), then on its survivors DNF and the coplanar-window filter
-//! sharing one coplanarity cubic ([`crate::filter::dnf_window_vertex_face`];
-//! DNF's verdicts are exactly [`crate::filter::dnf_vertex_face`]'s), then
-//! the exact test. The counts are the paper's stages: candidates (BVH),
-//! culled by SLPF, by DNF, `after_filter`, colliding; the window filter (not
-//! the paper's; [`PipelineConfig::window`]) is counted apart
-//! (`culled_window`). Each task keeps its counts and its earliest time of
-//! impact, and its colliding pairs only when they are collected
-//! ([`PipelineConfig::collect_pairs`]). Stage times: `traverse`, `filter`
-//! and `solve` split the fused stage's wall time by the filters' and the
-//! exact tests' busy times, each summed over the tasks and spread over the
-//! workers.
+//! (each traversal task has its own sink, [`super::tasks::TaskSink`], a
+//! [`crate::broad_phase::CandidateSink`]), and the exact test runs on each
+//! batch's survivors right after the filters, while their points are still
+//! in the cache. Neither the candidates nor the survivors are stored (which
+//! saves a pass over every candidate and a second gather of the survivors'
+//! positions; docs/notes/pipeline.md). Per pair ([`super::decide`]): SLPF on
+//! per-vertex projections ([`crate::filter::SlpfTable`], verdicts equal to
+//! the per-pair kernels' except within about 10⁻¹⁵ of touching), then on its
+//! survivors DNF and the coplanar-window filter sharing one coplanarity
+//! cubic ([`crate::filter::dnf_window_vertex_face`]; DNF's verdicts are
+//! exactly [`crate::filter::dnf_vertex_face`]'s), then the exact test. The
+//! counts are the paper's stages: candidates (BVH), culled by SLPF, by DNF,
+//! `after_filter`, colliding; the window filter (not the paper's;
+//! [`PipelineConfig::window`]) is counted apart (`culled_window`). Each task
+//! keeps its counts and its earliest time of impact, and its colliding pairs
+//! only when they are collected ([`PipelineConfig::collect_pairs`]). Stage
+//! times: `traverse`, `filter` and `solve` split the fused stage's wall time
+//! by the filters' and the exact tests' busy times, each summed over the
+//! tasks and spread over the workers. The codimensional points' pairs come
+//! after the fused stage ([`super::points`]).
 //!
 //! The exact tests run inside the traversal's tasks rather than as a
 //! stage of their own, and the counts are added up per task rather than
@@ -53,10 +55,10 @@
 //!
 //! **Loose brackets at a minimum separation.** A step that does not collect
 //! its pairs asks for verdicts with loose brackets
-//! ([`WithinVerdict`]: a pair that touches is within `d`, its earliest time
+//! ([`crate::narrow_phase::WithinVerdict`]: a pair that touches is within `d`, its earliest time
 //! between the first advancement step and its contact) and, once the
 //! traversal is done, narrows those that may hold the earliest time
-//! (`collect`); the report is that of a step with every bracket tight
+//! ([`super::tasks::collect`]); the report is that of a step with every bracket tight
 //! (docs/design.md §5).
 //!
 //! **Bodies** ([`PipelineConfig::bodies`], `super::bodies`): unless every
@@ -71,29 +73,17 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rayon::prelude::*;
-
 use super::bodies::BodiesError;
-use super::clock::{Clock, busy_ms};
+use super::clock::Clock;
 use super::config::{PipelineConfig, TimeAligned};
+use super::decide::{PairBuffers, PairCtx};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
-use super::report::{
-    BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes, StepReport,
-};
-use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
-use crate::broad_phase::{CandidateSink, fold_point_candidates};
-use crate::filter::{
-    CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
-    dnf_window_within, point_point_apart, point_segment_apart,
-};
-use crate::math::{Vec3, all_coordinates_in_filter_range};
-use crate::mesh::{Feature, MeshError, Step, TriMesh};
-use crate::narrow_phase::{
-    LOOSE_MARGIN, SeparationError, Solver, SolverTier, Toi, WithinVerdict, edge_edge_traced_with,
-    edge_edge_within_traced_with, edge_edge_within_verdict_with, vertex_face_traced_with,
-    vertex_face_within_traced_with, vertex_face_within_verdict_with,
-};
-use crate::pair_kernel::QueryKind;
+use super::points::codim_points;
+use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
+use super::tasks::{LOOSE_CAP, TaskSink, collect};
+use crate::broad_phase::{BroadPhaseError, Bvh};
+use crate::mesh::{MeshError, Step};
+use crate::narrow_phase::{SeparationError, Solver};
 
 /// Why a step could not run.
 #[derive(Debug, thiserror::Error)]
@@ -160,7 +150,7 @@ pub struct Pipeline {
     /// The next step builds a new BVH instead of refitting.
     rebuild: bool,
     /// The filters' per-vertex arrays, kept for the next step.
-    buffers: FilterBuffers,
+    buffers: PairBuffers,
     /// How many loose brackets' pairs a traversal task keeps
     /// ([`LOOSE_CAP`]; smaller in tests, to reach the narrowing it starts).
     loose_cap: usize,
@@ -173,7 +163,7 @@ impl Pipeline {
             config,
             bvh: None,
             rebuild: false,
-            buffers: FilterBuffers::default(),
+            buffers: PairBuffers::default(),
             loose_cap: LOOSE_CAP,
         }
     }
@@ -286,7 +276,7 @@ impl Pipeline {
                     }
                 })
             },
-            || FilterCtx::new(cfg, filters, step, buffers, loose_cap),
+            || PairCtx::new(cfg, filters, step, buffers, loose_cap),
         );
         let built = match built {
             Ok(built) => built,
@@ -303,7 +293,7 @@ impl Pipeline {
         // exact tests run on each batch of candidates as the traversal
         // emits it (neither the candidates nor the survivors are stored).
         let t = Clock::start();
-        let make_sink = || FilterSink::new(&ctx, cancel);
+        let make_sink = || TaskSink::new(&ctx, cancel);
         let (sinks, bp) = match parts.as_ref().filter(|p| !p.all_self_colliding()) {
             Some(p) => bvh.self_candidates_par_skipping(&p.skip_within, make_sink),
             None => bvh.self_candidates_par(make_sink),
@@ -388,767 +378,12 @@ impl Pipeline {
     }
 }
 
-/// The pairs of the codimensional points of `step` (none when it has
-/// none): their candidates ([`fold_point_candidates`], less those within
-/// one skipped group of `skip`) decided as they are found by the exact
-/// edge–edge test with the point as a zero-length edge (whatever
-/// `cfg.solver`: the cubic solver does not handle zero-length edges), in
-/// contact after the points' filter ([`point_segment_apart`],
-/// [`point_point_apart`]), in parallel, keeping no candidate; the colliding
-/// ones folded into `toi` and, when collected, appended to `pairs`
-/// ascending. Gives up (`None`) when `cancel` is set.
-fn codim_points(
-    ctx: &FilterCtx<'_>,
-    step: &Step<'_>,
-    cfg: &PipelineConfig,
-    skip: &[u32],
-    cancel: Option<&AtomicBool>,
-    toi: &mut Option<Toi>,
-    pairs: &mut Vec<ContactPair>,
-) -> Option<Option<PointCounts>> {
-    let mesh = step.mesh;
-    if mesh.codim_vertices().is_empty() {
-        return Some(None);
-    }
-    let stop = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    // In contact, the points' filter first (in its range); then the exact
-    // edge–edge test of `p p` against `a b` (`a == b` for a point).
-    let filter = ctx.in_range && ctx.min_distance == 0.0;
-    let test = |p: u32, [a, b]: [u32; 2]| {
-        if stop() {
-            return None;
-        }
-        let [p, a, b] = [p, a, b].map(|i| &ctx.x[i as usize]);
-        let q =
-            [p[0], p[0], a[0], b[0], p[1], p[1], a[1], b[1]].map(|[x, y, z]| Vec3::new(x, y, z));
-        let apart = match filter {
-            false => false,
-            true if a == b => point_point_apart(&q[0], &q[2], &q[4], &q[6]),
-            true => point_segment_apart(&q[0], &q[2], &q[3], &q[4], &q[6], &q[7]),
-        };
-        if apart {
-            return None;
-        }
-        solve(
-            Solver::Exact,
-            QueryKind::EdgeEdge,
-            ctx.in_range,
-            ctx.min_distance,
-            &q,
-        )
-        .0
-    };
-    let edges = mesh.edges();
-    let collect = cfg.collect_pairs;
-    let tally = |out: &mut PointTally, pair: [u32; 2], verdict: Option<Toi>| {
-        out.candidates += 1;
-        if let Some(t) = verdict {
-            out.colliding += 1;
-            out.toi = Some(earliest(out.toi, t));
-            if collect {
-                out.hits.push((pair, t));
-            }
-        }
-    };
-    let [vertex_edge, vertex_vertex] = fold_point_candidates(
-        step,
-        cfg.axes,
-        cfg.min_distance,
-        skip,
-        |out, [v, e]| tally(out, [v, e], test(v, edges[e as usize])),
-        |out, [v, w]| tally(out, [v, w], test(v, [w, w])),
-        PointTally::merge,
-    );
-    if stop() {
-        return None;
-    }
-    let vertex_edge = vertex_edge.finish(Feature::Edge, mesh, toi, pairs);
-    let vertex_vertex = vertex_vertex.finish(Feature::Vertex, mesh, toi, pairs);
-    Some(Some(PointCounts {
-        vertex_edge,
-        vertex_vertex,
-    }))
-}
-
-/// One worker's share of a kind of the points' pairs: its candidates, the
-/// colliding ones and their earliest time of impact, and (when collected)
-/// the colliding pairs with their brackets.
-#[derive(Default)]
-struct PointTally {
-    candidates: u64,
-    colliding: u64,
-    toi: Option<Toi>,
-    hits: Vec<([u32; 2], Toi)>,
-}
-
-impl PointTally {
-    fn merge(mut self, mut other: PointTally) -> PointTally {
-        self.candidates += other.candidates;
-        self.colliding += other.colliding;
-        if let Some(t) = other.toi {
-            self.toi = Some(earliest(self.toi, t));
-        }
-        self.hits.append(&mut other.hits);
-        self
-    }
-
-    /// The counts; the earliest time folded into `toi`; the colliding
-    /// pairs (the point, then `second(other)`) appended to `pairs`,
-    /// ascending.
-    fn finish(
-        mut self,
-        second: fn(u32) -> Feature,
-        mesh: &TriMesh,
-        toi: &mut Option<Toi>,
-        pairs: &mut Vec<ContactPair>,
-    ) -> PairCounts {
-        if let Some(t) = self.toi {
-            *toi = Some(earliest(*toi, t));
-        }
-        self.hits.sort_unstable_by_key(|&(pair, _)| pair);
-        pairs.extend(self.hits.iter().map(|&([v, other], t)| ContactPair {
-            kind: QueryKind::EdgeEdge,
-            a: mesh.global_id(Feature::Vertex(v)),
-            b: mesh.global_id(second(other)),
-            toi_lower: t.lower,
-            toi_upper: t.upper,
-        }));
-        PairCounts {
-            candidates: self.candidates,
-            colliding: self.colliding,
-        }
-    }
-}
-
-/// The exact test of a pair; `in_range` when the step's every coordinate
-/// is in the solver's filter range (its fast tiers then skip the check);
-/// within `min_distance` when it is positive.
-#[inline]
-fn solve(
-    solver: Solver,
-    kind: QueryKind,
-    in_range: bool,
-    min_distance: f64,
-    q: &[Vec3; 8],
-) -> (Option<Toi>, SolverTier) {
-    let [a, b, c, d, e, f, g, h] = q;
-    if min_distance > 0.0 {
-        return match kind {
-            QueryKind::VertexFace => {
-                vertex_face_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
-            }
-            QueryKind::EdgeEdge => {
-                edge_edge_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
-            }
-        };
-    }
-    match (solver, kind) {
-        (Solver::Exact, QueryKind::VertexFace) => {
-            vertex_face_traced_with(a, b, c, d, e, f, g, h, !in_range)
-        }
-        (Solver::Exact, QueryKind::EdgeEdge) => {
-            edge_edge_traced_with(a, b, c, d, e, f, g, h, !in_range)
-        }
-        (Solver::Cubic, kind) => (solver.solve(kind, q), SolverTier::Float),
-    }
-}
-
-/// The minimum-separation test of a pair (`min_distance > 0`) whose bracket
-/// may be loose ([`WithinVerdict`]); `in_range` as for [`solve`].
-#[inline]
-fn solve_verdict(
-    kind: QueryKind,
-    in_range: bool,
-    min_distance: f64,
-    q: &[Vec3; 8],
-) -> (WithinVerdict, SolverTier) {
-    let [a, b, c, d, e, f, g, h] = q;
-    match kind {
-        QueryKind::VertexFace => {
-            vertex_face_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
-        }
-        QueryKind::EdgeEdge => {
-            edge_edge_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
-        }
-    }
-}
-
-/// The filters' per-vertex arrays, reused from step to step.
-#[derive(Debug, Default)]
-struct FilterBuffers {
-    x: Vec<[[f64; 3]; 2]>,
-    slpf: Option<SlpfTable>,
-}
-
-/// What the filters need, shared by the traversal's tasks.
-struct FilterCtx<'a> {
-    /// The mesh's faces and edges (read per pair: one load less each time
-    /// than through the step).
-    faces: &'a [[u32; 3]],
-    edges: &'a [[u32; 2]],
-    /// Every vertex's connected component.
-    component: &'a [u32],
-    /// Every vertex's positions at `t = 0` and `t = 1`, side by side (one
-    /// cache line per vertex for the pair gathers).
-    ///
-    /// The mesh's vertex order hardly matters to these gathers: the filters
-    /// are bound by their arithmetic, not by the loads (vertex orders,
-    /// prefetching and gathering measured: docs/notes/pipeline.md).
-    x: Vec<[[f64; 3]; 2]>,
-    /// SLPF (when it runs).
-    slpf: Option<SlpfTable>,
-    dnf: bool,
-    window: bool,
-    solver: Solver,
-    /// Minimum separation (0: contact).
-    min_distance: f64,
-    /// Every coordinate of `x` is in the exact solver's filter range
-    /// ([`crate::math::in_filter_range`]), checked once here instead of
-    /// per pair by the solver (the same outputs, less work per pair).
-    in_range: bool,
-    /// Keep the colliding pairs, not only their counts.
-    collect_pairs: bool,
-    /// Brackets may be loose: a minimum-separation step that does not
-    /// collect its pairs needs the tight bracket of only the pairs that may
-    /// hold its earliest time (module doc).
-    loose: bool,
-    /// How many of those pairs a traversal task keeps ([`LOOSE_CAP`]).
-    loose_cap: usize,
-}
-
-impl<'a> FilterCtx<'a> {
-    /// The `filters` (with the rest of `cfg`) on `step`, their arrays
-    /// written over `buffers`; `loose_cap` as [`FilterCtx::loose_cap`].
-    fn new(
-        cfg: &PipelineConfig,
-        filters: FilterSet,
-        step: &'a Step<'a>,
-        buffers: FilterBuffers,
-        loose_cap: usize,
-    ) -> FilterCtx<'a> {
-        let uses_slpf = filters.uses_slpf();
-        let FilterBuffers { mut x, slpf } = buffers;
-        x.clear();
-        x.par_extend(
-            step.x_t0
-                .par_iter()
-                .with_min_len(4096)
-                .zip(step.x_t1)
-                .map(|(a, b)| [[a.x, a.y, a.z], [b.x, b.y, b.z]]),
-        );
-        let in_range = x
-            .par_iter()
-            .with_min_len(4096)
-            .all(|p| all_coordinates_in_filter_range(p.as_flattened()));
-        let slpf = uses_slpf.then(|| {
-            let mut table = slpf.unwrap_or_default();
-            table.update(step.x_t0, step.x_t1, &cfg.directions);
-            table
-        });
-        FilterCtx {
-            faces: step.mesh.faces(),
-            edges: step.mesh.edges(),
-            component: step.mesh.component(),
-            x,
-            slpf,
-            dnf: filters.uses_dnf(),
-            window: cfg.window,
-            solver: cfg.solver,
-            min_distance: cfg.min_distance,
-            in_range,
-            collect_pairs: cfg.collect_pairs,
-            loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
-            loose_cap,
-        }
-    }
-
-    /// The arrays, for the next step.
-    fn into_buffers(self) -> FilterBuffers {
-        FilterBuffers {
-            x: self.x,
-            slpf: self.slpf,
-        }
-    }
-
-    /// No filter runs.
-    fn filters_off(&self) -> bool {
-        self.slpf.is_none() && !self.dnf && !self.window
-    }
-
-    /// The filters on a vertex–face pair: `Some(filter)` when culled.
-    #[inline(always)]
-    fn cull_vertex_face(&self, p: &VfPair) -> Option<CulledBy> {
-        let face = self.faces[p.f as usize];
-        if self
-            .slpf
-            .as_ref()
-            .is_some_and(|t| t.cull_vertex_face(p.v, face))
-        {
-            return Some(CulledBy::Slpf);
-        }
-        if !(self.dnf || self.window) {
-            return None;
-        }
-        if self.min_distance > 0.0 {
-            return dnf_window_within(
-                QueryKind::VertexFace,
-                self.dnf,
-                self.window,
-                &self.vf_points(p),
-                self.min_distance,
-            );
-        }
-        dnf_window_vertex_face(self.dnf, self.window, &self.vf_points(p))
-    }
-
-    /// The eight points of a vertex–face pair, data set row order.
-    #[inline(always)]
-    fn vf_points(&self, p: &VfPair) -> Points {
-        let [a, b, c] = self.faces[p.f as usize];
-        let [v, a, b, c] = [p.v, a, b, c].map(|i| &self.x[i as usize]);
-        [v[0], a[0], b[0], c[0], v[1], a[1], b[1], c[1]]
-    }
-
-    /// The eight points of an edge–edge pair, data set row order.
-    #[inline(always)]
-    fn ee_points(&self, p: &EePair) -> Points {
-        let (ea, eb) = (self.edges[p.e0 as usize], self.edges[p.e1 as usize]);
-        let [a, b, c, d] = [ea[0], ea[1], eb[0], eb[1]].map(|i| &self.x[i as usize]);
-        [a[0], b[0], c[0], d[0], a[1], b[1], c[1], d[1]]
-    }
-
-    /// The filters on an edge–edge pair: `Some(filter)` when culled.
-    #[inline(always)]
-    fn cull_edge_edge(&self, p: &EePair) -> Option<CulledBy> {
-        let (ea, eb) = (self.edges[p.e0 as usize], self.edges[p.e1 as usize]);
-        if self.slpf.as_ref().is_some_and(|t| t.cull_edge_edge(ea, eb)) {
-            return Some(CulledBy::Slpf);
-        }
-        if !(self.dnf || self.window) {
-            return None;
-        }
-        if self.min_distance > 0.0 {
-            return dnf_window_within(
-                QueryKind::EdgeEdge,
-                self.dnf,
-                self.window,
-                &self.ee_points(p),
-                self.min_distance,
-            );
-        }
-        dnf_window_edge_edge(self.dnf, self.window, &self.ee_points(p))
-    }
-}
-
-/// Pairs removed by each filter, in one task.
-#[derive(Debug, Default, Clone, Copy)]
-struct Culled {
-    slpf: u64,
-    dnf: u64,
-    window: u64,
-}
-
-impl Culled {
-    #[inline]
-    fn count(&mut self, by: CulledBy) {
-        match by {
-            CulledBy::Slpf => self.slpf += 1,
-            CulledBy::Dnf => self.dnf += 1,
-            CulledBy::Window => self.window += 1,
-        }
-    }
-}
-
-/// Time a task spent in the filters and in the exact tests, ms.
-#[derive(Debug, Default, Clone, Copy)]
-struct Busy {
-    filter: f64,
-    solve: f64,
-}
-
-/// A kind of candidate pair, as the filters and the exact test see it.
-trait Pair: Copy {
-    const KIND: QueryKind;
-    /// The filters on the pair: `Some(filter)` when culled.
-    fn cull(&self, ctx: &FilterCtx<'_>) -> Option<CulledBy>;
-    /// Its eight points, data set row order.
-    fn points(&self, ctx: &FilterCtx<'_>) -> Points;
-    /// Whether its two features lie in one connected component.
-    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool;
-    /// Its features by global ID.
-    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair;
-}
-
-impl Pair for VfPair {
-    const KIND: QueryKind = QueryKind::VertexFace;
-
-    #[inline(always)]
-    fn cull(&self, ctx: &FilterCtx<'_>) -> Option<CulledBy> {
-        ctx.cull_vertex_face(self)
-    }
-
-    #[inline(always)]
-    fn points(&self, ctx: &FilterCtx<'_>) -> Points {
-        ctx.vf_points(self)
-    }
-
-    #[inline(always)]
-    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool {
-        let c = ctx.component;
-        c[self.v as usize] == c[ctx.faces[self.f as usize][0] as usize]
-    }
-
-    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
-        ContactPair {
-            kind: Self::KIND,
-            a: mesh.global_id(Feature::Vertex(self.v)),
-            b: mesh.global_id(Feature::Face(self.f)),
-            toi_lower: toi.lower,
-            toi_upper: toi.upper,
-        }
-    }
-}
-
-impl Pair for EePair {
-    const KIND: QueryKind = QueryKind::EdgeEdge;
-
-    #[inline(always)]
-    fn cull(&self, ctx: &FilterCtx<'_>) -> Option<CulledBy> {
-        ctx.cull_edge_edge(self)
-    }
-
-    #[inline(always)]
-    fn points(&self, ctx: &FilterCtx<'_>) -> Points {
-        ctx.ee_points(self)
-    }
-
-    #[inline(always)]
-    fn same_component(&self, ctx: &FilterCtx<'_>) -> bool {
-        let (c, e) = (ctx.component, ctx.edges);
-        c[e[self.e0 as usize][0] as usize] == c[e[self.e1 as usize][0] as usize]
-    }
-
-    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
-        ContactPair {
-            kind: Self::KIND,
-            a: mesh.global_id(Feature::Edge(self.e0)),
-            b: mesh.global_id(Feature::Edge(self.e1)),
-            toi_lower: toi.lower,
-            toi_upper: toi.upper,
-        }
-    }
-}
-
-/// One kind of pair in one traversal task: the current batch's survivors,
-/// what the filters culled, what the exact test found.
-struct KindSink<P> {
-    survivors: Vec<P>,
-    culled: Culled,
-    /// Survivors so far.
-    passed: u64,
-    /// Pairs the exact solver's float tiers left to its exact oracle.
-    fallbacks: u64,
-    /// Colliding pairs, and those within one component.
-    colliding: u64,
-    colliding_same_component: u64,
-    /// The smallest lower and upper bounds of their times of impact.
-    toi: Option<Toi>,
-    /// The colliding pairs, in candidate order (only when the pairs are
-    /// collected: the counts and the earliest time of impact need none).
-    hits: Vec<(P, Toi)>,
-    /// Colliding pairs whose bracket is loose, with its lower end (not in
-    /// `toi`; the step narrows those that may hold its earliest time).
-    loose: Vec<(P, f64)>,
-    /// The smallest upper end of the loose brackets.
-    loose_upper: f64,
-}
-
-/// How many loose brackets' pairs one traversal task keeps before it
-/// narrows them itself ([`KindSink::keep_loose`]): 16 bytes each.
-const LOOSE_CAP: usize = 1 << 14;
-
-impl<P: Pair> KindSink<P> {
-    fn new() -> KindSink<P> {
-        KindSink {
-            survivors: Vec::new(),
-            culled: Culled::default(),
-            passed: 0,
-            fallbacks: 0,
-            colliding: 0,
-            colliding_same_component: 0,
-            toi: None,
-            hits: Vec::new(),
-            loose: Vec::new(),
-            loose_upper: f64::INFINITY,
-        }
-    }
-
-    /// Runs the filters on a batch of candidates, then the exact test on
-    /// their survivors.
-    #[inline(always)]
-    fn batch(&mut self, ctx: &FilterCtx<'_>, pairs: &[P], busy: &mut Busy) {
-        let t = busy_ms();
-        self.survivors.clear();
-        if ctx.filters_off() {
-            self.survivors.extend_from_slice(pairs);
-        } else {
-            for p in pairs {
-                match p.cull(ctx) {
-                    Some(by) => self.culled.count(by),
-                    None => self.survivors.push(*p),
-                }
-            }
-        }
-        let t1 = busy_ms();
-        self.passed += self.survivors.len() as u64;
-        // Taken out for the loop (and put back) so that the loop may update
-        // the rest of the sink.
-        let survivors = std::mem::take(&mut self.survivors);
-        for p in &survivors {
-            let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (toi, tier) = if ctx.loose {
-                let (verdict, tier) = solve_verdict(P::KIND, ctx.in_range, ctx.min_distance, &q);
-                match verdict {
-                    WithinVerdict::Tight(toi) => (toi, tier),
-                    WithinVerdict::Loose(toi) => {
-                        self.fallbacks += u64::from(tier == SolverTier::Exact);
-                        self.colliding += 1;
-                        self.colliding_same_component += u64::from(p.same_component(ctx));
-                        self.keep_loose(ctx, *p, toi);
-                        continue;
-                    }
-                }
-            } else {
-                solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q)
-            };
-            self.fallbacks += u64::from(tier == SolverTier::Exact);
-            if let Some(toi) = toi {
-                self.colliding += 1;
-                self.colliding_same_component += u64::from(p.same_component(ctx));
-                self.toi = Some(earliest(self.toi, toi));
-                if ctx.collect_pairs {
-                    self.hits.push((*p, toi));
-                }
-            }
-        }
-        self.survivors = survivors;
-        busy.filter += t1 - t;
-        busy.solve += busy_ms() - t1;
-    }
-
-    /// Keeps a loose bracket's pair while it may hold the step's earliest
-    /// time. `collect` narrows only the pairs whose loose lower end is at
-    /// most `U +` [`LOOSE_MARGIN`], `U` the smallest upper end of all the
-    /// step's brackets; this sink's own smallest upper end is at least `U`,
-    /// so a pair beyond it here is beyond it there too and is dropped at
-    /// once. When this sink already holds the tight bracket `[0, 0]`, no
-    /// pair can change the step's result, and none is kept. The kept list
-    /// is bounded: at [`FilterCtx::loose_cap`] pairs it is cut to those
-    /// still in reach and, if that leaves more than half, they are narrowed here (their
-    /// tight brackets folded into `toi`, as `collect` would fold them), so
-    /// that a step whose pairs are all within `d` (a collapsed mesh, a `d`
-    /// larger than the mesh) keeps bounded memory.
-    fn keep_loose(&mut self, ctx: &FilterCtx<'_>, p: P, toi: Toi) {
-        self.loose_upper = self.loose_upper.min(toi.upper);
-        if toi.lower <= self.loose_bound() {
-            self.loose.push((p, toi.lower));
-        }
-        if self.loose.len() >= ctx.loose_cap {
-            let bound = self.loose_bound();
-            self.loose.retain(|&(_, lower)| lower <= bound);
-            if self.loose.len() > ctx.loose_cap / 2 {
-                for (p, _) in self.loose.drain(..) {
-                    let (t, fallbacks) = tight_bracket(ctx, &p);
-                    self.fallbacks += fallbacks;
-                    if let Some(t) = t {
-                        self.toi = Some(earliest(self.toi, t));
-                    }
-                }
-            }
-        }
-    }
-
-    /// The largest loose lower end that may still hold the step's earliest
-    /// time, as far as this sink knows (`-∞` once its earliest time is
-    /// exactly `0`).
-    fn loose_bound(&self) -> f64 {
-        let tight_upper = self.toi.map_or(f64::INFINITY, |t| t.upper);
-        if self.toi.is_some_and(|t| t.lower == 0.0 && t.upper == 0.0) {
-            f64::NEG_INFINITY
-        } else {
-            tight_upper.min(self.loose_upper) + LOOSE_MARGIN
-        }
-    }
-}
-
-/// The smallest lower and upper bounds of `a` (if any) and `b`.
-#[inline(always)]
-fn earliest(a: Option<Toi>, b: Toi) -> Toi {
-    match a {
-        Some(a) => Toi {
-            lower: a.lower.min(b.lower),
-            upper: a.upper.min(b.upper),
-        },
-        None => b,
-    }
-}
-
-/// One traversal task's sink: runs the filters on each batch, then the
-/// exact test on the batch's survivors (module doc).
-struct FilterSink<'c> {
-    ctx: &'c FilterCtx<'c>,
-    /// Set: the step is cancelled, candidates are dropped untested.
-    cancel: Option<&'c AtomicBool>,
-    vf: KindSink<VfPair>,
-    ee: KindSink<EePair>,
-    busy: Busy,
-}
-
-impl<'c> FilterSink<'c> {
-    fn new(ctx: &'c FilterCtx<'c>, cancel: Option<&'c AtomicBool>) -> FilterSink<'c> {
-        FilterSink {
-            ctx,
-            cancel,
-            vf: KindSink::new(),
-            ee: KindSink::new(),
-            busy: Busy::default(),
-        }
-    }
-}
-
-impl CandidateSink for FilterSink<'_> {
-    fn vertex_face(&mut self, pairs: &[VfPair]) {
-        if !self.stopped() {
-            self.vf.batch(self.ctx, pairs, &mut self.busy);
-        }
-    }
-
-    fn edge_edge(&mut self, pairs: &[EePair]) {
-        if !self.stopped() {
-            self.ee.batch(self.ctx, pairs, &mut self.busy);
-        }
-    }
-
-    fn stopped(&self) -> bool {
-        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-    }
-}
-
-/// One kind's counts from all tasks, added up into `counts`; its earliest
-/// time of impact; its colliding pairs (when collected) by global ID
-/// appended to `pairs`, ascending by `(a, b)` (the tasks' order follows the
-/// tree, which a refit keeps and a build changes). Returns its loose brackets' pairs and the
-/// smallest of their upper ends.
-fn collect_kind<P: Pair>(
-    parts: impl Iterator<Item = KindSink<P>>,
-    counts: &mut KindCounts,
-    mesh: &TriMesh,
-    toi: &mut Option<Toi>,
-    pairs: &mut Vec<ContactPair>,
-) -> (Vec<(P, f64)>, f64) {
-    let mut passed = 0;
-    let (mut loose, mut loose_upper) = (Vec::new(), f64::INFINITY);
-    let first = pairs.len();
-    for mut k in parts {
-        passed += k.passed;
-        counts.exact_fallbacks += k.fallbacks;
-        counts.culled_slpf += k.culled.slpf;
-        counts.culled_dnf += k.culled.dnf;
-        counts.culled_window += k.culled.window;
-        counts.colliding += k.colliding;
-        counts.colliding_same_component += k.colliding_same_component;
-        if let Some(t) = k.toi {
-            *toi = Some(earliest(*toi, t));
-        }
-        pairs.extend(k.hits.iter().map(|(p, t)| p.contact(mesh, t)));
-        loose.append(&mut k.loose);
-        loose_upper = loose_upper.min(k.loose_upper);
-    }
-    counts.after_filter = passed + counts.culled_window;
-    pairs[first..].sort_unstable_by_key(|p| (p.a, p.b));
-    (loose, loose_upper)
-}
-
-/// The tasks' counts added up into `vf` and `ee`; returns the summed busy
-/// times, the earliest time of impact's bracket, and the
-/// colliding pairs (vertex–face, then edge–edge, each ascending; empty
-/// unless collected).
-///
-/// Loose brackets (a minimum-separation step that does not collect its
-/// pairs, [`WithinVerdict`]) are narrowed here where they may hold the
-/// earliest time: a pair whose loose lower end is at most `U +`
-/// [`LOOSE_MARGIN`], `U` the smallest upper end of all brackets, tight or
-/// loose, gets its tight bracket from [`solve`]. Every other pair's tight
-/// bracket would lie wholly after the smallest tight upper end, so the
-/// result is that of a step with every bracket tight.
-fn collect(
-    ctx: &FilterCtx<'_>,
-    sinks: Vec<FilterSink<'_>>,
-    vf: &mut KindCounts,
-    ee: &mut KindCounts,
-    mesh: &TriMesh,
-) -> (Busy, Option<Toi>, Vec<ContactPair>) {
-    let mut busy = Busy::default();
-    let (mut vf_parts, mut ee_parts) = (Vec::new(), Vec::new());
-    for s in sinks {
-        busy.filter += s.busy.filter;
-        busy.solve += s.busy.solve;
-        vf_parts.push(s.vf);
-        ee_parts.push(s.ee);
-    }
-    let (mut toi, mut pairs) = (None, Vec::new());
-    let (vf_loose, vf_upper) = collect_kind(vf_parts.into_iter(), vf, mesh, &mut toi, &mut pairs);
-    let (ee_loose, ee_upper) = collect_kind(ee_parts.into_iter(), ee, mesh, &mut toi, &mut pairs);
-    if !(vf_loose.is_empty() && ee_loose.is_empty()) {
-        let t = busy_ms();
-        let bound = toi
-            .map_or(f64::INFINITY, |t| t.upper)
-            .min(vf_upper)
-            .min(ee_upper)
-            + LOOSE_MARGIN;
-        vf.exact_fallbacks += narrow(ctx, &vf_loose, bound, &mut toi);
-        ee.exact_fallbacks += narrow(ctx, &ee_loose, bound, &mut toi);
-        // Spread over the workers like the tasks' busy times.
-        busy.solve += (busy_ms() - t) * rayon::current_num_threads() as f64;
-    }
-    (busy, toi, pairs)
-}
-
-/// The tight bracket of a pair whose loose one said it comes within `d`,
-/// and whether the exact path decided it (`1`) or not (`0`).
-fn tight_bracket<P: Pair>(ctx: &FilterCtx<'_>, p: &P) -> (Option<Toi>, u64) {
-    let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-    let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
-    debug_assert!(t.is_some(), "a pair within d without a time of impact");
-    (t, u64::from(tier == SolverTier::Exact))
-}
-
-/// The tight brackets of the `loose` pairs whose lower end is at most
-/// `bound`, folded into `toi`; returns how many of them the exact path
-/// decided.
-fn narrow<P: Pair + Sync>(
-    ctx: &FilterCtx<'_>,
-    loose: &[(P, f64)],
-    bound: f64,
-    toi: &mut Option<Toi>,
-) -> u64 {
-    let (found, fallbacks) = loose
-        .par_iter()
-        .filter(|(_, lower)| *lower <= bound)
-        .map(|(p, _)| tight_bracket(ctx, p))
-        .reduce(
-            || (None, 0),
-            |(a, f), (b, g)| (b.map(|b| earliest(a, b)).or(a), f + g),
-        );
-    if let Some(t) = found {
-        *toi = Some(earliest(*toi, t));
-    }
-    fallbacks
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Vec3;
+    use crate::mesh::{Feature, TriMesh};
+    use crate::pair_kernel::QueryKind;
 
     /// Two sheets of `n × n` vertices, spacing 1: one still at z = 0, the
     /// other shifted in the plane and tilted, crossing it from above to

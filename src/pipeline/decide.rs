@@ -1,0 +1,330 @@
+//! How a step decides one candidate pair: the filters the configuration
+//! asks for (SLPF on its per-vertex table, then DNF and the coplanar window
+//! sharing one coplanarity cubic; Wan, Fu & Yao 2022, §2–§3), then the
+//! exact test, in contact or within the minimum separation
+//! (docs/design.md §2.2–§2.3, §5, §7 and §9). [`PairCtx`] holds what every traversal task
+//! shares for that; [`Pair`] gives the vertex–face and edge–edge
+//! candidates one interface.
+
+use rayon::prelude::*;
+
+use super::config::PipelineConfig;
+use super::report::ContactPair;
+use crate::broad_phase::{EePair, VfPair};
+use crate::filter::{
+    CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
+    dnf_window_within,
+};
+use crate::math::{Vec3, all_coordinates_in_filter_range};
+use crate::mesh::{Feature, Step, TriMesh};
+use crate::narrow_phase::{
+    Solver, SolverTier, Toi, WithinVerdict, edge_edge_traced_with, edge_edge_within_traced_with,
+    edge_edge_within_verdict_with, vertex_face_traced_with, vertex_face_within_traced_with,
+    vertex_face_within_verdict_with,
+};
+use crate::pair_kernel::QueryKind;
+
+/// The exact test of a pair; `in_range` when the step's every coordinate
+/// is in the solver's filter range (its fast tiers then skip the check);
+/// within `min_distance` when it is positive.
+#[inline]
+pub(super) fn solve(
+    solver: Solver,
+    kind: QueryKind,
+    in_range: bool,
+    min_distance: f64,
+    q: &[Vec3; 8],
+) -> (Option<Toi>, SolverTier) {
+    let [a, b, c, d, e, f, g, h] = q;
+    if min_distance > 0.0 {
+        return match kind {
+            QueryKind::VertexFace => {
+                vertex_face_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+            }
+            QueryKind::EdgeEdge => {
+                edge_edge_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+            }
+        };
+    }
+    match (solver, kind) {
+        (Solver::Exact, QueryKind::VertexFace) => {
+            vertex_face_traced_with(a, b, c, d, e, f, g, h, !in_range)
+        }
+        (Solver::Exact, QueryKind::EdgeEdge) => {
+            edge_edge_traced_with(a, b, c, d, e, f, g, h, !in_range)
+        }
+        (Solver::Cubic, kind) => (solver.solve(kind, q), SolverTier::Float),
+    }
+}
+
+/// The minimum-separation test of a pair (`min_distance > 0`) whose bracket
+/// may be loose ([`WithinVerdict`]); `in_range` as for [`solve`].
+#[inline]
+pub(super) fn solve_verdict(
+    kind: QueryKind,
+    in_range: bool,
+    min_distance: f64,
+    q: &[Vec3; 8],
+) -> (WithinVerdict, SolverTier) {
+    let [a, b, c, d, e, f, g, h] = q;
+    match kind {
+        QueryKind::VertexFace => {
+            vertex_face_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+        }
+        QueryKind::EdgeEdge => {
+            edge_edge_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+        }
+    }
+}
+
+/// The filters' per-vertex arrays, reused from step to step.
+#[derive(Debug, Default)]
+pub(super) struct PairBuffers {
+    x: Vec<[[f64; 3]; 2]>,
+    slpf: Option<SlpfTable>,
+}
+
+/// What the filters need, shared by the traversal's tasks.
+pub(super) struct PairCtx<'a> {
+    /// The mesh's faces and edges (read per pair: one load less each time
+    /// than through the step).
+    faces: &'a [[u32; 3]],
+    edges: &'a [[u32; 2]],
+    /// Every vertex's connected component.
+    component: &'a [u32],
+    /// Every vertex's positions at `t = 0` and `t = 1`, side by side (one
+    /// cache line per vertex for the pair gathers).
+    ///
+    /// The mesh's vertex order hardly matters to these gathers: the filters
+    /// are bound by their arithmetic, not by the loads (vertex orders,
+    /// prefetching and gathering measured: docs/notes/pipeline.md).
+    pub(super) x: Vec<[[f64; 3]; 2]>,
+    /// SLPF (when it runs).
+    slpf: Option<SlpfTable>,
+    dnf: bool,
+    window: bool,
+    pub(super) solver: Solver,
+    /// Minimum separation (0: contact).
+    pub(super) min_distance: f64,
+    /// Every coordinate of `x` is in the exact solver's filter range
+    /// ([`crate::math::in_filter_range`]), checked once here instead of
+    /// per pair by the solver (the same outputs, less work per pair).
+    pub(super) in_range: bool,
+    /// Keep the colliding pairs, not only their counts.
+    pub(super) collect_pairs: bool,
+    /// Brackets may be loose: a minimum-separation step that does not
+    /// collect its pairs needs the tight bracket of only the pairs that may
+    /// hold its earliest time (module doc).
+    pub(super) loose: bool,
+    /// How many of those pairs a traversal task keeps ([`super::tasks::LOOSE_CAP`]).
+    pub(super) loose_cap: usize,
+}
+
+impl<'a> PairCtx<'a> {
+    /// The `filters` (with the rest of `cfg`) on `step`, their arrays
+    /// written over `buffers`; `loose_cap` as [`PairCtx::loose_cap`].
+    pub(super) fn new(
+        cfg: &PipelineConfig,
+        filters: FilterSet,
+        step: &'a Step<'a>,
+        buffers: PairBuffers,
+        loose_cap: usize,
+    ) -> PairCtx<'a> {
+        let uses_slpf = filters.uses_slpf();
+        let PairBuffers { mut x, slpf } = buffers;
+        x.clear();
+        x.par_extend(
+            step.x_t0
+                .par_iter()
+                .with_min_len(4096)
+                .zip(step.x_t1)
+                .map(|(a, b)| [[a.x, a.y, a.z], [b.x, b.y, b.z]]),
+        );
+        let in_range = x
+            .par_iter()
+            .with_min_len(4096)
+            .all(|p| all_coordinates_in_filter_range(p.as_flattened()));
+        let slpf = uses_slpf.then(|| {
+            let mut table = slpf.unwrap_or_default();
+            table.update(step.x_t0, step.x_t1, &cfg.directions);
+            table
+        });
+        PairCtx {
+            faces: step.mesh.faces(),
+            edges: step.mesh.edges(),
+            component: step.mesh.component(),
+            x,
+            slpf,
+            dnf: filters.uses_dnf(),
+            window: cfg.window,
+            solver: cfg.solver,
+            min_distance: cfg.min_distance,
+            in_range,
+            collect_pairs: cfg.collect_pairs,
+            loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
+            loose_cap,
+        }
+    }
+
+    /// The arrays, for the next step.
+    pub(super) fn into_buffers(self) -> PairBuffers {
+        PairBuffers {
+            x: self.x,
+            slpf: self.slpf,
+        }
+    }
+
+    /// No filter runs.
+    pub(super) fn filters_off(&self) -> bool {
+        self.slpf.is_none() && !self.dnf && !self.window
+    }
+
+    /// The filters on a vertex–face pair: `Some(filter)` when culled.
+    #[inline(always)]
+    fn cull_vertex_face(&self, p: &VfPair) -> Option<CulledBy> {
+        let face = self.faces[p.f as usize];
+        if self
+            .slpf
+            .as_ref()
+            .is_some_and(|t| t.cull_vertex_face(p.v, face))
+        {
+            return Some(CulledBy::Slpf);
+        }
+        if !(self.dnf || self.window) {
+            return None;
+        }
+        if self.min_distance > 0.0 {
+            return dnf_window_within(
+                QueryKind::VertexFace,
+                self.dnf,
+                self.window,
+                &self.vf_points(p),
+                self.min_distance,
+            );
+        }
+        dnf_window_vertex_face(self.dnf, self.window, &self.vf_points(p))
+    }
+
+    /// The eight points of a vertex–face pair, data set row order.
+    #[inline(always)]
+    fn vf_points(&self, p: &VfPair) -> Points {
+        let [a, b, c] = self.faces[p.f as usize];
+        let [v, a, b, c] = [p.v, a, b, c].map(|i| &self.x[i as usize]);
+        [v[0], a[0], b[0], c[0], v[1], a[1], b[1], c[1]]
+    }
+
+    /// The eight points of an edge–edge pair, data set row order.
+    #[inline(always)]
+    fn ee_points(&self, p: &EePair) -> Points {
+        let (ea, eb) = (self.edges[p.e0 as usize], self.edges[p.e1 as usize]);
+        let [a, b, c, d] = [ea[0], ea[1], eb[0], eb[1]].map(|i| &self.x[i as usize]);
+        [a[0], b[0], c[0], d[0], a[1], b[1], c[1], d[1]]
+    }
+
+    /// The filters on an edge–edge pair: `Some(filter)` when culled.
+    #[inline(always)]
+    fn cull_edge_edge(&self, p: &EePair) -> Option<CulledBy> {
+        let (ea, eb) = (self.edges[p.e0 as usize], self.edges[p.e1 as usize]);
+        if self.slpf.as_ref().is_some_and(|t| t.cull_edge_edge(ea, eb)) {
+            return Some(CulledBy::Slpf);
+        }
+        if !(self.dnf || self.window) {
+            return None;
+        }
+        if self.min_distance > 0.0 {
+            return dnf_window_within(
+                QueryKind::EdgeEdge,
+                self.dnf,
+                self.window,
+                &self.ee_points(p),
+                self.min_distance,
+            );
+        }
+        dnf_window_edge_edge(self.dnf, self.window, &self.ee_points(p))
+    }
+}
+
+/// A kind of candidate pair, as the filters and the exact test see it.
+pub(super) trait Pair: Copy {
+    const KIND: QueryKind;
+    /// The filters on the pair: `Some(filter)` when culled.
+    fn cull(&self, ctx: &PairCtx<'_>) -> Option<CulledBy>;
+    /// Its eight points, data set row order.
+    fn points(&self, ctx: &PairCtx<'_>) -> Points;
+    /// Whether its two features lie in one connected component.
+    fn same_component(&self, ctx: &PairCtx<'_>) -> bool;
+    /// Its features by global ID.
+    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair;
+}
+
+impl Pair for VfPair {
+    const KIND: QueryKind = QueryKind::VertexFace;
+
+    #[inline(always)]
+    fn cull(&self, ctx: &PairCtx<'_>) -> Option<CulledBy> {
+        ctx.cull_vertex_face(self)
+    }
+
+    #[inline(always)]
+    fn points(&self, ctx: &PairCtx<'_>) -> Points {
+        ctx.vf_points(self)
+    }
+
+    #[inline(always)]
+    fn same_component(&self, ctx: &PairCtx<'_>) -> bool {
+        let c = ctx.component;
+        c[self.v as usize] == c[ctx.faces[self.f as usize][0] as usize]
+    }
+
+    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
+        ContactPair {
+            kind: Self::KIND,
+            a: mesh.global_id(Feature::Vertex(self.v)),
+            b: mesh.global_id(Feature::Face(self.f)),
+            toi_lower: toi.lower,
+            toi_upper: toi.upper,
+        }
+    }
+}
+
+impl Pair for EePair {
+    const KIND: QueryKind = QueryKind::EdgeEdge;
+
+    #[inline(always)]
+    fn cull(&self, ctx: &PairCtx<'_>) -> Option<CulledBy> {
+        ctx.cull_edge_edge(self)
+    }
+
+    #[inline(always)]
+    fn points(&self, ctx: &PairCtx<'_>) -> Points {
+        ctx.ee_points(self)
+    }
+
+    #[inline(always)]
+    fn same_component(&self, ctx: &PairCtx<'_>) -> bool {
+        let (c, e) = (ctx.component, ctx.edges);
+        c[e[self.e0 as usize][0] as usize] == c[e[self.e1 as usize][0] as usize]
+    }
+
+    fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
+        ContactPair {
+            kind: Self::KIND,
+            a: mesh.global_id(Feature::Edge(self.e0)),
+            b: mesh.global_id(Feature::Edge(self.e1)),
+            toi_lower: toi.lower,
+            toi_upper: toi.upper,
+        }
+    }
+}
+
+/// The smallest lower and upper bounds of `a` (if any) and `b`.
+#[inline(always)]
+pub(super) fn earliest(a: Option<Toi>, b: Toi) -> Toi {
+    match a {
+        Some(a) => Toi {
+            lower: a.lower.min(b.lower),
+            upper: a.upper.min(b.upper),
+        },
+        None => b,
+    }
+}

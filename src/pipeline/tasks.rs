@@ -1,0 +1,343 @@
+//! The traversal tasks' sinks and the gathering of their results
+//! (docs/design.md §5, "Loose brackets", and §10). Each task of the BVH's traversal has a
+//! [`TaskSink`]: it runs the filters on each batch of candidates as the
+//! traversal emits it and the exact test on the survivors, counting what
+//! each filter culled and keeping the earliest time of impact and (when
+//! collected) the colliding pairs. [`collect`] adds the tasks up in task
+//! order, so that the result is the same on any number of threads, and
+//! narrows the loose brackets of a minimum-separation step that may hold
+//! its earliest time.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use super::clock::busy_ms;
+use super::decide::{Pair, PairCtx, earliest, solve, solve_verdict};
+use super::report::{ContactPair, KindCounts};
+use crate::broad_phase::{CandidateSink, EePair, VfPair};
+use crate::filter::CulledBy;
+use crate::math::Vec3;
+use crate::mesh::TriMesh;
+use crate::narrow_phase::{LOOSE_MARGIN, SolverTier, Toi, WithinVerdict};
+
+/// Pairs removed by each filter, in one task.
+#[derive(Debug, Default, Clone, Copy)]
+struct Culled {
+    slpf: u64,
+    dnf: u64,
+    window: u64,
+}
+
+impl Culled {
+    #[inline]
+    fn count(&mut self, by: CulledBy) {
+        match by {
+            CulledBy::Slpf => self.slpf += 1,
+            CulledBy::Dnf => self.dnf += 1,
+            CulledBy::Window => self.window += 1,
+        }
+    }
+}
+
+/// Time a task spent in the filters and in the exact tests, ms.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Busy {
+    pub(super) filter: f64,
+    pub(super) solve: f64,
+}
+
+/// One kind of pair in one traversal task: the current batch's survivors,
+/// what the filters culled, what the exact test found.
+struct KindSink<P> {
+    survivors: Vec<P>,
+    culled: Culled,
+    /// Survivors so far.
+    passed: u64,
+    /// Pairs the exact solver's float tiers left to its exact oracle.
+    fallbacks: u64,
+    /// Colliding pairs, and those within one component.
+    colliding: u64,
+    colliding_same_component: u64,
+    /// The smallest lower and upper bounds of their times of impact.
+    toi: Option<Toi>,
+    /// The colliding pairs, in candidate order (only when the pairs are
+    /// collected: the counts and the earliest time of impact need none).
+    hits: Vec<(P, Toi)>,
+    /// Colliding pairs whose bracket is loose, with its lower end (not in
+    /// `toi`; the step narrows those that may hold its earliest time).
+    loose: Vec<(P, f64)>,
+    /// The smallest upper end of the loose brackets.
+    loose_upper: f64,
+}
+
+/// How many loose brackets' pairs one traversal task keeps before it
+/// narrows them itself ([`KindSink::keep_loose`]): 16 bytes each.
+pub(super) const LOOSE_CAP: usize = 1 << 14;
+
+impl<P: Pair> KindSink<P> {
+    fn new() -> KindSink<P> {
+        KindSink {
+            survivors: Vec::new(),
+            culled: Culled::default(),
+            passed: 0,
+            fallbacks: 0,
+            colliding: 0,
+            colliding_same_component: 0,
+            toi: None,
+            hits: Vec::new(),
+            loose: Vec::new(),
+            loose_upper: f64::INFINITY,
+        }
+    }
+
+    /// Runs the filters on a batch of candidates, then the exact test on
+    /// their survivors.
+    #[inline(always)]
+    fn batch(&mut self, ctx: &PairCtx<'_>, pairs: &[P], busy: &mut Busy) {
+        let t = busy_ms();
+        self.survivors.clear();
+        if ctx.filters_off() {
+            self.survivors.extend_from_slice(pairs);
+        } else {
+            for p in pairs {
+                match p.cull(ctx) {
+                    Some(by) => self.culled.count(by),
+                    None => self.survivors.push(*p),
+                }
+            }
+        }
+        let t1 = busy_ms();
+        self.passed += self.survivors.len() as u64;
+        // Taken out for the loop (and put back) so that the loop may update
+        // the rest of the sink.
+        let survivors = std::mem::take(&mut self.survivors);
+        for p in &survivors {
+            let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
+            let (toi, tier) = if ctx.loose {
+                let (verdict, tier) = solve_verdict(P::KIND, ctx.in_range, ctx.min_distance, &q);
+                match verdict {
+                    WithinVerdict::Tight(toi) => (toi, tier),
+                    WithinVerdict::Loose(toi) => {
+                        self.fallbacks += u64::from(tier == SolverTier::Exact);
+                        self.colliding += 1;
+                        self.colliding_same_component += u64::from(p.same_component(ctx));
+                        self.keep_loose(ctx, *p, toi);
+                        continue;
+                    }
+                }
+            } else {
+                solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q)
+            };
+            self.fallbacks += u64::from(tier == SolverTier::Exact);
+            if let Some(toi) = toi {
+                self.colliding += 1;
+                self.colliding_same_component += u64::from(p.same_component(ctx));
+                self.toi = Some(earliest(self.toi, toi));
+                if ctx.collect_pairs {
+                    self.hits.push((*p, toi));
+                }
+            }
+        }
+        self.survivors = survivors;
+        busy.filter += t1 - t;
+        busy.solve += busy_ms() - t1;
+    }
+
+    /// Keeps a loose bracket's pair while it may hold the step's earliest
+    /// time. `collect` narrows only the pairs whose loose lower end is at
+    /// most `U +` [`LOOSE_MARGIN`], `U` the smallest upper end of all the
+    /// step's brackets; this sink's own smallest upper end is at least `U`,
+    /// so a pair beyond it here is beyond it there too and is dropped at
+    /// once. When this sink already holds the tight bracket `[0, 0]`, no
+    /// pair can change the step's result, and none is kept. The kept list
+    /// is bounded: at [`PairCtx::loose_cap`] pairs it is cut to those
+    /// still in reach and, if that leaves more than half, they are narrowed here (their
+    /// tight brackets folded into `toi`, as `collect` would fold them), so
+    /// that a step whose pairs are all within `d` (a collapsed mesh, a `d`
+    /// larger than the mesh) keeps bounded memory.
+    fn keep_loose(&mut self, ctx: &PairCtx<'_>, p: P, toi: Toi) {
+        self.loose_upper = self.loose_upper.min(toi.upper);
+        if toi.lower <= self.loose_bound() {
+            self.loose.push((p, toi.lower));
+        }
+        if self.loose.len() >= ctx.loose_cap {
+            let bound = self.loose_bound();
+            self.loose.retain(|&(_, lower)| lower <= bound);
+            if self.loose.len() > ctx.loose_cap / 2 {
+                for (p, _) in self.loose.drain(..) {
+                    let (t, fallbacks) = tight_bracket(ctx, &p);
+                    self.fallbacks += fallbacks;
+                    if let Some(t) = t {
+                        self.toi = Some(earliest(self.toi, t));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The largest loose lower end that may still hold the step's earliest
+    /// time, as far as this sink knows (`-∞` once its earliest time is
+    /// exactly `0`).
+    fn loose_bound(&self) -> f64 {
+        let tight_upper = self.toi.map_or(f64::INFINITY, |t| t.upper);
+        if self.toi.is_some_and(|t| t.lower == 0.0 && t.upper == 0.0) {
+            f64::NEG_INFINITY
+        } else {
+            tight_upper.min(self.loose_upper) + LOOSE_MARGIN
+        }
+    }
+}
+
+/// One traversal task's sink: runs the filters on each batch, then the
+/// exact test on the batch's survivors (module doc).
+pub(super) struct TaskSink<'c> {
+    ctx: &'c PairCtx<'c>,
+    /// Set: the step is cancelled, candidates are dropped untested.
+    cancel: Option<&'c AtomicBool>,
+    vf: KindSink<VfPair>,
+    ee: KindSink<EePair>,
+    busy: Busy,
+}
+
+impl<'c> TaskSink<'c> {
+    pub(super) fn new(ctx: &'c PairCtx<'c>, cancel: Option<&'c AtomicBool>) -> TaskSink<'c> {
+        TaskSink {
+            ctx,
+            cancel,
+            vf: KindSink::new(),
+            ee: KindSink::new(),
+            busy: Busy::default(),
+        }
+    }
+}
+
+impl CandidateSink for TaskSink<'_> {
+    fn vertex_face(&mut self, pairs: &[VfPair]) {
+        if !self.stopped() {
+            self.vf.batch(self.ctx, pairs, &mut self.busy);
+        }
+    }
+
+    fn edge_edge(&mut self, pairs: &[EePair]) {
+        if !self.stopped() {
+            self.ee.batch(self.ctx, pairs, &mut self.busy);
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// One kind's counts from all tasks, added up into `counts`; its earliest
+/// time of impact; its colliding pairs (when collected) by global ID
+/// appended to `pairs`, ascending by `(a, b)` (the tasks' order follows the
+/// tree, which a refit keeps and a build changes). Returns its loose brackets' pairs and the
+/// smallest of their upper ends.
+fn collect_kind<P: Pair>(
+    parts: impl Iterator<Item = KindSink<P>>,
+    counts: &mut KindCounts,
+    mesh: &TriMesh,
+    toi: &mut Option<Toi>,
+    pairs: &mut Vec<ContactPair>,
+) -> (Vec<(P, f64)>, f64) {
+    let mut passed = 0;
+    let (mut loose, mut loose_upper) = (Vec::new(), f64::INFINITY);
+    let first = pairs.len();
+    for mut k in parts {
+        passed += k.passed;
+        counts.exact_fallbacks += k.fallbacks;
+        counts.culled_slpf += k.culled.slpf;
+        counts.culled_dnf += k.culled.dnf;
+        counts.culled_window += k.culled.window;
+        counts.colliding += k.colliding;
+        counts.colliding_same_component += k.colliding_same_component;
+        if let Some(t) = k.toi {
+            *toi = Some(earliest(*toi, t));
+        }
+        pairs.extend(k.hits.iter().map(|(p, t)| p.contact(mesh, t)));
+        loose.append(&mut k.loose);
+        loose_upper = loose_upper.min(k.loose_upper);
+    }
+    counts.after_filter = passed + counts.culled_window;
+    pairs[first..].sort_unstable_by_key(|p| (p.a, p.b));
+    (loose, loose_upper)
+}
+
+/// The tasks' counts added up into `vf` and `ee`; returns the summed busy
+/// times, the earliest time of impact's bracket, and the
+/// colliding pairs (vertex–face, then edge–edge, each ascending; empty
+/// unless collected).
+///
+/// Loose brackets (a minimum-separation step that does not collect its
+/// pairs, [`WithinVerdict`]) are narrowed here where they may hold the
+/// earliest time: a pair whose loose lower end is at most `U +`
+/// [`LOOSE_MARGIN`], `U` the smallest upper end of all brackets, tight or
+/// loose, gets its tight bracket from [`solve`]. Every other pair's tight
+/// bracket would lie wholly after the smallest tight upper end, so the
+/// result is that of a step with every bracket tight.
+pub(super) fn collect(
+    ctx: &PairCtx<'_>,
+    sinks: Vec<TaskSink<'_>>,
+    vf: &mut KindCounts,
+    ee: &mut KindCounts,
+    mesh: &TriMesh,
+) -> (Busy, Option<Toi>, Vec<ContactPair>) {
+    let mut busy = Busy::default();
+    let (mut vf_parts, mut ee_parts) = (Vec::new(), Vec::new());
+    for s in sinks {
+        busy.filter += s.busy.filter;
+        busy.solve += s.busy.solve;
+        vf_parts.push(s.vf);
+        ee_parts.push(s.ee);
+    }
+    let (mut toi, mut pairs) = (None, Vec::new());
+    let (vf_loose, vf_upper) = collect_kind(vf_parts.into_iter(), vf, mesh, &mut toi, &mut pairs);
+    let (ee_loose, ee_upper) = collect_kind(ee_parts.into_iter(), ee, mesh, &mut toi, &mut pairs);
+    if !(vf_loose.is_empty() && ee_loose.is_empty()) {
+        let t = busy_ms();
+        let bound = toi
+            .map_or(f64::INFINITY, |t| t.upper)
+            .min(vf_upper)
+            .min(ee_upper)
+            + LOOSE_MARGIN;
+        vf.exact_fallbacks += narrow(ctx, &vf_loose, bound, &mut toi);
+        ee.exact_fallbacks += narrow(ctx, &ee_loose, bound, &mut toi);
+        // Spread over the workers like the tasks' busy times.
+        busy.solve += (busy_ms() - t) * rayon::current_num_threads() as f64;
+    }
+    (busy, toi, pairs)
+}
+
+/// The tight bracket of a pair whose loose one said it comes within `d`,
+/// and whether the exact path decided it (`1`) or not (`0`).
+fn tight_bracket<P: Pair>(ctx: &PairCtx<'_>, p: &P) -> (Option<Toi>, u64) {
+    let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
+    let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
+    debug_assert!(t.is_some(), "a pair within d without a time of impact");
+    (t, u64::from(tier == SolverTier::Exact))
+}
+
+/// The tight brackets of the `loose` pairs whose lower end is at most
+/// `bound`, folded into `toi`; returns how many of them the exact path
+/// decided.
+fn narrow<P: Pair + Sync>(
+    ctx: &PairCtx<'_>,
+    loose: &[(P, f64)],
+    bound: f64,
+    toi: &mut Option<Toi>,
+) -> u64 {
+    let (found, fallbacks) = loose
+        .par_iter()
+        .filter(|(_, lower)| *lower <= bound)
+        .map(|(p, _)| tight_bracket(ctx, p))
+        .reduce(
+            || (None, 0),
+            |(a, f), (b, g)| (b.map(|b| earliest(a, b)).or(a), f + g),
+        );
+    if let Some(t) = found {
+        *toi = Some(earliest(*toi, t));
+    }
+    fallbacks
+}
