@@ -41,4 +41,83 @@ impl<'a> Step<'a> {
         }
         Ok(Step { mesh, x_t0, x_t1 })
     }
+
+    /// The eight points of vertex `v` against face `f`, in the data sets'
+    /// row order (`v, f0, f1, f2` at `t = 0`, then at `t = 1`): the
+    /// arguments of [`crate::narrow_phase::vertex_face`].
+    ///
+    /// # Panics
+    /// When `v` or `f` is out of range.
+    pub fn vertex_face_points(&self, v: u32, f: u32) -> [Vec3; 8] {
+        let [a, b, c] = self.mesh.faces()[f as usize];
+        let at = |x: &[Vec3]| [v, a, b, c].map(|i| x[i as usize]);
+        let ([p0, p1, p2, p3], [p4, p5, p6, p7]) = (at(self.x_t0), at(self.x_t1));
+        [p0, p1, p2, p3, p4, p5, p6, p7]
+    }
+
+    /// The eight points of edges `e0` and `e1` (indices into
+    /// [`TriMesh::edges`]), in the data sets' row order (`e0`'s ends and
+    /// `e1`'s at `t = 0`, then at `t = 1`): the arguments of
+    /// [`crate::narrow_phase::edge_edge`].
+    ///
+    /// # Panics
+    /// When `e0` or `e1` is out of range.
+    pub fn edge_edge_points(&self, e0: u32, e1: u32) -> [Vec3; 8] {
+        let edges = self.mesh.edges();
+        let ([a, b], [c, d]) = (edges[e0 as usize], edges[e1 as usize]);
+        let at = |x: &[Vec3]| [a, b, c, d].map(|i| x[i as usize]);
+        let ([p0, p1, p2, p3], [p4, p5, p6, p7]) = (at(self.x_t0), at(self.x_t1));
+        [p0, p1, p2, p3, p4, p5, p6, p7]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The points come in the data sets' row order, `t = 0` then `t = 1`,
+    /// with a pair's edges as `mesh.edges()` numbers them.
+    #[test]
+    fn pair_points_in_row_order() {
+        let mesh = TriMesh::new(5, vec![[0, 1, 2], [2, 1, 3]]).unwrap();
+        let x0: Vec<Vec3> = (0..5).map(|i| Vec3::new(f64::from(i), 0.0, 0.0)).collect();
+        let x1: Vec<Vec3> = (0..5).map(|i| Vec3::new(f64::from(i), 1.0, 0.0)).collect();
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let ids = |q: [Vec3; 8]| q.map(|p| (p.x as u32, p.y as u32));
+        assert_eq!(
+            ids(step.vertex_face_points(4, 1)),
+            [
+                (4, 0),
+                (2, 0),
+                (1, 0),
+                (3, 0),
+                (4, 1),
+                (2, 1),
+                (1, 1),
+                (3, 1)
+            ]
+        );
+        let edges = mesh.edges();
+        let (e0, e1) = (
+            edges.iter().position(|&e| e == [0, 1]).unwrap(),
+            edges
+                .iter()
+                .position(|&e| e == [2, 3] || e == [3, 2])
+                .unwrap(),
+        );
+        let [c, d] = edges[e1];
+        assert_eq!(
+            ids(step.edge_edge_points(e0 as u32, e1 as u32)),
+            [
+                (0, 0),
+                (1, 0),
+                (c, 0),
+                (d, 0),
+                (0, 1),
+                (1, 1),
+                (c, 1),
+                (d, 1)
+            ]
+        );
+    }
 }

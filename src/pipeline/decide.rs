@@ -116,19 +116,24 @@ pub(super) struct PairCtx<'a> {
     /// collect its pairs needs the tight bracket of only the pairs that may
     /// hold its earliest time (module doc).
     pub(super) loose: bool,
+    /// The step lists the pairs the filters pass
+    /// ([`super::Pipeline::candidates`]) instead of testing them.
+    pub(super) list_only: bool,
     /// How many of those pairs a traversal task keeps ([`super::tasks::LOOSE_CAP`]).
     pub(super) loose_cap: usize,
 }
 
 impl<'a> PairCtx<'a> {
     /// The `filters` (with the rest of `cfg`) on `step`, their arrays
-    /// written over `buffers`; `loose_cap` as [`PairCtx::loose_cap`].
+    /// written over `buffers`; `loose_cap` and `list_only` as
+    /// [`PairCtx::loose_cap`] and [`PairCtx::list_only`].
     pub(super) fn new(
         cfg: &PipelineConfig,
         filters: FilterSet,
         step: &'a Step<'a>,
         buffers: PairBuffers,
         loose_cap: usize,
+        list_only: bool,
     ) -> PairCtx<'a> {
         let uses_slpf = filters.uses_slpf();
         let PairBuffers { mut x, slpf } = buffers;
@@ -163,6 +168,7 @@ impl<'a> PairCtx<'a> {
             collect_pairs: cfg.collect_pairs,
             loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
             loose_cap,
+            list_only,
         }
     }
 

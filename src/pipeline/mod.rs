@@ -6,6 +6,7 @@
 //! a distance of each other ([`proximity()`]).
 
 mod bodies;
+mod candidates;
 mod clock;
 mod config;
 mod decide;
@@ -18,6 +19,7 @@ mod step;
 mod tasks;
 
 pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
+pub use candidates::{Candidates, candidates};
 pub use config::{PipelineConfig, TimeAligned};
 pub use intersections::{Intersections, has_intersections, intersections, intersections_with};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};

@@ -80,8 +80,8 @@ use super::decide::{PairBuffers, PairCtx};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
 use super::points::codim_points;
 use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
-use super::tasks::{LOOSE_CAP, TaskSink, collect};
-use crate::broad_phase::{BroadPhaseError, Bvh};
+use super::tasks::{LOOSE_CAP, TaskSink, collect, take_listed};
+use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::mesh::{MeshError, Step};
 use crate::narrow_phase::{SeparationError, Solver};
 
@@ -192,7 +192,7 @@ impl Pipeline {
 
     /// Runs one step on the current rayon thread pool.
     pub fn step(&mut self, step: &Step<'_>) -> Result<StepOutcome, PipelineError> {
-        self.run(step, None)
+        Ok(self.run(step, None, false)?.0)
     }
 
     /// [`Pipeline::step`], given up when `cancel` is set (by another thread:
@@ -206,14 +206,18 @@ impl Pipeline {
         step: &Step<'_>,
         cancel: &AtomicBool,
     ) -> Result<StepOutcome, PipelineError> {
-        self.run(step, Some(cancel))
+        Ok(self.run(step, Some(cancel), false)?.0)
     }
 
-    fn run(
+    /// The step; with `list_only`, the pairs the filters pass are listed
+    /// instead of tested ([`Pipeline::candidates`]: nothing collides, and
+    /// the codimensional points' pairs are left out), else none are.
+    pub(super) fn run(
         &mut self,
         step: &Step<'_>,
         cancel: Option<&AtomicBool>,
-    ) -> Result<StepOutcome, PipelineError> {
+        list_only: bool,
+    ) -> Result<(StepOutcome, Listed), PipelineError> {
         let start = Clock::start();
         let cfg = &self.config;
         let mesh = step.mesh;
@@ -276,7 +280,7 @@ impl Pipeline {
                     }
                 })
             },
-            || PairCtx::new(cfg, filters, step, buffers, loose_cap),
+            || PairCtx::new(cfg, filters, step, buffers, loose_cap, list_only),
         );
         let built = match built {
             Ok(built) => built,
@@ -294,7 +298,7 @@ impl Pipeline {
         // emits it (neither the candidates nor the survivors are stored).
         let t = Clock::start();
         let make_sink = || TaskSink::new(&ctx, cancel);
-        let (sinks, bp) = match parts.as_ref().filter(|p| !p.all_self_colliding()) {
+        let (mut sinks, bp) = match parts.as_ref().filter(|p| !p.all_self_colliding()) {
             Some(p) => bvh.self_candidates_par_skipping(&p.skip_within, make_sink),
             None => bvh.self_candidates_par(make_sink),
         };
@@ -313,6 +317,11 @@ impl Pipeline {
             candidates_same_component: bp.ee_same_component,
             ..KindCounts::default()
         };
+        let listed = if list_only {
+            take_listed(&mut sinks)
+        } else {
+            Listed::default()
+        };
         let (busy, mut toi, mut pairs) = collect(&ctx, sinks, &mut vf, &mut ee, mesh);
         let fused_ms = t.ms();
         // Stage 5: the codimensional points' pairs (none in most meshes).
@@ -321,9 +330,15 @@ impl Pipeline {
             .as_ref()
             .filter(|p| !p.all_self_colliding())
             .map_or(&[][..], |p| &p.skip_within[..]);
-        let Some(points) = codim_points(&ctx, step, cfg, skip, cancel, &mut toi, &mut pairs) else {
-            self.buffers = ctx.into_buffers();
-            return Err(PipelineError::Cancelled);
+        let points = if list_only {
+            None
+        } else {
+            let Some(points) = codim_points(&ctx, step, cfg, skip, cancel, &mut toi, &mut pairs)
+            else {
+                self.buffers = ctx.into_buffers();
+                return Err(PipelineError::Cancelled);
+            };
+            points
         };
         let points_ms = t.ms();
         // The filters and the exact tests ran inside the traversal's tasks:
@@ -374,9 +389,13 @@ impl Pipeline {
                 total: start.ms(),
             },
         };
-        Ok(StepOutcome { report, pairs })
+        Ok((StepOutcome { report, pairs }, listed))
     }
 }
+
+/// The vertex–face and edge–edge pairs a listing step found
+/// ([`Pipeline::run`] with `list_only`), each ascending.
+pub(super) type Listed = (Vec<VfPair>, Vec<EePair>);
 
 #[cfg(test)]
 mod tests {

@@ -69,6 +69,9 @@ struct KindSink<P> {
     loose: Vec<(P, f64)>,
     /// The smallest upper end of the loose brackets.
     loose_upper: f64,
+    /// The pairs the filters passed, when the step lists them instead of
+    /// testing them ([`PairCtx::list_only`]).
+    listed: Vec<P>,
 }
 
 /// How many loose brackets' pairs one traversal task keeps before it
@@ -88,6 +91,7 @@ impl<P: Pair> KindSink<P> {
             hits: Vec::new(),
             loose: Vec::new(),
             loose_upper: f64::INFINITY,
+            listed: Vec::new(),
         }
     }
 
@@ -109,6 +113,11 @@ impl<P: Pair> KindSink<P> {
         }
         let t1 = busy_ms();
         self.passed += self.survivors.len() as u64;
+        if ctx.list_only {
+            self.listed.extend_from_slice(&self.survivors);
+            busy.filter += t1 - t;
+            return;
+        }
         // Taken out for the loop (and put back) so that the loop may update
         // the rest of the sink.
         let survivors = std::mem::take(&mut self.survivors);
@@ -308,6 +317,20 @@ pub(super) fn collect(
         busy.solve += (busy_ms() - t) * rayon::current_num_threads() as f64;
     }
     (busy, toi, pairs)
+}
+
+/// The pairs the tasks listed ([`PairCtx::list_only`]), taken out of their
+/// sinks: vertex–face, then edge–edge, each ascending (the tasks' order
+/// follows the tree, which a refit keeps and a build changes).
+pub(super) fn take_listed(sinks: &mut [TaskSink<'_>]) -> (Vec<VfPair>, Vec<EePair>) {
+    let (mut vf, mut ee) = (Vec::new(), Vec::new());
+    for s in sinks {
+        vf.append(&mut s.vf.listed);
+        ee.append(&mut s.ee.listed);
+    }
+    vf.par_sort_unstable();
+    ee.par_sort_unstable();
+    (vf, ee)
 }
 
 /// The tight bracket of a pair whose loose one said it comes within `d`,

@@ -14,6 +14,7 @@ mod bad_input;
 mod baseline_parry;
 mod bodies;
 mod broad_phase;
+mod candidates;
 #[cfg(feature = "cli")]
 mod cli;
 mod codim;

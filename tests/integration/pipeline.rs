@@ -401,7 +401,7 @@ fn auto_time_aligned_decides_at_each_build() {
 
 /// A small random deforming mesh: a jittered grid sheet whose vertices move
 /// randomly, so that it crosses itself.
-fn random_sheet() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
+pub(super) fn random_sheet() -> impl Strategy<Value = (TriMesh, Vec<Vec3>, Vec<Vec3>)> {
     (3usize..7, proptest::collection::vec(-1.0f64..1.0, 6 * 49)).prop_map(|(n, r)| {
         let mut faces = Vec::new();
         for i in 0..n - 1 {
