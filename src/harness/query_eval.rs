@@ -259,28 +259,83 @@ pub fn score_within(
     Ok(score)
 }
 
+/// Scores a solver of one's own on `set` as [`score`] scores the built-in
+/// ones: one pass to count its answers against the ground truth, then timed
+/// passes over the whole set on the calling thread, repeated until at least
+/// `min_time` has elapsed, for the mean time per query. `collides` answers
+/// whether a query of `set.kind` (its eight points in the data sets' row
+/// order) collides. `exact_fallbacks` and `within` are `None`; [`Totals::of`]
+/// sums the scores of several sets.
+///
+/// ```
+/// use std::time::Duration;
+/// use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
+/// use ccdlab::harness::query_eval::{Totals, score_with};
+///
+/// let sources = discover_query_sets_in(&["datasets/ccd-queries/unit-tests"])?;
+/// let mut scores = Vec::new();
+/// for source in &sources {
+///     let set = load(source)?;
+///     // A stand-in for another method: a collision wherever the vertex or
+///     // the first edge moves.
+///     let moves = |_kind, q: &[ccdlab::math::Vec3; 8]| q[0] != q[4] || q[1] != q[5];
+///     scores.push(score_with(&set, Duration::from_millis(1), moves));
+/// }
+/// let totals = Totals::of(&scores);
+/// println!("{} false negatives, {} false positives", totals.false_negatives, totals.false_positives);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn score_with(
+    set: &QuerySet,
+    min_time: Duration,
+    collides: impl Fn(QueryKind, &[Vec3; 8]) -> bool,
+) -> SetScore {
+    let hits = set.points.iter().map(|q| collides(set.kind, q));
+    let (positives, false_positives, false_negatives) = tally(set, hits);
+    SetScore {
+        path: set.path.display().to_string(),
+        kind: set.kind,
+        queries: set.points.len(),
+        positives,
+        false_positives,
+        false_negatives,
+        mean_ns: mean_time(set, min_time, collides),
+        exact_fallbacks: None,
+        within: None,
+    }
+}
+
+/// The positives, false positives and false negatives of `hits` (one per
+/// query of `set`) against its ground truth (all 0 without one).
+fn tally(set: &QuerySet, hits: impl Iterator<Item = bool>) -> (usize, usize, usize) {
+    let Some(truth) = set.truth.as_deref() else {
+        return (0, 0, 0);
+    };
+    let (mut positives, mut fp, mut fneg) = (0, 0, 0);
+    for (hit, &t) in hits.zip(truth) {
+        positives += usize::from(t);
+        fp += usize::from(hit && !t);
+        fneg += usize::from(!hit && t);
+    }
+    (positives, fp, fneg)
+}
+
 /// [`score`], and the solver's answer to each query.
 fn score_contact(
     set: &QuerySet,
     solver: Solver,
     min_time: Duration,
 ) -> (SetScore, Vec<Option<Toi>>) {
-    let truth = set.truth.as_deref();
-    let (mut positives, mut fp, mut fneg, mut fallbacks) = (0, 0, 0, 0);
+    let mut fallbacks = 0;
     let mut answers = Vec::with_capacity(set.points.len());
-    for (i, q) in set.points.iter().enumerate() {
+    for q in &set.points {
         let (toi, path) = solve_traced(solver, set.kind, q);
-        let hit = toi.is_some();
         answers.push(toi);
         if path == SolverTier::Exact && solver == Solver::Exact {
             fallbacks += 1;
         }
-        if let Some(t) = truth.map(|t| t[i]) {
-            positives += usize::from(t);
-            fp += usize::from(hit && !t);
-            fneg += usize::from(!hit && t);
-        }
     }
+    let (positives, fp, fneg) = tally(set, answers.iter().map(Option::is_some));
     let mean_ns = mean_time(set, min_time, |kind, q| solver.solve(kind, q));
     let score = SetScore {
         path: set.path.display().to_string(),
@@ -340,10 +395,10 @@ fn score_at(
 /// over the whole set, repeated until at least `min_time` has elapsed. An
 /// empty set has nothing to time (its mean is reported as 0).
 #[inline]
-fn mean_time(
+fn mean_time<T>(
     set: &QuerySet,
     min_time: Duration,
-    solve: impl Fn(QueryKind, &[Vec3; 8]) -> Option<Toi>,
+    solve: impl Fn(QueryKind, &[Vec3; 8]) -> T,
 ) -> f64 {
     let mut reps = 0usize;
     let start = Instant::now();
@@ -457,6 +512,32 @@ mod tests {
         assert_eq!(exact.exact_fallbacks, Some(0));
         let t = Totals::of(&[cubic, exact]);
         assert_eq!((t.queries, t.false_negatives), (4, 1));
+    }
+
+    /// A solver of one's own is scored as the built-in ones are: the exact
+    /// one through [`score_with`] gets [`score`]'s counts, and a solver
+    /// that says yes to everything gets every negative as a false positive.
+    #[test]
+    fn a_solver_of_ones_own_is_scored_as_the_built_in_ones() {
+        let mut set = falling_and_resting();
+        set.truth = Some(vec![true, false]);
+        let exact = score(&set, Solver::Exact, Duration::ZERO);
+        let own = score_with(&set, Duration::ZERO, |kind, q| {
+            Solver::Exact.solve(kind, q).is_some()
+        });
+        let counts = |s: &SetScore| (s.queries, s.positives, s.false_positives, s.false_negatives);
+        assert_eq!(counts(&own), counts(&exact));
+        assert_eq!(counts(&own), (2, 1, 0, 0));
+        assert_eq!((own.exact_fallbacks, own.within), (None, None));
+        let yes = score_with(&set, Duration::ZERO, |_, _| true);
+        assert_eq!(counts(&yes), (2, 1, 1, 0));
+        let no = score_with(&set, Duration::ZERO, |_, _| false);
+        assert_eq!(counts(&no), (2, 1, 0, 1));
+        set.truth = None;
+        assert_eq!(
+            counts(&score_with(&set, Duration::ZERO, |_, _| true)),
+            (2, 0, 0, 0)
+        );
     }
 
     /// A vertex falling through a still triangle, and one resting `0.5`
