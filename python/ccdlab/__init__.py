@@ -11,6 +11,9 @@ The Rust library ccdlab, from Python:
   pipeline (26-DOP BVH, SLPF and DNF filters, exact tests), as ``ccdlab step``.
 - ``Pipeline(F, ...)``: a sequence of steps that refits its BVH, as
   ``ccdlab replay``.
+- ``candidates(V0, V1, F, ...)``: the pairs of a step that reach the exact test
+  (those the BVH finds and the filters pass), with their points: to give
+  another narrow phase or filter a real step's pairs.
 - ``intersections(V, F, ...)`` / ``has_intersections``: a mesh's static
   intersections at one instant (edges through triangles, touching pairs),
   exact: the check before trusting CCD.
@@ -32,6 +35,7 @@ from ._native import (
     Pipeline,
     StepResult,
     __version__,
+    candidates,
     edge_edge_ccd,
     edge_edge_ccd_batch,
     edges,
@@ -51,6 +55,7 @@ __all__ = [
     "StepResult",
     "Toi",
     "__version__",
+    "candidates",
     "edge_edge_ccd",
     "edge_edge_ccd_batch",
     "edges",

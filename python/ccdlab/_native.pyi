@@ -266,6 +266,33 @@ def proximity(
     non-finite ``d``.
     """
 
+def candidates(
+    V0: npt.ArrayLike,
+    V1: npt.ArrayLike,
+    F: npt.ArrayLike,
+    *,
+    edges: Optional[npt.ArrayLike] = None,
+    k: Union[int, str] = 26,
+    filters: str = "slpf+dnf",
+    window: bool = True,
+    time_aligned: Union[str, bool] = "auto",
+    threads: Optional[int] = None,
+    min_distance: float = 0.0,
+    bodies: Optional[npt.ArrayLike] = None,
+    self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
+    points: bool = False,
+) -> Dict[str, Any]:
+    """The candidate pairs of one step that reach the exact test: those the BVH finds
+    and the filters pass, listed instead of tested (options as for ``step``).
+
+    ``"vf"``: (n, 2) ``(vertex, face)``; ``"ee"``: (m, 2) ``(edge, edge)`` into
+    ``edges(F, edges)``; each ascending. ``"report"``: the step's report of what ran
+    and culled (nothing tested: ``colliding`` 0, ``toi`` None). With ``points=True``,
+    ``"vf_points"`` and ``"ee_points"``: (n, 8, 3) float64 in the data sets' order,
+    as the batch queries take them. The codimensional points' pairs are not listed.
+    Raises ValueError as ``step``.
+    """
+
 def queries(
     *paths: AnyPath,
     solver: str = "exact",

@@ -6,6 +6,7 @@
 //! - a whole step of a deforming mesh ([`step`]) and a sequence of steps
 //!   that refits its BVH ([`PyPipeline`], `ccdlab.Pipeline`), with the
 //!   configuration and the defaults of `ccdlab step` (`--time-aligned auto`);
+//! - the pairs of a step that reach the exact test ([`candidates::candidates`]);
 //! - a mesh's static intersections at one instant ([`intersections`],
 //!   [`has_intersections`]) and the pairs within a distance ([`proximity`]);
 //! - files: [`read_mesh`] (PLY/OBJ, checked as `ccdlab step` checks a
@@ -45,6 +46,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 mod arrays;
+mod candidates;
 mod ccd_queries;
 mod options;
 mod workers;
@@ -1401,6 +1403,8 @@ impl PyErrText {
 /// the native module of the ``ccdlab`` package.
 #[pymodule]
 mod _native {
+    #[pymodule_export]
+    use super::candidates::candidates;
     #[pymodule_export]
     use super::{
         _restore_step_result, PyPipeline, StepResult, edge_edge_ccd, edge_edge_ccd_batch, edges,

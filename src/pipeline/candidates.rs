@@ -4,6 +4,8 @@
 //! another narrow phase, or a filter of one's own, to compare it with the
 //! exact one on a real step.
 
+use std::sync::atomic::AtomicBool;
+
 use super::report::StepReport;
 use super::{Pipeline, PipelineConfig, PipelineError};
 use crate::broad_phase::{EePair, VfPair};
@@ -38,7 +40,25 @@ impl Pipeline {
     /// [`Step::edge_edge_points`]) they give the step's colliding pairs. The
     /// codimensional points' pairs are not listed.
     pub fn candidates(&mut self, step: &Step<'_>) -> Result<Candidates, PipelineError> {
-        let (outcome, (vertex_face, edge_edge)) = self.run(step, None, true)?;
+        self.list(step, None)
+    }
+
+    /// [`Pipeline::candidates`], given up when `cancel` is set, as
+    /// [`Pipeline::step_cancellable`].
+    pub fn candidates_cancellable(
+        &mut self,
+        step: &Step<'_>,
+        cancel: &AtomicBool,
+    ) -> Result<Candidates, PipelineError> {
+        self.list(step, Some(cancel))
+    }
+
+    fn list(
+        &mut self,
+        step: &Step<'_>,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Candidates, PipelineError> {
+        let (outcome, (vertex_face, edge_edge)) = self.run(step, cancel, true)?;
         Ok(Candidates {
             vertex_face,
             edge_edge,
