@@ -28,6 +28,8 @@
 //! pairs of triangles of cloth-ball 92→93 whose quantized swept 26-DOPs
 //! overlap, 1,217,951 overlap here (1,197,858 with their exact `f64`
 //! k-DOPs).
+//!
+//! docs/design.md §6.
 
 use super::quantized::QuantizedKdop;
 

@@ -20,6 +20,8 @@
 //! Overlap is **closed**: touching slabs overlap. (The data sets' published
 //! swept-AABB counts use the same convention; see the module doc of
 //! `broad_phase::brute_force`.)
+//!
+//! docs/design.md §6.
 
 use super::axes::{DIRECTIONS, slab_directions};
 use crate::math::Vec3;

@@ -29,6 +29,8 @@
 //! assigned in fixed chunks of leaves, each writing its own ranges (see
 //! `assign_slots`), so that this assignment, a large share of the build
 //! when sequential, runs in parallel too.
+//!
+//! docs/design.md §6.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -16,6 +16,8 @@
 //! above [`PAR_REFIT_CUTOFF`] internal nodes. Every value is a min, a max or a
 //! rounding of the same inputs, so the result is bit-identical for any thread
 //! count, and identical to a fresh build's k-DOPs on the same step.
+//!
+//! docs/design.md §6.
 
 use rayon::prelude::*;
 

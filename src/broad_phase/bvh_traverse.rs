@@ -120,6 +120,8 @@
 //! counters are the same.
 //!
 //! Nothing is allocated per pair; buffers grow per task and are reused.
+//!
+//! docs/design.md §6.
 
 use rayon::prelude::*;
 

@@ -3,9 +3,10 @@
 //! brute-force oracle it is tested against, the candidates of the
 //! codimensional points (`point_pairs`), and those of a mesh's static
 //! intersections (edge–face pairs: from the BVH, `bvh_edge_face`, with
-//! `edge_face`'s sweep as its oracle).
+//! `brute_force_edge_face`'s sweep as its oracle).
 
 mod brute_force;
+mod brute_force_edge_face;
 mod bvh;
 mod bvh_build;
 mod bvh_edge_face;
@@ -13,13 +14,12 @@ mod bvh_refit;
 mod bvh_traverse;
 mod bvh_validate;
 mod candidate;
-mod edge_face;
 mod point_pairs;
 
 pub use brute_force::{brute_force_candidates, brute_force_candidates_within};
+pub use brute_force_edge_face::fold_edge_face_candidates;
 pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
 pub use bvh_traverse::NOT_SKIPPED;
 pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};
-pub use edge_face::fold_edge_face_candidates;
 pub use point_pairs::{PointCandidates, fold_point_candidates, point_candidates};

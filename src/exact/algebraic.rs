@@ -13,6 +13,8 @@
 //! roots of `G` are simple roots of `R`, and `α` is the only one there);
 //! otherwise the interval is bisected until Descartes' rule certifies that `Q`
 //! has no root in it, and the sign is read at its midpoint.
+//!
+//! docs/design.md §9.
 
 use std::cmp::Ordering;
 

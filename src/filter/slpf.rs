@@ -27,6 +27,8 @@
 //! adding `y` and `z` to `x` culls nothing more). Directions need not be unit
 //! vectors for a sign test, so they are kept exact (`(1,1,0)` instead of
 //! `(√2/2, √2/2, 0)`); any set can be passed to study others.
+//!
+//! docs/design.md §2.2 (the filter) and §7 (its guarantee under rounding).
 
 use super::Verdict;
 use crate::math::Vec3;

@@ -54,7 +54,7 @@ use crate::mesh::{Feature, Step};
 use crate::pair_kernel::QueryKind;
 use crate::pipeline::ContactPair;
 
-/// The number of sample intervals the issue asks for: `t = k / 1024`.
+/// The default number of sample intervals: `t = k / 1024`, `k = 0 … 1024`.
 pub const DEFAULT_SAMPLES: u32 = 1024;
 
 /// The most sample intervals accepted: a bound on the work, as a pair the

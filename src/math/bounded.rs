@@ -43,6 +43,8 @@
 //! exceed the smallest normal `2⁻¹⁰²²`, so no result is subnormal, and the
 //! largest magnitudes (degree 4 in quantities `≤ 2²⁰²`) stay far below
 //! overflow. Outside that range the callers go straight to the exact path.
+//!
+//! docs/design.md §8.
 
 use super::scalar::{UNIT_ROUNDOFF, Vec3, each3};
 

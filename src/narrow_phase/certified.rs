@@ -10,6 +10,9 @@
 //! value is a *structural* zero of its expression (for example a coordinate
 //! difference of two equal inputs), and [`Certified::sign`] reports it as
 //! `Some(0)`.
+//!
+//! Error analysis after Higham, *Accuracy and Stability of Numerical
+//! Algorithms*, 2nd ed., 2002, §3; docs/design.md §8.
 
 use std::ops::{Add, Mul, Sub};
 

@@ -43,6 +43,8 @@
 //! in place with the de Casteljau steps in locals (`split_quartic`), avoiding
 //! copies and stalled store-to-load forwarding. Measurements:
 //! docs/notes/narrow-phase.md.)
+//!
+//! docs/design.md §9.
 
 use super::certified::{CVec3, Certified};
 use super::roots::{Bracket, Scan};

@@ -26,6 +26,8 @@
 //! point is uncertain (a root there or very close), when subdivision reaches
 //! its depth limit (a multiple or clustered root), or when the caller cannot
 //! decide a root. A more precise tier or the exact path then takes over.
+//!
+//! docs/design.md §9.
 
 use super::certified::Certified;
 use crate::math::UNIT_ROUNDOFF;

@@ -18,6 +18,8 @@
 //! that reach the solver with `--filters dnf` or `none` (SLPF culls them),
 //! and went to the slow oracle before (docs/notes/narrow-phase.md). The vertex–face solver has
 //! no such case in the data sets and does not ask.
+//!
+//! docs/design.md §9.
 
 use crate::math::Vec3;
 use crate::pair_kernel::edge_edge_apart_along;

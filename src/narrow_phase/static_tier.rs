@@ -3,8 +3,8 @@
 //! (a semi-static filter in the sense of Shewchuk, "Adaptive precision
 //! floating-point arithmetic and fast robust geometric predicates", DCG 18,
 //! 1997, §4, and Meyer & Pion, "FPG: a code generator for fast and certified
-//! geometric predicates", RNC 2008). It decides the common queries several
-//! times faster than the [`crate::math::Bounded`] tier, which tracks a
+//! geometric predicates", RNC 2008). It decides the common queries with
+//! less work than the [`crate::math::Bounded`] tier, which tracks a
 //! magnitude and a rounding count through every operation, and defers every
 //! doubt to it (`None`).
 //!
@@ -56,6 +56,8 @@
 //! every condition is certainly positive and none when one is certainly
 //! negative. Exact zeros, near-degenerate conditions and coplanar motion are
 //! the [`crate::math::Bounded`] tier's.
+//!
+//! docs/design.md §8.
 
 use super::roots::{Bracket, Scan, T_MIN};
 use crate::math::{UNIT_ROUNDOFF, Vec3};

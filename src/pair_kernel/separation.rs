@@ -16,6 +16,8 @@
 //! holds for all finite inputs (an overflow gives an infinite bound: no
 //! sign). Along others the products must not underflow, which inputs in
 //! the filter range ([`crate::math::in_filter_range`]) guarantee.
+//!
+//! docs/design.md §2.2.
 
 use crate::math::{Bounded, BoundedVec3, Vec3};
 

@@ -4,8 +4,8 @@
 //! `d = 0` is [`crate::narrow_phase::edge_edge()`] itself.
 
 use super::certificates::EdgeEdge;
+use super::distance_arg::Separation;
 use super::filtered::filtered;
-use super::separation::Separation;
 use crate::math::Vec3;
 use crate::narrow_phase::edge_edge_traced_with;
 use crate::narrow_phase::oracle;

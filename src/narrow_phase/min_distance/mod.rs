@@ -5,21 +5,21 @@
 //! ([`super::oracle::min_distance`]) for what it cannot decide.
 
 mod certificates;
+mod distance_arg;
 mod edge_edge;
 mod filtered;
 mod nearest;
 mod plane;
 pub mod search;
-mod separation;
 mod verdict;
 mod vertex_face;
 
 #[cfg(test)]
 mod tests;
 
+pub use distance_arg::{SeparationError, validate_separation};
 pub(crate) use edge_edge::edge_edge_within_traced_with;
 pub use edge_edge::{edge_edge_within, edge_edge_within_traced};
-pub use separation::{SeparationError, validate_separation};
 pub(crate) use verdict::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_verdict_with, vertex_face_within_verdict_with,
 };

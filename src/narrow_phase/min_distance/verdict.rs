@@ -17,9 +17,9 @@
 //! steps.
 
 use super::certificates::{EdgeEdge, Features, VertexFace};
+use super::distance_arg::Separation;
 use super::filtered::{Advanced, advanced, at_rest, first_step_end, first_within, search_below};
 use super::search;
-use super::separation::Separation;
 use crate::exact::Algebraic;
 use crate::math::Vec3;
 use crate::narrow_phase::oracle;

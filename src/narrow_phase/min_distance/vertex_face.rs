@@ -4,8 +4,8 @@
 //! `d = 0` is [`crate::narrow_phase::vertex_face()`] itself.
 
 use super::certificates::VertexFace;
+use super::distance_arg::Separation;
 use super::filtered::filtered;
-use super::separation::Separation;
 use crate::math::Vec3;
 use crate::narrow_phase::oracle;
 use crate::narrow_phase::toi::{SolverTier, Toi};
