@@ -1114,3 +1114,35 @@ fn proximity_of_a_funnel_frame() {
     );
     fails_with(&["proximity", frame], "--distance");
 }
+
+/// `sample-check` on funnel at a small distance: its candidates are the
+/// BVH's at that distance (the step's candidates without time-aligned
+/// pruning), every pair within d at a sample is reported, and it passes.
+#[test]
+fn sample_check_of_a_funnel_step() {
+    let frames = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames");
+    let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
+    let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let d = "1.911e-5";
+    let args = [
+        "sample-check",
+        f0,
+        f1,
+        "--min-distance",
+        d,
+        "--samples",
+        "16",
+    ];
+    let (out, _) = succeeds(&[&args[..], &["--json", "--threads", "2"]].concat());
+    let check: Value = serde_json::from_str(&out).unwrap();
+    let args = ["step", f0, f1, "--min-distance", d, "--time-aligned", "off"];
+    let (out, _) = succeeds(&[&args[..], &["--json"]].concat());
+    let step: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(check["candidates"][0], step["vf"]["candidates"]);
+    assert_eq!(check["candidates"][1], step["ee"]["candidates"]);
+    assert_eq!(check["reported"][0], step["vf"]["colliding"]);
+    assert_eq!(check["passed"], true);
+    assert!(check["sampled"][0].as_u64().unwrap() > 0, "{check}");
+}

@@ -7,14 +7,14 @@ use std::error::Error;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use ccdlab::bounding_volume::KdopAxes;
-use ccdlab::broad_phase::Bvh;
+use ccdlab::broad_phase::CandidateSet;
+use ccdlab::filter::FilterSet;
 use ccdlab::harness::separation_sampler::{
     DEFAULT_SAMPLES, MAX_SAMPLES, SampleOutcome, SamplerCheck, check_reported, sample_candidates,
 };
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{Step, read_step};
-use ccdlab::pipeline::{Pipeline, PipelineConfig};
+use ccdlab::pipeline::{Pipeline, PipelineConfig, candidates};
 use serde::Serialize;
 
 /// Arguments of `ccdlab sample-check`.
@@ -86,8 +86,18 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let pipeline_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
-    let (candidates, _) = pool
-        .install(|| Bvh::build_within(&step, KdopAxes::Dop26, false, d).self_candidate_set_par());
+    // Every pair the 26-DOP BVH grown by d / 2 finds, with no filter.
+    let plain = PipelineConfig {
+        filters: FilterSet::None,
+        window: false,
+        min_distance: d,
+        ..PipelineConfig::default()
+    };
+    let found = pool.install(|| candidates(&step, &plain))?;
+    let candidates = CandidateSet {
+        vertex_face: found.vertex_face,
+        edge_edge: found.edge_edge,
+    };
     let candidates_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
