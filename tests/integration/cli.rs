@@ -1146,3 +1146,56 @@ fn sample_check_of_a_funnel_step() {
     assert_eq!(check["passed"], true);
     assert!(check["sampled"][0].as_u64().unwrap() > 0, "{check}");
 }
+
+/// `candidates` writes a step's pairs as query files whose truth is the
+/// exact verdict: `queries` reads them back and scores the exact solver
+/// without a miss, with the step's colliding pairs as positives; the pairs
+/// and points are the library's `candidates`; a file where the folder
+/// should be is refused, naming `--out`.
+#[test]
+fn candidates_are_written_as_query_files() {
+    use ccdlab::harness::ground_truth::{QueryKind, read_query_csv};
+    use ccdlab::mesh::{Step, read_step};
+    use ccdlab::pipeline::{PipelineConfig, TimeAligned, candidates};
+    let frames = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames");
+    let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
+    let (p0, p1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let d = Scratch::new("cli-candidates");
+    let out = d.join("sets");
+    let (text, _) = succeeds(&["candidates", p0, p1, "--out", out.to_str().unwrap()]);
+    assert!(text.contains("reach the exact test"), "{text}");
+    let scored = queries_json(&[], &out);
+    let (step, _) = succeeds(&["step", "--json", p0, p1]);
+    let step: Value = serde_json::from_str(&step).unwrap();
+    assert_eq!(scored["total"]["false_negatives"], 0);
+    assert_eq!(scored["total"]["false_positives"], 0);
+    let positives = |kind: &str| {
+        let sets = scored["sets"].as_array().unwrap();
+        sets.iter().find(|s| s["kind"] == kind).unwrap()["positives"].clone()
+    };
+    assert_eq!(positives("vf"), step["vf"]["colliding"]);
+    assert_eq!(positives("ee"), step["ee"]["colliding"]);
+    // The library's pairs, point for point.
+    let (mesh, x0, x1) = read_step(&f0, &f1).unwrap();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let config = PipelineConfig {
+        time_aligned: TimeAligned::Auto,
+        ..PipelineConfig::default()
+    };
+    let found = candidates(&step, &config).unwrap();
+    let vf = read_query_csv(&out.join("vertex-face/227-228.csv"), QueryKind::VertexFace).unwrap();
+    let want: Vec<_> = (found.vertex_face.iter())
+        .map(|p| step.vertex_face_points(p.v, p.f))
+        .collect();
+    assert_eq!(vf.points, want);
+    let ee = read_query_csv(&out.join("edge-edge/227-228.csv"), QueryKind::EdgeEdge).unwrap();
+    assert_eq!(ee.points.len(), found.edge_edge.len());
+    // A file in the way of the folder.
+    let blocked = d.file("blocked", "x");
+    fails_with(
+        &["candidates", p0, p1, "--out", blocked.to_str().unwrap()],
+        "--out",
+    );
+}

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+mod candidates;
 mod counts_table;
 mod discrete;
 mod generate;
@@ -29,6 +30,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// A step's pairs that reach the exact test, written as query files
+    /// (Sample-Queries CSV, the exact verdicts as truth) for `ccdlab
+    /// queries` or another CCD benchmark.
+    Candidates(candidates::Args),
     /// Print where ccdlab looks for the data sets, and what it finds there.
     Data,
     /// Discrete detectors (sphere–sphere, sphere–box, cylinder–terrain) vs
@@ -134,6 +139,7 @@ fn main() -> ExitCode {
     exit_cleanly_when_stdout_fails();
     let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
+        Command::Candidates(args) => candidates::run(args),
         Command::Data => data(),
         Command::Discrete(args) => discrete::run(args),
         Command::Generate(args) => generate::run(args),

@@ -100,6 +100,44 @@ pub fn rational_to_f64(numerator: &str, denominator: &str) -> Result<f64, Ration
     }
 }
 
+/// The exact value of a finite double as `(numerator, denominator)` in
+/// decimal and in lowest terms, the denominator a power of two: what
+/// [`rational_to_f64`] reads back as `x` (`−0.0` is written `0/1`, which
+/// reads back as `+0.0`). The form the query files store coordinates in.
+///
+/// # Panics
+/// When `x` is NaN or infinite (no rational is).
+pub fn f64_to_rational(x: f64) -> (String, String) {
+    assert!(x.is_finite(), "{x} is not a rational number");
+    if x == 0.0 {
+        return ("0".into(), "1".into());
+    }
+    // x = ±m · 2^e (IEEE 754 binary64: a biased exponent field of 0 is the
+    // subnormals' 2^−1074 scale without the implicit bit).
+    let bits = x.to_bits();
+    let field = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let (m, e) = if field == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), field - 1075)
+    };
+    let tz = m.trailing_zeros();
+    let (m, e) = (m >> tz, e + i64::from(tz));
+    let sign = if x < 0.0 { "-" } else { "" };
+    if e >= 0 {
+        (
+            format!("{sign}{}", BigUint::from(m) << e as u64),
+            "1".into(),
+        )
+    } else {
+        (
+            format!("{sign}{m}"),
+            (BigUint::from(1u8) << (-e) as u64).to_string(),
+        )
+    }
+}
+
 impl Magnitude {
     fn into_big(self) -> BigUint {
         match self {
@@ -227,6 +265,19 @@ mod tests {
     }
 
     #[test]
+    fn doubles_written_as_rationals() {
+        let w = |x: f64| f64_to_rational(x);
+        assert_eq!(w(0.75), ("3".into(), "4".into()));
+        assert_eq!(w(-6.0), ("-6".into(), "1".into()));
+        assert_eq!(w(-0.0), ("0".into(), "1".into()));
+        assert_eq!(
+            w(f64::from_bits(1)).1,
+            (BigUint::from(1u8) << 1074u32).to_string()
+        );
+        assert_eq!(w(f64::MAX).1, "1");
+    }
+
+    #[test]
     fn simple_values() {
         assert_eq!(rational_to_f64("3", "4"), Ok(0.75));
         assert_eq!(rational_to_f64(" -6 ", "8"), Ok(-0.75));
@@ -301,6 +352,22 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Every finite double, subnormals and extremes included, is written
+        /// in lowest terms as [`exact_ratio`] gives it, and read back.
+        #[test]
+        fn written_rationals_read_back(x in finite_f64()) {
+            let (n, d) = f64_to_rational(x);
+            let (en, ed) = exact_ratio(x);
+            let g = num_integer::Integer::gcd(&en.magnitude().clone(), &ed);
+            if x != 0.0 {
+                prop_assert_eq!(&n, &(en / BigInt::from(g.clone())).to_string());
+                prop_assert_eq!(&d, &(ed / g).to_string());
+            }
+            let back = rational_to_f64(&n, &d).unwrap();
+            prop_assert_eq!(back, x);
+            prop_assert!(x == 0.0 || back.to_bits() == x.to_bits());
+        }
 
         /// Any double, written as an unreduced ratio, comes back bit for bit.
         #[test]

@@ -1,0 +1,132 @@
+//! `ccdlab candidates`: a step's pairs that reach the exact test, written as
+//! query files with the exact verdicts as their truth (docs/design.md §2.3):
+//! the Sample-Queries CSV format that `ccdlab queries` and other CCD
+//! benchmarks read, so that another method meets a real step's pairs.
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::filter::FilterSet;
+use ccdlab::harness::ground_truth::write_query_csv;
+use ccdlab::harness::output::{check_output, write_atomic_with};
+use ccdlab::math::Vec3;
+use ccdlab::mesh::{Step, read_step};
+use ccdlab::narrow_phase::{edge_edge, vertex_face};
+use ccdlab::pipeline::{PipelineConfig, PipelineError, TimeAligned, candidates};
+use rayon::prelude::*;
+
+/// Arguments of `ccdlab candidates`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The frame at t = 0 (PLY or OBJ).
+    frame0: PathBuf,
+    /// The frame at t = 1 (same topology).
+    frame1: PathBuf,
+    /// Folder to write to: `vertex-face/NAME.csv` and `edge-edge/NAME.csv`,
+    /// NAME the two frames' stems (`227-228`); other files are left alone.
+    #[arg(long)]
+    out: PathBuf,
+    /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
+    #[arg(long, default_value = "26")]
+    k: KdopAxes,
+    /// Filters the listed pairs have passed: none, dnf, slpf, slpf+dnf
+    /// (`none` with `--window off`: every pair the BVH finds).
+    #[arg(long, default_value_t = FilterSet::SlpfDnf)]
+    filters: FilterSet,
+    /// The coplanar-window filter after them: on or off.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    window: String,
+    /// Time-aligned pruning in the BVH, as for `step`: on, off or auto.
+    #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
+    time_aligned: String,
+    /// Worker threads, 1 to 1024 (default: all logical CPUs).
+    #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
+    threads: Option<usize>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
+    let name = format!("{}-{}.csv", stem(&args.frame0)?, stem(&args.frame1)?);
+    let files = ["vertex-face", "edge-edge"].map(|kind| args.out.join(kind).join(&name));
+    // Folders first (so that the files can be checked, and written later);
+    // a file is only ever replaced whole.
+    for f in &files {
+        if let Some(dir) = f.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("--out: {}: {e}", dir.display()))?;
+        }
+        check_output(f, &[&args.frame0, &args.frame1])
+            .map_err(|e| format!("--out: {}: {e}", f.display()))?;
+    }
+    let pool = crate::pipeline_args::thread_pool(args.threads)?;
+    let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
+    let step = Step::new(&mesh, &x_t0, &x_t1)?;
+    let config = PipelineConfig {
+        axes: args.k,
+        filters: args.filters,
+        window: args.window == "on",
+        time_aligned: match args.time_aligned.as_str() {
+            "on" => TimeAligned::On,
+            "auto" => TimeAligned::Auto,
+            _ => TimeAligned::Off,
+        },
+        ..PipelineConfig::default()
+    };
+    let (found, vf, ee) = pool.install(|| -> Result<_, PipelineError> {
+        let found = candidates(&step, &config)?;
+        // Each pair's points, and the exact verdict as its truth.
+        let vf: Vec<([Vec3; 8], bool)> = (found.vertex_face.par_iter())
+            .map(|p| {
+                let q = step.vertex_face_points(p.v, p.f);
+                let [a, b, c, d, e, f, g, h] = &q;
+                (q, vertex_face(a, b, c, d, e, f, g, h).is_some())
+            })
+            .collect();
+        let ee: Vec<([Vec3; 8], bool)> = (found.edge_edge.par_iter())
+            .map(|p| {
+                let q = step.edge_edge_points(p.e0, p.e1);
+                let [a, b, c, d, e, f, g, h] = &q;
+                (q, edge_edge(a, b, c, d, e, f, g, h).is_some())
+            })
+            .collect();
+        Ok((found, vf, ee))
+    })?;
+    for (file, queries) in files.iter().zip([&vf, &ee]) {
+        let (points, truth): (Vec<[Vec3; 8]>, Vec<bool>) = queries.iter().copied().unzip();
+        write_atomic_with(file, |w| write_query_csv(w, &points, Some(&truth)))
+            .map_err(|e| format!("--out: {}: {e}", file.display()))?;
+    }
+    let r = &found.report;
+    let colliding = |q: &[([Vec3; 8], bool)]| q.iter().filter(|(_, t)| *t).count();
+    println!(
+        "{} -> {}: {} vertex-face and {} edge-edge pairs reach the exact test (of the BVH's {} and \
+         {}; filters {}, window {}, time-aligned {}); {} and {} collide",
+        args.frame0.display(),
+        args.frame1.display(),
+        vf.len(),
+        ee.len(),
+        r.vf.candidates,
+        r.ee.candidates,
+        r.filters,
+        if r.window { "on" } else { "off" },
+        if r.time_aligned { "on" } else { "off" },
+        colliding(&vf),
+        colliding(&ee),
+    );
+    println!("written: {}, {}", files[0].display(), files[1].display());
+    Ok(())
+}
+
+/// A frame's file stem, for the query files' name.
+fn stem(path: &Path) -> Result<String, String> {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            format!(
+                "{}: no file name to name the query files by",
+                path.display()
+            )
+        })
+}
