@@ -467,3 +467,11 @@ pub(crate) fn toi_object(py: Python<'_>, toi: Option<Toi>) -> PyResult<Option<Py
         }
     }
 }
+
+/// Triangles as an int64 `(m, 3)` array.
+pub(crate) fn faces_array(py: Python<'_>, faces: &[[u32; 3]]) -> PyResult<Py<PyAny>> {
+    let flat: Vec<i64> = faces.iter().flatten().map(|&i| i64::from(i)).collect();
+    let array = Array2::from_shape_vec((faces.len(), 3), flat)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    Ok(array.into_pyarray(py).into_any().unbind())
+}

@@ -1,0 +1,422 @@
+//! `ccdlab.step` and `ccdlab.Pipeline`: one step of a deforming mesh, and a
+//! sequence of steps that keeps its BVH.
+
+use super::*;
+
+/// One step of a deforming triangle mesh through the whole pipeline.
+///
+/// Every vertex moves linearly from ``V0`` (t = 0) to ``V1`` (t = 1). The
+/// step runs the 26-DOP BVH over swept features, the SLPF and DNF filters
+/// and the exact vertex–face and edge–edge tests, with the configuration
+/// and the defaults of ``ccdlab step``; the result is the same as the
+/// command line's for the same frames.
+///
+/// Parameters
+/// ----------
+/// V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+///     Vertex positions at t = 0 and t = 1 (finite; C or Fortran order;
+///     float32 widened exactly, integers of magnitude at most 2**53
+///     converted exactly, larger ones refused).
+/// F : ndarray, shape (m, 3), any integer dtype
+///     Triangles as vertex indices, from 0; three distinct corners each
+///     (none, ``numpy.empty((0, 3), int)``, for rods alone).
+/// edges : ndarray, shape (e, 2), any integer dtype, or None, optional
+///     Codimensional edges (rods, hair, seams: edges in no triangle), as
+///     the IPC Toolkit's ``CollisionMesh`` takes them (default None). An
+///     edge of a triangle, or one listed twice, is dropped; the others
+///     follow the triangles' edges in ``ccdlab.edges(F, edges)``. Their
+///     vertices are tested against the faces and the edges against every
+///     edge. Vertices in no face and no edge (points) are tested against
+///     the faces, the codimensional edges and each other (``ve_pairs``,
+///     ``vv_pairs``).
+/// k : int or str, optional
+///     Bounding volume of the BVH: 6, 8, 14, 18 or 26 (default).
+/// filters : {"slpf+dnf", "slpf", "dnf", "none"}, optional
+///     Low-level filters before the exact tests (SLPF is left out when
+///     ``time_aligned="auto"`` prunes).
+/// window : bool, optional
+///     The coplanar-window filter after the paper's filters (default True).
+/// time_aligned : {"auto", "on", "off"} or bool, optional
+///     Time-aligned pruning of the BVH's pairs; "auto" (default) prunes
+///     when the vertices move far against the edges' length; "off" is the
+///     paper's pipeline. The colliding pairs are the same in every setting.
+/// solver : {"exact", "cubic"}, optional
+///     Narrow-phase solver (default "exact"); at ``min_distance`` > 0 the
+///     exact one only (the cubic one decides contact only).
+/// threads : int or None, optional
+///     Worker threads, 1 to 1024; None (default): all logical CPUs. The
+///     result is the same for any count.
+/// collect_pairs : bool, optional
+///     Keep every colliding pair (``vf_pairs``, ``ee_pairs``, ``ve_pairs``,
+///     ``vv_pairs`` and their ``*_toi``); default False (counts and time of
+///     impact only).
+/// min_distance : float, optional
+///     Minimum separation d >= 0: features that come within Euclidean
+///     distance d during the step collide (default 0: contact). At d > 0
+///     DNF and the window filter keep a margin of d, and SLPF (proven for
+///     contact only) is off; ``report`` says what ran. The work grows with
+///     the pairs that come within d: a d of the order of the mesh's edge
+///     length or more makes most nearby pairs collide and a step take
+///     seconds to minutes. Called from the main thread, the step's
+///     traversal gives up on Ctrl-C (or any exception a signal handler
+///     raises), and that exception is raised.
+/// bodies : ndarray, shape (n,), any integer dtype, or None, optional
+///     A body label per vertex, from 0 (default None). A pair of features
+///     is tested when they are in different bodies, or in one body that
+///     collides with itself (``self_collision``): a static obstacle is a
+///     body that does not. Each face's corners (and each codimensional
+///     edge's ends) must be in one body.
+/// self_collision : bool, sequence of bool or "moving", optional
+///     Whether bodies collide with themselves: one bool for every body, or
+///     one per body label (``self_collision[b]`` for body b; entries past
+///     the largest label are not used). Default True: every pair is
+///     tested. Without ``bodies``: ``False`` makes each connected
+///     component a body (only pairs across components are tested), and
+///     ``"moving"`` makes the components that do not move in the step a
+///     static obstacle (its pairs with itself are not tested), as
+///     ``ccdlab step --self-collision off`` and ``moving``.
+///
+/// Returns
+/// -------
+/// StepResult
+///     ``toi``, ``toi_upper``, the pairs (when collected) and ``report``.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype, a non-finite coordinate, frames of different
+///     vertex counts, a face or edge index out of range, a face repeating a
+///     vertex, an edge joining a vertex to itself, no faces and no edges, a
+///     bad option, or ``bodies`` that do not fit the mesh.
+#[pyfunction]
+#[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
+    window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
+    threads = None, collect_pairs = false, min_distance = Distance(0.0), bodies = None,
+    self_collision = SelfCollision::All(true)),
+    text_signature = "(V0, V1, F, *, edges=None, k=26, filters='slpf+dnf', window=True, \
+        time_aligned='auto', solver='exact', threads=None, collect_pairs=False, min_distance=0.0, \
+        bodies=None, self_collision=True)")]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub(crate) fn step(
+    py: Python<'_>,
+    V0: &Bound<'_, PyAny>,
+    V1: &Bound<'_, PyAny>,
+    F: &Bound<'_, PyAny>,
+    edges: Option<&Bound<'_, PyAny>>,
+    k: IntOrStr,
+    filters: &str,
+    window: bool,
+    time_aligned: BoolOrStr,
+    solver: &str,
+    threads: Option<Threads>,
+    collect_pairs: bool,
+    min_distance: Distance,
+    bodies: Option<&Bound<'_, PyAny>>,
+    self_collision: SelfCollision,
+) -> PyResult<StepResult> {
+    let mut options = Options::parse(
+        k,
+        filters,
+        window,
+        time_aligned,
+        solver,
+        threads,
+        collect_pairs,
+        min_distance,
+        None,
+    )?;
+    let (x_t0, x_t1) = frames(V0, V1, None)?;
+    // The labels are read once the vertex count is known.
+    options.config.bodies = parse_bodies(bodies, self_collision, Some(x_t0.len()))?;
+    let faces = faces(F, Some(x_t0.len()), "F")?;
+    let edges = codim_edges(edges, Some(x_t0.len()))?;
+    let pool = thread_pool(options.threads)?;
+    let mesh = build_mesh(py, &pool, x_t0.len(), faces, &edges)?;
+    let mut pipeline = Pipeline::new(options.config.clone());
+    let outcome = run_step(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)?;
+    StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
+}
+
+/// A pipeline over the steps of one mesh's frame sequence.
+///
+/// The first step builds the BVH; the next ones refit it (as
+/// ``ccdlab replay`` does from step to step), unless ``rebuild_next()`` was
+/// called. Results are those of fresh steps with the same frames (the same
+/// pairs in the same order). Steps follow one another: stepping the
+/// pipeline while another thread runs one of its steps raises
+/// ``RuntimeError`` (use one pipeline per thread); its properties can be
+/// read meanwhile.
+///
+/// Parameters
+/// ----------
+/// F : ndarray, shape (m, 3), any integer dtype
+///     The mesh's triangles (fixed over the sequence).
+/// edges, k, filters, window, time_aligned, solver, threads, collect_pairs, min_distance, bodies, self_collision
+///     As for ``ccdlab.step`` (the same defaults); ``bodies`` has a label
+///     per vertex of the mesh.
+/// num_vertices : int or None, optional
+///     The mesh's vertex count; None (default): that of the first step's
+///     frames. Every step must have this many vertices.
+///
+/// Raises
+/// ------
+/// ValueError
+///     A wrong shape or dtype of ``F`` or ``edges``, a negative index, no
+///     faces and no edges, a face repeating a vertex, an edge joining a
+///     vertex to itself, or a bad option (with ``num_vertices`` given,
+///     ``bodies`` that do not fit the mesh too).
+#[pyclass(module = "ccdlab", name = "Pipeline", frozen)]
+pub(crate) struct PyPipeline {
+    faces: Vec<[u32; 3]>,
+    /// The codimensional edges, as given (validated).
+    edges: Vec<[u32; 2]>,
+    options: Options,
+    /// The mesh's vertex count, once known (readable while a step runs).
+    num_vertices: OnceLock<usize>,
+    /// What a step changes, held by one step at a time.
+    state: Mutex<PipelineState>,
+}
+
+/// The part of a [`PyPipeline`] that its steps change.
+struct PipelineState {
+    /// Built by the first step (or at once, with `num_vertices`).
+    mesh: Option<TriMesh>,
+    inner: Pipeline,
+    /// The worker pool (a forked child builds its own: the parent's
+    /// workers do not exist in it).
+    pool: Option<Workers>,
+}
+
+impl PyPipeline {
+    /// The state, held to change it; a `RuntimeError` that says so when
+    /// another thread is running one of its steps (the interpreter lock is
+    /// released during a step, and a pipeline's steps follow one another).
+    fn busy_checked(&self) -> PyResult<MutexGuard<'_, PipelineState>> {
+        match self.state.try_lock() {
+            Ok(state) => Ok(state),
+            // A step that panicked (pyo3 raised it as an exception) may
+            // have left its tree half refitted: the next step builds anew.
+            Err(TryLockError::Poisoned(p)) => {
+                let mut state = p.into_inner();
+                state.inner.rebuild_next();
+                self.state.clear_poison();
+                Ok(state)
+            }
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "this Pipeline is running a step in another thread: a pipeline's steps follow \
+                 one another (each refits the BVH of the one before); use one Pipeline per \
+                 thread",
+            )),
+        }
+    }
+}
+
+#[pymethods]
+impl PyPipeline {
+    #[new]
+    #[pyo3(signature = (F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
+        window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
+        threads = None, collect_pairs = false, min_distance = Distance(0.0), bodies = None,
+        self_collision = SelfCollision::All(true), num_vertices = None),
+        text_signature = "(F, *, edges=None, k=26, filters='slpf+dnf', window=True, \
+            time_aligned='auto', solver='exact', threads=None, collect_pairs=False, \
+            min_distance=0.0, bodies=None, self_collision=True, num_vertices=None)")]
+    #[allow(non_snake_case, clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        F: &Bound<'_, PyAny>,
+        edges: Option<&Bound<'_, PyAny>>,
+        k: IntOrStr,
+        filters: &str,
+        window: bool,
+        time_aligned: BoolOrStr,
+        solver: &str,
+        threads: Option<Threads>,
+        collect_pairs: bool,
+        min_distance: Distance,
+        bodies: Option<&Bound<'_, PyAny>>,
+        self_collision: SelfCollision,
+        num_vertices: Option<usize>,
+    ) -> PyResult<PyPipeline> {
+        let options = Options::parse(
+            k,
+            filters,
+            window,
+            time_aligned,
+            solver,
+            threads,
+            collect_pairs,
+            min_distance,
+            parse_bodies(bodies, self_collision, num_vertices)?,
+        )?;
+        let faces = faces(F, num_vertices, "F")?;
+        let edges = codim_edges(edges, num_vertices)?;
+        // No faces and no edges, a face repeating a vertex or an edge
+        // joining one to itself is refused at once, not at the first step
+        // (the indices' range needs the vertex count).
+        let bound = faces.iter().flatten().chain(edges.iter().flatten());
+        let bound = bound.max().map_or(0, |&i| i as usize + 1);
+        check_mesh(num_vertices.unwrap_or(bound), &faces, &edges).map_err(|e| mesh_error(&e))?;
+        let (mesh, pool) = match num_vertices {
+            Some(n) => {
+                let pool = thread_pool(options.threads)?;
+                let mesh = build_mesh(py, &pool, n, faces.clone(), &edges)?;
+                // Bodies that do not fit the mesh are refused at once too.
+                if let Some(bodies) = &options.config.bodies {
+                    bodies
+                        .check(&mesh)
+                        .map_err(|e| value_error(format!("bodies: {e}")))?;
+                }
+                (Some(mesh), Some(pool))
+            }
+            None => (None, None),
+        };
+        Ok(PyPipeline {
+            faces,
+            edges,
+            num_vertices: num_vertices.map_or_else(OnceLock::new, OnceLock::from),
+            state: Mutex::new(PipelineState {
+                mesh,
+                inner: Pipeline::new(options.config.clone()),
+                pool,
+            }),
+            options,
+        })
+    }
+
+    /// Runs one step, from ``V0`` (t = 0) to ``V1`` (t = 1).
+    ///
+    /// Parameters
+    /// ----------
+    /// V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+    ///     Vertex positions (converted as for ``ccdlab.step``); n is the
+    ///     mesh's vertex count (set by the first step unless given to the
+    ///     constructor).
+    ///
+    /// Returns
+    /// -------
+    /// StepResult
+    ///     As ``ccdlab.step``; ``report["bvh"]`` says whether this step built
+    ///     or refitted the BVH.
+    ///
+    /// Raises
+    /// ------
+    /// ValueError
+    ///     Bad frames, or frames of another vertex count than the mesh's.
+    /// RuntimeError
+    ///     The pipeline is running a step in another thread.
+    #[allow(non_snake_case)]
+    fn step(
+        &self,
+        py: Python<'_>,
+        V0: &Bound<'_, PyAny>,
+        V1: &Bound<'_, PyAny>,
+    ) -> PyResult<StepResult> {
+        let mut state = self.busy_checked()?;
+        let PipelineState { mesh, inner, pool } = &mut *state;
+        let (x_t0, x_t1) = frames(V0, V1, mesh.as_ref().map(TriMesh::num_vertices))?;
+        if pool.as_ref().is_none_or(Workers::is_foreign) {
+            // An inherited pool is leaked by its drop.
+            *pool = Some(thread_pool(self.options.threads)?);
+        }
+        let pool = pool.as_ref().expect("built above");
+        if mesh.is_none() {
+            // Its topology checks the indices against the first step's count.
+            let n = x_t0.len();
+            *mesh = Some(build_mesh(py, pool, n, self.faces.clone(), &self.edges)?);
+            let _ = self.num_vertices.set(n);
+        }
+        let mesh = mesh.as_ref().expect("built above");
+        let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
+        StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
+    }
+
+    /// Makes the next step build its BVH anew instead of refitting it
+    /// (after large deformations, say). Its result is a fresh step's.
+    fn rebuild_next(&self) -> PyResult<()> {
+        self.busy_checked()?.inner.rebuild_next();
+        Ok(())
+    }
+
+    /// The configuration, as the keyword arguments that give it.
+    #[getter]
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.options.to_dict(py)
+    }
+
+    /// The mesh's triangles, int64 (m, 3), read-only (a copy: the
+    /// pipeline's faces are fixed).
+    #[getter]
+    fn faces<'py>(&self, py: Python<'py>) -> PyResult<Py<PyAny>> {
+        read_only(py, faces_array(py, &self.faces)?)
+    }
+
+    /// The mesh's codimensional edges as given, int64 (e, 2), read-only;
+    /// None when none were given.
+    #[getter]
+    fn edges<'py>(&self, py: Python<'py>) -> PyResult<Option<Py<PyAny>>> {
+        if self.edges.is_empty() {
+            return Ok(None);
+        }
+        let flat = self.edges.iter().flatten().map(|&i| i64::from(i)).collect();
+        Ok(Some(read_only(py, pairs_array(py, flat)?)?))
+    }
+
+    /// The mesh's vertex count, or None before the first step.
+    #[getter]
+    fn num_vertices(&self) -> Option<usize> {
+        self.num_vertices.get().copied()
+    }
+
+    /// Pickling: the faces and the configuration (a new BVH is built by the
+    /// unpickled pipeline's first step).
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        let args = PyTuple::new(py, [faces_array(py, &self.faces)?])?;
+        let kwargs = self.options.to_dict(py)?;
+        kwargs.set_item("edges", self.edges(py)?)?;
+        kwargs.set_item("num_vertices", self.num_vertices())?;
+        Ok((args, kwargs))
+    }
+
+    fn __repr__(&self) -> String {
+        let bodies = match &self.options.config.bodies {
+            None => String::new(),
+            Some(Bodies::Components) => ", self_collision=False".to_string(),
+            Some(Bodies::StillObstacle) => ", self_collision=\"moving\"".to_string(),
+            Some(Bodies::Labels(labels)) => format!(
+                ", bodies=<{} labels>, self_collision={}",
+                labels.of_vertex().len(),
+                match labels.self_colliding() {
+                    SelfColliding::All(true) => "True".to_string(),
+                    SelfColliding::All(false) => "False".to_string(),
+                    SelfColliding::Each(each) => format!("<{} bools>", each.len()),
+                }
+            ),
+        };
+        let edges = match self.edges.len() {
+            0 => String::new(),
+            n => format!(", {n} edges"),
+        };
+        format!(
+            "Pipeline({} faces{edges}, k={}, filters={:?}, window={}, time_aligned={:?}, \
+             solver={:?}, threads={}, min_distance={:?}{bodies})",
+            self.faces.len(),
+            self.options.config.axes.k(),
+            self.options.config.filters.to_string(),
+            if self.options.config.window {
+                "True"
+            } else {
+                "False"
+            },
+            format!("{:?}", self.options.config.time_aligned).to_lowercase(),
+            self.options.config.solver.name(),
+            self.options
+                .threads
+                .map_or("None".to_string(), |n| n.to_string()),
+            self.options.config.min_distance
+        )
+    }
+}
