@@ -35,7 +35,8 @@
 use rayon::prelude::*;
 
 use super::bvh::{KdopBvh, NO_FACE};
-use super::bvh_traverse::{SubtreeSkip, cluster_tasks, gather, own_leaves};
+use super::bvh_descent::{SubtreeSkip, gather, own_leaves};
+use super::bvh_traverse::cluster_tasks;
 use crate::bounding_volume::{Kdop, QuantizedKdopQuery};
 
 impl<const N: usize> KdopBvh<N> {

@@ -3,10 +3,9 @@
 //! them), down to the paper's feature level (Wan, Fu & Yao 2022, §1.1: the
 //! smallest BVs enclose the triangles' vertices and edges, not the triangles).
 //!
-//! (One file of over 1,000 lines on purpose: the descent, the clusters and
-//! the feature level below a leaf pair share one scratch buffer, its flush
-//! and the invariants stated here; apart, each part would reach into the
-//! others' private items.)
+//! The descent that lists a query's partner leaves is in `bvh_descent`; the
+//! clusters, the tasks and the feature level below a leaf pair, which share
+//! one scratch buffer and its flush, are here.
 //!
 //! **What is emitted.** For every pair of distinct leaves `A`, `B` reached
 //! (below), with `f_A`, `f_B` their faces: `(v, f_B)` for every vertex `v`
@@ -125,7 +124,8 @@
 
 use rayon::prelude::*;
 
-use super::bvh::{BroadPhaseError, KdopBvh, LEAF, Leaf, MAX_DEPTH, NO_FACE, check_disjoint};
+use super::bvh::{BroadPhaseError, KdopBvh, Leaf, NO_FACE, check_disjoint};
+use super::bvh_descent::{Groups, SubtreeSkip, gather, gather_two, own_leaves};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
 use crate::bounding_volume::{
     AlignedQuantizedKdop, Kdop, QuantizedKdop, QuantizedKdopQuery, aligned_merge, aligned_overlap,
@@ -135,69 +135,6 @@ use crate::bounding_volume::{
 /// The group of a component whose leaf pairs are all traversed
 /// ([`KdopBvh::self_candidates_skipping`]).
 pub const NOT_SKIPPED: u32 = u32::MAX;
-
-/// The group of a cluster whose leaves are not all in one skipped group:
-/// no subtree has it, so its descent skips none.
-const NO_QUERY_GROUP: u32 = u32::MAX - 1;
-
-/// The skipped groups of one traversal (module doc, *Skipped groups*).
-struct Groups<'a> {
-    /// Each component's group, or [`NOT_SKIPPED`].
-    component: &'a [u32],
-    /// Each internal node's children's group: the one skipped group every
-    /// leaf below is in, or [`NOT_SKIPPED`].
-    node: Vec<[u32; 2]>,
-}
-
-impl<'a> Groups<'a> {
-    /// The groups of `t`'s subtrees, from the components' (children come
-    /// after their parent in `t.inner`, so one pass from the end meets
-    /// every child before its parent).
-    fn new<const N: usize>(t: &KdopBvh<N>, component: &'a [u32]) -> Groups<'a> {
-        let mut node = vec![[NOT_SKIPPED; 2]; t.inner.len()];
-        for i in (0..t.inner.len()).rev() {
-            for k in 0..2 {
-                let c = t.inner[i].child[k];
-                node[i][k] = if c & LEAF != 0 {
-                    component[t.leaves[(c & !LEAF) as usize].component as usize]
-                } else {
-                    let [a, b] = node[c as usize];
-                    if a == b { a } else { NOT_SKIPPED }
-                };
-            }
-        }
-        Groups { component, node }
-    }
-
-    /// The group of leaves `c0..c1`: the skipped group they are all in, or
-    /// [`NO_QUERY_GROUP`].
-    fn of_leaves<const N: usize>(&self, t: &KdopBvh<N>, c0: usize, c1: usize) -> u32 {
-        let group = |l: usize| self.component[t.leaves[l].component as usize];
-        let g = group(c0);
-        if g != NOT_SKIPPED && (c0 + 1..c1).all(|l| group(l) == g) {
-            g
-        } else {
-            NO_QUERY_GROUP
-        }
-    }
-}
-
-/// What a descent skips: the subtrees whose leaves are all in `query`, the
-/// group of the query's leaves ([`Groups`]); nothing when the descent's
-/// `SKIP` parameter is off.
-#[derive(Clone, Copy)]
-pub(super) struct SubtreeSkip<'a> {
-    node: &'a [[u32; 2]],
-    query: u32,
-}
-
-impl SubtreeSkip<'_> {
-    /// Skips nothing.
-    pub(super) const NONE: SubtreeSkip<'static> = SubtreeSkip {
-        node: &[],
-        query: NO_QUERY_GROUP,
-    };
-}
 
 /// Leaves (queries) per parallel task: across two trees exactly (the last
 /// task excepted), in the self traversal at least (a task takes whole
@@ -209,12 +146,6 @@ const MAX_OWNED: usize = 3;
 
 /// A buffer of candidates goes to the sink once it holds this many.
 const FLUSH: usize = 4096;
-
-/// Traversal stack size: a node visit pops one entry and pushes at most two,
-/// so the stack never holds more than one entry per internal node on the
-/// current path plus one, at most [`MAX_DEPTH`] + 1 (checked by
-/// [`KdopBvh::validate`]).
-const STACK: usize = 2 * MAX_DEPTH;
 
 /// Buffers of one task, reused across its queries.
 struct Scratch {
@@ -497,10 +428,7 @@ fn self_range_with<const N: usize, const SKIP: bool>(
 ) {
     let skip = groups.map(|g| g.component);
     let subtrees = |c0: usize, c1: usize| match groups {
-        Some(g) if SKIP => SubtreeSkip {
-            node: &g.node,
-            query: g.of_leaves(t, c0, c1),
-        },
+        Some(g) if SKIP => g.subtrees(t, c0, c1),
         _ => SubtreeSkip::NONE,
     };
     let mut k = 0;
@@ -537,173 +465,6 @@ fn self_range_with<const N: usize, const SKIP: bool>(
         std::mem::swap(&mut sc.cluster, &mut sc.cluster_next);
         cluster(t, c1, c2, nb, skip, sc, stats, sink);
         k += 2;
-    }
-}
-
-/// Lists at the front of `out` the leaves `c0 + 1..c1` of the cluster
-/// `c0..c1` whose k-DOPs overlap `q`, the merge of the cluster's (all of
-/// them, unless a leaf's k-DOP is empty), as [`gather`] would list them;
-/// returns their number. Counts the tests. The cluster's descent then
-/// starts at `c1` and skips the cluster's own subtree.
-#[inline(always)]
-pub(super) fn own_leaves<const N: usize>(
-    q: &QuantizedKdopQuery<N>,
-    t: &KdopBvh<N>,
-    c0: usize,
-    c1: usize,
-    out: &mut Vec<u32>,
-    tests: &mut u64,
-) -> usize {
-    if out.len() < c1 - c0 {
-        out.resize(c1 - c0, 0);
-    }
-    let mut n = 0;
-    for l in c0 + 1..c1 {
-        out[n] = l as u32;
-        n += usize::from(q.overlaps(&t.leaf_q[l]));
-    }
-    *tests += (c1 - c0 - 1) as u64;
-    n
-}
-
-/// Collects into `out`, after the `listed` entries at its front, the leaves
-/// of `t` numbered `bound` or above whose node k-DOPs overlap `q` (quantized
-/// on `t`'s grid), in ascending order; returns the length of the list.
-/// Counts the node tests.
-///
-/// A leaf child is listed when its parent is visited, an internal child's
-/// leaves later, so the order is ascending only because no node has a leaf
-/// right of an internal node (the median split's shape, checked by
-/// [`KdopBvh::validate`]). `cluster` relies on it: in a tree of another
-/// shape it would list some leaf pairs twice (docs/notes/bvh-build.md).
-#[inline(always)]
-pub(super) fn gather<const N: usize, const SKIP: bool>(
-    q: &QuantizedKdopQuery<N>,
-    t: &KdopBvh<N>,
-    bound: u32,
-    listed: usize,
-    out: &mut Vec<u32>,
-    tests: &mut u64,
-    skip: SubtreeSkip<'_>,
-) -> usize {
-    if t.inner.is_empty() {
-        // Zero or one leaf.
-        if t.leaves.len() == 1 && bound == 0 {
-            *tests += 1;
-            if q.overlaps(&t.root_bv) {
-                out.resize(out.len().max(listed + 1), 0);
-                out[listed] = 0;
-                return listed + 1;
-            }
-        }
-        return listed;
-    }
-    let mut d = Descent::from_root(listed);
-    while d.top > 0 {
-        d.visit::<N, SKIP>(q, t, bound, out, skip);
-    }
-    *tests += d.tests;
-    d.n_out
-}
-
-/// [`gather`] for two queries at once, each with its own bound and output:
-/// their descents take turns, one node each, so that the processor overlaps
-/// their latencies (module doc: "Two descents at a time"). Each output is
-/// exactly [`gather`]'s for its query, and so is the count of node tests.
-#[inline(always)]
-fn gather_two<const N: usize, const SKIP: bool>(
-    q: [&QuantizedKdopQuery<N>; 2],
-    t: &KdopBvh<N>,
-    bound: [u32; 2],
-    listed: [usize; 2],
-    [out_a, out_b]: [&mut Vec<u32>; 2],
-    tests: &mut u64,
-    [skip_a, skip_b]: [SubtreeSkip<'_>; 2],
-) -> [usize; 2] {
-    if t.inner.is_empty() {
-        return [
-            gather::<N, SKIP>(q[0], t, bound[0], listed[0], out_a, tests, skip_a),
-            gather::<N, SKIP>(q[1], t, bound[1], listed[1], out_b, tests, skip_b),
-        ];
-    }
-    let (mut a, mut b) = (Descent::from_root(listed[0]), Descent::from_root(listed[1]));
-    while a.top > 0 && b.top > 0 {
-        a.visit::<N, SKIP>(q[0], t, bound[0], out_a, skip_a);
-        b.visit::<N, SKIP>(q[1], t, bound[1], out_b, skip_b);
-    }
-    while a.top > 0 {
-        a.visit::<N, SKIP>(q[0], t, bound[0], out_a, skip_a);
-    }
-    while b.top > 0 {
-        b.visit::<N, SKIP>(q[1], t, bound[1], out_b, skip_b);
-    }
-    *tests += a.tests + b.tests;
-    [a.n_out, b.n_out]
-}
-
-/// A depth-first descent in progress ([`gather`]): the nodes still to
-/// visit, the leaves listed so far and the node tests made.
-struct Descent {
-    stack: [u32; STACK],
-    top: usize,
-    n_out: usize,
-    tests: u64,
-}
-
-impl Descent {
-    /// A descent about to visit the root (`inner[0]`), with `listed`
-    /// leaves already in its output.
-    #[inline(always)]
-    fn from_root(listed: usize) -> Descent {
-        Descent {
-            stack: [0; STACK],
-            top: 1,
-            n_out: listed,
-            tests: 0,
-        }
-    }
-
-    /// Visits the node on top of the stack (there is one): lists its leaf
-    /// children numbered `bound` or above that overlap `q` in `out`, and
-    /// pushes its internal ones that do, without a branch on the tests;
-    /// with `SKIP`, not the children whose leaves are all in `skip`'s
-    /// query group.
-    #[inline(always)]
-    fn visit<const N: usize, const SKIP: bool>(
-        &mut self,
-        q: &QuantizedKdopQuery<N>,
-        t: &KdopBvh<N>,
-        bound: u32,
-        out: &mut Vec<u32>,
-        skip: SubtreeSkip<'_>,
-    ) {
-        self.top -= 1;
-        let i = self.stack[self.top] as usize;
-        let n = &t.inner[i];
-        if out.len() < self.n_out + 2 {
-            out.resize(2 * out.len() + 2, 0);
-        }
-        let (mut in0, mut in1) = (n.last[0] >= bound, n.last[1] >= bound);
-        if SKIP {
-            let [g0, g1] = skip.node[i];
-            in0 &= g0 != skip.query;
-            in1 &= g1 != skip.query;
-        }
-        self.tests += u64::from(in0) + u64::from(in1);
-        let h0 = in0 & q.overlaps(&n.bv[0]);
-        let h1 = in1 & q.overlaps(&n.bv[1]);
-        let [c0, c1] = n.child;
-        let (leaf0, leaf1) = (c0 & LEAF != 0, c1 & LEAF != 0);
-        // Right first, so that the left child is visited first (leaves come
-        // out in ascending order).
-        self.stack[self.top] = c1;
-        self.top += usize::from(h1 & !leaf1);
-        self.stack[self.top] = c0;
-        self.top += usize::from(h0 & !leaf0);
-        out[self.n_out] = c0 & !LEAF;
-        self.n_out += usize::from(h0 & leaf0);
-        out[self.n_out] = c1 & !LEAF;
-        self.n_out += usize::from(h1 & leaf1);
     }
 }
 

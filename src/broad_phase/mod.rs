@@ -9,6 +9,7 @@ mod brute_force;
 mod brute_force_edge_face;
 mod bvh;
 mod bvh_build;
+mod bvh_descent;
 mod bvh_edge_face;
 mod bvh_refit;
 mod bvh_traverse;
