@@ -1192,10 +1192,23 @@ fn candidates_are_written_as_query_files() {
     assert_eq!(vf.points, want);
     let ee = read_query_csv(&out.join("edge-edge/227-228.csv"), QueryKind::EdgeEdge).unwrap();
     assert_eq!(ee.points.len(), found.edge_edge.len());
-    // A file in the way of the folder.
+    // A frame against itself: the filters cull every pair (nothing moves,
+    // nothing touches), so no file is written, and an old one of the name
+    // goes.
+    let stale = d.file("sets/vertex-face/227-227.csv", "stale");
+    let (text, _) = succeeds(&["candidates", p0, p0, "--out", out.to_str().unwrap()]);
+    assert!(text.contains("not written"), "{text}");
+    assert!(!stale.exists() && !out.join("edge-edge/227-227.csv").exists());
+    // A file in the way of the folder; a folder `queries` reads as a data
+    // set's own layout.
     let blocked = d.file("blocked", "x");
     fails_with(
         &["candidates", p0, p1, "--out", blocked.to_str().unwrap()],
         "--out",
+    );
+    let reserved = d.join("queries");
+    fails_with(
+        &["candidates", p0, p1, "--out", reserved.to_str().unwrap()],
+        "choose another name",
     );
 }

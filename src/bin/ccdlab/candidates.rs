@@ -24,7 +24,9 @@ pub struct Args {
     /// The frame at t = 1 (same topology).
     frame1: PathBuf,
     /// Folder to write to: `vertex-face/NAME.csv` and `edge-edge/NAME.csv`,
-    /// NAME the two frames' stems (`227-228`); other files are left alone.
+    /// NAME the two frames' stems (`227-228`), each only when that kind has
+    /// pairs (an old file of the name is removed otherwise); other files are
+    /// left alone. The truth column is contact (`d = 0`).
     #[arg(long)]
     out: PathBuf,
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
@@ -47,6 +49,29 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
+    // `ccdlab queries` takes a folder of these names for a data set's own
+    // layout, and would not find the files in it.
+    if let Some(last) = args.out.file_name().and_then(|n| n.to_str())
+        && RESERVED.contains(&last)
+    {
+        return Err(format!(
+            "--out {}: `ccdlab queries` reads a folder named `{last}` as part of a data set's \
+             layout and would not find these files there; choose another name",
+            args.out.display()
+        )
+        .into());
+    }
+    if ["queries", "boxes"]
+        .iter()
+        .any(|d| args.out.join(d).is_dir())
+    {
+        return Err(format!(
+            "--out {}: holds a queries/ or boxes/ folder, so `ccdlab queries` would read it as a \
+             Scalable-CCD scene and not find these files; choose another folder",
+            args.out.display()
+        )
+        .into());
+    }
     let name = format!("{}-{}.csv", stem(&args.frame0)?, stem(&args.frame1)?);
     let files = ["vertex-face", "edge-edge"].map(|kind| args.out.join(kind).join(&name));
     // Folders first (so that the files can be checked, and written later);
@@ -92,6 +117,17 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         Ok((found, vf, ee))
     })?;
     for (file, queries) in files.iter().zip([&vf, &ee]) {
+        if queries.is_empty() {
+            // A query file holds at least one query (the readers refuse an
+            // empty one); an older file of this name would tell of another run.
+            match std::fs::remove_file(file) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(format!("--out: {}: {e}", file.display()).into());
+                }
+                _ => {}
+            }
+            continue;
+        }
         let (points, truth): (Vec<[Vec3; 8]>, Vec<bool>) = queries.iter().copied().unzip();
         write_atomic_with(file, |w| write_query_csv(w, &points, Some(&truth)))
             .map_err(|e| format!("--out: {}: {e}", file.display()))?;
@@ -113,16 +149,24 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         colliding(&vf),
         colliding(&ee),
     );
-    println!("written: {}, {}", files[0].display(), files[1].display());
+    for (file, queries) in files.iter().zip([&vf, &ee]) {
+        if queries.is_empty() {
+            println!("no pairs of this kind, not written: {}", file.display());
+        } else {
+            println!("written: {}", file.display());
+        }
+    }
     Ok(())
 }
+
+/// Folder names that `ccdlab queries` reads as a data set's layout.
+const RESERVED: [&str; 3] = ["queries", "vertex-face", "edge-edge"];
 
 /// A frame's file stem, for the query files' name.
 fn stem(path: &Path) -> Result<String, String> {
     path.file_stem()
-        .and_then(|s| s.to_str())
+        .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.is_empty())
-        .map(str::to_owned)
         .ok_or_else(|| {
             format!(
                 "{}: no file name to name the query files by",

@@ -127,6 +127,9 @@ pub fn parse_distance(s: &str) -> Result<f64, String> {
     let d: f64 = s.parse().map_err(|e| format!("{e}"))?;
     let mantissa = s.split(['e', 'E']).next().unwrap_or(s);
     if d == 0.0 && mantissa.bytes().any(|b| matches!(b, b'1'..=b'9')) {
+        if s.trim_start().starts_with('-') {
+            return Err(format!("{s} is negative; a distance is at least 0"));
+        }
         return Err(format!(
             "{s} is below the smallest positive double (about 4.9e-324) and would round to 0, \
              which means contact; give 0 for contact, or a distance of at least 5e-324"
