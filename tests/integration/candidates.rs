@@ -12,8 +12,11 @@ use ccdlab::filter::FilterSet;
 use ccdlab::mesh::{Feature, Step};
 use ccdlab::narrow_phase::{Toi, edge_edge, edge_edge_within, vertex_face, vertex_face_within};
 use ccdlab::pair_kernel::QueryKind;
+use std::sync::atomic::AtomicBool;
+
 use ccdlab::pipeline::{
-    Candidates, Pipeline, PipelineConfig, StepOutcome, TimeAligned, candidates,
+    Bodies, BvhMode, Candidates, Pipeline, PipelineConfig, PipelineError, StepOutcome, TimeAligned,
+    candidates,
 };
 use proptest::prelude::*;
 
@@ -130,6 +133,87 @@ fn cloth_ball_candidates_give_the_steps_pairs() {
     check_scene(cloth_ball(), 0.0);
 }
 
+/// The codimensional points' pairs are not listed: the listed pairs give
+/// the step's vertex–face and edge–edge pairs, not its points'. Here point 5
+/// falls through the still rod 3–4 (a point's pair) and then through the
+/// still triangle (a vertex–face pair).
+#[test]
+fn the_points_pairs_are_not_listed() {
+    let p = |x, y, z| ccdlab::math::Vec3::new(x, y, z);
+    let x0 = vec![
+        p(0.0, 0.0, 0.0),
+        p(4.0, 0.0, 0.0),
+        p(0.0, 4.0, 0.0),
+        p(0.5, 1.0, 1.0),
+        p(3.0, 1.0, 1.0),
+        p(1.0, 1.0, 2.0),
+    ];
+    let mut x1 = x0.clone();
+    x1[5].z = -1.0;
+    let mesh = ccdlab::mesh::TriMesh::with_edges(6, vec![[0, 1, 2]], &[[3, 4]]).unwrap();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let cfg = PipelineConfig {
+        collect_pairs: true,
+        ..PipelineConfig::default()
+    };
+    let c = candidates(&step, &cfg).unwrap();
+    let out = Pipeline::new(cfg).step(&step).unwrap();
+    assert!(c.report.points.is_none());
+    let points = out.report.points.expect("the mesh has a point");
+    assert_eq!(points.vertex_edge.colliding, 1);
+    // A point's pair is an edge–edge pair whose first ID is a vertex's.
+    let v = mesh.num_vertices() as u64;
+    let mut want = pairs_of(&out);
+    want.retain(|&(kind, a, _), _| kind == QueryKind::VertexFace || a >= v);
+    assert!(!want.is_empty());
+    assert_eq!(decided(&step, &c, 0.0), want);
+}
+
+/// A listing cancelled before it starts is an error, and the pipeline's next
+/// listing refits its tree and lists what a fresh one does; bodies skip
+/// their pairs in a listing as in a step.
+#[test]
+fn cancelled_listings_and_bodies() {
+    let scene = funnel();
+    let step = Step::new(&scene.mesh, &scene.x_t0, &scene.x_t1).unwrap();
+    let cfg = PipelineConfig::default();
+    let mut kept = Pipeline::new(cfg.clone());
+    let cancel = AtomicBool::new(true);
+    assert!(matches!(
+        kept.candidates_cancellable(&step, &cancel),
+        Err(PipelineError::Cancelled)
+    ));
+    let next = kept.candidates(&step).unwrap();
+    let fresh = candidates(&step, &cfg).unwrap();
+    assert_eq!(next.report.bvh, BvhMode::Refit);
+    assert_eq!(
+        (&next.vertex_face, &next.edge_edge),
+        (&fresh.vertex_face, &fresh.edge_edge)
+    );
+    for bodies in [Bodies::Components, Bodies::StillObstacle] {
+        let cfg = PipelineConfig {
+            bodies: Some(bodies.clone()),
+            collect_pairs: true,
+            ..PipelineConfig::default()
+        };
+        let c = candidates(&step, &cfg).unwrap();
+        let out = Pipeline::new(cfg).step(&step).unwrap();
+        counts_agree(&c, &out);
+        // The BVH skips pairs within a body before any test (with
+        // `Components`, those within a connected component).
+        assert!(c.report.vf.candidates <= fresh.report.vf.candidates);
+        if bodies == Bodies::Components {
+            assert!(c.report.vf.candidates < fresh.report.vf.candidates);
+        }
+        assert!(
+            c.vertex_face
+                .iter()
+                .all(|p| fresh.vertex_face.binary_search(p).is_ok())
+        );
+        assert_eq!(decided(&step, &c, 0.0), pairs_of(&out));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
@@ -167,10 +251,15 @@ proptest! {
         prop_assert_eq!(decided(&step, &c, d), pairs_of(&out));
         let mut kept = Pipeline::new(cfg.clone());
         let first = in_pool(3, || kept.candidates(&step)).unwrap();
-        let refitted = in_pool(2, || kept.candidates(&step)).unwrap();
         prop_assert_eq!(&first.vertex_face, &c.vertex_face);
-        prop_assert_eq!(&refitted.vertex_face, &c.vertex_face);
-        prop_assert_eq!(&refitted.edge_edge, &c.edge_edge);
+        prop_assert_eq!(&first.edge_edge, &c.edge_edge);
+        // The kept tree refitted for the step backwards: a fresh listing's.
+        let back = Step::new(&mesh, &x1, &x0).unwrap();
+        let refitted = in_pool(2, || kept.candidates(&back)).unwrap();
+        let fresh = candidates(&back, &cfg).unwrap();
+        prop_assert_eq!(refitted.report.bvh, BvhMode::Refit);
+        prop_assert_eq!(&refitted.vertex_face, &fresh.vertex_face);
+        prop_assert_eq!(&refitted.edge_edge, &fresh.edge_edge);
         if d == 0.0 {
             // Filters only remove pairs: a subset of the plain set.
             prop_assert!(c.vertex_face.iter().all(|p| all.vertex_face.binary_search(p).is_ok()));
