@@ -11,6 +11,7 @@ use numpy::ndarray::Array3;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rayon::prelude::*;
 
 use crate::arrays::{pairs_array, read_only, to_dict, value_error};
 use crate::options::{
@@ -118,8 +119,18 @@ pub(crate) fn candidates<'py>(
     out.set_item("vf", read_only(py, pairs_array(py, vf)?)?)?;
     out.set_item("ee", read_only(py, pairs_array(py, ee)?)?)?;
     if points {
-        let vf_points = (found.vertex_face.iter()).map(|p| step.vertex_face_points(p.v, p.f));
-        let ee_points = (found.edge_edge.iter()).map(|p| step.edge_edge_points(p.e0, p.e1));
+        // Gathered in parallel with the interpreter lock released.
+        let (vf_points, ee_points) = py.detach(|| {
+            pool.install(|| {
+                let vf = (found.vertex_face.par_iter())
+                    .flat_map_iter(|p| flat(step.vertex_face_points(p.v, p.f)))
+                    .collect::<Vec<f64>>();
+                let ee = (found.edge_edge.par_iter())
+                    .flat_map_iter(|p| flat(step.edge_edge_points(p.e0, p.e1)))
+                    .collect::<Vec<f64>>();
+                (vf, ee)
+            })
+        });
         out.set_item("vf_points", read_only(py, points_array(py, vf_points)?)?)?;
         out.set_item("ee_points", read_only(py, points_array(py, ee_points)?)?)?;
     }
@@ -127,13 +138,14 @@ pub(crate) fn candidates<'py>(
     Ok(out)
 }
 
-/// Queries' points as an `(n, 8, 3)` float64 array.
-fn points_array(
-    py: Python<'_>,
-    queries: impl ExactSizeIterator<Item = [Vec3; 8]>,
-) -> PyResult<Py<PyAny>> {
-    let n = queries.len();
-    let flat: Vec<f64> = queries.flatten().flat_map(|p| [p.x, p.y, p.z]).collect();
+/// A query's eight points, their coordinates one after another.
+fn flat(q: [Vec3; 8]) -> impl Iterator<Item = f64> {
+    q.into_iter().flat_map(|p| [p.x, p.y, p.z])
+}
+
+/// Queries' coordinates, 24 per query, as an `(n, 8, 3)` float64 array.
+fn points_array(py: Python<'_>, flat: Vec<f64>) -> PyResult<Py<PyAny>> {
+    let n = flat.len() / 24;
     let array = Array3::from_shape_vec((n, 8, 3), flat)
         .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
     Ok(array.into_pyarray(py).into_any().unbind())

@@ -174,7 +174,8 @@ impl Pipeline {
     /// (another vertex count or other faces) is refused
     /// ([`PipelineError::BroadPhase`]). The new tree is written over the old
     /// one's arrays, so a rebuild does not fault in fresh memory. The outcome
-    /// is a fresh pipeline's.
+    /// is a fresh pipeline's. A [`Pipeline::candidates`] call counts as a
+    /// step here: it builds or refits the tree, and takes a pending rebuild.
     pub fn rebuild_next(&mut self) {
         self.rebuild = true;
     }
