@@ -14,11 +14,9 @@ use pyo3::types::PyDict;
 use rayon::prelude::*;
 
 use crate::arrays::{pairs_array, read_only, to_dict, value_error};
-use crate::options::{
-    BoolOrStr, Distance, IntOrStr, Options, SelfCollision, Threads, parse_bodies,
-};
-use crate::workers::{run_interruptible, thread_pool};
-use crate::{build_mesh, codim_edges, faces, frames};
+use crate::options::{BoolOrStr, Distance, IntOrStr, Options, SelfCollision, Threads};
+use crate::step_inputs;
+use crate::workers::run_interruptible;
 
 /// The candidate pairs of one step that reach the exact test: those the
 /// BVH finds and the filters pass, listed instead of tested.
@@ -97,12 +95,8 @@ pub(crate) fn candidates<'py>(
         min_distance,
         None,
     )?;
-    let (x_t0, x_t1) = frames(V0, V1, None)?;
-    options.config.bodies = parse_bodies(bodies, self_collision, Some(x_t0.len()))?;
-    let faces = faces(F, Some(x_t0.len()), "F")?;
-    let edges = codim_edges(edges, Some(x_t0.len()))?;
-    let pool = thread_pool(options.threads)?;
-    let mesh = build_mesh(py, &pool, x_t0.len(), faces, &edges)?;
+    let (x_t0, x_t1, mesh, pool) =
+        step_inputs(py, V0, V1, F, edges, bodies, self_collision, &mut options)?;
     let step = Step::new(&mesh, &x_t0, &x_t1).map_err(|e| value_error(e.to_string()))?;
     let mut pipeline = Pipeline::new(options.config);
     let found = run_interruptible(py, &pool, |cancel| {

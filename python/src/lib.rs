@@ -107,6 +107,29 @@ fn frames(
     Ok((x_t0, x_t1))
 }
 
+/// What a one-shot step's call is given, read and checked as for
+/// `ccdlab.step`: the frames, the bodies (into `options`, once the vertex
+/// count is known), the mesh, and a pool of `options.threads`.
+#[allow(non_snake_case, clippy::too_many_arguments)]
+fn step_inputs(
+    py: Python<'_>,
+    V0: &Bound<'_, PyAny>,
+    V1: &Bound<'_, PyAny>,
+    F: &Bound<'_, PyAny>,
+    edges: Option<&Bound<'_, PyAny>>,
+    bodies: Option<&Bound<'_, PyAny>>,
+    self_collision: SelfCollision,
+    options: &mut Options,
+) -> PyResult<(Vec<Vec3>, Vec<Vec3>, TriMesh, Workers)> {
+    let (x_t0, x_t1) = frames(V0, V1, None)?;
+    options.config.bodies = parse_bodies(bodies, self_collision, Some(x_t0.len()))?;
+    let faces = faces(F, Some(x_t0.len()), "F")?;
+    let edges = codim_edges(edges, Some(x_t0.len()))?;
+    let pool = thread_pool(options.threads)?;
+    let mesh = build_mesh(py, &pool, x_t0.len(), faces, &edges)?;
+    Ok((x_t0, x_t1, mesh, pool))
+}
+
 /// The topology of `faces` and `edges` over `num_vertices` vertices, built
 /// on `pool` (it runs parts of it in parallel) with the interpreter lock
 /// released; a fault is a `ValueError` naming the argument ([`mesh_error`]).

@@ -125,13 +125,8 @@ pub(crate) fn step(
         min_distance,
         None,
     )?;
-    let (x_t0, x_t1) = frames(V0, V1, None)?;
-    // The labels are read once the vertex count is known.
-    options.config.bodies = parse_bodies(bodies, self_collision, Some(x_t0.len()))?;
-    let faces = faces(F, Some(x_t0.len()), "F")?;
-    let edges = codim_edges(edges, Some(x_t0.len()))?;
-    let pool = thread_pool(options.threads)?;
-    let mesh = build_mesh(py, &pool, x_t0.len(), faces, &edges)?;
+    let (x_t0, x_t1, mesh, pool) =
+        step_inputs(py, V0, V1, F, edges, bodies, self_collision, &mut options)?;
     let mut pipeline = Pipeline::new(options.config.clone());
     let outcome = run_step(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)?;
     StepResult::new(py, outcome, &mesh, options.config.collect_pairs)
