@@ -25,6 +25,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target="${CARGO_TARGET_DIR:-target}"
+# Absolute: the bench runs in its own package's folder (benches/), where a
+# relative path would name another place.
+case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
 work="$target/ccdlab-bench"
 rm -rf "$work"
 mkdir -p "$work"
