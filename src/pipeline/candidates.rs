@@ -33,11 +33,12 @@ impl Pipeline {
     /// The pairs of `step` that reach the exact test, listed instead of
     /// tested: those the BVH (built or refitted as [`Pipeline::step`] would)
     /// finds and the configured filters pass. A step with the same
-    /// configuration decides exactly these pairs; tested one by one with the
-    /// exact solver (the configuration's `solver` is not used here) ([`crate::narrow_phase::vertex_face`],
+    /// configuration decides exactly these pairs: tested one by one with the
+    /// exact solver ([`crate::narrow_phase::vertex_face`],
     /// [`crate::narrow_phase::edge_edge`], or their `_within` forms at a
     /// minimum separation, on [`Step::vertex_face_points`] and
-    /// [`Step::edge_edge_points`]) they give the step's colliding pairs. The
+    /// [`Step::edge_edge_points`]), they give the colliding pairs of that
+    /// step with [`crate::narrow_phase::Solver::Exact`], the default. The
     /// codimensional points' pairs are not listed.
     pub fn candidates(&mut self, step: &Step<'_>) -> Result<Candidates, PipelineError> {
         self.list(step, None)
