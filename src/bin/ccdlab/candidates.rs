@@ -13,7 +13,7 @@ use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::narrow_phase::{edge_edge, vertex_face};
-use ccdlab::pipeline::{PipelineConfig, PipelineError, TimeAligned, candidates};
+use ccdlab::pipeline::{PipelineConfig, PipelineError, candidates};
 use rayon::prelude::*;
 
 /// Arguments of `ccdlab candidates`.
@@ -90,11 +90,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         axes: args.k,
         filters: args.filters,
         window: args.window == "on",
-        time_aligned: match args.time_aligned.as_str() {
-            "on" => TimeAligned::On,
-            "auto" => TimeAligned::Auto,
-            _ => TimeAligned::Off,
-        },
+        time_aligned: crate::pipeline_args::time_aligned(&args.time_aligned),
         ..PipelineConfig::default()
     };
     let (found, vf, ee) = pool.install(|| -> Result<_, PipelineError> {

@@ -67,11 +67,7 @@ impl PipelineArgs {
             filters: self.filters,
             solver: self.solver,
             window: self.window == "on",
-            time_aligned: match self.time_aligned.as_str() {
-                "on" => TimeAligned::On,
-                "auto" => TimeAligned::Auto,
-                _ => TimeAligned::Off,
-            },
+            time_aligned: time_aligned(&self.time_aligned),
             collect_pairs,
             min_distance: self.min_distance,
             bodies: match self.self_collision.as_str() {
@@ -112,6 +108,15 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn 
         b = b.num_threads(n);
     }
     Ok(b.build()?)
+}
+
+/// The `--time-aligned` value (`on`, `off` or `auto`; clap has checked it).
+pub fn time_aligned(value: &str) -> TimeAligned {
+    match value {
+        "on" => TimeAligned::On,
+        "auto" => TimeAligned::Auto,
+        _ => TimeAligned::Off,
+    }
 }
 
 /// A finite distance `≥ 0` (`--min-distance` of `step`, `replay`,
