@@ -8,8 +8,7 @@
 //!   configuration and the defaults of `ccdlab step` (`--time-aligned auto`);
 //! - the pairs of a step that reach the exact test (`candidates`);
 //! - a mesh's static intersections at one instant (`intersections`,
-//!   `has_intersections`)
-//!   and the pairs within a distance (`proximity`);
+//!   `has_intersections`) and the pairs within a distance (`proximity`);
 //! - files: `read_mesh` (PLY/OBJ, checked as `ccdlab step` checks a
 //!   frame), `queries` (the report of `ccdlab queries --json`),
 //!   `load_queries` (the query sets it scores, as arrays), and `edges`
@@ -20,7 +19,8 @@
 //! `static_queries` (one instant) and `files`; `arrays`, `options` and
 //! `workers` convert the arguments and run the work. This file keeps what
 //! they share (the frames, the mesh, a step's run) and the module's
-//! definition; the call modules take the shared imports with `use super::*`.
+//! definition; `step_result`, `pipeline`, `static_queries` and `files`
+//! (once part of this file) take its imports with `use super::*`.
 //!
 //! Every array is checked before Rust works on it (shape, dtype, finite
 //! coordinates, face indices), and every fault is a Python exception with
