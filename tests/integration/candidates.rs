@@ -5,6 +5,7 @@
 //! not depend on the thread count or on a refit; the report's counts add up.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
 
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{EePair, VfPair, brute_force_candidates};
@@ -12,8 +13,6 @@ use ccdlab::filter::FilterSet;
 use ccdlab::mesh::{Feature, Step};
 use ccdlab::narrow_phase::{Toi, edge_edge, edge_edge_within, vertex_face, vertex_face_within};
 use ccdlab::pair_kernel::QueryKind;
-use std::sync::atomic::AtomicBool;
-
 use ccdlab::pipeline::{
     Bodies, BvhMode, Candidates, Pipeline, PipelineConfig, PipelineError, StepOutcome, TimeAligned,
     candidates,
