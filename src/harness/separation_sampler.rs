@@ -71,8 +71,18 @@ pub enum SamplerError {
     #[error("{0} sample intervals: must be 1 to {MAX_SAMPLES}")]
     BadSamples(u32),
     /// A candidate names a vertex, edge or face the mesh does not have.
-    #[error("candidate {0}: index out of range for the mesh")]
-    CandidateOutOfRange(String),
+    #[error(
+        "{} candidate ({a}, {b}): an index out of range for the mesh (local indices: vertex and face, or two edges)",
+        kind.folder_name()
+    )]
+    CandidateOutOfRange {
+        /// Its kind.
+        kind: QueryKind,
+        /// Its first feature's local index (the vertex; the first edge).
+        a: u32,
+        /// Its second feature's local index (the face; the second edge).
+        b: u32,
+    },
     /// A reported pair's global IDs do not name a vertex–face or edge–edge
     /// pair of the mesh.
     #[error("reported pair {kind:?} ({a}, {b}): not a pair of the mesh")]
@@ -152,12 +162,20 @@ pub fn sample_candidates(
     let (nv, ne, nf) = (mesh.num_vertices(), mesh.num_edges(), mesh.num_faces());
     for p in &candidates.vertex_face {
         if p.v as usize >= nv || p.f as usize >= nf {
-            return Err(SamplerError::CandidateOutOfRange(format!("{p:?}")));
+            return Err(SamplerError::CandidateOutOfRange {
+                kind: QueryKind::VertexFace,
+                a: p.v,
+                b: p.f,
+            });
         }
     }
     for p in &candidates.edge_edge {
         if p.e0 as usize >= ne || p.e1 as usize >= ne {
-            return Err(SamplerError::CandidateOutOfRange(format!("{p:?}")));
+            return Err(SamplerError::CandidateOutOfRange {
+                kind: QueryKind::EdgeEdge,
+                a: p.e0,
+                b: p.e1,
+            });
         }
     }
     let vf: Vec<(Option<SampledPair>, u64)> = candidates
@@ -795,10 +813,26 @@ mod tests {
             vertex_face: vec![VfPair { v: 7, f: 0 }],
             edge_edge: vec![],
         };
-        assert!(matches!(
+        assert_eq!(
             sample_candidates(&step, 0.0, 8, &bad),
-            Err(SamplerError::CandidateOutOfRange(_))
-        ));
+            Err(SamplerError::CandidateOutOfRange {
+                kind: QueryKind::VertexFace,
+                a: 7,
+                b: 0
+            })
+        );
+        let bad = CandidateSet {
+            vertex_face: vec![],
+            edge_edge: vec![EePair { e0: 0, e1: 3 }],
+        };
+        assert_eq!(
+            sample_candidates(&step, 0.0, 8, &bad),
+            Err(SamplerError::CandidateOutOfRange {
+                kind: QueryKind::EdgeEdge,
+                a: 0,
+                b: 3
+            })
+        );
     }
 
     #[test]
