@@ -148,10 +148,10 @@ def step(
     The options and defaults are those of ``ccdlab step``;
     ``min_distance`` is its ``--min-distance`` (features within that
     Euclidean distance collide; 0: contact).
-    ``bodies``: a body label per vertex (n,), each face and edge in one body; a pair
-    is tested when its features are in different bodies or in one body that
-    collides with itself (``self_collision``: one bool, or one per body
-    label). Without ``bodies``: ``self_collision=False`` makes each
+    ``bodies``: a body label per vertex (n,); a pair is tested unless all
+    its vertices are in one body that does not collide with itself
+    (``self_collision``: one bool, or one per body label), the IPC
+    Toolkit's rule. Without ``bodies``: ``self_collision=False`` makes each
     connected component a body (``--self-collision off``), and ``"moving"``
     makes the components that do not move a static obstacle
     (``--self-collision moving``).

@@ -61,11 +61,15 @@ use super::*;
 ///     traversal gives up on Ctrl-C (or any exception a signal handler
 ///     raises), and that exception is raised.
 /// bodies : ndarray, shape (n,), any integer dtype, or None, optional
-///     A body label per vertex, from 0 (default None). A pair of features
-///     is tested when they are in different bodies, or in one body that
-///     collides with itself (``self_collision``): a static obstacle is a
-///     body that does not. Each face's corners (and each codimensional
-///     edge's ends) must be in one body.
+///     A body label per vertex, from 0 (default None). Two vertices may
+///     collide when they are in different bodies, or in one body that
+///     collides with itself (``self_collision``); a pair of features is
+///     tested when some vertex of one may collide with some vertex of the
+///     other (the IPC Toolkit's rule): unless all its vertices are in one
+///     body that does not collide with itself. A static obstacle is a body
+///     that does not; patches of one cloth that do not collide with
+///     themselves are such bodies too (a face on the seam between two
+///     patches is tested against everything).
 /// self_collision : bool, sequence of bool or "moving", optional
 ///     Whether bodies collide with themselves: one bool for every body, or
 ///     one per body label (``self_collision[b]`` for body b; entries past

@@ -308,12 +308,14 @@ def _pairs(r):
 
 
 def _allowed(result, F, body, self_collision):
-    """The result's pairs (as `_pair_sets`) whose features may collide: in
-    different bodies, or in one that collides with itself."""
+    """The result's pairs (as `_pair_sets`) whose features may collide: some
+    vertex of one and some vertex of the other in different bodies, or in
+    one that collides with itself (the IPC Toolkit's rule)."""
     E = ccdlab.edges(F)
     ok = lambda a, b: a != b or self_collision[a]
-    vf = {(v, f) for v, f in map(tuple, result.vf_pairs.tolist()) if ok(body[v], body[F[f][0]])}
-    ee = {(a, b) for a, b in map(tuple, result.ee_pairs.tolist()) if ok(body[E[a][0]], body[E[b][0]])}
+    may = lambda us, ws: any(ok(body[u], body[w]) for u in us for w in ws)
+    vf = {(v, f) for v, f in map(tuple, result.vf_pairs.tolist()) if may([v], F[f])}
+    ee = {(a, b) for a, b in map(tuple, result.ee_pairs.tolist()) if may(E[a], E[b])}
     return vf, ee
 
 
@@ -369,6 +371,27 @@ def test_funnel_with_bodies_keeps_the_allowed_pairs_in_a_pipeline(funnel):
         assert np.array_equal(p.config["bodies"], body) and p.config["self_collision"] == self_collision
         q = pickle.loads(pickle.dumps(p))
         assert _pair_sets(q.step(V0, V1)) == _pair_sets(r)
+
+
+def test_patches_of_one_cloth_are_bodies(funnel):
+    # Funnel's cloth (its largest component) in three patches, stripes of
+    # 64 vertices, with faces on the seams: the pairs the rule allows, by
+    # vertex, whatever the patches' settings.
+    V0, V1, F = funnel
+    component = _components(len(V0), F)
+    cloth = np.bincount(component).argmax()
+    body = np.where(component == cloth, 1 + (np.arange(len(V0)) // 64) % 3, 0)
+    seams = np.any(body[F] != body[F][:, :1], axis=1).sum()
+    assert seams > 100
+    full = ccdlab.step(V0, V1, F, collect_pairs=True)
+    for self_collision in ([True, False, False, False], [False, True, False, True]):
+        r = ccdlab.step(V0, V1, F, collect_pairs=True, bodies=body, self_collision=self_collision)
+        assert _pairs(r) == _allowed(full, F, body, self_collision), self_collision
+        # Fewer candidates: the pairs within a patch that does not collide
+        # with itself are not tested.
+        for kind in ("vf", "ee"):
+            assert r.report[kind]["candidates"] < full.report[kind]["candidates"]
+        assert r.report["bodies"] == {"bodies": 4, "self_colliding": sum(self_collision)}
 
 
 def test_moving_makes_the_still_components_an_obstacle(funnel):

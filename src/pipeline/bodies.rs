@@ -3,19 +3,21 @@
 //! as data. Not from the paper (Wan, Fu & Yao 2022 test every pair of
 //! features of the mesh); docs/design.md §6.
 //!
-//! Every vertex is in a body. A pair of features is tested when the two
-//! features are in different bodies, or in one body that collides with
-//! itself. A static obstacle is a body that does not collide with itself;
-//! objects that only collide with each other are bodies none of which
-//! does. Each face's corners are in one body, so a body is a union of
-//! connected components ([`crate::mesh::TriMesh::component`]), and the
-//! rule agrees with the IPC Toolkit's, which tests a pair when any vertex
-//! of one feature may collide with any vertex of the other.
+//! Every vertex is in a body. Two vertices may collide when they are in
+//! different bodies, or in one body that collides with itself; a pair of
+//! features is tested when some vertex of one may collide with some vertex
+//! of the other (the IPC Toolkit's rule), that is, unless all the pair's
+//! vertices are in one body that does not collide with itself. A static
+//! obstacle is a body that does not collide with itself; objects that only
+//! collide with each other are bodies none of which does. A body need not
+//! be made of whole connected components: a face whose corners are in
+//! several bodies (the seam between two patches of one cloth, say) is in
+//! none of them alone, and is tested against every feature.
 //!
-//! **How the step uses it** (`super::step`). Each component of a body that
-//! does not collide with itself is put in that body's group, the others in
-//! none; the BVH's traversal drops a leaf's partners in its own group
-//! before testing their features
+//! **How the step uses it** (`super::step`). Each component whose vertices
+//! are all in one body that does not collide with itself is put in that
+//! body's group, the others in none; the BVH's traversal drops a leaf's
+//! partners in its own group before testing their features
 //! ([`crate::broad_phase::Bvh::self_candidates_par_skipping`]). A leaf's
 //! features are its component's, so exactly the pairs within such a body
 //! go, and every other candidate, verdict and bracket is that of a step
@@ -23,7 +25,11 @@
 //! its descent, the subtrees wholly in that body, so a static obstacle's
 //! descents among its own nodes end at once. (A second BVH for those
 //! bodies, traversed against the first, was measured:
-//! docs/notes/pipeline.md.)
+//! docs/notes/pipeline.md.) When some component has vertices in several
+//! bodies, the pairs the traversal still finds are also checked one by one
+//! against every vertex's group ([`BodyParts::vertex_group`]), before the
+//! filters: the pairs wholly within one group are dropped and not counted
+//! as candidates.
 
 use super::BodyCounts;
 use crate::broad_phase::NOT_SKIPPED;
@@ -98,27 +104,6 @@ pub enum BodiesError {
         /// The labels'.
         found: usize,
     },
-    /// A face whose corners are in different bodies.
-    #[error("face {face}: its corners are in bodies {bodies:?}; a face is in one body")]
-    FaceAcrossBodies {
-        /// The face.
-        face: usize,
-        /// Its corners' bodies.
-        bodies: [u32; 3],
-    },
-    /// A codimensional edge whose ends are in different bodies.
-    #[error(
-        "edge {edge} (vertices {ends:?}, no face's): its ends are in bodies {bodies:?}; an edge \
-         is in one body"
-    )]
-    EdgeAcrossBodies {
-        /// The edge ([`TriMesh::edges`] index).
-        edge: usize,
-        /// Its ends.
-        ends: [u32; 2],
-        /// Their bodies.
-        bodies: [u32; 2],
-    },
     /// [`Bodies::StillObstacle`] at one instant ([`super::proximity()`]),
     /// where nothing moves: every component would be the obstacle, and no
     /// pair would be tested.
@@ -183,8 +168,8 @@ impl BodyLabels {
     /// Whether vertices `a` and `b` may collide (the IPC Toolkit's
     /// `can_vertices_collide`): in different bodies, or in one that
     /// collides with itself. A pair of features is tested when some
-    /// vertex of one may collide with some vertex of the other; with each
-    /// face in one body that is the module's rule.
+    /// vertex of one may collide with some vertex of the other (module
+    /// doc).
     ///
     /// # Panics
     /// When `a` or `b` is not a vertex of the labels.
@@ -194,113 +179,136 @@ impl BodyLabels {
     }
 }
 
-/// The bodies of one mesh, by connected component (`super::step`).
+/// The bodies of one mesh, by connected component and, where a component
+/// has vertices in several bodies, by vertex (`super::step`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BodyParts {
-    /// Each component's group for the traversal: its body's index among
-    /// the bodies that do not collide with themselves, or [`NOT_SKIPPED`].
+    /// Each component's group for the traversal: when all its vertices are
+    /// in one body that does not collide with itself, that body's index
+    /// among such bodies; otherwise [`NOT_SKIPPED`].
     pub(crate) skip_within: Vec<u32>,
+    /// Each vertex's group (its body's index among the bodies that do not
+    /// collide with themselves, or [`NOT_SKIPPED`]) when some component
+    /// has vertices in several bodies, and some of those bodies do not
+    /// collide with themselves: the pairs the traversal finds are then
+    /// checked against it ([`within_one_group`]). `None` otherwise.
+    pub(crate) vertex_group: Option<Vec<u32>>,
     /// The bodies with a vertex in the mesh, and those of them that
     /// collide with themselves.
     pub(crate) counts: BodyCounts,
 }
 
+/// Whether all the `vertices` of a pair are in one group of `vertex_group`
+/// ([`BodyParts::vertex_group`]): in one body that does not collide with
+/// itself, so that the pair is not tested.
+#[inline(always)]
+pub(crate) fn within_one_group(vertex_group: &[u32], vertices: &[u32]) -> bool {
+    let g = vertex_group[vertices[0] as usize];
+    g != NOT_SKIPPED && vertices[1..].iter().all(|&v| vertex_group[v as usize] == g)
+}
+
 impl Bodies {
-    /// Whether the bodies fit `mesh`: a label for every vertex, and every
-    /// face's corners and every codimensional edge's ends in one body (the
-    /// other kinds always fit).
+    /// Whether the bodies fit `mesh`: a label for every vertex (the other
+    /// kinds always fit).
     pub fn check(&self, mesh: &TriMesh) -> Result<(), BodiesError> {
-        let Bodies::Labels(labels) = self else {
-            return Ok(());
-        };
-        let of_vertex = labels.of_vertex();
-        if of_vertex.len() != mesh.num_vertices() {
-            return Err(BodiesError::Length {
-                expected: mesh.num_vertices(),
-                found: of_vertex.len(),
-            });
-        }
-        if let Some((face, corners)) = mesh.faces().iter().enumerate().find(|(_, t)| {
-            let b = t.map(|v| of_vertex[v as usize]);
-            b[0] != b[1] || b[0] != b[2]
-        }) {
-            return Err(BodiesError::FaceAcrossBodies {
-                face,
-                bodies: corners.map(|v| of_vertex[v as usize]),
-            });
-        }
-        let first = mesh.num_face_edges();
-        match mesh
-            .codim_edges()
-            .iter()
-            .enumerate()
-            .find(|(_, e)| of_vertex[e[0] as usize] != of_vertex[e[1] as usize])
-        {
-            Some((i, &ends)) => Err(BodiesError::EdgeAcrossBodies {
-                edge: first + i,
-                ends,
-                bodies: ends.map(|v| of_vertex[v as usize]),
-            }),
-            None => Ok(()),
+        match self {
+            Bodies::Labels(labels) if labels.of_vertex().len() != mesh.num_vertices() => {
+                Err(BodiesError::Length {
+                    expected: mesh.num_vertices(),
+                    found: labels.of_vertex().len(),
+                })
+            }
+            _ => Ok(()),
         }
     }
 
     /// The bodies of `step`'s mesh (and, for [`Bodies::StillObstacle`],
-    /// of its frames), by component, checked ([`Bodies::check`]).
+    /// of its frames), checked ([`Bodies::check`]).
     pub(crate) fn parts(&self, step: &Step<'_>) -> Result<BodyParts, BodiesError> {
         let mesh = step.mesh;
         self.check(mesh)?;
         let components = mesh.num_components();
-        let (body_of_component, self_colliding): (Vec<u32>, Vec<bool>) = match self {
-            Bodies::Components => ((0..components as u32).collect(), vec![false; components]),
+        // Each component's body (its first vertex's), whether that body
+        // collides with itself, and, for labels with a component whose
+        // vertices are in several bodies, the labels.
+        let (body_of_component, self_colliding, mixed) = match self {
+            Bodies::Components => (
+                (0..components as u32).collect(),
+                vec![false; components],
+                None,
+            ),
             Bodies::StillObstacle => {
                 let mut moves = vec![false; components];
                 for (v, &c) in mesh.component().iter().enumerate() {
                     moves[c as usize] |= step.x_t0[v] != step.x_t1[v];
                 }
                 let body = moves.iter().map(|&m| u32::from(!m)).collect();
-                (body, moves)
+                (body, moves, None)
             }
             Bodies::Labels(labels) => {
                 let of_vertex = labels.of_vertex();
-                // Every face's corners share a body, so every component's
-                // vertices do: any one of them gives it.
-                let mut body = vec![0; components];
-                for (v, &c) in mesh.component().iter().enumerate() {
-                    body[c as usize] = of_vertex[v];
+                let (mut body, mut seen) = (vec![0; components], vec![false; components]);
+                let mut mixed = vec![false; components];
+                for (&b, &c) in of_vertex.iter().zip(mesh.component()) {
+                    let c = c as usize;
+                    if !seen[c] {
+                        (seen[c], body[c]) = (true, b);
+                    } else {
+                        mixed[c] |= body[c] != b;
+                    }
                 }
                 let self_colliding = body.iter().map(|&b| labels.self_colliding.of(b)).collect();
-                (body, self_colliding)
+                let mixed = mixed.contains(&true).then_some((labels, mixed));
+                (body, self_colliding, mixed)
             }
         };
-        let mut present: Vec<(u32, bool)> = body_of_component
-            .iter()
-            .copied()
-            .zip(self_colliding.iter().copied())
+        let mixed_component = |c: usize| mixed.as_ref().is_some_and(|(_, m)| m[c]);
+        let mut present: Vec<(u32, bool)> = (0..components)
+            .filter(|&c| !mixed_component(c))
+            .map(|c| (body_of_component[c], self_colliding[c]))
             .collect();
+        if let Some((labels, _)) = &mixed {
+            // Runs of one label (a patch's vertices, usually numbered
+            // together) pushed once.
+            let component = mesh.component();
+            for (&b, &c) in labels.of_vertex().iter().zip(component) {
+                let entry = (b, labels.self_colliding.of(b));
+                if mixed_component(c as usize) && present.last() != Some(&entry) {
+                    present.push(entry);
+                }
+            }
+        }
         present.sort_unstable();
         present.dedup();
         let counts = BodyCounts {
             bodies: present.len() as u64,
             self_colliding: present.iter().filter(|&&(_, s)| s).count() as u64,
         };
-        // Groups numbered densely (fewer than the components, so never
+        // Groups numbered densely (fewer than the vertices, so never
         // `NOT_SKIPPED`), in the sorted order of the bodies' labels.
         let others: Vec<u32> = present
             .iter()
             .filter(|&&(_, s)| !s)
             .map(|&(b, _)| b)
             .collect();
-        let skip_within = body_of_component
-            .iter()
-            .zip(&self_colliding)
-            .map(|(b, &s)| match s {
+        let group = |b: u32| others.binary_search(&b).expect("listed above") as u32;
+        let skip_within = (0..components)
+            .map(|c| match mixed_component(c) || self_colliding[c] {
                 true => NOT_SKIPPED,
-                false => others.binary_search(b).expect("listed above") as u32,
+                false => group(body_of_component[c]),
             })
             .collect();
+        let vertex_group = mixed.filter(|_| !others.is_empty()).map(|(labels, _)| {
+            (labels.of_vertex().iter())
+                .map(|&b| match labels.self_colliding.of(b) {
+                    true => NOT_SKIPPED,
+                    false => group(b),
+                })
+                .collect()
+        });
         Ok(BodyParts {
             skip_within,
+            vertex_group,
             counts,
         })
     }
@@ -309,7 +317,7 @@ impl Bodies {
 impl BodyParts {
     /// Whether every body collides with itself: every pair is tested.
     pub(crate) fn all_self_colliding(&self) -> bool {
-        self.skip_within.iter().all(|&g| g == NOT_SKIPPED)
+        self.vertex_group.is_none() && self.skip_within.iter().all(|&g| g == NOT_SKIPPED)
     }
 }
 
@@ -353,7 +361,7 @@ mod tests {
     }
 
     #[test]
-    fn labels_must_cover_the_mesh_and_keep_each_face_in_one_body() {
+    fn labels_must_cover_the_mesh() {
         let short = Bodies::Labels(BodyLabels::new(vec![0; 6], vec![true]).unwrap());
         assert_eq!(
             parts(&short),
@@ -362,18 +370,48 @@ mod tests {
                 found: 6
             })
         );
-        let across =
-            Bodies::Labels(BodyLabels::new(vec![0, 0, 0, 1, 0, 1, 1], vec![true; 2]).unwrap());
+        assert!(short.check(&mesh()).is_err());
+    }
+
+    #[test]
+    fn a_component_across_bodies_is_checked_by_vertex() {
+        // The second triangle has corners in bodies 1 and 2; body 1 does
+        // not collide with itself, nor does body 2.
+        let labels = BodyLabels::new(vec![0, 0, 0, 1, 2, 1, 1], vec![true, false, false]).unwrap();
+        let across = parts(&Bodies::Labels(labels)).unwrap();
+        assert_eq!(across.skip_within, vec![NOT_SKIPPED, NOT_SKIPPED, 0]);
         assert_eq!(
-            across.check(&mesh()),
-            Err(BodiesError::FaceAcrossBodies {
-                face: 1,
-                bodies: [1, 0, 1]
-            })
+            across.vertex_group,
+            Some(vec![NOT_SKIPPED, NOT_SKIPPED, NOT_SKIPPED, 0, 1, 0, 0])
         );
+        assert!(!across.all_self_colliding());
         assert_eq!(
-            parts(&across).unwrap_err(),
-            across.check(&mesh()).unwrap_err()
+            across.counts,
+            BodyCounts {
+                bodies: 3,
+                self_colliding: 1
+            }
+        );
+        let group = across.vertex_group.unwrap();
+        // The loose vertex 6 and corners 3 and 5 are all in body 1.
+        assert!(within_one_group(&group, &[6, 3, 5]));
+        assert!(!within_one_group(&group, &[6, 3, 4]));
+        assert!(!within_one_group(&group, &[0, 1, 2]));
+        assert!(!within_one_group(&group, &[4, 6]));
+        // Every body colliding with itself: nothing to check.
+        let all = BodyLabels::new(vec![0, 0, 0, 1, 2, 1, 1], vec![true; 3]).unwrap();
+        let all = parts(&Bodies::Labels(all)).unwrap();
+        assert_eq!(all.vertex_group, None);
+        assert!(all.all_self_colliding());
+        // A component across bodies, and the only body that does not
+        // collide with itself elsewhere: its vertices still count.
+        let elsewhere =
+            BodyLabels::new(vec![0, 0, 1, 2, 2, 2, 2], vec![true, true, false]).unwrap();
+        let elsewhere = parts(&Bodies::Labels(elsewhere)).unwrap();
+        assert_eq!(elsewhere.skip_within, vec![NOT_SKIPPED, 0, 0]);
+        assert_eq!(
+            elsewhere.vertex_group,
+            Some(vec![NOT_SKIPPED, NOT_SKIPPED, NOT_SKIPPED, 0, 0, 0, 0])
         );
     }
 

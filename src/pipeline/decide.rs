@@ -92,6 +92,9 @@ pub(super) struct PairCtx<'a> {
     edges: &'a [[u32; 2]],
     /// Every vertex's connected component.
     component: &'a [u32],
+    /// Every vertex's group by body, when pairs are checked one by one
+    /// against their bodies ([`super::bodies::BodyParts::vertex_group`]).
+    pub(super) vertex_group: Option<&'a [u32]>,
     /// Every vertex's positions at `t = 0` and `t = 1`, side by side (one
     /// cache line per vertex for the pair gathers).
     ///
@@ -125,12 +128,15 @@ pub(super) struct PairCtx<'a> {
 
 impl<'a> PairCtx<'a> {
     /// The `filters` (with the rest of `cfg`) on `step`, their arrays
-    /// written over `buffers`; `loose_cap` and `list_only` as
-    /// [`PairCtx::loose_cap`] and [`PairCtx::list_only`].
+    /// written over `buffers`; `vertex_group`, `loose_cap` and `list_only`
+    /// as [`PairCtx::vertex_group`], [`PairCtx::loose_cap`] and
+    /// [`PairCtx::list_only`].
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         cfg: &PipelineConfig,
         filters: FilterSet,
         step: &'a Step<'a>,
+        vertex_group: Option<&'a [u32]>,
         buffers: PairBuffers,
         loose_cap: usize,
         list_only: bool,
@@ -158,6 +164,7 @@ impl<'a> PairCtx<'a> {
             faces: step.mesh.faces(),
             edges: step.mesh.edges(),
             component: step.mesh.component(),
+            vertex_group,
             x,
             slpf,
             dnf: filters.uses_dnf(),
@@ -259,6 +266,8 @@ pub(super) trait Pair: Copy {
     fn points(&self, ctx: &PairCtx<'_>) -> Points;
     /// Whether its two features lie in one connected component.
     fn same_component(&self, ctx: &PairCtx<'_>) -> bool;
+    /// Its four vertices, data set row order.
+    fn vertices(&self, ctx: &PairCtx<'_>) -> [u32; 4];
     /// Its features by global ID.
     fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair;
 }
@@ -280,6 +289,12 @@ impl Pair for VfPair {
     fn same_component(&self, ctx: &PairCtx<'_>) -> bool {
         let c = ctx.component;
         c[self.v as usize] == c[ctx.faces[self.f as usize][0] as usize]
+    }
+
+    #[inline(always)]
+    fn vertices(&self, ctx: &PairCtx<'_>) -> [u32; 4] {
+        let [a, b, c] = ctx.faces[self.f as usize];
+        [self.v, a, b, c]
     }
 
     fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {
@@ -310,6 +325,12 @@ impl Pair for EePair {
     fn same_component(&self, ctx: &PairCtx<'_>) -> bool {
         let (c, e) = (ctx.component, ctx.edges);
         c[e[self.e0 as usize][0] as usize] == c[e[self.e1 as usize][0] as usize]
+    }
+
+    #[inline(always)]
+    fn vertices(&self, ctx: &PairCtx<'_>) -> [u32; 4] {
+        let (ea, eb) = (ctx.edges[self.e0 as usize], ctx.edges[self.e1 as usize]);
+        [ea[0], ea[1], eb[0], eb[1]]
     }
 
     fn contact(&self, mesh: &TriMesh, toi: &Toi) -> ContactPair {

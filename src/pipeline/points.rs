@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::bodies::within_one_group;
 use super::config::PipelineConfig;
 use super::decide::{PairCtx, earliest, solve};
 use super::report::{ContactPair, PairCounts, PointCounts};
@@ -17,7 +18,8 @@ use crate::pair_kernel::QueryKind;
 
 /// The pairs of the codimensional points of `step` (none when it has
 /// none): their candidates ([`fold_point_candidates`], less those within
-/// one skipped group of `skip`) decided as they are found by the exact
+/// one skipped group of `skip` and, by vertex, of
+/// [`PairCtx::vertex_group`]) decided as they are found by the exact
 /// edge–edge test with the point as a zero-length edge (whatever
 /// `cfg.solver`: the cubic solver does not handle zero-length edges), in
 /// contact after the points' filter ([`point_segment_apart`],
@@ -66,6 +68,12 @@ pub(super) fn codim_points(
         .0
     };
     let edges = mesh.edges();
+    // Pairs within one body that does not collide with itself, where the
+    // components' groups (`skip`) do not tell.
+    let in_one_body = |vertices: &[u32]| {
+        ctx.vertex_group
+            .is_some_and(|group| within_one_group(group, vertices))
+    };
     let collect = cfg.collect_pairs;
     let tally = |out: &mut PointTally, pair: [u32; 2], verdict: Option<Toi>| {
         out.candidates += 1;
@@ -82,8 +90,17 @@ pub(super) fn codim_points(
         cfg.axes,
         cfg.min_distance,
         skip,
-        |out, [v, e]| tally(out, [v, e], test(v, edges[e as usize])),
-        |out, [v, w]| tally(out, [v, w], test(v, [w, w])),
+        |out, [v, e]| {
+            let [a, b] = edges[e as usize];
+            if !in_one_body(&[v, a, b]) {
+                tally(out, [v, e], test(v, [a, b]));
+            }
+        },
+        |out, [v, w]| {
+            if !in_one_body(&[v, w]) {
+                tally(out, [v, w], test(v, [w, w]));
+            }
+        },
         PointTally::merge,
     );
     if stop() {

@@ -281,7 +281,18 @@ impl Pipeline {
                     }
                 })
             },
-            || PairCtx::new(cfg, filters, step, buffers, loose_cap, list_only),
+            || {
+                let vertex_group = parts.as_ref().and_then(|p| p.vertex_group.as_deref());
+                PairCtx::new(
+                    cfg,
+                    filters,
+                    step,
+                    vertex_group,
+                    buffers,
+                    loose_cap,
+                    list_only,
+                )
+            },
         );
         let built = match built {
             Ok(built) => built,

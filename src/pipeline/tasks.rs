@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use super::bodies::within_one_group;
 use super::clock::busy_ms;
 use super::decide::{Pair, PairCtx, earliest, solve, solve_verdict};
 use super::report::{ContactPair, KindCounts};
@@ -51,6 +52,11 @@ pub(super) struct Busy {
 /// what the filters culled, what the exact test found.
 struct KindSink<P> {
     survivors: Vec<P>,
+    /// Candidates dropped because all their vertices are in one body that
+    /// does not collide with itself ([`PairCtx::vertex_group`]), and those
+    /// of them within one component: not candidates after all.
+    in_one_body: u64,
+    in_one_body_same_component: u64,
     culled: Culled,
     /// Survivors so far.
     passed: u64,
@@ -82,6 +88,8 @@ impl<P: Pair> KindSink<P> {
     fn new() -> KindSink<P> {
         KindSink {
             survivors: Vec::new(),
+            in_one_body: 0,
+            in_one_body_same_component: 0,
             culled: Culled::default(),
             passed: 0,
             fallbacks: 0,
@@ -101,7 +109,19 @@ impl<P: Pair> KindSink<P> {
     fn batch(&mut self, ctx: &PairCtx<'_>, pairs: &[P], busy: &mut Busy) {
         let t = busy_ms();
         self.survivors.clear();
-        if ctx.filters_off() {
+        if let Some(group) = ctx.vertex_group {
+            for p in pairs {
+                if within_one_group(group, &p.vertices(ctx)) {
+                    self.in_one_body += 1;
+                    self.in_one_body_same_component += u64::from(p.same_component(ctx));
+                    continue;
+                }
+                match p.cull(ctx) {
+                    Some(by) => self.culled.count(by),
+                    None => self.survivors.push(*p),
+                }
+            }
+        } else if ctx.filters_off() {
             self.survivors.extend_from_slice(pairs);
         } else {
             for p in pairs {
@@ -256,6 +276,8 @@ fn collect_kind<P: Pair>(
     let first = pairs.len();
     for mut k in parts {
         passed += k.passed;
+        counts.candidates -= k.in_one_body;
+        counts.candidates_same_component -= k.in_one_body_same_component;
         counts.exact_fallbacks += k.fallbacks;
         counts.culled_slpf += k.culled.slpf;
         counts.culled_dnf += k.culled.dnf;

@@ -351,28 +351,51 @@ fn labels_that_do_not_fit_the_mesh_are_typed_errors() {
         ),
         "{short:?}"
     );
-    // One corner of face 0 in another body.
-    let mut body = vec![0; n];
-    body[scene.mesh.faces()[0][1] as usize] = 1;
-    let across = step_with(body).unwrap_err();
-    assert!(
-        matches!(
-            across,
-            PipelineError::Bodies(BodiesError::FaceAcrossBodies { face: 0, .. })
-        ),
-        "{across:?}"
-    );
-    assert!(
-        across.to_string().starts_with("bodies: face 0:"),
-        "{across}"
+}
+
+/// Funnel's cloth (its largest component) cut into patches by vertex
+/// number, so that faces and edges along the cuts have vertices in two or
+/// three bodies (a seam): with patches that do not collide with
+/// themselves, in contact and at a minimum separation, the step tests
+/// exactly the pairs the rule allows, by vertex.
+#[test]
+fn funnel_with_its_cloth_in_patches_tests_the_pairs_the_rule_allows() {
+    let scene = funnel();
+    let component = scene.mesh.component();
+    let sizes = (0..4).map(|c| component.iter().filter(|&&k| k == c).count());
+    let cloth = sizes.enumerate().max_by_key(|&(_, n)| n).unwrap().0 as u32;
+    // Patches 1, 2, 3 in stripes of 64 vertices; the rest body 0.
+    let body: Vec<u32> = (0..scene.mesh.num_vertices())
+        .map(|v| match component[v] == cloth {
+            true => 1 + (v as u32 / 64) % 3,
+            false => 0,
+        })
+        .collect();
+    let across = (scene.mesh.faces().iter())
+        .filter(|f| f.iter().any(|&v| body[v as usize] != body[f[0] as usize]))
+        .count();
+    assert!(across > 100, "{across} faces across patches");
+    for self_c in [
+        [true, false, false, false],
+        [false, true, false, true],
+        [true, false, true, true],
+    ] {
+        check_scene(scene, "funnel patches", 0.0, &body, &self_c);
+    }
+    check_scene(
+        scene,
+        "funnel patches",
+        2e-5,
+        &body,
+        &[true, false, false, false],
     );
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
-    /// On meshes full of exact degeneracies, with their components in
-    /// random bodies: for both ends of k and every time-aligned setting, in
+    /// On meshes full of exact degeneracies, with their components or
+    /// their vertices in random bodies: for both ends of k and every time-aligned setting, in
     /// contact and at a minimum separation, the step reports exactly the
     /// exact oracle's pairs among all pairs of the mesh that the rule
     /// allows, with or without the pairs collected.
@@ -380,13 +403,18 @@ proptest! {
     fn degenerate_meshes_with_bodies_report_exactly_the_allowed_oracle_pairs(
         (mesh, x0, x1) in integer_grid_mesh(),
         of_component in proptest::collection::vec(0u32..3, 4),
+        of_vertex in proptest::collection::vec(0u32..3, 64),
+        by_vertex in any::<bool>(),
         self_c in proptest::collection::vec(any::<bool>(), 3),
         m in prop::sample::select(&[0.0, 0.5][..]),
     ) {
         let extent = x0.iter().chain(&x1).flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).fold(0.0, f64::max);
         let d = if m == 0.0 { 0.0 } else if extent > 0.0 { extent * m } else { 1.0 };
         let step = Step::new(&mesh, &x0, &x1).unwrap();
-        let body = by_component(&mesh, &of_component);
+        let body = match by_vertex {
+            true => (0..mesh.num_vertices()).map(|v| of_vertex[v % 64]).collect(),
+            false => by_component(&mesh, &of_component),
+        };
         let want: BTreeSet<_> = oracle_collisions_within(&step, d)
             .into_keys()
             .filter(|&(_, a, b)| allowed(&mesh, &body, &self_c, a, b))
@@ -402,7 +430,7 @@ proptest! {
                     ..PipelineConfig::default()
                 };
                 let out = Pipeline::new(config.clone()).step(&step).unwrap();
-                let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}, bodies {of_component:?} {self_c:?}");
+                let setting = format!("d = {d:e}, k = {axes:?}, time-aligned {time_aligned:?}, bodies {body:?} {self_c:?}");
                 prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
                 let counted = Pipeline::new(PipelineConfig { collect_pairs: false, ..config }).step(&step).unwrap();
                 prop_assert_eq!(same_report(&counted.report), same_report(&out.report), "{}", setting);

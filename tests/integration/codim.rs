@@ -17,7 +17,7 @@ use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
 use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{
-    Bodies, BodiesError, BodyLabels, Pipeline, PipelineConfig, PipelineError, PointCounts,
+    Bodies, BodyLabels, ContactPair, Pipeline, PipelineConfig, PipelineError, PointCounts,
     TimeAligned,
 };
 
@@ -176,7 +176,7 @@ fn a_refit_for_other_codimensional_edges_is_refused() {
 }
 
 #[test]
-fn a_codimensional_edge_is_in_one_body() {
+fn a_codimensional_edge_may_cross_bodies() {
     let (mesh, x0, x1) = sheet_and_rod();
     let step = Step::new(&mesh, &x0, &x1).unwrap();
     // The sheet is body 0, the rod body 1 but for its last vertex.
@@ -186,21 +186,13 @@ fn a_codimensional_edge_is_in_one_body() {
         bodies: Some(Bodies::Labels(
             BodyLabels::new(body.clone(), vec![true, true]).unwrap(),
         )),
-        ..PipelineConfig::default()
+        ..collecting()
     };
-    let e = Pipeline::new(config).step(&step).unwrap_err();
-    let edge = mesh.find_edge(30, 31).unwrap() as usize;
-    assert!(
-        matches!(
-            e,
-            PipelineError::Bodies(BodiesError::EdgeAcrossBodies {
-                edge: found,
-                ends: [30, 31],
-                bodies: [1, 0]
-            }) if found == edge
-        ),
-        "{e:?}"
-    );
+    // A rod across bodies is tested as the rule says: with both bodies
+    // colliding with themselves, every pair of the step without bodies.
+    let across = Pipeline::new(config).step(&step).unwrap();
+    let all = Pipeline::new(collecting()).step(&step).unwrap();
+    assert_eq!(keys(&across.pairs), keys(&all.pairs));
     // The rod as an obstacle that does not collide with itself: the pairs
     // of the step without bodies between the rod and the rest.
     body[31] = 1;
@@ -292,6 +284,36 @@ fn points_meet_points_and_rods_and_bodies_can_skip_them() {
         .collect();
     assert_eq!((out.pairs.len(), left), (1, vec![(2, 0)]));
     assert_eq!(out.report.points.unwrap().vertex_vertex.candidates, 0);
+    // The rod's ends in two bodies, point 2 in the obstacle body with the
+    // rod's end 3 and 4, a third vertex 6 on the rod in the other: the
+    // rod's component is in two bodies, and the point's pair with the rod's
+    // edge 3–4 is within the obstacle.
+    let mut x0_6 = x0.clone();
+    x0_6.push(v(2.0, 0.0, 0.0));
+    let mut x1_6 = x1.clone();
+    x1_6.push(v(2.0, 0.0, 0.0));
+    let rods = TriMesh::with_edges(7, vec![], &[[3, 4], [4, 6]]).unwrap();
+    let step6 = Step::new(&rods, &x0_6, &x1_6).unwrap();
+    let all = Pipeline::new(collecting()).step(&step6).unwrap();
+    let body = vec![1, 1, 0, 0, 0, 1, 1];
+    let config = PipelineConfig {
+        bodies: Some(Bodies::Labels(
+            BodyLabels::new(body, vec![false, true]).unwrap(),
+        )),
+        ..collecting()
+    };
+    let out = Pipeline::new(config).step(&step6).unwrap();
+    let edge34 = rods.find_edge(3, 4).unwrap();
+    let rod_pair = |pairs: &[ContactPair]| {
+        pairs
+            .iter()
+            .filter_map(|p| p.vertex_edge(&rods))
+            .any(|pair| pair == (2, edge34))
+    };
+    assert!(rod_pair(&all.pairs) && !rod_pair(&out.pairs));
+    assert_eq!(out.pairs.len(), all.pairs.len() - 1);
+    let (a, b) = (all.report.points.unwrap(), out.report.points.unwrap());
+    assert_eq!(b.vertex_edge.candidates, a.vertex_edge.candidates - 1);
     // A mesh without points reports none.
     let plain = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
     let p = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)];
