@@ -487,3 +487,52 @@ fn an_out_folder_that_cannot_be_created_is_named_as_given() {
     );
     assert_eq!(names(&root), ["file"]);
 }
+
+/// A report regenerated in place (from its own `data/`, as
+/// `scripts/reproduce_pipeline.sh` and the command line's defaults do) is
+/// replaced; a file of one's own in the report folder or in its `data/`
+/// (a note, a backup of an input, a folder) is never deleted: the command
+/// refuses, names it, and leaves everything as it was.
+#[test]
+fn a_report_folder_holding_other_files_is_not_replaced() {
+    let root = Scratch::new("report-foreign");
+    let out = root.join("pipeline");
+    let opts = |from: PathBuf| ReportOptions {
+        from,
+        criterion: None,
+        out: out.clone(),
+    };
+    generate(&opts(fixture())).unwrap();
+    let data = out.join("data");
+    let first = generate(&opts(data.clone())).unwrap();
+    assert!(first.ignored.is_empty(), "{:?}", first.ignored);
+    let readme = std::fs::read(out.join("README.md")).unwrap();
+    for foreign in [
+        out.join("keep.txt"),
+        out.join("k_test.pdf"),
+        data.join("my_notes.txt"),
+        data.join("counts_funnel.json.bak"),
+        data.join("sub"),
+    ] {
+        if foreign.ends_with("sub") {
+            std::fs::create_dir(&foreign).unwrap();
+        } else {
+            std::fs::write(&foreign, "mine").unwrap();
+        }
+        let err = generate(&opts(data.clone())).unwrap_err();
+        assert!(
+            matches!(&err, ReportError::WouldDelete(p) if *p == foreign),
+            "{foreign:?}: {err:?}"
+        );
+        assert!(err.to_string().contains("replacing the report folder would delete it"));
+        assert!(foreign.exists(), "{foreign:?}");
+        assert_eq!(std::fs::read(out.join("README.md")).unwrap(), readme);
+        if foreign.is_dir() {
+            std::fs::remove_dir(&foreign).unwrap();
+        } else {
+            std::fs::remove_file(&foreign).unwrap();
+        }
+    }
+    // Without them, the report is replaced again.
+    generate(&opts(data)).unwrap();
+}

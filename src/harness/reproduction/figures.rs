@@ -74,6 +74,9 @@ pub(super) trait Figure {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, text: bool) -> Res;
 }
 
+/// The stems of every figure a report may hold (each [`Figure::stem`]).
+pub(super) const FIGURE_STEMS: [&str; 4] = ["culling_rates", "k_test", "stage_times", "sequence"];
+
 /// Writes `fig` as PNG and SVG into `dir`; returns the two paths.
 pub(super) fn write_figure(
     dir: &Path,

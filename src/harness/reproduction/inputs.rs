@@ -316,7 +316,7 @@ fn check_scene(path: &Path, r: &SceneRecord) -> Result<(), ReportError> {
 }
 
 /// Whether `name` is the name of a report input (module doc).
-fn is_input_name(name: &str) -> bool {
+pub(super) fn is_input_name(name: &str) -> bool {
     let json = |prefix: &str| name.starts_with(prefix) && name.ends_with(".json");
     json("counts_")
         || name == "bench_timings.json"

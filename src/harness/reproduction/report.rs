@@ -11,9 +11,9 @@
 use std::path::{Path, PathBuf};
 
 use super::figures::{
-    CullingFigure, Figure, KTestFigure, SequenceFigure, StageFigure, write_figure,
+    CullingFigure, FIGURE_STEMS, Figure, KTestFigure, SequenceFigure, StageFigure, write_figure,
 };
-use super::inputs::ReportInputs;
+use super::inputs::{ReportInputs, is_input_name};
 use super::markdown::{TITLE, render};
 use crate::harness::figure::load_font;
 use crate::io::{FolderError, replace_folder};
@@ -52,6 +52,14 @@ pub enum ReportError {
         .0.display()
     )]
     NotAReport(PathBuf),
+    /// The output folder, a previous report, holds a file or folder that is
+    /// not part of a report; replacing the folder would delete it. Move it
+    /// out, or write the report elsewhere.
+    #[error(
+        "{}: not part of a report made by `ccdlab report`; replacing the report folder would delete it (move it out, or choose another --out)",
+        .0.display()
+    )]
+    WouldDelete(PathBuf),
     /// The output folder cannot be made where it was asked for (its parent
     /// is not writable, or not a folder).
     #[error("{}: the report folder cannot be created there: {source}", path.display())]
@@ -128,11 +136,58 @@ fn replaceable(out: &Path) -> Result<bool, ReportError> {
         .unwrap_or(false))
 }
 
+/// The first entry of the report folder `out` (which exists) that a report
+/// does not hold: anything but `README.md`, the figures (`STEM.png`,
+/// `STEM.svg`) and the `data/` folder of report inputs.
+fn foreign_entry(out: &Path) -> Result<Option<PathBuf>, ReportError> {
+    let entries = |dir: &Path| -> Result<Vec<(String, bool)>, ReportError> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
+            let entry = entry.map_err(io_err(dir))?;
+            let is_file = entry.file_type().map_err(io_err(dir))?.is_file();
+            names.push((entry.file_name().to_string_lossy().into_owned(), is_file));
+        }
+        names.sort();
+        Ok(names)
+    };
+    let figure = |name: &str| {
+        FIGURE_STEMS.iter().any(|stem| {
+            name.strip_prefix(stem)
+                .is_some_and(|ext| ext == ".png" || ext == ".svg")
+        })
+    };
+    for (name, is_file) in entries(out)? {
+        let ours = match name.as_str() {
+            "data" if !is_file => {
+                let data = out.join("data");
+                if let Some((inner, _)) = entries(&data)?
+                    .into_iter()
+                    .find(|(n, f)| !(*f && is_input_name(n)))
+                {
+                    return Ok(Some(data.join(inner)));
+                }
+                true
+            }
+            "README.md" => is_file,
+            n => is_file && figure(n),
+        };
+        if !ours {
+            return Ok(Some(out.join(name)));
+        }
+    }
+    Ok(None)
+}
+
 /// Reads the inputs and writes the report (see the module doc).
 pub fn generate(opts: &ReportOptions) -> Result<ReportSummary, ReportError> {
     let inputs = ReportInputs::load(&opts.from, opts.criterion.as_deref())?;
     if !replaceable(&opts.out)? {
         return Err(ReportError::NotAReport(opts.out.clone()));
+    }
+    if opts.out.is_dir()
+        && let Some(path) = foreign_entry(&opts.out)?
+    {
+        return Err(ReportError::WouldDelete(path));
     }
     if opts.out.file_name().is_none() {
         return Err(ReportError::Io {

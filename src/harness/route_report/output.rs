@@ -38,13 +38,35 @@ fn check_out(out: &Path) -> Result<(), RouteReportError> {
         return Ok(());
     }
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap_or_default();
-    if readme.lines().next() == Some(TITLE) {
-        Ok(())
-    } else {
-        Err(not_ours(
+    if readme.lines().next() != Some(TITLE) {
+        return Err(not_ours(
             "the folder is not empty and has no README.md starting with the route report's title",
-        ))
+        ));
     }
+    // A report of this command: it may be replaced only when it holds
+    // nothing else, which the replacement would delete.
+    for entry in std::fs::read_dir(out).map_err(|e| write_error(out, e))? {
+        let entry = entry.map_err(|e| write_error(out, e))?;
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(is_file && is_report_file(&name)) {
+            return Err(not_ours(&format!(
+                "it holds `{name}`, which is not part of a route report, and replacing the \
+                 folder would delete it (move it out, or choose another folder)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a route report writes a file of this name: its page, result,
+/// figure, and copies of its inputs (`terrain.grid`, `aircraft.obj`,
+/// `NAME.route`).
+fn is_report_file(name: &str) -> bool {
+    matches!(
+        name,
+        "README.md" | "result.json" | "route.png" | "terrain.grid" | "aircraft.obj"
+    ) || name.ends_with(".route")
 }
 
 /// Refuses an `--out` folder that holds one of the input `files`: the
@@ -181,6 +203,18 @@ mod tests {
         assert!(check_out(&empty).is_ok());
         std::fs::write(empty.join("README.md"), format!("{TITLE}\n\nold\n")).unwrap();
         assert!(check_out(&empty).is_ok());
+        // A report that also holds a file of one's own, or a folder: the
+        // replacement would delete it, so it is refused.
+        for name in ["result.json", "route.png", "terrain.grid", "aircraft.obj", "a.route"] {
+            std::fs::write(empty.join(name), "x").unwrap();
+        }
+        assert!(check_out(&empty).is_ok());
+        std::fs::write(empty.join("notes.txt"), "mine").unwrap();
+        let e = check_out(&empty).unwrap_err();
+        assert!(e.to_string().contains("it holds `notes.txt`"), "{e}");
+        std::fs::remove_file(empty.join("notes.txt")).unwrap();
+        std::fs::create_dir(empty.join("old")).unwrap();
+        assert!(check_out(&empty).is_err());
     }
 
     #[test]
