@@ -1211,4 +1211,54 @@ fn candidates_are_written_as_query_files() {
         &["candidates", p0, p1, "--out", reserved.to_str().unwrap()],
         "choose another name",
     );
+    // Inside the data sets' folder: refused, nothing created.
+    let in_data = frames.join("mine");
+    fails_with(
+        &["candidates", p0, p1, "--out", in_data.to_str().unwrap()],
+        "inside the data sets' folder",
+    );
+    assert!(!in_data.exists());
+    // A frame that cannot be read: no folder of the run is left behind.
+    let fresh = d.join("fresh/sets");
+    let missing = d.join("missing.ply");
+    fails_with(
+        &[
+            "candidates",
+            missing.to_str().unwrap(),
+            p1,
+            "--out",
+            fresh.to_str().unwrap(),
+        ],
+        "missing.ply",
+    );
+    assert!(!d.join("fresh").exists());
+    // A symbolic link to nothing as the folder: said so.
+    #[cfg(unix)]
+    {
+        let dangling = d.join("dangling");
+        std::os::unix::fs::symlink(d.join("nowhere"), &dangling).unwrap();
+        fails_with(
+            &["candidates", p0, p1, "--out", dangling.to_str().unwrap()],
+            "a symbolic link to nothing",
+        );
+    }
+    // Only the two query files and their folders are left in `--out`.
+    let mut left: Vec<_> = walk(&out);
+    left.sort();
+    assert_eq!(left, ["edge-edge/227-228.csv", "vertex-face/227-228.csv"]);
+}
+
+/// The files under `dir`, as paths relative to it.
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if p.is_dir() {
+            files.extend(walk(&p).into_iter().map(|f| format!("{name}/{f}")));
+        } else {
+            files.push(name);
+        }
+    }
+    files
 }

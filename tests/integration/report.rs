@@ -524,7 +524,10 @@ fn a_report_folder_holding_other_files_is_not_replaced() {
             matches!(&err, ReportError::WouldDelete(p) if *p == foreign),
             "{foreign:?}: {err:?}"
         );
-        assert!(err.to_string().contains("replacing the report folder would delete it"));
+        assert!(
+            err.to_string()
+                .contains("replacing the report folder would delete it")
+        );
         assert!(foreign.exists(), "{foreign:?}");
         assert_eq!(std::fs::read(out.join("README.md")).unwrap(), readme);
         if foreign.is_dir() {

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
+use ccdlab::harness::data::candidate_roots;
 use ccdlab::harness::ground_truth::write_query_csv;
-use ccdlab::harness::output::{check_output, write_atomic_with};
+use ccdlab::harness::output::{StagedFolder, check_output, write_atomic_with};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::narrow_phase::{edge_edge, vertex_face};
@@ -26,7 +27,9 @@ pub struct Args {
     /// Folder to write to: `vertex-face/NAME.csv` and `edge-edge/NAME.csv`,
     /// NAME the two frames' stems (`227-228`), each only when that kind has
     /// pairs (an old file of the name is removed otherwise); other files are
-    /// left alone. The truth column is contact (`d = 0`).
+    /// left alone. Both are written in full before either is put in place,
+    /// so that a failed or killed run leaves the old files as they were. Not
+    /// inside the data sets' folder. The truth column is contact (`d = 0`).
     #[arg(long)]
     out: PathBuf,
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
@@ -72,16 +75,32 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         )
         .into());
     }
+    if std::fs::metadata(&args.out).is_err() && std::fs::symlink_metadata(&args.out).is_ok() {
+        return Err(format!(
+            "--out {}: a symbolic link to nothing; remove it or choose another folder",
+            args.out.display()
+        )
+        .into());
+    }
+    if let Some(root) = inside_data_root(&args.out) {
+        return Err(format!(
+            "--out {}: inside the data sets' folder {} (`ccdlab data`), where `ccdlab queries` \
+             and the tests would take these files for part of a data set; choose another folder",
+            args.out.display(),
+            root.display()
+        )
+        .into());
+    }
     let name = format!("{}-{}.csv", stem(&args.frame0)?, stem(&args.frame1)?);
-    let files = ["vertex-face", "edge-edge"].map(|kind| args.out.join(kind).join(&name));
-    // Folders first (so that the files can be checked, and written later);
-    // a file is only ever replaced whole.
+    let kinds = ["vertex-face", "edge-edge"].map(|kind| args.out.join(kind));
+    let files = kinds.clone().map(|dir| dir.join(&name));
+    // Checked before any work, creating nothing; the files are staged and
+    // put in place together once both are written.
     for f in &files {
-        if let Some(dir) = f.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("--out: {}: {e}", dir.display()))?;
+        if f.parent().is_some_and(Path::is_dir) {
+            check_output(f, &[&args.frame0, &args.frame1])
+                .map_err(|e| format!("--out: {}: {e}", f.display()))?;
         }
-        check_output(f, &[&args.frame0, &args.frame1])
-            .map_err(|e| format!("--out: {}: {e}", f.display()))?;
     }
     let pool = crate::pipeline_args::thread_pool(args.threads)?;
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
@@ -112,6 +131,27 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             .collect();
         Ok((found, vf, ee))
     })?;
+    // Both kinds' files staged, then moved into place one after the other;
+    // an error (a full disk) or a kill before then leaves the old files as
+    // they were and no folder of this run behind.
+    let mut staged = Vec::new();
+    for (dir, queries) in kinds.iter().zip([&vf, &ee]) {
+        if queries.is_empty() {
+            continue;
+        }
+        let stage = StagedFolder::begin(dir, "candidates")
+            .map_err(|e| format!("--out: {}: {}", e.path.display(), e.message))?;
+        let (points, truth): (Vec<[Vec3; 8]>, Vec<bool>) = queries.iter().copied().unzip();
+        let path = stage.path(&name);
+        write_atomic_with(&path, |w| write_query_csv(w, &points, Some(&truth)))
+            .map_err(|e| format!("--out: {}: {e}", dir.join(&name).display()))?;
+        staged.push(stage);
+    }
+    for stage in staged {
+        stage
+            .commit()
+            .map_err(|e| format!("--out: {}: {}", e.path.display(), e.message))?;
+    }
     for (file, queries) in files.iter().zip([&vf, &ee]) {
         if queries.is_empty() {
             // A query file holds at least one query (the readers refuse an
@@ -122,11 +162,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
                 }
                 _ => {}
             }
-            continue;
         }
-        let (points, truth): (Vec<[Vec3; 8]>, Vec<bool>) = queries.iter().copied().unzip();
-        write_atomic_with(file, |w| write_query_csv(w, &points, Some(&truth)))
-            .map_err(|e| format!("--out: {}: {e}", file.display()))?;
     }
     let r = &found.report;
     let colliding = |q: &[([Vec3; 8], bool)]| q.iter().filter(|(_, t)| *t).count();
@@ -157,6 +193,27 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
 
 /// Folder names that `ccdlab queries` reads as a data set's layout.
 const RESERVED: [&str; 3] = ["queries", "vertex-face", "edge-edge"];
+
+/// The data root (`ccdlab data`'s candidates) that `out` would be inside,
+/// if any: compared by their real paths, `out` by its nearest existing
+/// folder.
+fn inside_data_root(out: &Path) -> Option<PathBuf> {
+    let mut existing = out;
+    let real = loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            break real;
+        }
+        existing = match existing.parent()? {
+            p if p.as_os_str().is_empty() => Path::new("."),
+            p => p,
+        };
+    };
+    candidate_roots()
+        .into_iter()
+        .filter_map(|r| std::fs::canonicalize(&r).ok().map(|c| (r, c)))
+        .find(|(_, c)| real.starts_with(c))
+        .map(|(r, _)| r)
+}
 
 /// A frame's file stem, for the query files' name.
 fn stem(path: &Path) -> Result<String, String> {

@@ -205,7 +205,13 @@ mod tests {
         assert!(check_out(&empty).is_ok());
         // A report that also holds a file of one's own, or a folder: the
         // replacement would delete it, so it is refused.
-        for name in ["result.json", "route.png", "terrain.grid", "aircraft.obj", "a.route"] {
+        for name in [
+            "result.json",
+            "route.png",
+            "terrain.grid",
+            "aircraft.obj",
+            "a.route",
+        ] {
             std::fs::write(empty.join(name), "x").unwrap();
         }
         assert!(check_out(&empty).is_ok());
