@@ -51,7 +51,20 @@ pub struct PipelineConfig {
     /// by the BVH's traversal before their features are tested, and not
     /// counted.
     pub bodies: Option<Bodies>,
+    /// The most pairs a step keeps: colliding pairs when they are collected
+    /// ([`PipelineConfig::collect_pairs`]), or the pairs a listing returns
+    /// ([`super::Pipeline::candidates`]). A step with more fails with
+    /// [`PipelineError::TooManyPairs`] rather than growing its lists without
+    /// bound (a minimum separation as large as the mesh, a mesh of many
+    /// coincident vertices); its counts alone need no such list. Default
+    /// [`MAX_PAIRS`].
+    pub max_pairs: u64,
 }
+
+/// The default [`PipelineConfig::max_pairs`]: `2²⁶`, about 67 million pairs
+/// (some 2.7 GB as [`super::ContactPair`]s), hundreds of times the colliding
+/// pairs of the data sets' largest step.
+pub const MAX_PAIRS: u64 = 1 << 26;
 
 impl PipelineConfig {
     /// Whether a step can run with this configuration: SLPF directions that
@@ -97,6 +110,7 @@ impl Default for PipelineConfig {
             collect_pairs: false,
             min_distance: 0.0,
             bodies: None,
+            max_pairs: MAX_PAIRS,
         }
     }
 }

@@ -6,6 +6,8 @@
 //! shares for that; [`Pair`] gives the vertex–face and edge–edge
 //! candidates one interface.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use super::config::PipelineConfig;
@@ -77,6 +79,10 @@ pub(super) fn solve_verdict(
     }
 }
 
+/// How many kept pairs a task adds to the step's total at a time
+/// ([`PairCtx::keep`]).
+pub(super) const KEEP_BATCH: u64 = 1 << 12;
+
 /// The filters' per-vertex arrays, reused from step to step.
 #[derive(Debug, Default)]
 pub(super) struct PairBuffers {
@@ -124,6 +130,11 @@ pub(super) struct PairCtx<'a> {
     pub(super) list_only: bool,
     /// How many of those pairs a traversal task keeps ([`super::tasks::LOOSE_CAP`]).
     pub(super) loose_cap: usize,
+    /// Pairs kept so far by all tasks (collected or listed), their limit
+    /// ([`PipelineConfig::max_pairs`]), and whether it was passed.
+    kept: AtomicU64,
+    max_pairs: u64,
+    pub(super) overflowed: AtomicBool,
 }
 
 impl<'a> PairCtx<'a> {
@@ -176,7 +187,37 @@ impl<'a> PairCtx<'a> {
             loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
             loose_cap,
             list_only,
+            kept: AtomicU64::new(0),
+            max_pairs: cfg.max_pairs,
+            overflowed: AtomicBool::new(false),
         }
+    }
+
+    /// Adds `n` pairs that a task has kept to the step's total; past
+    /// [`PipelineConfig::max_pairs`] the step has overflowed and its tasks
+    /// stop. Tasks add their pairs in batches of [`KEEP_BATCH`] (one shared
+    /// counter per pair would be contended), so a step keeps at most that
+    /// many more per task before it stops; whether it overflows is decided
+    /// on the exact total ([`PairCtx::check_kept`]).
+    #[inline]
+    pub(super) fn keep(&self, n: u64) {
+        let total = self.kept.fetch_add(n, Ordering::Relaxed) + n;
+        if total > self.max_pairs {
+            self.overflowed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Marks the step overflowed when `total` pairs (all it kept) pass the
+    /// limit.
+    pub(super) fn check_kept(&self, total: u64) {
+        if total > self.max_pairs {
+            self.overflowed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether more pairs were to be kept than the limit allows.
+    pub(super) fn overflowed(&self) -> bool {
+        self.overflowed.load(Ordering::Relaxed)
     }
 
     /// The arrays, for the next step.

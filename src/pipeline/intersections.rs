@@ -25,7 +25,7 @@
 //!
 //! [`Bvh::fold_edge_face_pairs`]: crate::broad_phase::Bvh::fold_edge_face_pairs
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -70,6 +70,8 @@ impl Intersections {
 /// double input; the same for any thread count. The lists are as long as
 /// the answer: a mesh of many coincident vertices has quadratically many
 /// touching pairs; [`intersections_with`] counts them without keeping any.
+/// More than [`super::MAX_PAIRS`] pairs in all are refused
+/// ([`PipelineError::TooManyPairs`]).
 ///
 /// # Errors
 /// [`PipelineError::Frames`] when `x` has another length than the mesh's
@@ -91,7 +93,7 @@ pub fn intersections_with(
     cancel: Option<&AtomicBool>,
 ) -> Result<Intersections, PipelineError> {
     let what = if collect { Look::Pairs } else { Look::Counts };
-    find(mesh, x, what, cancel)
+    find(mesh, x, what, cancel, super::MAX_PAIRS)
 }
 
 /// Whether some pair of features of `mesh` at the positions `x` touches or
@@ -107,7 +109,7 @@ pub fn has_intersections(
     x: &[Vec3],
     cancel: Option<&AtomicBool>,
 ) -> Result<bool, PipelineError> {
-    Ok(!find(mesh, x, Look::Any, cancel)?.is_empty())
+    Ok(!find(mesh, x, Look::Any, cancel, super::MAX_PAIRS)?.is_empty())
 }
 
 /// What [`find`] looks for.
@@ -123,21 +125,24 @@ enum Look {
     Any,
 }
 
+/// The pairs `look` asks for; at most `max_pairs` of them listed.
 fn find(
     mesh: &TriMesh,
     x: &[Vec3],
     look: Look,
     cancel: Option<&AtomicBool>,
+    max_pairs: u64,
 ) -> Result<Intersections, PipelineError> {
     let still = Step::new(mesh, x, x).map_err(PipelineError::Frames)?;
     let collect = look == Look::Pairs;
     let config = PipelineConfig {
         collect_pairs: collect,
+        max_pairs,
         ..PipelineConfig::default()
     };
     let never = AtomicBool::new(false);
     let cancel = cancel.unwrap_or(&never);
-    let mut pipeline = Pipeline::new(config);
+    let mut pipeline = Pipeline::new(config.clone());
     let outcome = pipeline.step_cancellable(&still, cancel)?;
     let mut found = Intersections {
         report: outcome.report,
@@ -151,6 +156,10 @@ fn find(
     let (edges, faces) = (mesh.edges(), mesh.faces());
     let bvh = pipeline.bvh().expect("a step that succeeded built its BVH");
     let crossed = AtomicBool::new(false);
+    // The crossings listed count against the same limit as the touching
+    // pairs (`PipelineConfig::max_pairs`).
+    let room = config.max_pairs - found.touching.len() as u64;
+    let (kept, overflowed) = (AtomicU64::new(0), AtomicBool::new(false));
     let (count, crossing) = bvh.fold_edge_face_pairs(
         |out: &mut (u64, Vec<[u32; 2]>), [e, f]| {
             let [p, q] = edges[e as usize].map(|v| &x[v as usize]);
@@ -158,7 +167,11 @@ fn find(
             if segment_pierces_triangle(p, q, corners) {
                 out.0 += 1;
                 if collect {
-                    out.1.push([e, f]);
+                    if kept.fetch_add(1, Ordering::Relaxed) < room {
+                        out.1.push([e, f]);
+                    } else {
+                        overflowed.store(true, Ordering::Relaxed);
+                    }
                 }
                 if look == Look::Any {
                     crossed.store(true, Ordering::Relaxed);
@@ -169,13 +182,60 @@ fn find(
             a.extend(b);
             (n + m, a)
         },
-        || cancel.load(Ordering::Relaxed) || crossed.load(Ordering::Relaxed),
+        || {
+            cancel.load(Ordering::Relaxed)
+                || crossed.load(Ordering::Relaxed)
+                || overflowed.load(Ordering::Relaxed)
+        },
     );
     if cancel.load(Ordering::Relaxed) {
         return Err(PipelineError::Cancelled);
+    }
+    if overflowed.load(Ordering::Relaxed) {
+        return Err(PipelineError::TooManyPairs {
+            limit: config.max_pairs,
+        });
     }
     found.crossing_count = count;
     found.crossing = crossing;
     found.crossing.par_sort_unstable();
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fan of `n` triangles around the z axis, and a vertical rod through
+    /// all of them (not touching their edges): `n` crossings.
+    fn fan_and_rod(n: u32) -> (TriMesh, Vec<Vec3>) {
+        let mut x = vec![Vec3::new(0.1, 0.05, -1.0), Vec3::new(0.1, 0.05, 1.0)];
+        let mut faces = Vec::new();
+        for k in 0..n {
+            let z = f64::from(k) / f64::from(n) - 0.5;
+            let base = x.len() as u32;
+            x.extend([
+                Vec3::new(-1.0, -1.0, z),
+                Vec3::new(2.0, -1.0, z),
+                Vec3::new(-1.0, 2.0, z),
+            ]);
+            faces.push([base, base + 1, base + 2]);
+        }
+        let mesh = TriMesh::with_edges(x.len(), faces, &[[0, 1]]).unwrap();
+        (mesh, x)
+    }
+
+    #[test]
+    fn more_crossings_to_list_than_max_pairs_is_a_typed_error() {
+        let (mesh, x) = fan_and_rod(5);
+        let all = find(&mesh, &x, Look::Pairs, None, 5).unwrap();
+        assert_eq!((all.crossing_count, all.crossing.len()), (5, 5));
+        assert!(matches!(
+            find(&mesh, &x, Look::Pairs, None, 4),
+            Err(PipelineError::TooManyPairs { limit: 4 })
+        ));
+        // Counted, not listed: no limit.
+        let counted = find(&mesh, &x, Look::Counts, None, 0).unwrap();
+        assert_eq!(counted.crossing_count, 5);
+    }
 }

@@ -20,7 +20,7 @@ mod tasks;
 
 pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
 pub use candidates::{Candidates, candidates};
-pub use config::{PipelineConfig, TimeAligned};
+pub use config::{MAX_PAIRS, PipelineConfig, TimeAligned};
 pub use intersections::{Intersections, has_intersections, intersections, intersections_with};
 pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub use proximity::{

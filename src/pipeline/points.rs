@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bodies::within_one_group;
 use super::config::PipelineConfig;
-use super::decide::{PairCtx, earliest, solve};
+use super::decide::{KEEP_BATCH, PairCtx, earliest, solve};
 use super::report::{ContactPair, PairCounts, PointCounts};
 use crate::broad_phase::fold_point_candidates;
 use crate::filter::{point_point_apart, point_segment_apart};
@@ -39,7 +39,7 @@ pub(super) fn codim_points(
     if mesh.codim_vertices().is_empty() {
         return Some(None);
     }
-    let stop = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let stop = || cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || ctx.overflowed();
     // In contact, the points' filter first (in its range); then the exact
     // edge–edge test of `p p` against `a b` (`a == b` for a point).
     let filter = ctx.in_range && ctx.min_distance == 0.0;
@@ -82,6 +82,11 @@ pub(super) fn codim_points(
             out.toi = Some(earliest(out.toi, t));
             if collect {
                 out.hits.push((pair, t));
+                out.unreported += 1;
+                if out.unreported >= KEEP_BATCH {
+                    ctx.keep(out.unreported);
+                    out.unreported = 0;
+                }
             }
         }
     };
@@ -123,6 +128,8 @@ struct PointTally {
     colliding: u64,
     toi: Option<Toi>,
     hits: Vec<([u32; 2], Toi)>,
+    /// Hits not yet added to the step's total ([`PairCtx::keep`]).
+    unreported: u64,
 }
 
 impl PointTally {

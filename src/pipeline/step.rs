@@ -126,6 +126,18 @@ pub enum PipelineError {
     /// ended; the BVH stays that of this step's frames.
     #[error("the step was cancelled")]
     Cancelled,
+    /// The step has more pairs to keep than [`PipelineConfig::max_pairs`]:
+    /// it stopped before its lists grew past that. Its counts alone
+    /// (`collect_pairs` off) need no list; or a smaller minimum separation
+    /// or distance, or a larger limit. The BVH stays that of this step's
+    /// frames.
+    #[error(
+        "more than {limit} pairs to keep (max_pairs, the bound on a step's lists); ask for the counts only (pairs not collected) or a smaller distance"
+    )]
+    TooManyPairs {
+        /// [`PipelineConfig::max_pairs`].
+        limit: u64,
+    },
 }
 
 /// The result of one step.
@@ -314,10 +326,11 @@ impl Pipeline {
             Some(p) => bvh.self_candidates_par_skipping(&p.skip_within, make_sink),
             None => bvh.self_candidates_par(make_sink),
         };
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || ctx.overflowed() {
             drop(sinks);
+            let e = stopped(&ctx, cfg);
             self.buffers = ctx.into_buffers();
-            return Err(PipelineError::Cancelled);
+            return Err(e);
         }
         let mut vf = KindCounts {
             candidates: bp.vf_candidates,
@@ -347,12 +360,21 @@ impl Pipeline {
         } else {
             let Some(points) = codim_points(&ctx, step, cfg, skip, cancel, &mut toi, &mut pairs)
             else {
+                let e = stopped(&ctx, cfg);
                 self.buffers = ctx.into_buffers();
-                return Err(PipelineError::Cancelled);
+                return Err(e);
             };
             points
         };
         let points_ms = t.ms();
+        // The tasks add their kept pairs to the total in batches: the
+        // limit on the exact total.
+        ctx.check_kept((pairs.len() + listed.0.len() + listed.1.len()) as u64);
+        if ctx.overflowed() {
+            let e = stopped(&ctx, cfg);
+            self.buffers = ctx.into_buffers();
+            return Err(e);
+        }
         // The filters and the exact tests ran inside the traversal's tasks:
         // their shares of the fused stage are their summed busy times spread
         // over the workers. (Their setup ran alongside the BVH's stage, and
@@ -402,6 +424,17 @@ impl Pipeline {
             },
         };
         Ok((StepOutcome { report, pairs }, listed))
+    }
+}
+
+/// Why a step's tasks stopped early: more pairs to keep than allowed, or
+/// else a cancellation.
+fn stopped(ctx: &PairCtx<'_>, cfg: &PipelineConfig) -> PipelineError {
+    match ctx.overflowed() {
+        true => PipelineError::TooManyPairs {
+            limit: cfg.max_pairs,
+        },
+        false => PipelineError::Cancelled,
     }
 }
 

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::bodies::within_one_group;
 use super::clock::busy_ms;
-use super::decide::{Pair, PairCtx, earliest, solve, solve_verdict};
+use super::decide::{KEEP_BATCH, Pair, PairCtx, earliest, solve, solve_verdict};
 use super::report::{ContactPair, KindCounts};
 use crate::broad_phase::{CandidateSink, EePair, VfPair};
 use crate::filter::CulledBy;
@@ -78,6 +78,8 @@ struct KindSink<P> {
     /// The pairs the filters passed, when the step lists them instead of
     /// testing them ([`PairCtx::list_only`]).
     listed: Vec<P>,
+    /// Pairs kept (`hits`, `listed`) not yet added to the step's total.
+    unreported: u64,
 }
 
 /// How many loose brackets' pairs one traversal task keeps before it
@@ -100,6 +102,7 @@ impl<P: Pair> KindSink<P> {
             loose: Vec::new(),
             loose_upper: f64::INFINITY,
             listed: Vec::new(),
+            unreported: 0,
         }
     }
 
@@ -135,6 +138,8 @@ impl<P: Pair> KindSink<P> {
         self.passed += self.survivors.len() as u64;
         if ctx.list_only {
             self.listed.extend_from_slice(&self.survivors);
+            self.unreported += self.survivors.len() as u64;
+            self.report_kept(ctx);
             busy.filter += t1 - t;
             return;
         }
@@ -165,12 +170,24 @@ impl<P: Pair> KindSink<P> {
                 self.toi = Some(earliest(self.toi, toi));
                 if ctx.collect_pairs {
                     self.hits.push((*p, toi));
+                    self.unreported += 1;
+                    self.report_kept(ctx);
                 }
             }
         }
         self.survivors = survivors;
         busy.filter += t1 - t;
         busy.solve += busy_ms() - t1;
+    }
+
+    /// Adds the pairs kept since the last report to the step's total, in
+    /// batches ([`PairCtx::keep`]).
+    #[inline]
+    fn report_kept(&mut self, ctx: &PairCtx<'_>) {
+        if self.unreported >= KEEP_BATCH {
+            ctx.keep(self.unreported);
+            self.unreported = 0;
+        }
     }
 
     /// Keeps a loose bracket's pair while it may hold the step's earliest
@@ -255,7 +272,7 @@ impl CandidateSink for TaskSink<'_> {
     }
 
     fn stopped(&self) -> bool {
-        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || self.ctx.overflowed()
     }
 }
 

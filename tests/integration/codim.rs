@@ -314,6 +314,19 @@ fn points_meet_points_and_rods_and_bodies_can_skip_them() {
     assert_eq!(out.pairs.len(), all.pairs.len() - 1);
     let (a, b) = (all.report.points.unwrap(), out.report.points.unwrap());
     assert_eq!(b.vertex_edge.candidates, a.vertex_edge.candidates - 1);
+    // The points' pairs count against `max_pairs` when collected.
+    let kept = |max_pairs| {
+        Pipeline::new(PipelineConfig {
+            max_pairs,
+            ..collecting()
+        })
+        .step(&step)
+    };
+    assert!(matches!(
+        kept(1),
+        Err(PipelineError::TooManyPairs { limit: 1 })
+    ));
+    assert_eq!(kept(2).unwrap().pairs.len(), 2);
     // A mesh without points reports none.
     let plain = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
     let p = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)];

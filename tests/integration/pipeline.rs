@@ -1050,3 +1050,51 @@ fn a_bad_min_distance_is_refused_and_zero_is_contact() {
     assert!(c.vf.colliding >= b.vf.colliding && c.ee.colliding >= b.ee.colliding);
     assert!(c.toi <= b.toi);
 }
+
+/// A step with more pairs to keep than `max_pairs` (collected colliding
+/// pairs, listed candidates) fails with a typed error on any thread count,
+/// and at exactly the limit it succeeds; its counts alone need no list and
+/// run whatever the limit. Then the pipeline carries on.
+#[test]
+fn more_pairs_to_keep_than_max_pairs_is_a_typed_error() {
+    let scene = funnel();
+    let step = Step::new(&scene.mesh, &scene.x_t0, &scene.x_t1).unwrap();
+    let full = run(scene, collecting(FilterSet::SlpfDnf), 2);
+    let n = full.pairs.len() as u64;
+    assert_eq!(n, 134);
+    let with = |max_pairs, collect_pairs| PipelineConfig {
+        max_pairs,
+        collect_pairs,
+        ..PipelineConfig::default()
+    };
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut p = Pipeline::new(with(n - 1, true));
+            let e = p.step(&step).unwrap_err();
+            assert!(
+                matches!(e, PipelineError::TooManyPairs { limit } if limit == n - 1),
+                "{e:?}"
+            );
+            assert!(e.to_string().contains("more than 133 pairs"), "{e}");
+            let at = Pipeline::new(with(n, true)).step(&step).unwrap();
+            assert_eq!(at.pairs, full.pairs);
+            let counted = Pipeline::new(with(0, false)).step(&step).unwrap();
+            assert_eq!(counted.report.vf, full.report.vf);
+            assert_eq!(counted.report.ee, full.report.ee);
+            // The listing: its pairs count too.
+            let listed = Pipeline::new(with(u64::MAX, false))
+                .candidates(&step)
+                .unwrap();
+            let m = (listed.vertex_face.len() + listed.edge_edge.len()) as u64;
+            let e = Pipeline::new(with(m - 1, false))
+                .candidates(&step)
+                .unwrap_err();
+            assert!(matches!(e, PipelineError::TooManyPairs { .. }), "{e:?}");
+            assert!(Pipeline::new(with(m, false)).candidates(&step).is_ok());
+        });
+    }
+}
