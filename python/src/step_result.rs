@@ -226,7 +226,8 @@ impl StepResult {
     }
 
     fn __repr__(&self) -> String {
-        let toi = self.toi.map_or("None".to_string(), |t| format!("{t:e}"));
+        // The shortest digits that read back as the double (`0.0`, not `0e0`).
+        let toi = self.toi.map_or("None".to_string(), |t| format!("{t:?}"));
         let points = self.point_colliding.map_or(String::new(), |(ve, vv)| {
             format!(", ve_colliding={ve}, vv_colliding={vv}")
         });

@@ -169,6 +169,11 @@ def test_options_are_those_of_the_cli(funnel):
     r = ccdlab.step(V0, V1, F)
     assert r.vf_pairs is None and r.ee_pairs is None and r.vf_toi is None and r.ee_toi is None
     assert "StepResult(toi=" in repr(r)
+    assert float(repr(r).split("toi=")[1].split(",")[0]) == r.toi
+    # A vertex resting on a face: toi 0, written as Python writes it.
+    V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [.2, .2, 0], [1, .2, 1], [.2, 1, 1]], float)
+    rest = ccdlab.step(V, V, np.array([[0, 1, 2], [3, 4, 5]]))
+    assert rest.toi == 0.0 and repr(rest).startswith("StepResult(toi=0.0,"), repr(rest)
 
 
 def test_dtypes_and_layouts_give_the_same_step(funnel):
