@@ -154,20 +154,47 @@ pub(crate) fn edges(
 ) -> PyResult<Py<PyAny>> {
     let faces = faces(F, None, "F")?;
     let edges = codim_edges(edges, None)?;
-    let num_vertices = faces
+    // The mesh over the vertices used, numbered in their order (so that the
+    // edges come in the same order): its memory is that of the faces and
+    // edges, whatever the largest index.
+    let mut ids: Vec<u32> = faces
         .iter()
         .flatten()
         .chain(edges.iter().flatten())
-        .map(|&i| i as usize + 1)
-        .max()
-        .unwrap_or(0);
+        .copied()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let local = |i: &u32| ids.binary_search(i).expect("listed above") as u32;
+    let local_faces: Vec<[u32; 3]> = faces
+        .iter()
+        .map(|f| [0, 1, 2].map(|k| local(&f[k])))
+        .collect();
+    let local_edges: Vec<[u32; 2]> = edges.iter().map(|e| [0, 1].map(|k| local(&e[k]))).collect();
     // The topology runs on two threads at most.
-    let mesh = build_mesh(py, &*thread_pool(Some(2))?, num_vertices, faces, &edges)?;
+    let pool = thread_pool(Some(2))?;
+    let mesh = py
+        .detach(|| pool.install(|| TriMesh::with_edges(ids.len(), local_faces, &local_edges)))
+        .map_err(|e| {
+            // Faults named by the caller's vertex numbers.
+            let full = |i: u32| ids[i as usize];
+            mesh_error(&match e {
+                MeshError::DegenerateFace { face, indices } => MeshError::DegenerateFace {
+                    face,
+                    indices: indices.map(full),
+                },
+                MeshError::DegenerateEdge { edge, vertex } => MeshError::DegenerateEdge {
+                    edge,
+                    vertex: full(vertex),
+                },
+                e => e,
+            })
+        })?;
     let flat: Vec<i64> = mesh
         .edges()
         .iter()
         .flatten()
-        .map(|&i| i64::from(i))
+        .map(|&i| i64::from(ids[i as usize]))
         .collect();
     pairs_array(py, flat)
 }

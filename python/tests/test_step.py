@@ -204,6 +204,16 @@ def test_edges_are_in_libigl_order(funnel):
     keys = E[:, 1] * (E.max() + 1) + E[:, 0]
     assert np.all(np.diff(keys) > 0)
     assert ccdlab.edges([[0, 1, 2]]).tolist() == [[0, 1], [0, 2], [1, 2]]
+    # Spread-out vertex numbers: the same edges as the mesh numbered densely
+    # in the same order, named by the numbers given (and a far index costs
+    # no memory of its own).
+    spread = np.array([3, 7, 10, 2**27, 2**31 + 5, 2**32 - 3])  # ascending
+    G = np.array([[0, 1, 2], [2, 1, 3], [4, 5, 0]])
+    assert ccdlab.edges(spread[G]).tolist() == spread[ccdlab.edges(G)].tolist()
+    with pytest.raises(ValueError, match=r"F: face 1 repeats a vertex: \[134217728, 10, 134217728\]"):
+        ccdlab.edges([[0, 1, 2**27], [2**27, 10, 2**27]])
+    with pytest.raises(ValueError, match="edges: edge 0 joins vertex 4294967293 to itself"):
+        ccdlab.edges([[0, 1, 2]], [[2**32 - 3, 2**32 - 3]])
 
 
 def test_a_small_step():
