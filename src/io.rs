@@ -25,6 +25,10 @@ use std::path::{Path, PathBuf};
 /// make the reader allocate.
 pub const MAX_INPUT_BYTES: u64 = 4 << 30;
 
+/// The UTF-8 byte order mark, which the text readers (OBJ, ASCII PLY,
+/// query CSVs) skip at a file's start.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Reads the whole of the regular file at `path` (symbolic links followed).
 ///
 /// Anything else is refused before it is opened, with an

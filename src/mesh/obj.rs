@@ -33,7 +33,8 @@ use super::MeshError;
 #[cfg(doc)]
 use super::TriMesh;
 use super::ply::check_indices;
-use super::read::{MeshData, UTF8_BOM, read_bytes};
+use super::read::{MeshData, read_bytes};
+use crate::io::UTF8_BOM;
 use crate::math::Vec3;
 
 /// Statements that carry no triangle geometry and are skipped.

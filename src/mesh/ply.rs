@@ -27,7 +27,8 @@ use super::MeshError;
 use super::ply_header::{
     Encoding, Header, Property, PropertyType, Role, next_line, parse_header, syntax,
 };
-use super::read::{MeshData, UTF8_BOM, read_bytes};
+use super::read::{MeshData, read_bytes};
+use crate::io::UTF8_BOM;
 use crate::math::Vec3;
 
 /// Reads a PLY triangle mesh.

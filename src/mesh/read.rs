@@ -59,9 +59,6 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, MeshError> {
     })
 }
 
-/// The UTF-8 byte order mark, which the readers skip at a file's start.
-pub(super) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
-
 /// Reads a `.ply` or `.obj` mesh (extension case-insensitive).
 pub fn read_mesh(path: &Path) -> Result<MeshData, MeshError> {
     match MeshFormat::from_path(path)? {

@@ -71,6 +71,7 @@ pub fn parse_query_csv(path: &Path, bytes: &[u8], kind: QueryKind) -> Result<Que
     let mut rows = 0usize;
     let mut first_line_of_query = 0usize;
     let mut query_truth: Option<bool> = None;
+    let bytes = bytes.strip_prefix(crate::io::UTF8_BOM).unwrap_or(bytes);
     for (k, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = k + 1;
         let text = std::str::from_utf8(raw)
@@ -232,7 +233,7 @@ mod tests {
     }
 
     #[test]
-    fn spaces_crlf_and_blank_lines_are_accepted() {
+    fn spaces_crlf_blank_lines_and_a_byte_order_mark_are_accepted() {
         let plain = query(Some(1));
         let spaced: String = plain
             .lines()
@@ -240,7 +241,12 @@ mod tests {
             .collect();
         let a = parse_query_csv(Path::new("a.csv"), plain.as_bytes(), QueryKind::VertexFace);
         let b = parse_query_csv(Path::new("a.csv"), spaced.as_bytes(), QueryKind::VertexFace);
-        assert_eq!(a.unwrap(), b.unwrap());
+        let a = a.unwrap();
+        assert_eq!(a, b.unwrap());
+        // A UTF-8 byte order mark at the start (a spreadsheet's export).
+        let marked = [crate::io::UTF8_BOM, plain.as_bytes()].concat();
+        let c = parse_query_csv(Path::new("a.csv"), &marked, QueryKind::VertexFace);
+        assert_eq!(a, c.unwrap());
     }
 
     proptest! {
