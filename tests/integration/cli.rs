@@ -1243,22 +1243,8 @@ fn candidates_are_written_as_query_files() {
         );
     }
     // Only the two query files and their folders are left in `--out`.
-    let mut left: Vec<_> = walk(&out);
-    left.sort();
+    let mut left = std::collections::BTreeSet::new();
+    super::datasets::files_under(&out, std::path::Path::new(""), &mut left);
+    let left: Vec<_> = left.iter().map(|p| p.to_str().unwrap()).collect();
     assert_eq!(left, ["edge-edge/227-228.csv", "vertex-face/227-228.csv"]);
-}
-
-/// The files under `dir`, as paths relative to it.
-fn walk(dir: &std::path::Path) -> Vec<String> {
-    let mut files = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        if p.is_dir() {
-            files.extend(walk(&p).into_iter().map(|f| format!("{name}/{f}")));
-        } else {
-            files.push(name);
-        }
-    }
-    files
 }

@@ -55,7 +55,7 @@ fn manifest() -> Vec<Entry> {
 }
 
 /// Every file under `dir`, as paths relative to it.
-fn files_under(dir: &Path, prefix: &Path, out: &mut BTreeSet<PathBuf>) {
+pub(super) fn files_under(dir: &Path, prefix: &Path, out: &mut BTreeSet<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let entry = entry.unwrap();
         let path = entry.path();

@@ -13,7 +13,8 @@ use ccdlab::harness::ground_truth::write_query_csv;
 use ccdlab::harness::output::{StagedFolder, check_output, write_atomic_with};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, read_step};
-use ccdlab::narrow_phase::{edge_edge, vertex_face};
+use ccdlab::narrow_phase::Solver;
+use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{PipelineConfig, PipelineError, candidates};
 use rayon::prelude::*;
 
@@ -115,19 +116,12 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let (found, vf, ee) = pool.install(|| -> Result<_, PipelineError> {
         let found = candidates(&step, &config)?;
         // Each pair's points, and the exact verdict as its truth.
+        let with_truth = |kind, q: [Vec3; 8]| (q, Solver::Exact.solve(kind, &q).is_some());
         let vf: Vec<([Vec3; 8], bool)> = (found.vertex_face.par_iter())
-            .map(|p| {
-                let q = step.vertex_face_points(p.v, p.f);
-                let [a, b, c, d, e, f, g, h] = &q;
-                (q, vertex_face(a, b, c, d, e, f, g, h).is_some())
-            })
+            .map(|p| with_truth(QueryKind::VertexFace, step.vertex_face_points(p.v, p.f)))
             .collect();
         let ee: Vec<([Vec3; 8], bool)> = (found.edge_edge.par_iter())
-            .map(|p| {
-                let q = step.edge_edge_points(p.e0, p.e1);
-                let [a, b, c, d, e, f, g, h] = &q;
-                (q, edge_edge(a, b, c, d, e, f, g, h).is_some())
-            })
+            .map(|p| with_truth(QueryKind::EdgeEdge, step.edge_edge_points(p.e0, p.e1)))
             .collect();
         Ok((found, vf, ee))
     })?;
