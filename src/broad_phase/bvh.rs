@@ -12,7 +12,10 @@
 //! (codimensional features, [`TriMesh::with_edges`]). Each such edge becomes
 //! a leaf of its own (a leaf with no face, corners `[a, b, b]`, owning its
 //! edge and the ends it owns), and each such vertex too (corners `[v; 3]`,
-//! owning `v`), so that they are tested against every face and edge.
+//! owning `v`), so that they are tested against every face and edge. Two or
+//! more points get the root's right subtree, so that their leaves come
+//! last and no query starts from one ([`KdopBvh::query_clusters`]): a pair
+//! of points' leaves gives no candidate.
 //!
 //! [`TriMesh::with_edges`]: crate::mesh::TriMesh::with_edges
 //!
@@ -109,6 +112,12 @@ pub(crate) fn owned_counts(owned: u8) -> [usize; 2] {
 }
 
 impl Leaf {
+    /// Whether the leaf holds a codimensional point (no face, no edge).
+    #[inline(always)]
+    pub(crate) fn is_point(&self) -> bool {
+        self.face == NO_FACE && self.num_edges() == 0
+    }
+
     /// Number of owned vertices.
     #[inline(always)]
     pub(crate) fn num_vertices(&self) -> usize {
@@ -154,6 +163,10 @@ pub struct KdopBvh<const N: usize> {
     /// tree's own nodes (`bvh_traverse`). Fixed by the tree's shape: a
     /// refit keeps them.
     pub(crate) clusters: Vec<u32>,
+    /// The leaves from this one on hold codimensional points only (the
+    /// build puts them last): leaves with no face and no edge, which give
+    /// no candidate together. Fixed by the tree's shape.
+    pub(crate) first_point_leaf: u32,
     /// Per leaf, then once more at the end: its first vertex slot and its
     /// first edge slot. Leaf `l` owns the slots from `leaf_start[l]` up to
     /// `leaf_start[l + 1]`: its vertices in corner order, its edges in
@@ -239,6 +252,17 @@ impl<const N: usize> KdopBvh<N> {
     /// The growth of every vertex k-DOP: `d / 2`, rounded up.
     pub(crate) fn vertex_margin(&self) -> f64 {
         half_up(self.min_distance)
+    }
+
+    /// The clusters whose leaves the traversals query: those of
+    /// [`KdopBvh::clusters`] up to the first that starts at or past
+    /// [`KdopBvh::first_point_leaf`], which ends them. The leaves of the
+    /// rest, and all their partners (numbered above them), are points:
+    /// their pairs give no candidate, and coincident points would have
+    /// quadratically many.
+    pub(crate) fn query_clusters(&self) -> &[u32] {
+        let end = (self.clusters).partition_point(|&s| s < self.first_point_leaf);
+        &self.clusters[..(end + 1).min(self.clusters.len())]
     }
 
     /// Number of tree nodes (`2·leaves − 1`, or 0).
@@ -871,6 +895,25 @@ mod tests {
         broken.clusters.pop();
         let err = broken.validate(&step).unwrap_err().0;
         assert!(err.contains("do not run from leaf 0"), "{err}");
+    }
+
+    /// The leaves past the first point leaf must be points' (the
+    /// traversals query none of them), and it must lie within the leaves.
+    #[test]
+    fn validate_refuses_faces_past_the_first_point_leaf() {
+        let (mesh, x0, x1) = strip(40, 0.25);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let bvh = KdopBvh::<13>::build(&step);
+        assert_eq!(bvh.first_point_leaf as usize, bvh.leaves.len());
+        assert_eq!(bvh.query_clusters(), &bvh.clusters[..]);
+        let mut broken = bvh.clone();
+        broken.first_point_leaf = 7;
+        let err = broken.validate(&step).unwrap_err().0;
+        assert!(err.contains("leaf 7 holds a face or an edge"), "{err}");
+        let mut broken = bvh;
+        broken.first_point_leaf += 1;
+        let err = broken.validate(&step).unwrap_err().0;
+        assert!(err.contains("is past the"), "{err}");
     }
 
     /// A tree as deep as the traversal's stack takes passes; one internal

@@ -147,9 +147,11 @@ impl<const N: usize> KdopBvh<N> {
                 items.push(Item::Edge((first_codim + i) as u32));
             }
         }
+        let mut points = 0;
         for &v in mesh.codim_vertices() {
             if covered[comp[v as usize] as usize] {
                 items.push(Item::Vertex(v));
+                points += 1;
             }
         }
         let n = items.len();
@@ -188,13 +190,23 @@ impl<const N: usize> KdopBvh<N> {
             last: [0; 2],
         };
         par_sized(&mut self.inner, blank, n.saturating_sub(1));
-        if n > 1 {
+        // The codimensional points (the items from `faces_and_edges` on)
+        // get the root's right subtree when there are two or more, so that
+        // their leaves come last: a pair of them gives no candidate, and
+        // the traversals query none of them (`KdopBvh::query_clusters`).
+        let faces_and_edges = n - points;
+        if faces_and_edges > 0 && points > 1 {
+            split(&mut work, &mut self.inner, 0, 0, faces_and_edges);
+        } else if n > 1 {
             build_rec(&mut work, &mut self.inner, 0, 0);
         }
         // Leaf l (depth-first) holds items[work[l].item].
         cluster_starts(&self.inner, n, &mut self.clusters);
 
         assign_slots(mesh, &items, &work, self);
+        self.first_point_leaf = (self.leaves.iter())
+            .rposition(|l| !l.is_point())
+            .map_or(0, |l| l as u32 + 1);
         self.mesh_size = [mesh.num_vertices(), mesh.num_edges(), mesh.num_faces()];
         self.faces.clear();
         self.faces.extend_from_slice(mesh.faces());
@@ -218,6 +230,7 @@ impl<const N: usize> KdopBvh<N> {
             root_bv: QuantizedKdop::<N>::EMPTY,
             leaves: Vec::new(),
             clusters: Vec::new(),
+            first_point_leaf: 0,
             leaf_start: Vec::new(),
             vertex_bv: Vec::new(),
             vertex_q: Vec::new(),
@@ -491,6 +504,22 @@ fn build_rec<const N: usize>(
     // sibling, which the traversal's partner order needs (`gather`).
     let mid = n / 2;
     work.select_nth_unstable_by_key(mid, |w| w.key[axis]);
+    split(work, inner, inner_base, leaf_base, mid);
+}
+
+/// The node `inner[0]` of [`build_rec`] over `work`, with `work[..mid]`
+/// below its left child and `work[mid..]` below its right (`0 < mid < n`,
+/// and a right half of one leaf only when the left half is one leaf too),
+/// and the two subtrees.
+fn split<const N: usize>(
+    work: &mut [Work],
+    inner: &mut [Inner<N>],
+    inner_base: usize,
+    leaf_base: usize,
+    mid: usize,
+) {
+    let n = work.len();
+    debug_assert!(0 < mid && mid < n && (n - mid > 1 || mid == 1));
     // Left subtree: `mid` leaves, `mid − 1` internal nodes right after this
     // one; right subtree: the rest.
     let child = |size: usize, first_inner: usize, first_leaf: usize| {

@@ -51,7 +51,7 @@ impl<const N: usize> KdopBvh<N> {
         merge: impl Fn(T, T) -> T + Sync + Send,
         stop: impl Fn() -> bool + Sync,
     ) -> T {
-        let starts = &self.clusters;
+        let starts = self.query_clusters();
         let tasks = cluster_tasks(starts);
         tasks
             .par_windows(2)

@@ -244,7 +244,7 @@ impl<const N: usize> KdopBvh<N> {
         let groups = skip.map(|g| Groups::new(self, g));
         self_range(
             self,
-            &self.clusters,
+            self.query_clusters(),
             groups.as_ref(),
             &mut scratch,
             &mut stats,
@@ -343,7 +343,7 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
     // Tasks: runs of whole clusters (`cluster_tasks`), as indices into
     // `a.clusters`; across two trees, runs of `LEAVES_PER_TASK` leaves.
     let tasks = if ordered {
-        cluster_tasks(&a.clusters)
+        cluster_tasks(a.query_clusters())
     } else {
         let n = a.leaves.len();
         let chunks = n.div_ceil(LEAVES_PER_TASK);
@@ -361,7 +361,7 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
                 return (sink, stats);
             }
             if ordered {
-                let starts = &a.clusters[w[0]..=w[1]];
+                let starts = &a.query_clusters()[w[0]..=w[1]];
                 self_range(a, starts, groups, scratch, &mut stats, &mut sink);
             } else {
                 for la in w[0]..w[1] {

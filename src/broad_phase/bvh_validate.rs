@@ -208,6 +208,21 @@ impl<const N: usize> KdopBvh<N> {
         if *c != subtrees {
             return Err("the clusters are not the tree's largest subtrees".into());
         }
+        // The traversals query no cluster past the first point leaf.
+        let points = self.leaves.get(self.first_point_leaf as usize..);
+        if let Some(l) = points.and_then(|p| p.iter().position(|l| !l.is_point())) {
+            let l = self.first_point_leaf as usize + l;
+            return Err(format!(
+                "leaf {l} holds a face or an edge, past the first point leaf {}",
+                self.first_point_leaf
+            ));
+        }
+        if points.is_none() {
+            return Err(format!(
+                "the first point leaf {} is past the {n} leaves",
+                self.first_point_leaf
+            ));
+        }
         Ok(())
     }
 

@@ -591,15 +591,17 @@ fn large_grids_match_brute_force_in_parallel_and_after_refit() {
     }
 }
 
-/// Skipped groups on two large grids (many clusters, subtrees wholly in
-/// one grid, so that the descents skip subtrees) and two loose vertices
+/// Skipped groups on two large grids, half their width apart in height
+/// (many clusters, and subtrees wholly in one grid, so that the descents
+/// skip subtrees; grids closer than their cells are wide share every
+/// cluster) and two loose vertices
 /// (components 2 and 3): every grouping gives the whole traversal's
 /// candidates less the pairs within a skipped group, in its order, on 1
 /// and 2 threads, with time-aligned pruning on and off, and skipping a
 /// grid's pairs with itself saves node tests.
 #[test]
 fn skipped_groups_on_large_grids_drop_exactly_the_pairs_within_a_group() {
-    let (mesh, x0, x1) = two_grids(48, 0.05);
+    let (mesh, x0, x1) = two_grids(48, 0.5);
     let step = Step::new(&mesh, &x0, &x1).unwrap();
     assert_eq!(mesh.num_components(), 4);
     let comp = mesh.component();
@@ -634,7 +636,12 @@ fn skipped_groups_on_large_grids_drop_exactly_the_pairs_within_a_group() {
                 assert_eq!(concat(parts), want, "{group:?}, {threads} threads");
                 assert_eq!(stats.vf_candidates as usize, want.vertex_face.len());
                 if group[0] != n {
-                    assert!(stats.node_tests < all_stats.node_tests, "{group:?}");
+                    assert!(
+                        stats.node_tests < all_stats.node_tests,
+                        "{group:?}: {} node tests, {} without groups",
+                        stats.node_tests,
+                        all_stats.node_tests
+                    );
                 } else if group == [n; 4] {
                     assert_eq!(stats, all_stats);
                 }
@@ -678,6 +685,55 @@ fn a_vertex_in_no_face_is_tested_against_faces() {
     assert_eq!(stats.vf_inter_component(), 7);
     assert_eq!(stats.ee_same_component, 0);
     assert_eq!(set, brute_force_candidates(&step, KdopAxes::Dop6).0);
+}
+
+/// Two grids and 2,000 codimensional points, half of them at one vertex of
+/// the lower grid (touching its faces), half far away (a simulator's
+/// unused vertices parked at one place): the candidates are the brute
+/// force's on 1 and 2 threads, and the traversal reaches no pair of two
+/// points (the build puts their leaves last and no query starts there):
+/// it reaches at most the grids' own leaf pairs and one per point and
+/// face.
+#[test]
+fn coincident_points_give_the_brute_force_candidates_and_no_pair_of_points() {
+    let (grids, mut x0, mut x1) = two_grids(8, 0.5);
+    let points = 2000;
+    for k in 0..points {
+        let p = if k % 2 == 0 {
+            x0[10]
+        } else {
+            Vec3::new(5.0, 5.0, 5.0)
+        };
+        x0.push(p);
+        x1.push(p);
+    }
+    let mesh = TriMesh::new(x0.len(), grids.faces().to_vec()).unwrap();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let without = Step::new(
+        &grids,
+        &x0[..grids.num_vertices()],
+        &x1[..grids.num_vertices()],
+    )
+    .unwrap();
+    for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
+        let bvh = in_pool(2, || Bvh::build(&step, axes));
+        assert_eq!(bvh.validate(&step), Ok(()));
+        let (set, stats) = bvh_set(&bvh);
+        let (brute, _) = brute_force_candidates(&step, axes);
+        assert_eq!(set.clone().sorted(), brute, "{axes}");
+        assert!(set.vertex_face.len() >= points / 2, "{axes}");
+        for threads in [1, 2] {
+            let (parts, _) = in_pool(threads, || bvh.self_candidates_par(CandidateSet::default));
+            assert_eq!(concat(parts), set, "{axes}, {threads} threads");
+        }
+        let (_, grids_only) = bvh_set(&Bvh::build(&without, axes));
+        let most = grids_only.leaf_pairs + (points * grids.num_faces()) as u64;
+        assert!(
+            stats.leaf_pairs <= most,
+            "{axes}: {} leaf pairs",
+            stats.leaf_pairs
+        );
+    }
 }
 
 #[test]
