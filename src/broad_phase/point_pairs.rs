@@ -21,8 +21,9 @@
 //! sweep slab gets the full tests, so the set is exactly that of the tests
 //! on every pair. [`point_candidates`] lists them in ascending order
 //! whatever the thread count; [`fold_point_candidates`] hands each to a
-//! visitor as it is found, so that a step keeps none of them (coincident
-//! points have quadratically many).
+//! visitor as it is found, so that a step keeps none of them, and pairs
+//! only the points it is given (a step gives one point of each set of
+//! coincident ones, which have quadratically many pairs).
 //!
 //! [`TriMesh::codim_vertices`]: crate::mesh::TriMesh::codim_vertices
 //! [`TriMesh::codim_edges`]: crate::mesh::TriMesh::codim_edges
@@ -60,12 +61,20 @@ pub fn point_candidates(
     min_distance: f64,
     skip: &[u32],
 ) -> PointCandidates {
-    let push = |out: &mut Vec<[u32; 2]>, pair| out.push(pair);
-    let [mut vertex_edge, mut vertex_vertex] =
-        fold_point_candidates(step, axes, min_distance, skip, push, push, |mut a, b| {
+    let points = step.mesh.codim_vertices();
+    let [mut vertex_edge, mut vertex_vertex] = fold_point_candidates(
+        step,
+        points,
+        axes,
+        min_distance,
+        skip,
+        |out: &mut Vec<[u32; 2]>, [i, e]| out.push([points[i as usize], e]),
+        |out: &mut Vec<[u32; 2]>, [i, j]| out.push([points[i as usize], points[j as usize]]),
+        |mut a, b| {
             a.extend(b);
             a
-        });
+        },
+    );
     vertex_edge.sort_unstable();
     vertex_vertex.sort_unstable();
     PointCandidates {
@@ -74,16 +83,20 @@ pub fn point_candidates(
     }
 }
 
-/// The candidates of [`point_candidates`] handed, as they are found and in
-/// no set order, to `vertex_edge(out, [point, edge])` and
-/// `vertex_vertex(out, [point, point])` (the smaller point first), in
-/// parallel: each worker fills its own `T`, merged with `merge`. Returns
-/// the point–edge and the point–point results.
+/// The candidates of [`point_candidates`] among `points` (codimensional
+/// points of `step`'s mesh, ascending: all of them, or some) handed, as
+/// they are found and in no set order, to `vertex_edge(out, [i, edge])`
+/// and `vertex_vertex(out, [i, j])` (`i < j`), where `i` and `j` are
+/// positions in `points`, in parallel: each worker fills its own `T`,
+/// merged with `merge`. Returns the point–edge and the point–point
+/// results.
 ///
 /// # Panics
 /// As [`point_candidates`].
+#[allow(clippy::too_many_arguments)]
 pub fn fold_point_candidates<T: Default + Send>(
     step: &Step<'_>,
+    points: &[u32],
     axes: KdopAxes,
     min_distance: f64,
     skip: &[u32],
@@ -103,11 +116,11 @@ pub fn fold_point_candidates<T: Default + Send>(
         merge,
     };
     match axes {
-        KdopAxes::Dop6 => candidates::<3, T>(step, r, skip, visit),
-        KdopAxes::Dop8 => candidates::<4, T>(step, r, skip, visit),
-        KdopAxes::Dop14 => candidates::<7, T>(step, r, skip, visit),
-        KdopAxes::Dop18 => candidates::<9, T>(step, r, skip, visit),
-        KdopAxes::Dop26 => candidates::<13, T>(step, r, skip, visit),
+        KdopAxes::Dop6 => candidates::<3, T>(step, points, r, skip, visit),
+        KdopAxes::Dop8 => candidates::<4, T>(step, points, r, skip, visit),
+        KdopAxes::Dop14 => candidates::<7, T>(step, points, r, skip, visit),
+        KdopAxes::Dop18 => candidates::<9, T>(step, points, r, skip, visit),
+        KdopAxes::Dop26 => candidates::<13, T>(step, points, r, skip, visit),
     }
 }
 
@@ -120,6 +133,7 @@ struct Visit<E, V, M> {
 
 fn candidates<const N: usize, T: Default + Send>(
     step: &Step<'_>,
+    points: &[u32],
     margin: f64,
     skip: &[u32],
     visit: Visit<
@@ -129,7 +143,6 @@ fn candidates<const N: usize, T: Default + Send>(
     >,
 ) -> [T; 2] {
     let mesh = step.mesh;
-    let points = mesh.codim_vertices();
     if points.is_empty() {
         return [T::default(), T::default()];
     }
@@ -167,7 +180,7 @@ fn candidates<const N: usize, T: Default + Send>(
         |out: &mut T, a: &Entry, b: &Entry| {
             let (u, v) = (points[a.id as usize], points[b.id as usize]);
             if meet(&point_bv[a.id as usize], &point_bv[b.id as usize]) && !skipped(u, v) {
-                (visit.vertex_vertex)(out, [u.min(v), u.max(v)]);
+                (visit.vertex_vertex)(out, [a.id.min(b.id), a.id.max(b.id)]);
             }
         },
         &visit.merge,
@@ -188,7 +201,7 @@ fn candidates<const N: usize, T: Default + Send>(
             |out: &mut T, p: &Entry, e: &Entry| {
                 let (v, ends) = (points[p.id as usize], edges[e.id as usize]);
                 if meet(&point_bv[p.id as usize], &edge_bv[e.id as usize]) && !skipped(v, ends[0]) {
-                    (visit.vertex_edge)(out, [v, first_codim + e.id]);
+                    (visit.vertex_edge)(out, [p.id, first_codim + e.id]);
                 }
             },
             &visit.merge,

@@ -36,7 +36,13 @@ fn vertices(mesh: &TriMesh, id: u64) -> Vec<u32> {
 /// Whether a pair of features is tested: some vertex of one and some
 /// vertex of the other are in different bodies or in one body that
 /// collides with itself.
-fn allowed(mesh: &TriMesh, body: &[u32], self_colliding: &[bool], a: u64, b: u64) -> bool {
+pub(super) fn allowed(
+    mesh: &TriMesh,
+    body: &[u32],
+    self_colliding: &[bool],
+    a: u64,
+    b: u64,
+) -> bool {
     let (va, vb) = (vertices(mesh, a), vertices(mesh, b));
     va.iter().any(|&u| {
         vb.iter().any(|&w| {
@@ -54,7 +60,7 @@ fn by_component(mesh: &TriMesh, of_component: &[u32]) -> Vec<u32> {
         .collect()
 }
 
-fn labelled(body: Vec<u32>, self_colliding: Vec<bool>) -> Option<Bodies> {
+pub(super) fn labelled(body: Vec<u32>, self_colliding: Vec<bool>) -> Option<Bodies> {
     Some(Bodies::Labels(
         BodyLabels::new(body, self_colliding).unwrap(),
     ))

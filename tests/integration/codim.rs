@@ -21,7 +21,13 @@ use ccdlab::pipeline::{
     TimeAligned,
 };
 
-use super::pipeline::{keys, oracle_collisions_within};
+use ccdlab::bounding_volume::KdopAxes;
+use ccdlab::broad_phase::point_candidates;
+use ccdlab::mesh::Feature;
+use proptest::prelude::*;
+
+use super::bodies::{allowed, labelled};
+use super::pipeline::{keys, oracle_collisions_within, same_report};
 
 fn v(x: f64, y: f64, z: f64) -> Vec3 {
     Vec3::new(x, y, z)
@@ -362,4 +368,145 @@ fn a_replay_totals_the_points_pairs_of_its_steps() {
     assert_eq!(summary.points, None);
     let json = serde_json::to_value(&summary).unwrap();
     assert!(json.get("points").is_none());
+}
+
+/// A triangle (vertices 0–2), a rod (3–4) and `n` points (from 5 on), each
+/// on one of `pool`'s trajectories (integer points in `[-1, 1]³` at both
+/// times), so that most points coincide with others at both times, and
+/// some pass through each other, the rod or the triangle.
+fn coincident_points(
+    pool: &[[i8; 6]],
+    of_point: &[usize],
+    n: usize,
+) -> (TriMesh, Vec<Vec3>, Vec<Vec3>) {
+    let at = |c: &[i8]| v(f64::from(c[0]), f64::from(c[1]), f64::from(c[2]));
+    let mut x0 = vec![v(-1.0, -1.0, 0.0), v(1.0, -1.0, 0.0), v(-1.0, 1.0, 0.0)];
+    x0.extend([v(-1.0, 0.0, 1.0), v(1.0, 0.0, -1.0)]);
+    let mut x1 = x0.clone();
+    for &k in &of_point[..n] {
+        let t = &pool[k % pool.len()];
+        x0.push(at(&t[..3]));
+        x1.push(at(&t[3..]));
+    }
+    let mesh = TriMesh::with_edges(5 + n, vec![[0, 1, 2]], &[[3, 4]]).unwrap();
+    (mesh, x0, x1)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Points drawn from two or three trajectories, with or without bodies
+    /// by vertex, in contact and within d: the step reports exactly the
+    /// exact oracle's allowed pairs, with brackets that meet the oracle's;
+    /// its points' candidates are the broad phase's listing of every point
+    /// pair less those the bodies skip; on 1 and 2 threads, with the pairs
+    /// collected or only counted. (A step decides one point of each
+    /// coincident class and multiplies.)
+    #[test]
+    fn coincident_points_give_the_oracles_pairs_and_the_listed_candidates(
+        pool in proptest::collection::vec(proptest::array::uniform6(-1i8..=1), 2..=3),
+        of_point in proptest::collection::vec(0usize..3, 24),
+        n in 2usize..=24,
+        labels in proptest::option::of((proptest::collection::vec(0u32..3, 29), proptest::collection::vec(any::<bool>(), 3))),
+        d in prop::sample::select(&[0.0, 0.5][..]),
+    ) {
+        let (mesh, x0, x1) = coincident_points(&pool, &of_point, n);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let (body, self_c) = match &labels {
+            Some((body, self_c)) => (body[..mesh.num_vertices()].to_vec(), self_c.clone()),
+            None => (vec![0; mesh.num_vertices()], vec![true]),
+        };
+        let ok = |a, b| allowed(&mesh, &body, &self_c, a, b);
+        let truth = oracle_collisions_within(&step, d);
+        let want: BTreeSet<_> = truth.keys().copied().filter(|&(_, a, b)| ok(a, b)).collect();
+        for axes in [KdopAxes::Dop6, KdopAxes::Dop26] {
+            let listed = point_candidates(&step, axes, d, &[]);
+            let global = |f| mesh.global_id(f);
+            let vertex_edge = (listed.vertex_edge.iter())
+                .filter(|[p, e]| ok(global(Feature::Vertex(*p)), global(Feature::Edge(*e))))
+                .count() as u64;
+            let vertex_vertex = (listed.vertex_vertex.iter())
+                .filter(|[p, q]| ok(global(Feature::Vertex(*p)), global(Feature::Vertex(*q))))
+                .count() as u64;
+            let config = PipelineConfig {
+                axes,
+                min_distance: d,
+                bodies: labelled(body.clone(), self_c.clone()),
+                ..collecting()
+            };
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let out = pool.install(|| Pipeline::new(config.clone()).step(&step)).unwrap();
+                let setting = format!("k = {axes:?}, d = {d}, {threads} threads");
+                prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
+                for p in &out.pairs {
+                    let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+                    prop_assert!(p.toi_lower <= hi && lo <= p.toi_upper, "{}: {:?}", setting, p);
+                }
+                let points = out.report.points.unwrap();
+                prop_assert_eq!(
+                    (points.vertex_edge.candidates, points.vertex_vertex.candidates),
+                    (vertex_edge, vertex_vertex),
+                    "{}", setting
+                );
+                let counted = PipelineConfig { collect_pairs: false, ..config.clone() };
+                let counted = pool.install(|| Pipeline::new(counted).step(&step)).unwrap();
+                prop_assert_eq!(same_report(&counted.report), same_report(&out.report), "{}", setting);
+            }
+        }
+    }
+}
+
+#[test]
+fn thousands_of_coincident_points_are_counted_and_listed_up_to_the_limit() {
+    // A simulator's unused vertices parked at the origin: 3,000 points
+    // beside a triangle, every pair of them touching at t = 0.
+    let n = 3_000u64;
+    let mut x0 = vec![v(1.0, 0.0, 0.0), v(2.0, 0.0, 0.0), v(1.0, 1.0, 0.0)];
+    x0.resize(3 + n as usize, v(0.0, 0.0, 0.0));
+    let mesh = TriMesh::new(x0.len(), vec![[0, 1, 2]]).unwrap();
+    let step = Step::new(&mesh, &x0, &x0).unwrap();
+    let counted = Pipeline::new(PipelineConfig::default())
+        .step(&step)
+        .unwrap();
+    let points = counted.report.points.unwrap();
+    let pairs = n * (n - 1) / 2;
+    assert_eq!(
+        (
+            points.vertex_vertex.candidates,
+            points.vertex_vertex.colliding
+        ),
+        (pairs, pairs)
+    );
+    assert_eq!(counted.report.toi, Some(0.0));
+    // Listed, they pass a limit below their number, and are refused.
+    let listed = |max_pairs| {
+        Pipeline::new(PipelineConfig {
+            max_pairs,
+            ..collecting()
+        })
+        .step(&step)
+    };
+    assert!(matches!(
+        listed(pairs - 1),
+        Err(PipelineError::TooManyPairs { limit }) if limit == pairs - 1
+    ));
+    // A few of them listed: every pair, ascending, each at [0, 0].
+    let few = TriMesh::new(3 + 40, vec![[0, 1, 2]]).unwrap();
+    let step = Step::new(&few, &x0[..43], &x0[..43]).unwrap();
+    let out = Pipeline::new(collecting()).step(&step).unwrap();
+    let got: Vec<_> = out
+        .pairs
+        .iter()
+        .map(|p| p.vertex_vertex(&few).expect("a point pair"))
+        .collect();
+    let want: Vec<_> = (3..43u32)
+        .flat_map(|p| (p + 1..43).map(move |q| (p, q)))
+        .collect();
+    assert_eq!(got, want);
+    assert!(
+        out.pairs
+            .iter()
+            .all(|p| p.toi_lower == 0.0 && p.toi_upper >= 0.0)
+    );
 }
