@@ -29,6 +29,13 @@ pub const MAX_INPUT_BYTES: u64 = 4 << 30;
 /// query CSVs) skip at a file's start.
 pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// What the text readers (OBJ, ASCII PLY, query CSVs) say of a line that
+/// still holds a carriage return once its `\n` or `\r\n` is taken off:
+/// the file's lines end in bare `\r`s, which would otherwise run together
+/// and be reported as a wrong token.
+pub const BARE_CARRIAGE_RETURN: &str = "a carriage return (`\\r`) inside the line: lines end in \
+     `\\n` or `\\r\\n` (a file with bare `\\r` line ends, as old Mac tools write, needs converting)";
+
 /// Reads the whole of the regular file at `path` (symbolic links followed).
 ///
 /// Anything else is refused before it is opened, with an

@@ -109,6 +109,9 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
             let text = std::str::from_utf8(raw)
                 .map_err(|_| syntax(path, line_no, "the line is not valid UTF-8 text"))?;
             let text = text.strip_suffix('\r').unwrap_or(text);
+            if text.contains('\r') {
+                return Err(syntax(path, line_no, crate::io::BARE_CARRIAGE_RETURN));
+            }
             let text = match text.find('#') {
                 Some(c) => &text[..c],
                 None => text,
@@ -405,9 +408,14 @@ mod tests {
             (format!("{v3}l 1 0\n"), 4),
             (format!("{v3}l 1 -4\n"), 4),
             ("v 1 2 3 \\".to_string(), 1),
+            ("v 0 0 0\r\nv 1 0 0\rv 0 1 0\r".to_string(), 2),
         ] {
             assert_eq!(err(&bad).1, line, "{bad:?}");
         }
+        // Bare carriage returns as line ends are named as such, not as the
+        // bad number the next line's keyword would make.
+        let (e, _) = err("v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r");
+        assert!(e.to_string().contains("carriage return"), "{e}");
         let (e, line) = err(&format!("{v3}l 1 2\nl 2 3 4\n"));
         assert_eq!(line, 5);
         assert!(matches!(

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use super::MeshError;
 use super::ply_header::{
-    Encoding, Header, Property, PropertyType, Role, next_line, parse_header, syntax,
+    Encoding, Header, Property, PropertyType, Role, next_line, no_bare_cr, parse_header, syntax,
 };
 use super::read::{MeshData, read_bytes};
 use crate::io::UTF8_BOM;
@@ -182,6 +182,7 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
             };
             pos = next;
             line_no += 1;
+            no_bare_cr(path, line_no, raw)?;
             let line = std::str::from_utf8(raw)
                 .map_err(|_| syntax(path, line_no, "the line is not valid text"))?;
             if !line.trim().is_empty() {
@@ -775,6 +776,28 @@ mod tests {
             let e = parse_err(text.as_bytes());
             assert_eq!(line_of(&e), Some(line), "{text:?}: {e}");
         }
+    }
+
+    /// Lines that end in bare carriage returns (old Mac tools), in the
+    /// header or in an ASCII body, are named as such, at their line.
+    #[test]
+    fn bare_carriage_returns_are_named() {
+        let header = format!("ply\nformat ascii 1.0\n{TRI}end_header\n");
+        for (text, line) in [
+            (
+                format!("ply\rformat ascii 1.0\r{}", TRI.replace('\n', "\r")),
+                1,
+            ),
+            ("ply\r\nformat ascii 1.0\relement vertex 3\n".to_string(), 2),
+            (format!("{header}0 0 0\n1 0 0\r0 1 0\r3 0 1 2\r"), 11),
+        ] {
+            let e = parse_err(text.as_bytes());
+            assert_eq!(line_of(&e), Some(line), "{text:?}: {e}");
+            assert!(e.to_string().contains("carriage return"), "{e}");
+        }
+        // `\r\n` line ends are read.
+        let crlf = format!("{header}0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n").replace('\n', "\r\n");
+        assert!(parse_ply(Path::new("crlf.ply"), crlf.as_bytes()).is_ok());
     }
 
     #[test]

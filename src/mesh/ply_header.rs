@@ -210,6 +210,16 @@ pub(super) fn next_line(bytes: &[u8], start: usize) -> Option<(&[u8], usize)> {
     Some((line.strip_suffix(b"\r").unwrap_or(line), next))
 }
 
+/// An error at `line_no` when the text line `raw` (its `\n` or `\r\n`
+/// taken off) still holds a carriage return: the file's lines end in bare
+/// `\r`s, which the tokenizers would take for spaces.
+pub(super) fn no_bare_cr(path: &Path, line_no: usize, raw: &[u8]) -> Result<(), MeshError> {
+    match raw.contains(&b'\r') {
+        false => Ok(()),
+        true => Err(syntax(path, line_no, crate::io::BARE_CARRIAGE_RETURN)),
+    }
+}
+
 pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshError> {
     let mut pos = 0;
     let mut line_no = 0;
@@ -243,6 +253,7 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
             ));
         }
         if line_no == 1 {
+            no_bare_cr(path, 1, raw)?;
             if raw != b"ply" {
                 return Err(syntax(
                     path,
@@ -256,6 +267,7 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
         if raw.starts_with(b"comment") || raw.starts_with(b"obj_info") {
             continue;
         }
+        no_bare_cr(path, line_no, raw)?;
         let line = std::str::from_utf8(raw)
             .map_err(|_| syntax(path, line_no, "the header line is not valid text"))?;
         let tokens: Vec<&str> = line.split_ascii_whitespace().collect();

@@ -294,6 +294,12 @@ fn csv_value_errors_name_line_and_field() {
     assert!(text.contains("alpha.csv:3: field 5"), "{text}");
     let (e, _) = csv_error(&dir, "alpha2.csv", &with_row3("2,1,0,1.5,1,2,1"));
     assert_line(&e, 3, Some(4));
+    // Bare carriage returns as line ends, from the second line on.
+    let (first, rest) = good.split_once('\n').unwrap();
+    let bare = format!("{first}\n{}", rest.replace('\n', "\r"));
+    let (e, text) = csv_error(&dir, "mac.csv", &bare);
+    assert_line(&e, 2, None);
+    assert!(text.contains("carriage return"), "{text}");
     // Zero denominator.
     let (e, text) = csv_error(&dir, "zero.csv", &with_row3("2,1,0,0,1,2,1"));
     assert_line(&e, 3, Some(4));
@@ -378,11 +384,27 @@ fn json_errors_carry_file_line_and_column() {
         text.contains("t_mma_bool.json") && text.contains("line 3"),
         "{text}"
     );
-    let p = dir.file("b.json", "[[1,2],[3,4,5]]");
-    let text = read_boxes(&p).unwrap_err().to_string();
-    assert!(text.contains("b.json") && text.contains("line 1"), "{text}");
+    // A pair of another length says so, with where it is.
+    for (content, found) in [
+        ("[[1,2],\n[3,4,5]]", 3),
+        ("[[1,2],\n[3]]", 1),
+        ("[[],\n[3]]", 0),
+    ] {
+        let p = dir.file("b.json", content);
+        let text = read_boxes(&p).unwrap_err().to_string();
+        assert!(
+            text.contains("b.json")
+                && text.contains(&format!(
+                    "invalid length {found}, expected a pair of two feature IDs"
+                ))
+                && text.contains(if found == 0 { "line 1" } else { "line 2" }),
+            "{text}"
+        );
+    }
     let p = dir.file("neg.json", "[[1,-2]]");
     assert!(read_boxes(&p).is_err());
+    let p = dir.file("ok.json", "[[1,2],[3,4]]");
+    assert_eq!(read_boxes(&p).unwrap(), [[1, 2], [3, 4]]);
 }
 
 #[test]

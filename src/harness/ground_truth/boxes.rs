@@ -12,7 +12,47 @@ use crate::mesh::{Feature, TriMesh};
 
 /// Reads a JSON array of two-element integer arrays.
 pub fn read_boxes(path: &Path) -> Result<Vec<[u64; 2]>, DataError> {
-    read_json(path)
+    let pairs: Vec<IdPair> = read_json(path)?;
+    Ok(pairs.into_iter().map(|p| p.0).collect())
+}
+
+/// One `[id, id]` of a boxes file, whose error for another length says
+/// so (a plain `[u64; 2]` reports "trailing characters" for a third).
+struct IdPair([u64; 2]);
+
+impl<'de> serde::Deserialize<'de> for IdPair {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<IdPair, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = IdPair;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a pair of two feature IDs `[id, id]`")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<IdPair, A::Error> {
+                use serde::de::Error;
+                let mut ids = [0; 2];
+                for (k, id) in ids.iter_mut().enumerate() {
+                    *id = seq
+                        .next_element()?
+                        .ok_or_else(|| Error::invalid_length(k, &self))?;
+                }
+                let mut found = 2;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    found += 1;
+                }
+                match found {
+                    2 => Ok(IdPair(ids)),
+                    _ => Err(Error::invalid_length(found, &self)),
+                }
+            }
+        }
+        d.deserialize_seq(Visitor)
+    }
 }
 
 /// The eight points of each pair's query, in the data sets' row order:

@@ -77,6 +77,9 @@ pub fn parse_query_csv(path: &Path, bytes: &[u8], kind: QueryKind) -> Result<Que
         let text = std::str::from_utf8(raw)
             .map_err(|_| csv(line, None, "the line is not valid UTF-8 text".into()))?;
         let text = text.strip_suffix('\r').unwrap_or(text);
+        if text.contains('\r') {
+            return Err(csv(line, None, crate::io::BARE_CARRIAGE_RETURN.into()));
+        }
         if text.trim().is_empty() {
             continue;
         }
