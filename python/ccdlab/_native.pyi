@@ -254,16 +254,19 @@ def proximity(
     bodies: Optional[npt.ArrayLike] = None,
     self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_]] = True,
     threads: Optional[int] = None,
-) -> Dict[str, npt.NDArray[np.int64]]:
+    distances: bool = False,
+) -> Dict[str, npt.NDArray[Any]]:
     """The pairs of a mesh's features within Euclidean distance ``d`` of each other at
     one instant, exact (a barrier's active set; the IPC Toolkit's collisions within
     ``dhat``): the colliding pairs of ``step(V, V, F, min_distance=d)``.
 
-    ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: (m, 2) pairs, indexed as
-    ``StepResult.vf_pairs`` and the others, each ascending. ``bodies`` and
-    ``self_collision`` as for ``step`` (not ``"moving"``: nothing moves at one
-    instant). Raises ValueError as ``step`` for bad arrays, and for a negative or
-    non-finite ``d``.
+    ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: int64 (m, 2) pairs, indexed as
+    ``StepResult.vf_pairs`` and the others, each ascending. With ``distances=True``,
+    also ``"vf_distance"`` and the others: float64 (m,), each pair's Euclidean
+    distance in float64 (true up to rounding, not certified; the set is exact).
+    ``bodies`` and ``self_collision`` as for ``step`` (not ``"moving"``: nothing
+    moves at one instant). Raises ValueError as ``step`` for bad arrays, and for a
+    negative or non-finite ``d``.
     """
 
 def candidates(

@@ -74,7 +74,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use arrays::*;
 use options::*;
-use step_result::{StepResult, pairs_by_kind};
+use step_result::{StepResult, kind_of, pairs_by_kind};
 use workers::{Workers, run_interruptible, thread_pool};
 
 // What every kind of call shares: the frames, the mesh and a step's run.

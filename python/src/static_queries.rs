@@ -110,13 +110,18 @@ pub(crate) fn has_intersections(
 ///     ``self_collision="moving"``: at one instant nothing moves.
 /// threads : int, optional
 ///     Worker threads (default: all CPUs).
+/// distances : bool, optional
+///     Also give each pair's Euclidean distance (what a barrier weighs it
+///     by), computed in float64: true up to rounding, not certified (the
+///     set of pairs is what is exact).
 ///
 /// Returns
 /// -------
 /// dict
 ///     ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: int64 (m, 2) pairs within
 ///     ``d``, indexed as ``StepResult.vf_pairs`` and the others. Each
-///     ascending.
+///     ascending. With ``distances=True``, also ``"vf_distance"`` and the
+///     others: float64 (m,), one per pair, in the same order.
 ///
 /// Raises
 /// ------
@@ -125,8 +130,9 @@ pub(crate) fn has_intersections(
 ///     negative or non-finite ``d``.
 #[pyfunction]
 #[pyo3(signature = (V, F, d, *, edges = None, bodies = None,
-    self_collision = SelfCollision::All(true), threads = None),
-    text_signature = "(V, F, d, *, edges=None, bodies=None, self_collision=True, threads=None)")]
+    self_collision = SelfCollision::All(true), threads = None, distances = false),
+    text_signature = "(V, F, d, *, edges=None, bodies=None, self_collision=True, threads=None, \
+    distances=False)")]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 pub(crate) fn proximity<'py>(
     py: Python<'py>,
@@ -137,6 +143,7 @@ pub(crate) fn proximity<'py>(
     bodies: Option<&Bound<'py, PyAny>>,
     self_collision: SelfCollision,
     threads: Option<Threads>,
+    distances: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = proximity_distance(float_not_bool(d.as_borrowed(), "d")?)
         .map_err(|e| value_error(format!("d: {e}")))?;
@@ -151,13 +158,27 @@ pub(crate) fn proximity<'py>(
         collect_pairs: true,
         bodies,
     };
-    let (mesh, found) = static_intersections(py, V, F, edges, threads, |mesh, x, cancel| {
-        proximity_with(mesh, x, d, &options, Some(cancel))
-    })?;
+    let (mesh, (found, measured)) =
+        static_intersections(py, V, F, edges, threads, |mesh, x, cancel| {
+            let found = proximity_with(mesh, x, d, &options, Some(cancel))?;
+            let measured = distances.then(|| found.distances(mesh, x));
+            Ok((found, measured))
+        })?;
     let out = PyDict::new(py);
     let pairs = pairs_by_kind(&found.pairs, &mesh)?;
-    for (name, (ids, _)) in ["vf", "ee", "ve", "vv"].into_iter().zip(pairs) {
+    const NAMES: [&str; 4] = ["vf", "ee", "ve", "vv"];
+    for (name, (ids, _)) in NAMES.into_iter().zip(pairs) {
         out.set_item(name, read_only(py, pairs_array(py, ids)?)?)?;
+    }
+    if let Some(measured) = measured {
+        let mut by_kind: [Vec<f64>; 4] = Default::default();
+        for (p, r) in found.pairs.iter().zip(measured) {
+            by_kind[kind_of(p, &mesh)?.0].push(r);
+        }
+        for (name, r) in NAMES.into_iter().zip(by_kind) {
+            let array = r.into_pyarray(py).into_any().unbind();
+            out.set_item(format!("{name}_distance"), read_only(py, array)?)?;
+        }
     }
     Ok(out)
 }

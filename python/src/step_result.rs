@@ -104,25 +104,30 @@ type KindPairs = (Vec<i64>, Vec<f64>);
 pub(crate) fn pairs_by_kind(pairs: &[ContactPair], mesh: &TriMesh) -> PyResult<[KindPairs; 4]> {
     let mut out: [KindPairs; 4] = Default::default();
     for p in pairs {
-        let (kind, ids) = if let Some((v, f)) = p.vertex_face(mesh) {
-            (0, [v, f])
-        } else if let Some((a, b)) = p.edge_edge(mesh) {
-            (1, [a, b])
-        } else if let Some((v, e)) = p.vertex_edge(mesh) {
-            (2, [v, e])
-        } else if let Some((v, w)) = p.vertex_vertex(mesh) {
-            (3, [v, w])
-        } else {
-            return Err(PyRuntimeError::new_err(format!(
-                "internal error: pair IDs ({}, {}) are no vertex–face or edge–edge pair of the \
-                 mesh",
-                p.a, p.b
-            )));
-        };
+        let (kind, ids) = kind_of(p, mesh)?;
         out[kind].0.extend(ids.map(i64::from));
         out[kind].1.extend([p.toi_lower, p.toi_upper]);
     }
     Ok(out)
+}
+
+/// A pair's kind (0 vertex–face, 1 edge–edge, 2 point–edge, 3
+/// point–point) and its two local indices of `mesh`.
+pub(crate) fn kind_of(p: &ContactPair, mesh: &TriMesh) -> PyResult<(usize, [u32; 2])> {
+    Ok(if let Some((v, f)) = p.vertex_face(mesh) {
+        (0, [v, f])
+    } else if let Some((a, b)) = p.edge_edge(mesh) {
+        (1, [a, b])
+    } else if let Some((v, e)) = p.vertex_edge(mesh) {
+        (2, [v, e])
+    } else if let Some((v, w)) = p.vertex_vertex(mesh) {
+        (3, [v, w])
+    } else {
+        return Err(PyRuntimeError::new_err(format!(
+            "internal error: pair IDs ({}, {}) are no vertex–face or edge–edge pair of the mesh",
+            p.a, p.b
+        )));
+    })
 }
 
 #[pymethods]

@@ -109,6 +109,23 @@ def test_random_meshes_against_exact_rational_distances(seed):
         assert found["vf"].tolist() == vf, d
         assert found["ee"].tolist() == ee, d
         assert found["vv"].tolist() == vv, d
+        # Their distances, against the exact squared ones (integer coordinates:
+        # the float64 values are within a few ulps).
+        measured = ccdlab.proximity(V, F, d, distances=True)
+        exact = {
+            "vf": [_point_triangle(P[v], *(P[i] for i in F[f])) for v, f in vf],
+            "ee": [_segment_segment(P[E[i][0]], P[E[i][1]], P[E[j][0]], P[E[j][1]])
+                   for i, j in ee],
+            "vv": [_sq(_sub(P[v], P[w])) for v, w in vv],
+        }
+        for kind, squares in exact.items():
+            got = measured[kind + "_distance"]
+            assert got.dtype == np.float64 and got.shape == (len(squares),)
+            assert not got.flags.writeable
+            assert np.array_equal(measured[kind], found[kind])
+            for r, sq in zip(got.tolist(), squares):
+                assert abs(r - float(sq) ** 0.5) <= 1e-14 * (1 + r), (kind, r, sq)
+        assert "vf_distance" not in found
 
 
 def test_points_and_rods():
@@ -123,6 +140,9 @@ def test_points_and_rods():
     assert found["ee"].tolist() == [[0, 3], [2, 3]]
     assert found["ve"].tolist() == [[5, 3]]
     assert found["vv"].shape == (0, 2)
+    measured = ccdlab.proximity(V, F[:1], 0.5, edges=[[3, 4]], distances=True)
+    assert measured["ve_distance"].tolist() == [0.5]
+    assert measured["vv_distance"].shape == (0,)
     assert ccdlab.proximity(V, F[:1], np.nextafter(0.5, 0), edges=[[3, 4]])["ve"].shape == (0, 2)
 
 

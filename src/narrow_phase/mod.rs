@@ -7,6 +7,9 @@
 //!   minimum separation `d` (docs/design.md §5), a certified fast path with
 //!   the exact fallback [`oracle::min_distance`].
 //! - [`oracle`]: the exact big-integer method alone (the reference in tests).
+//! - [`point_triangle_distance()`], [`segment_segment_distance()`]: the
+//!   distance of two features at one instant, in doubles (not certified),
+//!   to weigh the pairs that proximity finds exactly.
 //! - [`segment_pierces_triangle()`] and [`orient3d()`]: static exact
 //!   predicates at one instant, for meshes that already interpenetrate
 //!   (an edge through a triangle, which no vertex–face or edge–edge pair
@@ -19,6 +22,7 @@ mod collinear;
 pub(crate) mod conditions;
 mod coplanar;
 mod det2;
+mod distance;
 mod edge_edge;
 mod leaf;
 mod min_distance;
@@ -35,6 +39,7 @@ mod toi;
 mod vertex_face;
 
 pub use crate::pair_kernel::QueryKind;
+pub use distance::{point_triangle_distance, segment_segment_distance};
 pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
 pub(crate) use min_distance::{

@@ -1077,8 +1077,23 @@ fn proximity_of_a_funnel_frame() {
         "{out}"
     );
     let text = std::fs::read_to_string(csv).unwrap();
-    assert_eq!(text.lines().next(), Some("kind,id_a,id_b"));
-    assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), want);
+    assert_eq!(text.lines().next(), Some("kind,id_a,id_b,distance"));
+    let (pairs, distances): (Vec<_>, Vec<f64>) = (text.lines().skip(1))
+        .map(|l| {
+            let (pair, r) = l.rsplit_once(',').unwrap();
+            (pair.to_string(), r.parse::<f64>().unwrap())
+        })
+        .unzip();
+    assert_eq!(pairs, want);
+    // Each pair's distance, as the library gives it: at most d.
+    let read = ccdlab::mesh::read_frame(std::path::Path::new(frame)).unwrap();
+    let (x, mesh) = (
+        &read.positions,
+        ccdlab::mesh::TriMesh::new(read.positions.len(), read.faces).unwrap(),
+    );
+    let found = ccdlab::pipeline::proximity(&mesh, x, distance.parse().unwrap()).unwrap();
+    assert_eq!(distances, found.distances(&mesh, x));
+    assert!(distances.iter().all(|&r| r <= 1.911e-4), "{distances:?}");
     let (out, _) = succeeds(&[
         "proximity",
         "--json",

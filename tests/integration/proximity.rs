@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
+use ccdlab::narrow_phase::oracle;
 use ccdlab::pipeline::{
     Bodies, BodiesError, BodyLabels, DistanceError, Pipeline, PipelineConfig, PipelineError,
     ProximityOptions, proximity, proximity_distance, proximity_with,
@@ -68,6 +69,60 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The distances of the pairs within `d` (`Proximity::distances`, in
+    /// doubles) on meshes full of degeneracies (touching, coplanar and
+    /// parallel features, degenerate triangles, points): each is within
+    /// rounding of the true distance, which the exact oracle brackets: the
+    /// pair is within `D + slack` and, when `D > slack`, not within
+    /// `D − slack`, where the slack is `2⁻³⁰·D`, plus `2⁻⁴⁰` of the mesh's
+    /// extent (rounding in the features' own coordinates), plus 2⁻¹⁰⁶⁰
+    /// (subnormal scales).
+    #[test]
+    fn distances_are_the_oracles_up_to_rounding(
+        (mesh, x, _) in integer_grid_mesh(),
+        m in prop::sample::select(&[0.25, 0.5, 1.0][..]),
+    ) {
+        let extent = x.iter().flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).fold(0.0, f64::max);
+        let d = extent * m;
+        let found = proximity(&mesh, &x, d).unwrap();
+        let distances = found.distances(&mesh, &x);
+        prop_assert_eq!(distances.len(), found.pairs.len());
+        let within = |p: &ccdlab::pipeline::ContactPair, r: f64| {
+            let (a, b) = (&x, &x);
+            let [q, s, t, u] = if let Some((v, f)) = p.vertex_face(&mesh) {
+                let [c0, c1, c2] = mesh.faces()[f as usize];
+                return oracle::vertex_face_within(
+                    &a[v as usize], &a[c0 as usize], &a[c1 as usize], &a[c2 as usize],
+                    &b[v as usize], &b[c0 as usize], &b[c1 as usize], &b[c2 as usize], r,
+                ).is_some();
+            } else if let Some((e, f)) = p.edge_edge(&mesh) {
+                let ([q, s], [t, u]) = (mesh.edges()[e as usize], mesh.edges()[f as usize]);
+                [q, s, t, u]
+            } else if let Some((v, e)) = p.vertex_edge(&mesh) {
+                let [t, u] = mesh.edges()[e as usize];
+                [v, v, t, u]
+            } else {
+                let (v, w) = p.vertex_vertex(&mesh).unwrap();
+                [v, v, w, w]
+            }
+            .map(|i| i as usize);
+            oracle::edge_edge_within(&a[q], &a[s], &a[t], &a[u], &b[q], &b[s], &b[t], &b[u], r).is_some()
+        };
+        for (p, &dist) in found.pairs.iter().zip(&distances) {
+            let slack = dist * 2f64.powi(-30) + extent * 2f64.powi(-40) + 2f64.powi(-1060);
+            prop_assert!(dist.is_finite() && dist >= 0.0, "{:?}: {}", p, dist);
+            prop_assert!(dist <= d + slack, "{:?}: {} beyond d = {}", p, dist, d);
+            prop_assert!(within(p, dist + slack), "{:?}: not within {} + {}", p, dist, slack);
+            if dist > slack {
+                prop_assert!(!within(p, dist - slack), "{:?}: within {} − {}", p, dist, slack);
+            }
+        }
+    }
+}
+
 /// On the real frames at `d` = 10⁻⁴, 10⁻² and 10⁻¹ of the mean edge length:
 /// the pairs of the still step with SLPF off and DNF and the window on, at
 /// rest decided at time 0; more pairs at a larger `d`.
@@ -98,6 +153,13 @@ fn the_real_frames_give_the_still_steps_pairs() {
             last = found.pairs.len();
             let r = &found.report;
             assert_eq!(r.vf.exact_fallbacks + r.ee.exact_fallbacks, 0, "d = {d:e}");
+            // Their distances, all within d up to rounding.
+            let distances = found.distances(mesh, x);
+            let most = d * (1.0 + 2f64.powi(-30));
+            assert!(
+                distances.iter().all(|&r| (0.0..=most).contains(&r)),
+                "d = {d:e}"
+            );
         }
     }
 }

@@ -26,9 +26,10 @@ pub struct Args {
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
     threads: Option<usize>,
-    /// Write every pair to this CSV: `kind,id_a,id_b` with global IDs, as
-    /// `ccdlab step --pairs` (a point's pair is an `ee` row whose first ID,
-    /// or both, are vertices').
+    /// Write every pair to this CSV: `kind,id_a,id_b,distance` with global
+    /// IDs, as `ccdlab step --pairs` (a point's pair is an `ee` row whose
+    /// first ID, or both, are vertices'), and the features' distance in
+    /// doubles (true up to rounding, not certified; the set is exact).
     #[arg(long)]
     pairs: Option<PathBuf>,
     /// Print one JSON object on stdout, and nothing else.
@@ -62,7 +63,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         pool.install(|| proximity_with(&mesh, &frame.positions, args.distance, &options, None))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(path) = &args.pairs {
-        write_pairs(path, &found)?;
+        let distances = pool.install(|| found.distances(&mesh, &frame.positions));
+        write_pairs(path, &found, &distances)?;
     }
     let (vf, ee) = (found.report.vf.colliding, found.report.ee.colliding);
     let points = found.report.points.unwrap_or_default();
@@ -98,12 +100,17 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The pairs as CSV (global IDs), written atomically.
-fn write_pairs(path: &std::path::Path, found: &Proximity) -> Result<(), Box<dyn Error>> {
+/// The pairs as CSV (global IDs) with their `distances` (shortest
+/// round-trip decimals), written atomically.
+fn write_pairs(
+    path: &std::path::Path,
+    found: &Proximity,
+    distances: &[f64],
+) -> Result<(), Box<dyn Error>> {
     write_atomic_with(path, |w| {
-        writeln!(w, "kind,id_a,id_b")?;
-        for p in &found.pairs {
-            writeln!(w, "{},{},{}", p.kind.suffix(), p.a, p.b)?;
+        writeln!(w, "kind,id_a,id_b,distance")?;
+        for (p, r) in found.pairs.iter().zip(distances) {
+            writeln!(w, "{},{},{},{r:?}", p.kind.suffix(), p.a, p.b)?;
         }
         Ok(())
     })
