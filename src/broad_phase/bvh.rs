@@ -15,7 +15,8 @@
 //! owning `v`), so that they are tested against every face and edge. Two or
 //! more points get the root's right subtree, so that their leaves come
 //! last and no query starts from one ([`KdopBvh::query_clusters`]): a pair
-//! of points' leaves gives no candidate.
+//! of points' leaves gives no candidate. Across two trees, a point's query
+//! skips the other tree's subtrees of points (`bvh_descent::PointSubtrees`).
 //!
 //! [`TriMesh::with_edges`]: crate::mesh::TriMesh::with_edges
 //!

@@ -9,7 +9,7 @@
 //!
 //! docs/design.md §6.
 
-use super::bvh::{KdopBvh, LEAF, MAX_DEPTH};
+use super::bvh::{KdopBvh, LEAF, Leaf, MAX_DEPTH};
 use super::bvh_traverse::NOT_SKIPPED;
 use crate::bounding_volume::QuantizedKdopQuery;
 
@@ -32,18 +32,7 @@ impl<'a> Groups<'a> {
     /// after their parent in `t.inner`, so one pass from the end meets
     /// every child before its parent).
     pub(super) fn new<const N: usize>(t: &KdopBvh<N>, component: &'a [u32]) -> Groups<'a> {
-        let mut node = vec![[NOT_SKIPPED; 2]; t.inner.len()];
-        for i in (0..t.inner.len()).rev() {
-            for k in 0..2 {
-                let c = t.inner[i].child[k];
-                node[i][k] = if c & LEAF != 0 {
-                    component[t.leaves[(c & !LEAF) as usize].component as usize]
-                } else {
-                    let [a, b] = node[c as usize];
-                    if a == b { a } else { NOT_SKIPPED }
-                };
-            }
-        }
+        let node = node_labels(t, |leaf| component[leaf.component as usize]);
         Groups { component, node }
     }
 
@@ -70,6 +59,58 @@ impl<'a> Groups<'a> {
         SubtreeSkip {
             node: &self.node,
             query: self.of_leaves(t, c0, c1),
+        }
+    }
+}
+
+/// Each internal node's children's label: the one label `of_leaf` gives
+/// every leaf below, or [`NOT_SKIPPED`] (children come after their parent
+/// in `t.inner`, so one pass from the end meets every child before its
+/// parent).
+fn node_labels<const N: usize>(t: &KdopBvh<N>, of_leaf: impl Fn(&Leaf) -> u32) -> Vec<[u32; 2]> {
+    let mut node = vec![[NOT_SKIPPED; 2]; t.inner.len()];
+    for i in (0..t.inner.len()).rev() {
+        for k in 0..2 {
+            let c = t.inner[i].child[k];
+            node[i][k] = if c & LEAF != 0 {
+                of_leaf(&t.leaves[(c & !LEAF) as usize])
+            } else {
+                let [a, b] = node[c as usize];
+                if a == b { a } else { NOT_SKIPPED }
+            };
+        }
+    }
+    node
+}
+
+/// The label of a codimensional point's leaf in [`PointSubtrees`].
+const POINT: u32 = 0;
+
+/// The subtrees of a tree that hold codimensional points' leaves only,
+/// which a descent from a point's leaf skips: a pair of points' leaves
+/// gives no candidate (the cross traversal; the self traversal queries
+/// no point's leaf at all, `KdopBvh::query_clusters`).
+pub(super) struct PointSubtrees {
+    /// As [`Groups`]' nodes, with [`POINT`] for a subtree of points; none
+    /// when the tree has no point.
+    node: Option<Vec<[u32; 2]>>,
+}
+
+impl PointSubtrees {
+    pub(super) fn new<const N: usize>(t: &KdopBvh<N>) -> PointSubtrees {
+        let any = t.leaves.last().is_some_and(|l| l.is_point());
+        PointSubtrees {
+            node: any.then(|| node_labels(t, |l| if l.is_point() { POINT } else { NOT_SKIPPED })),
+        }
+    }
+
+    /// What the descent of a query from `leaf` skips: the subtrees of
+    /// points when it is a point's and the tree has some, else nothing
+    /// (`None`: a descent that skips nothing).
+    pub(super) fn skip(&self, leaf: &Leaf) -> Option<SubtreeSkip<'_>> {
+        match &self.node {
+            Some(node) if leaf.is_point() => Some(SubtreeSkip { node, query: POINT }),
+            _ => None,
         }
     }
 }

@@ -125,7 +125,7 @@
 use rayon::prelude::*;
 
 use super::bvh::{BroadPhaseError, KdopBvh, Leaf, NO_FACE, check_disjoint};
-use super::bvh_descent::{Groups, SubtreeSkip, gather, gather_two, own_leaves};
+use super::bvh_descent::{Groups, PointSubtrees, SubtreeSkip, gather, gather_two, own_leaves};
 use super::candidate::{BroadPhaseStats, CandidateSink, EePair, VfPair};
 use crate::bounding_volume::{
     AlignedQuantizedKdop, Kdop, QuantizedKdop, QuantizedKdopQuery, aligned_merge, aligned_overlap,
@@ -287,8 +287,9 @@ impl<const N: usize> KdopBvh<N> {
         self.check_cross(other)?;
         let mut stats = BroadPhaseStats::default();
         let mut scratch = Scratch::new();
+        let points = PointSubtrees::new(other);
         for la in 0..self.leaves.len() {
-            query(self, la, other, 0, &mut scratch, &mut stats);
+            query(self, la, other, &points, &mut scratch, &mut stats);
             if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
                 scratch.flush(sink);
             }
@@ -351,6 +352,7 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
     };
     let groups = skip.map(|g| Groups::new(a, g));
     let groups = groups.as_ref();
+    let points = (!ordered).then(|| PointSubtrees::new(b));
     let done: Vec<(S, BroadPhaseStats)> = tasks
         .par_windows(2)
         .with_max_len(1)
@@ -364,8 +366,9 @@ fn run_par<const N: usize, S: CandidateSink + Send>(
                 let starts = &a.query_clusters()[w[0]..=w[1]];
                 self_range(a, starts, groups, scratch, &mut stats, &mut sink);
             } else {
+                let points = points.as_ref().expect("built for a cross traversal");
                 for la in w[0]..w[1] {
-                    query(a, la, b, 0, scratch, &mut stats);
+                    query(a, la, b, points, scratch, &mut stats);
                     if scratch.vf_len >= FLUSH || scratch.ee_len >= FLUSH {
                         scratch.flush(&mut sink);
                     }
@@ -468,26 +471,24 @@ fn self_range_with<const N: usize, const SKIP: bool>(
     }
 }
 
-/// One query: leaf `la` of `a` against the leaves of `b` numbered `bound` or
-/// above (module doc).
+/// One query of the cross traversal: leaf `la` of `a` against the leaves
+/// of `b` (module doc), skipping `b`'s subtrees of points when `la` is a
+/// point's (`points`, `b`'s).
 fn query<const N: usize>(
     a: &KdopBvh<N>,
     la: usize,
     b: &KdopBvh<N>,
-    bound: u32,
+    points: &PointSubtrees,
     sc: &mut Scratch,
     stats: &mut BroadPhaseStats,
 ) {
-    let q = QuantizedKdopQuery::new(&b.grid.quantize(&a.face_kdop(&a.leaves[la])));
-    let np = gather::<N, false>(
-        &q,
-        b,
-        bound,
-        0,
-        &mut sc.partners,
-        &mut stats.node_tests,
-        SubtreeSkip::NONE,
-    );
+    let leaf = &a.leaves[la];
+    let q = QuantizedKdopQuery::new(&b.grid.quantize(&a.face_kdop(leaf)));
+    let (tests, partners) = (&mut stats.node_tests, &mut sc.partners);
+    let np = match points.skip(leaf) {
+        Some(skip) => gather::<N, true>(&q, b, 0, 0, partners, tests, skip),
+        None => gather::<N, false>(&q, b, 0, 0, partners, tests, SubtreeSkip::NONE),
+    };
     features(a, la, b, &q, np, sc, stats);
 }
 

@@ -733,6 +733,36 @@ fn coincident_points_give_the_brute_force_candidates_and_no_pair_of_points() {
             "{axes}: {} leaf pairs",
             stats.leaf_pairs
         );
+
+        // Split into trees (the grids, the even points, the odd points):
+        // their own and cross candidates together are the whole set, and
+        // the cross traversal of the two trees of points reaches no pair.
+        let comp = mesh.component();
+        let last_face = grids.faces()[grids.num_faces() - 1];
+        let grid = |c: u32| c == comp[0] || c == comp[last_face[0] as usize];
+        let trees = [
+            Bvh::build_components(&step, axes, grid),
+            Bvh::build_components(&step, axes, |c| !grid(c) && c % 2 == 0),
+            Bvh::build_components(&step, axes, |c| !grid(c) && c % 2 == 1),
+        ];
+        let mut got = CandidateSet::default();
+        for (i, a) in trees.iter().enumerate() {
+            a.self_candidates(&mut got);
+            for b in &trees[i + 1..] {
+                let mut one = CandidateSet::default();
+                let st = a.cross_candidates(b, &mut one).unwrap();
+                let (parts, st_par) = in_pool(2, || {
+                    a.cross_candidates_par(b, CandidateSet::default).unwrap()
+                });
+                assert_eq!((concat(parts), st_par), (one.clone(), st), "{axes}");
+                if i == 1 {
+                    assert_eq!(st.leaf_pairs, 0, "{axes}: points against points");
+                }
+                got.vertex_face.extend(one.vertex_face);
+                got.edge_edge.extend(one.edge_edge);
+            }
+        }
+        assert_eq!(got.sorted(), brute, "{axes}: split into trees");
     }
 }
 
