@@ -4,70 +4,156 @@
 //! `point_triangle_distance` and `edge_edge_distance`, not squared).
 //! docs/design.md §5, "Proximity".
 //!
-//! Each is the least distance over a few candidate pairs of points, one on
-//! each feature: the interior candidate (the foot on the triangle's plane,
-//! the lines' closest points) when its weights lie in the features, and the
-//! boundary candidates (a corner or an end against the other feature's
-//! edges or segment), so that degenerate triangles, zero-length segments
-//! (points) and parallel segments need no special case. Every candidate is
-//! a pair of points of the features up to the rounding of its weights, so
-//! the result is the true distance up to rounding errors of the size of
-//! `f64::EPSILON` times the features' extent; it is not certified. Which
-//! pairs lie within `d` is decided exactly elsewhere (the pipeline); these
-//! are the values to weigh them by. The tests hold them against the exact
-//! minimum-separation oracle.
+//! Each is the least distance over a few candidates: the interior one (the
+//! foot on the triangle's plane, the lines' closest points) when its
+//! weights lie in the features, measured as the distance to the plane or
+//! between the lines (`|w·n| / |n|`, which keeps its digits for slivers
+//! and nearly parallel segments, where the nearest points themselves do
+//! not), and the boundary ones (a corner or an end against the other
+//! feature's edges or segment), so that degenerate triangles, zero-length
+//! segments (points) and parallel segments need no special case. The
+//! weights use the cross-product forms (Lagrange's identity), not
+//! differences of dot products, which cancel for nearly parallel
+//! segments. The result is the true distance up to rounding errors of the
+//! size of `f64::EPSILON` times the features' extent; it is not certified.
+//! Which pairs lie within `d` is decided exactly elsewhere (the pipeline);
+//! these are the values to weigh them by. The tests hold them against the
+//! exact minimum-separation oracle.
 //!
-//! The features are taken relative to one of their points and scaled by a
-//! power of two (exactly) to about a unit extent first, so that subnormal
-//! or huge coordinates lose nothing more to underflow or overflow
-//! (features whose coordinates' differences overflow are infinitely far).
+//! The points are scaled by a power of two (exactly) so that their
+//! differences do not overflow, taken relative to one of them, and the
+//! differences scaled again to about a unit extent, so that subnormal or
+//! huge coordinates lose nothing more to underflow or overflow.
 
-use super::min_distance::nearest::{point_triangle_least, segment_segment_least};
 use crate::math::Vec3;
 
 /// The Euclidean distance from the point `p` to the closed triangle
 /// `a b c` (a degenerate one included), in doubles (module doc).
 pub fn point_triangle_distance(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> f64 {
-    let [a, b, c] = [a, b, c].map(|q| q - p);
-    let k = scale(&[a, b, c]);
-    let [a, b, c] = [a, b, c].map(|q| times_pow2(q, k));
-    times_pow2_scalar(
-        length(&point_triangle_least(&Vec3::zeros(), &a, &b, &c).1),
-        -k,
-    )
+    let ([a, b, c], k) = relative([p, a, b, c]);
+    // Relative to p: the foot on the plane, when it lies in the triangle,
+    // at the plane's distance |a·n| / |n|; the edges' nearest points.
+    let (u, v) = (b - a, c - a);
+    let n = cross(&u, &v);
+    let nn = n.norm_squared();
+    let mut best = [(a, b), (a, c), (b, c)]
+        .map(|(x, y)| length(&nearest_on_segment(&Vec3::zeros(), &x, &y)))
+        .into_iter()
+        .fold(f64::INFINITY, f64::min);
+    if nn > 0.0 {
+        let w = -a;
+        let beta = dot(&cross(&w, &v), &n) / nn;
+        let gamma = dot(&cross(&u, &w), &n) / nn;
+        if beta >= 0.0 && gamma >= 0.0 && beta + gamma <= 1.0 {
+            best = best.min(dot(&a, &n).abs() / nn.sqrt());
+        }
+    }
+    times_pow2(best, -k)
 }
 
 /// The Euclidean distance between the closed segments `a₀ a₁` and `b₀ b₁`
 /// (of length zero included: a point), in doubles (module doc).
 pub fn segment_segment_distance(a0: &Vec3, a1: &Vec3, b0: &Vec3, b1: &Vec3) -> f64 {
-    let [a1, b0, b1] = [a1, b0, b1].map(|q| q - a0);
-    let k = scale(&[a1, b0, b1]);
-    let [a1, b0, b1] = [a1, b0, b1].map(|q| times_pow2(q, k));
-    times_pow2_scalar(
-        length(&segment_segment_least(&Vec3::zeros(), &a1, &b0, &b1).1),
-        -k,
+    let ([a1, b0, b1], k) = relative([a0, a1, b0, b1]);
+    let a0 = Vec3::zeros();
+    // The lines' closest points, when both lie on the segments, at the
+    // lines' distance |w·n| / |n| (`n = u × v`; their parameters in the
+    // cross-product forms of Lagrange's identity, which keep their digits
+    // for nearly parallel segments); an end against the other segment.
+    let (u, v, w) = (a1 - a0, b1 - b0, a0 - b0);
+    let n = cross(&u, &v);
+    let nn = n.norm_squared();
+    let mut best = [
+        (&a0, &b0, &b1),
+        (&a1, &b0, &b1),
+        (&b0, &a0, &a1),
+        (&b1, &a0, &a1),
+    ]
+    .map(|(p, x, y)| length(&(nearest_on_segment(p, x, y))))
+    .into_iter()
+    .fold(f64::INFINITY, f64::min);
+    if nn > 0.0 {
+        let s = dot(&n, &cross(&v, &w)) / nn;
+        let r = dot(&n, &cross(&u, &w)) / nn;
+        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&r) {
+            best = best.min(dot(&w, &n).abs() / nn.sqrt());
+        }
+    }
+    times_pow2(best, -k)
+}
+
+/// `a × b`, each component a 2 × 2 determinant by Kahan's method (the
+/// product's rounding error recovered with a fused multiply–add): within
+/// about 2 ulps however much the two products cancel, so that the normal
+/// of a sliver, or of two nearly parallel segments, keeps its digits.
+fn cross(a: &Vec3, b: &Vec3) -> Vec3 {
+    let det = |p: f64, q: f64, r: f64, s: f64| {
+        // p·q − r·s
+        let rs = r * s;
+        let e = r.mul_add(s, -rs);
+        p.mul_add(q, -rs) - e
+    };
+    Vec3::new(
+        det(a.y, b.z, a.z, b.y),
+        det(a.z, b.x, a.x, b.z),
+        det(a.x, b.y, a.y, b.x),
     )
 }
 
-/// The power of two `k` that brings the largest component of `vs` (the
-/// features relative to one of their points) near 1, so that the products
-/// of the nearest-point formulas neither underflow (subnormal inputs) nor
-/// overflow; 0 when they are all zero or one is not finite.
-fn scale(vs: &[Vec3; 3]) -> i32 {
-    let m = vs.iter().map(Vec3::amax).fold(0.0, f64::max);
-    if m == 0.0 || !m.is_finite() {
+/// `a · b`, compensated (Ogita, Rump & Oishi 2005, Dot2): as if summed in
+/// twice the precision, then rounded, so that a point near the plane, or
+/// two nearly meeting lines, keep the digits of their distance.
+fn dot(a: &Vec3, b: &Vec3) -> f64 {
+    let (mut sum, mut err) = (0.0, 0.0);
+    for k in 0..3 {
+        let p = a[k] * b[k];
+        let pe = a[k].mul_add(b[k], -p);
+        let t = sum + p;
+        let z = t - sum;
+        err += (sum - (t - z)) + (p - z) + pe;
+        sum = t;
+    }
+    sum + err
+}
+
+/// The point of segment `x y` nearest `p`, minus `p`.
+fn nearest_on_segment(p: &Vec3, x: &Vec3, y: &Vec3) -> Vec3 {
+    let e = y - x;
+    let ee = e.norm_squared();
+    let h = (p - x).dot(&e);
+    let t = if h > 0.0 && ee > 0.0 {
+        (h / ee).min(1.0)
+    } else {
+        0.0
+    };
+    x + e * t - p
+}
+
+/// The last three of `points` relative to the first, scaled by `2^k`
+/// (exactly): first all four, so that their differences do not overflow,
+/// then the differences, so that their products neither underflow nor
+/// overflow; and `k`.
+fn relative(points: [&Vec3; 4]) -> ([Vec3; 3], i32) {
+    let k0 = scale(points.iter().map(|p| p.amax()));
+    let [o, x, y, z] = points.map(|p| p.map(|c| times_pow2(c, k0)));
+    let d = [x - o, y - o, z - o];
+    let k1 = scale(d.iter().map(Vec3::amax));
+    (d.map(|q| q.map(|c| times_pow2(c, k1))), k0 + k1)
+}
+
+/// The power of two `k` that brings the largest of `magnitudes` to
+/// `[1, 2)`; 0 when they are all zero.
+fn scale(magnitudes: impl Iterator<Item = f64>) -> i32 {
+    let m = magnitudes.fold(0.0, f64::max);
+    if m == 0.0 {
         return 0;
     }
     -(m.log2().floor() as i32)
 }
 
-/// `v · 2^k`, in two halves so that neither factor overflows (`|k|` up to
+/// `x · 2^k`, in two halves so that neither factor overflows (`|k|` up to
 /// 1074 + 1023); exact unless the result leaves the normal range.
-fn times_pow2(v: Vec3, k: i32) -> Vec3 {
-    v.map(|x| times_pow2_scalar(x, k))
-}
-
-fn times_pow2_scalar(x: f64, k: i32) -> f64 {
+fn times_pow2(x: f64, k: i32) -> f64 {
     let half = k / 2;
     x * 2f64.powi(half) * 2f64.powi(k - half)
 }
@@ -127,6 +213,61 @@ mod tests {
         assert_eq!(
             segment_segment_distance(&a, &a, &v(0.0, 0.0, tiny), &v(0.0, 0.0, tiny)),
             tiny
+        );
+    }
+
+    fn close(got: f64, want: f64, what: &str) {
+        assert!(
+            (got - want).abs() <= 1e-12 * want.abs().max(f64::MIN_POSITIVE),
+            "{what}: {got} against {want}"
+        );
+    }
+
+    /// Cases where the nearest points themselves are ill-conditioned but
+    /// the distance is not: nearly parallel segments (an angle of 10⁻⁸,
+    /// beyond the dot products' digits), a point just above a sliver, and
+    /// features 1 apart whose coordinates' differences overflow.
+    #[test]
+    fn ill_conditioned_nearest_points_keep_the_distance() {
+        let v = Vec3::new;
+        let (a0, a1) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0));
+        let (b0, b1) = (v(0.0, -5e-9, 1e-9), v(1.0, 5e-9, 1e-9));
+        close(
+            segment_segment_distance(&a0, &a1, &b0, &b1),
+            1e-9,
+            "nearly parallel",
+        );
+        let (b0, b1) = (v(0.0, -1.5e-8, 0.0), v(1.0, 1.5e-8, 0.0));
+        assert_eq!(
+            segment_segment_distance(&a0, &a1, &b0, &b1),
+            0.0,
+            "crossing at 3·10⁻⁸"
+        );
+        // A sliver about 1 long and 10⁻⁸ wide in z = 0, a point 5·10⁻¹⁴
+        // above its middle.
+        let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.5, 1e-8, 0.0));
+        close(
+            point_triangle_distance(&v(0.5, 5e-9, 5e-14), &a, &b, &c),
+            5e-14,
+            "sliver",
+        );
+        let big = 1.5e308;
+        let (a, b, c) = (v(-big, 0.0, 0.0), v(big, 0.0, 0.0), v(0.0, big, 0.0));
+        close(
+            point_triangle_distance(&v(-big, 0.0, 1.0), &a, &b, &c),
+            1.0,
+            "huge triangle",
+        );
+        close(
+            segment_segment_distance(&v(-big, 0.0, 1.0), &v(-big, 0.0, 1.0), &a, &b),
+            1.0,
+            "huge rod",
+        );
+        let (c0, c1) = (v(-big, 0.0, 1.0), v(big, 0.0, 1.0));
+        close(
+            segment_segment_distance(&a, &b, &c0, &c1),
+            1.0,
+            "huge parallel rods",
         );
     }
 }

@@ -8,7 +8,7 @@ mod certificates;
 mod distance_arg;
 mod edge_edge;
 mod filtered;
-pub(crate) mod nearest;
+mod nearest;
 mod plane;
 pub mod search;
 mod verdict;

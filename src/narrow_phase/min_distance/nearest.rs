@@ -35,26 +35,7 @@ fn on_segment(p: &Vec3, a: &Vec3, b: &Vec3) -> f64 {
 /// `(β, γ)` of a point `a + β(b − a) + γ(c − a)` of triangle `a b c` near
 /// `p`, and that point minus `p`.
 pub(super) fn point_triangle(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> ([f64; 2], Vec3) {
-    point_triangle_with::<false>(p, a, b, c)
-}
-
-/// [`point_triangle`] with the foot on the plane, when it lies in the
-/// triangle, compared with the nearest points of the edges rather than
-/// taken at once: the least distance of all the candidates, so that a foot
-/// misplaced by rounding (a nearly degenerate triangle) does not stand.
-pub(crate) fn point_triangle_least(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> ([f64; 2], Vec3) {
-    point_triangle_with::<true>(p, a, b, c)
-}
-
-fn point_triangle_with<const ALL: bool>(
-    p: &Vec3,
-    a: &Vec3,
-    b: &Vec3,
-    c: &Vec3,
-) -> ([f64; 2], Vec3) {
     let point = |w: [f64; 2]| a + (b - a) * w[0] + (c - a) * w[1];
-    let mut best = [0.0, 0.0];
-    let mut best_d2 = f64::INFINITY;
     // The foot on the plane, when it lies in the triangle, is the nearest
     // point (the nearest point of the plane); else the nearest point is on
     // an edge.
@@ -65,13 +46,12 @@ fn point_triangle_with<const ALL: bool>(
         let beta = w.cross(&v).dot(&n) / nn;
         let gamma = u.cross(&w).dot(&n) / nn;
         if beta >= 0.0 && gamma >= 0.0 && beta + gamma <= 1.0 {
-            best = [beta, gamma];
-            if !ALL {
-                return (best, point(best) - p);
-            }
-            best_d2 = (point(best) - p).norm_squared();
+            let best = [beta, gamma];
+            return (best, point(best) - p);
         }
     }
+    let mut best = [0.0, 0.0];
+    let mut best_d2 = f64::INFINITY;
     let mut consider = |w: [f64; 2]| {
         let d2 = (point(w) - p).norm_squared();
         if d2 < best_d2 {
@@ -91,31 +71,7 @@ fn point_triangle_with<const ALL: bool>(
 /// `(s, r)` of points `a₀ + s(a₁ − a₀)` and `b₀ + r(b₁ − b₀)` of the two
 /// segments near each other, and the second minus the first.
 pub(super) fn segment_segment(a0: &Vec3, a1: &Vec3, b0: &Vec3, b1: &Vec3) -> ([f64; 2], Vec3) {
-    segment_segment_with::<false>(a0, a1, b0, b1)
-}
-
-/// [`segment_segment`] with the lines' closest points, when they lie on
-/// the segments, compared with the ends' nearest points rather than taken
-/// at once: the least distance of all the candidates, so that closest
-/// points misplaced by rounding (nearly parallel segments) do not stand.
-pub(crate) fn segment_segment_least(
-    a0: &Vec3,
-    a1: &Vec3,
-    b0: &Vec3,
-    b1: &Vec3,
-) -> ([f64; 2], Vec3) {
-    segment_segment_with::<true>(a0, a1, b0, b1)
-}
-
-fn segment_segment_with<const ALL: bool>(
-    a0: &Vec3,
-    a1: &Vec3,
-    b0: &Vec3,
-    b1: &Vec3,
-) -> ([f64; 2], Vec3) {
     let gap = |w: [f64; 2]| (b0 + (b1 - b0) * w[1]) - (a0 + (a1 - a0) * w[0]);
-    let mut best = [0.0, 0.0];
-    let mut best_d2 = f64::INFINITY;
     // The lines' closest points, when both lie on the segments, are the
     // nearest (the nearest of the lines); else an end of one segment is
     // nearest the other.
@@ -126,13 +82,12 @@ fn segment_segment_with<const ALL: bool>(
         let s = (uv * vw - vv * uw) / nn;
         let r = (uu * vw - uv * uw) / nn;
         if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&r) {
-            best = [s, r];
-            if !ALL {
-                return (best, gap(best));
-            }
-            best_d2 = gap(best).norm_squared();
+            let best = [s, r];
+            return (best, gap(best));
         }
     }
+    let mut best = [0.0, 0.0];
+    let mut best_d2 = f64::INFINITY;
     let mut consider = |w: [f64; 2]| {
         let d2 = gap(w).norm_squared();
         if d2 < best_d2 {
