@@ -201,7 +201,17 @@ fn static_intersections<T: Send>(
     let edges = codim_edges(edges, Some(x.len()))?;
     let pool = thread_pool(parse_threads(threads)?)?;
     let mesh = build_mesh(py, &pool, x.len(), faces, &edges)?;
-    let found = run_interruptible(py, &pool, |cancel| find(&mesh, &x, cancel))?
-        .map_err(|e| value_error(e.to_string()))?;
+    let found = run_interruptible(py, &pool, |cancel| find(&mesh, &x, cancel))?.map_err(|e| {
+        value_error(match e {
+            // These functions always list their pairs: the library's
+            // advice (counts only) is not theirs to take.
+            PipelineError::TooManyPairs { limit } => format!(
+                "more than {limit} pairs to list (the bound on a step's lists); \
+                 ccdlab.step(V, V, F, min_distance=d) counts them without listing, \
+                 and ccdlab.has_intersections(V, F) says whether any touch"
+            ),
+            e => e.to_string(),
+        })
+    })?;
     Ok((mesh, found))
 }

@@ -166,3 +166,16 @@ def test_bodies_and_bad_arguments():
     assert ccdlab.proximity(V, F, np.float32(0.5))["vf"].tolist() == [[3, 0]]
     with pytest.raises(ValueError, match="F: face 1 refers to vertex 5"):
         ccdlab.proximity(V[:5], F, 0.5)
+
+
+def test_too_many_pairs_to_list_are_refused_with_advice_these_functions_can_take():
+    # 11,997 coincident points: 71,958,006 touching pairs, past the lists'
+    # bound of 2**26; refused at once, naming what counts them instead.
+    V = np.zeros((12_000, 3))
+    V[:3] = [[1, 0, 0], [2, 0, 0], [1, 1, 0]]
+    F = np.array([[0, 1, 2]])
+    for call in (lambda: ccdlab.intersections(V, F), lambda: ccdlab.proximity(V, F, 0.0)):
+        with pytest.raises(ValueError, match=r"more than 67108864 pairs to list.*min_distance=d"):
+            call()
+    r = ccdlab.step(V, V, F)
+    assert r.report["points"]["vertex_vertex"]["colliding"] == 11_997 * 11_996 // 2
