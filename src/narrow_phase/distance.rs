@@ -25,6 +25,7 @@
 //! differences scaled again to about a unit extent, so that subnormal or
 //! huge coordinates lose nothing more to underflow or overflow.
 
+use super::min_distance::on_segment;
 use crate::math::Vec3;
 
 /// The Euclidean distance from the point `p` to the closed triangle
@@ -118,15 +119,7 @@ fn dot(a: &Vec3, b: &Vec3) -> f64 {
 
 /// The point of segment `x y` nearest `p`, minus `p`.
 fn nearest_on_segment(p: &Vec3, x: &Vec3, y: &Vec3) -> Vec3 {
-    let e = y - x;
-    let ee = e.norm_squared();
-    let h = (p - x).dot(&e);
-    let t = if h > 0.0 && ee > 0.0 {
-        (h / ee).min(1.0)
-    } else {
-        0.0
-    };
-    x + e * t - p
+    x + (y - x) * on_segment(p, x, y) - p
 }
 
 /// The last three of `points` relative to the first, scaled by `2^k`

@@ -20,6 +20,7 @@ mod tests;
 pub use distance_arg::{SeparationError, validate_separation};
 pub(crate) use edge_edge::edge_edge_within_traced_with;
 pub use edge_edge::{edge_edge_within, edge_edge_within_traced};
+pub(crate) use nearest::on_segment;
 pub(crate) use verdict::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_verdict_with, vertex_face_within_verdict_with,
 };

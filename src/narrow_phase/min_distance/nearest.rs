@@ -21,7 +21,7 @@ pub(super) fn lerp(x: &Vec3, y: &Vec3, t: f64) -> Vec3 {
 /// The parameter in `[0, 1]` of the point of segment `a b` nearest `p`
 /// (0 for a zero-length segment).
 #[inline]
-fn on_segment(p: &Vec3, a: &Vec3, b: &Vec3) -> f64 {
+pub(crate) fn on_segment(p: &Vec3, a: &Vec3, b: &Vec3) -> f64 {
     let u = b - a;
     let uu = u.dot(&u);
     let h = (p - a).dot(&u);
