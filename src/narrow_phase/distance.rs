@@ -26,7 +26,7 @@
 //! huge coordinates lose nothing more to underflow or overflow.
 
 use super::min_distance::on_segment;
-use crate::math::Vec3;
+use crate::math::{Vec3, two_prod, two_sum};
 
 /// The Euclidean distance from the point `p` to the closed triangle
 /// `a b c` (a degenerate one included), in doubles (module doc).
@@ -88,10 +88,9 @@ pub fn segment_segment_distance(a0: &Vec3, a1: &Vec3, b0: &Vec3, b1: &Vec3) -> f
 /// about 2 ulps however much the two products cancel, so that the normal
 /// of a sliver, or of two nearly parallel segments, keeps its digits.
 fn cross(a: &Vec3, b: &Vec3) -> Vec3 {
+    // p·q − r·s
     let det = |p: f64, q: f64, r: f64, s: f64| {
-        // p·q − r·s
-        let rs = r * s;
-        let e = r.mul_add(s, -rs);
+        let (rs, e) = two_prod(r, s);
         p.mul_add(q, -rs) - e
     };
     Vec3::new(
@@ -107,11 +106,9 @@ fn cross(a: &Vec3, b: &Vec3) -> Vec3 {
 fn dot(a: &Vec3, b: &Vec3) -> f64 {
     let (mut sum, mut err) = (0.0, 0.0);
     for k in 0..3 {
-        let p = a[k] * b[k];
-        let pe = a[k].mul_add(b[k], -p);
-        let t = sum + p;
-        let z = t - sum;
-        err += (sum - (t - z)) + (p - z) + pe;
+        let (p, pe) = two_prod(a[k], b[k]);
+        let (t, se) = two_sum(sum, p);
+        err += se + pe;
         sum = t;
     }
     sum + err

@@ -18,7 +18,7 @@ use ccdlab::mesh::{Step, TriMesh};
 use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{
     Bodies, BodyLabels, ContactPair, Pipeline, PipelineConfig, PipelineError, PointCounts,
-    TimeAligned,
+    StepOutcome, TimeAligned,
 };
 
 use ccdlab::bounding_volume::KdopAxes;
@@ -38,6 +38,15 @@ fn collecting() -> PipelineConfig {
         collect_pairs: true,
         ..PipelineConfig::default()
     }
+}
+
+/// A step of `step` that collects its pairs, at most `max_pairs` of them.
+fn listed_within(step: &Step<'_>, max_pairs: u64) -> Result<StepOutcome, PipelineError> {
+    Pipeline::new(PipelineConfig {
+        max_pairs,
+        ..collecting()
+    })
+    .step(step)
 }
 
 #[test]
@@ -321,18 +330,11 @@ fn points_meet_points_and_rods_and_bodies_can_skip_them() {
     let (a, b) = (all.report.points.unwrap(), out.report.points.unwrap());
     assert_eq!(b.vertex_edge.candidates, a.vertex_edge.candidates - 1);
     // The points' pairs count against `max_pairs` when collected.
-    let kept = |max_pairs| {
-        Pipeline::new(PipelineConfig {
-            max_pairs,
-            ..collecting()
-        })
-        .step(&step)
-    };
     assert!(matches!(
-        kept(1),
+        listed_within(&step, 1),
         Err(PipelineError::TooManyPairs { limit: 1 })
     ));
-    assert_eq!(kept(2).unwrap().pairs.len(), 2);
+    assert_eq!(listed_within(&step, 2).unwrap().pairs.len(), 2);
     // A mesh without points reports none.
     let plain = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
     let p = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)];
@@ -480,15 +482,8 @@ fn thousands_of_coincident_points_are_counted_and_listed_up_to_the_limit() {
     );
     assert_eq!(counted.report.toi, Some(0.0));
     // Listed, they pass a limit below their number, and are refused.
-    let listed = |max_pairs| {
-        Pipeline::new(PipelineConfig {
-            max_pairs,
-            ..collecting()
-        })
-        .step(&step)
-    };
     assert!(matches!(
-        listed(pairs - 1),
+        listed_within(&step, pairs - 1),
         Err(PipelineError::TooManyPairs { limit }) if limit == pairs - 1
     ));
     // A few of them listed: every pair, ascending, each at [0, 0].
