@@ -3,7 +3,8 @@
 
 Usage:
   scripts/peer_ipctk.py queries [--json] [--min-time-ms MS] [--rounds N] [--min-distance D] PATH...
-  scripts/peer_ipctk.py step FRAME0 FRAME1 [--threads N] [--repeat N] [--no-counts] [--min-distance D] [--json]
+  scripts/peer_ipctk.py step FRAME0 FRAME1 [--threads N] [--repeat N] [--broad-phase B] [--no-counts]
+                             [--min-distance D] [--json]
   scripts/peer_ipctk.py ti-pairs FRAME0 FRAME1 --pairs FILE --min-distance D [--threads N] [--json]
 
 On first use the script creates a virtual environment (`.venv` in the checkout, or
@@ -34,9 +35,10 @@ get fewer than --rounds passes). `call_ns` and `overhead_ns` give
 both terms. The subtraction removes the interpreter and argument conversion, and also the
 baseline's own few nanoseconds of work, so it never overstates Tight-Inclusion's time.
 
-`step` times ipctk's whole step on two frames, on --threads TBB threads: the LBVH broad phase
-(`Candidates.build(mesh, V0, V1, inflation_radius=0, broad_phase=LBVH())`, which yields
-vertex-face and edge-edge candidates for a triangle mesh) and its narrow phase
+`step` times ipctk's whole step on two frames, on --threads TBB threads: a broad phase
+(`Candidates.build(mesh, V0, V1, inflation_radius=0, broad_phase=B())`, which yields
+vertex-face and edge-edge candidates for a triangle mesh; B is --broad-phase, one of
+BROAD_PHASES below, LBVH by default) and its narrow phase
 (`Candidates.compute_collision_free_stepsize` with `TightInclusionCCD(tolerance=1e-6,
 max_iterations=1e6, conservative_rescaling=1.0)`, minimum distance 0; rescaling 1.0 makes
 it look for contact, as ccdlab does, instead of stopping short of it as IPC's default 0.8
@@ -101,6 +103,14 @@ TI_MIN_DISTANCE = 0.0
 TI_TMAX = 1.0
 # A set whose passes already took this long gets no further passes for `--rounds`.
 ROUNDS_BUDGET_S = 2.0
+
+# ipctk's broad phases that `step --broad-phase` offers, with what each one is.
+BROAD_PHASES = {
+    "LBVH": "a linear BVH over the swept boxes, in Morton order (ipctk 1.6.1's default)",
+    "SweepAndPrune": "Scalable-CCD's CPU sort and sweep (Belgrod et al. 2023), as ipctk builds it in",
+    "HashGrid": "a uniform hash grid (ipctk's default in earlier releases)",
+    "SpatialHash": "a spatial hash of the boxes",
+}
 
 
 class InputError(Exception):
@@ -1017,10 +1027,11 @@ def _count_colliding(E, F, V0, V1, candidates, narrow, workers: int, ms: float =
     }
 
 
-def ipctk_whole_step(X0, X1, Fi, narrow, inflation: float = 0.0, ms: float = 0.0):
+def ipctk_whole_step(X0, X1, Fi, narrow, inflation: float = 0.0, ms: float = 0.0, broad_phase: str = "LBVH"):
     """One run of ipctk's whole step on Fortran-ordered float64 positions X0, X1 and int32
-    faces Fi: the mesh (`ipctk.edges`, `CollisionMesh`), the LBVH broad phase
-    (`Candidates.build`) and the narrow phase (`compute_collision_free_stepsize` with
+    faces Fi: the mesh (`ipctk.edges`, `CollisionMesh`), the broad phase `broad_phase` (a
+    name in BROAD_PHASES; `Candidates.build`) and the narrow phase
+    (`compute_collision_free_stepsize` with
     `narrow`). Returns (seconds {mesh, broad_phase, narrow_phase, total = broad + narrow},
     edges, candidates, stepsize). Also used by scripts/compare_ipctk.py."""
     import ipctk
@@ -1031,7 +1042,7 @@ def ipctk_whole_step(X0, X1, Fi, narrow, inflation: float = 0.0, ms: float = 0.0
     mesh = ipctk.CollisionMesh(X0, np.asfortranarray(E), Fi)
     t1 = time.perf_counter()
     candidates = ipctk.Candidates()
-    broad = ipctk.LBVH()
+    broad = getattr(ipctk, broad_phase)()
     t2 = time.perf_counter()
     candidates.build(mesh, X0, X1, inflation_radius=inflation, broad_phase=broad)
     t3 = time.perf_counter()
@@ -1059,7 +1070,7 @@ def cmd_step(args) -> dict:
     inflation = ms / 2
     best = None
     for _ in range(args.repeat):
-        run, E, candidates, stepsize = ipctk_whole_step(X0, X1, Fi, narrow, inflation, ms)
+        run, E, candidates, stepsize = ipctk_whole_step(X0, X1, Fi, narrow, inflation, ms, args.broad_phase)
         if best is None or run["total"] < best["total"]:
             best = run
     vf_c, ee_c = len(candidates.fv_candidates), len(candidates.ee_candidates)
@@ -1080,7 +1091,7 @@ def cmd_step(args) -> dict:
         "vertices": len(V0),
         "edges": int(len(E)),
         "faces": len(F),
-        "broad_phase": "LBVH",
+        "broad_phase": args.broad_phase,
         "narrow_phase": "TightInclusionCCD",
         "vf": {"candidates": vf_c, "colliding": counted["vf"] if counted else None},
         "ee": {"candidates": ee_c, "colliding": counted["ee"] if counted else None},
@@ -1099,7 +1110,7 @@ def cmd_step(args) -> dict:
             "max_iterations": TI_MAX_ITERATIONS,
             "conservative_rescaling": 1.0,
             "timed": (
-                "broad_phase = Candidates.build(mesh, V0, V1, inflation_radius=min_distance/2, broad_phase=LBVH()); "
+                f"broad_phase = Candidates.build(mesh, V0, V1, inflation_radius=min_distance/2, broad_phase={args.broad_phase}()); "
                 "narrow_phase = Candidates.compute_collision_free_stepsize(mesh, V0, V1, min_distance, "
                 "TightInclusionCCD(1e-6, 1e6, 1.0)), which lowers t_max to the earliest TOI found so far; "
                 "total = broad_phase + narrow_phase; mesh (ipctk.edges + CollisionMesh) apart; "
@@ -1120,7 +1131,7 @@ def print_step_table(r: dict) -> None:
     print(f"  mesh: {r['vertices']} vertices, {r['edges']} edges, {r['faces']} faces (built in {t['mesh']:.1f} ms, not in total)")
     for k in ("vf", "ee"):
         c = r[k]
-        print(f"  {k}: {c['candidates']} candidates (LBVH), colliding: {c['colliding'] if c['colliding'] is not None else '-'}")
+        print(f"  {k}: {c['candidates']} candidates ({r['broad_phase']}), colliding: {c['colliding'] if c['colliding'] is not None else '-'}")
     if r["settings"]["min_distance"] > 0:
         print(f"  minimum separation: {r['settings']['min_distance']!r} (boxes grown by half of it)")
     print(f"  earliest toi: {r['toi']}")
@@ -1305,11 +1316,15 @@ def main() -> int:
         help="Tight-Inclusion's ms (default 0); positives are still scored against the contact truth",
     )
     q.add_argument("paths", nargs="+", metavar="PATH")
-    s = sub.add_parser("step", help="ipctk's whole step (LBVH + Tight-Inclusion) on two frames")
+    s = sub.add_parser("step", help="ipctk's whole step (a broad phase + Tight-Inclusion) on two frames")
     s.add_argument("frame0")
     s.add_argument("frame1")
     s.add_argument("--threads", type=int, default=1, help="TBB threads (default 1)")
     s.add_argument("--repeat", type=int, default=1, help="timed runs; the fastest is reported (default 1)")
+    s.add_argument(
+        "--broad-phase", choices=list(BROAD_PHASES), default="LBVH",
+        help="; ".join(f"{k}: {v}" for k, v in BROAD_PHASES.items()) + " (default LBVH)",
+    )
     s.add_argument("--no-counts", action="store_true", help="skip the untimed pass that counts colliding pairs")
     s.add_argument(
         "--min-distance", type=_distance, default=0.0,

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Speed against ipctk, as issue "Speed, decided" measures it, in one run on one machine and
-# thread count: ipctk's whole step (LBVH + `compute_collision_free_stepsize`, fastest of its
-# runs, `scripts/peer_ipctk.py step`) against ours (`ccdlab step` with the CLI's defaults,
-# fastest of `--repeat N --rebuild`: the BVH built each step), with beside it
+# thread count: ipctk's whole step (a broad phase + `compute_collision_free_stepsize`, fastest
+# of its runs, `scripts/peer_ipctk.py step`; each of ipctk's broad phases in turn, Scalable-CCD's
+# CPU sort and sweep among them, and the fastest one is the reference) against ours (`ccdlab
+# step` with the CLI's defaults, fastest of `--repeat N --rebuild`: the BVH built each step),
+# with beside it
 #   - the refitted step (`--repeat N` without `--rebuild`: the first run builds, the others
 #     refit the tree to the same step, as a sequence does);
 #   - one-shot steps, each in a fresh process (`ccdlab step` once: what a command-line user
@@ -15,6 +17,7 @@
 #
 #   scripts/report_speed.sh [--threads T] [--repeat N] [--ipctk-repeat M] [--fresh K]
 #                           [--resolutions "216 432 864"]
+#                           [--ipctk-broad-phases "LBVH SweepAndPrune HashGrid SpatialHash"]
 #
 # The peer script makes its own environment with ipctk on first use. Needs about 2 GB of
 # scratch space for the generated frames.
@@ -26,7 +29,8 @@ repeat=10
 ipctk_repeat=3
 fresh=7
 resolutions="216 432 864"
-usage="usage: scripts/report_speed.sh [--threads T] [--repeat N] [--ipctk-repeat M] [--fresh K] [--resolutions \"R ...\"]"
+broad_phases="LBVH SweepAndPrune HashGrid SpatialHash"
+usage="usage: scripts/report_speed.sh [--threads T] [--repeat N] [--ipctk-repeat M] [--fresh K] [--resolutions \"R ...\"] [--ipctk-broad-phases \"B ...\"]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) threads="${2:?$usage}"; shift 2 ;;
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
     --ipctk-repeat) ipctk_repeat="${2:?$usage}"; shift 2 ;;
     --fresh) fresh="${2:?$usage}"; shift 2 ;;
     --resolutions) resolutions="${2:?$usage}"; shift 2 ;;
+    --ipctk-broad-phases) broad_phases="${2:?$usage}"; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
@@ -49,7 +54,8 @@ out=reports/speed
 data="$work/data"
 mkdir -p "$data"
 
-ipctk_failed=""
+# The scene on which each of ipctk's broad phases failed, if any.
+declare -A ipctk_failed=()
 run_scene() {
   local scene="$1" f0="$2" f1="$3"
   echo "== $scene" >&2
@@ -61,22 +67,27 @@ run_scene() {
   for i in $(seq "$fresh"); do
     "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --json > "$data/fresh_${scene}_$i.json"
   done
-  # ipctk may not fit in memory on the larger cloths: its failure is recorded, not fatal,
-  # and it is not run on a larger cloth after that.
-  if [ -n "$ipctk_failed" ]; then
-    printf '{"failed": "not run (failed on %s)"}\n' "$ipctk_failed" > "$data/ipctk_$scene.json"
-    return
-  fi
-  local status=0
-  python3 scripts/peer_ipctk.py step "$f0" "$f1" --threads "$threads" --repeat "$ipctk_repeat" \
-    --no-counts --json > "$data/ipctk_$scene.json" || status=$?
-  if [ "$status" -ne 0 ]; then
-    local why="exit status $status"
-    [ "$status" -eq 137 ] && why="killed (exit status 137; out of memory here)"
-    echo "   ipctk failed on $scene: $why" >&2
-    printf '{"failed": "%s"}\n' "$why" > "$data/ipctk_$scene.json"
-    ipctk_failed="$scene"
-  fi
+  # ipctk may not fit in memory on the larger cloths: a broad phase's failure is recorded,
+  # not fatal, and that broad phase is not run on a larger cloth after it.
+  local bp
+  for bp in $broad_phases; do
+    local out_json="$data/ipctk_${scene}_$bp.json"
+    if [ -n "${ipctk_failed[$bp]:-}" ]; then
+      printf '{"broad_phase": "%s", "failed": "not run (failed on %s)"}\n' "$bp" "${ipctk_failed[$bp]}" \
+        > "$out_json"
+      continue
+    fi
+    local status=0
+    python3 scripts/peer_ipctk.py step "$f0" "$f1" --threads "$threads" --repeat "$ipctk_repeat" \
+      --broad-phase "$bp" --no-counts --json > "$out_json" || status=$?
+    if [ "$status" -ne 0 ]; then
+      local why="exit status $status"
+      [ "$status" -eq 137 ] && why="killed (exit status 137; out of memory here)"
+      echo "   ipctk ($bp) failed on $scene: $why" >&2
+      printf '{"broad_phase": "%s", "failed": "%s"}\n' "$bp" "$why" > "$out_json"
+      ipctk_failed[$bp]="$scene"
+    fi
+  done
 }
 
 fun="$data_root/scalable-ccd/cloth-funnel/frames"
@@ -99,7 +110,8 @@ commit="$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- src scripts |
 mkdir -p "$out.tmp"
 python3 scripts/render_speed.py "$data" "$out.tmp" --scenes "$scenes" \
   --machine "${machine:-unknown}" --cpus "$(nproc)" --threads "$threads" --commit "$commit" \
-  --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --repeats "$repeat,$ipctk_repeat,$fresh"
+  --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --repeats "$repeat,$ipctk_repeat,$fresh" \
+  --broad-phases "$broad_phases"
 mkdir -p "$out.tmp/data"
 cp "$data"/*.json "$out.tmp/data/"
 rm -rf "$out"
