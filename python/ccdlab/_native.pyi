@@ -58,7 +58,7 @@ def edge_edge_ccd(
     """
 
 def vertex_face_ccd_batch(
-    queries: npt.NDArray[Union[np.float64, np.float32]],
+    queries: npt.NDArray[Union[np.float64, np.float32, np.integer[Any]]],
     *,
     solver: str = "exact",
     min_distance: float = 0.0,
@@ -70,7 +70,7 @@ def vertex_face_ccd_batch(
     """
 
 def edge_edge_ccd_batch(
-    queries: npt.NDArray[Union[np.float64, np.float32]],
+    queries: npt.NDArray[Union[np.float64, np.float32, np.integer[Any]]],
     *,
     solver: str = "exact",
     min_distance: float = 0.0,

@@ -38,8 +38,9 @@ use super::*;
 ///     The coplanar-window filter after the paper's filters (default True).
 /// time_aligned : {"auto", "on", "off"} or bool, optional
 ///     Time-aligned pruning of the BVH's pairs; "auto" (default) prunes
-///     when the vertices move far against the edges' length; "off" is the
-///     paper's pipeline. The colliding pairs are the same in every setting.
+///     when the vertices move far against the edges' length; "off" keeps
+///     the paper's BVH and filters. The colliding pairs are the same in
+///     every setting.
 /// solver : {"exact", "cubic"}, optional
 ///     Narrow-phase solver (default "exact"); at ``min_distance`` > 0 the
 ///     exact one only (the cubic one decides contact only).

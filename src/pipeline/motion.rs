@@ -21,7 +21,7 @@
 //!
 //! **Threshold.** [`AUTO_MIN_MOTION`], between the data sets' steps
 //! (cloth-funnel 227→228: `ρ` = 0.18; cloth-ball 92→93: 1.41; the
-//! generated scene's steps about 3.5–6.6) and near where pruning starts to
+//! generated scene's steps about 3.3–6.4) and near where pruning starts to
 //! pay, measured on cloth-ball 92→93 with its motion scaled down
 //! (docs/notes/pipeline.md; `reports/time_aligned`).
 

@@ -34,7 +34,7 @@ pub struct PipelineArgs {
     /// part of the paper's pipeline: fewer candidates, the same collisions):
     /// on, off, or auto (on, without SLPF in the filters, when the vertices
     /// move at least half the mean edge length, else off; decided whenever
-    /// the BVH is built). `off` is the paper's pipeline.
+    /// the BVH is built). `off` keeps the paper's BVH and filters.
     #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
     pub time_aligned: String,
     /// Minimum separation d ≥ 0: features that come within Euclidean

@@ -56,8 +56,10 @@ pub struct Args {
     /// Speed (length per time unit) when the route gives no times.
     #[arg(long, default_value_t = 1.0, conflicts_with = "scenario")]
     pub speed: f64,
-    /// Output folder for README.md, result.json and route.png: absent,
-    /// empty, or a report of this command (replaced as a whole).
+    /// Output folder for README.md, result.json and route.png (with
+    /// `--scenario`, also its inputs: terrain.grid, aircraft.obj and one
+    /// `.route` per route): absent, empty, or a report of this command
+    /// (replaced as a whole).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }

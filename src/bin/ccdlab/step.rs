@@ -30,7 +30,7 @@ pub struct Args {
     /// run (by total time); counts, pairs and time of impact are the same in
     /// every run. Runs after the first refit the BVH built by the first, as
     /// the steps of a sequence do (the report's `bvh` says which), unless
-    /// `--rebuild`. The JSON adds `runs` and every run's `total_ms`.
+    /// `--rebuild`. The JSON adds `runs` and `runs_total_ms` (every run's total).
     #[arg(long, default_value_t = 1, value_parser = crate::limits::whole::<u32>(1, 1000))]
     repeat: u32,
     /// With `--repeat`: build a fresh BVH in every run (over the previous
