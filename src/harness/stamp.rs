@@ -12,7 +12,11 @@ pub struct Stamp {
     pub logical_cpus: usize,
     /// Worker threads the measurement used.
     pub threads: usize,
-    /// `git describe --always --dirty` of the working tree, or `unknown`.
+    /// The commit the crate was compiled from (12 hex digits), with
+    /// `-dirty` when its compiled sources (`src`, `Cargo.toml`,
+    /// `Cargo.lock`, `build.rs`) differed from it, or `unknown` when it was
+    /// built outside a git checkout. Recorded at build time (`build.rs`), so
+    /// that it names the code measured even when the checkout has moved on.
     pub git_commit: String,
     /// UTC date and time, RFC 3339 (from `date -u`), or `unknown`.
     pub date: String,
@@ -27,7 +31,7 @@ impl Stamp {
             cpu: cpu_model(),
             logical_cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
             threads,
-            git_commit: command_output("git", &["describe", "--always", "--dirty", "--abbrev=12"]),
+            git_commit: env!("CCDLAB_GIT_COMMIT").to_string(),
             date: command_output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
             os: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
         }
@@ -57,7 +61,6 @@ fn cpu_model() -> String {
 fn command_output(cmd: &str, args: &[&str]) -> String {
     std::process::Command::new(cmd)
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .ok()
         .filter(|o| o.status.success())
@@ -70,27 +73,35 @@ fn command_output(cmd: &str, args: &[&str]) -> String {
 mod tests {
     use super::*;
 
-    /// In a git checkout the stamp names the commit (12 hex digits, with
-    /// `-dirty` for a changed tree); outside one (a crate's sources) it says
-    /// `unknown`. Either way a wrong stamp fails.
+    /// In a git checkout the stamp names the commit the test binary was
+    /// built from, which is the checkout's (12 hex digits, with `-dirty` for
+    /// changed sources); outside one (a crate's sources) it says `unknown`.
+    /// Either way a wrong stamp fails.
     #[test]
     fn stamp_names_threads_the_commit_and_the_date() {
         let s = Stamp::new(3);
         assert_eq!(s.threads, 3);
         assert!(s.markdown_line().contains("threads: 3"));
-        let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(".git")
-            .exists();
-        // `git describe` gives `HASH` or, past a tag, `TAG-N-gHASH`.
-        let described = s.git_commit.trim_end_matches("-dirty");
-        let commit = described.rsplit_once("-g").map_or(described, |(_, h)| h);
-        let named = commit.len() >= 12 && commit.bytes().all(|b| b.is_ascii_hexdigit());
+        let root = env!("CARGO_MANIFEST_DIR");
+        let checkout = std::path::Path::new(root).join(".git").exists();
+        let commit = s.git_commit.trim_end_matches("-dirty");
+        let named = commit.len() == 12 && commit.bytes().all(|b| b.is_ascii_hexdigit());
         assert_eq!(
             named, checkout,
             "commit {:?}, checkout {checkout}",
             s.git_commit
         );
         assert_eq!(s.git_commit == "unknown", !checkout, "{:?}", s.git_commit);
+        if checkout {
+            // The build script reruns when HEAD moves, so the commit it
+            // recorded is the checkout's now.
+            let head = std::process::Command::new("git")
+                .args(["rev-parse", "--short=12", "HEAD"])
+                .current_dir(root)
+                .output()
+                .expect("git runs in a checkout");
+            assert_eq!(String::from_utf8_lossy(&head.stdout).trim(), commit);
+        }
         // 2026-11-28T07:34:40Z
         let d = s.date.as_bytes();
         assert!(
