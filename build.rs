@@ -13,14 +13,17 @@ const SOURCES: [&str; 4] = ["src", "Cargo.toml", "Cargo.lock", "build.rs"];
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // Rerun when the sources change (edits, or a checkout of other ones) and when the
-    // commit moves (a commit or a checkout rewrites HEAD or a branch's ref). Only existing
-    // paths: Cargo reruns the script on every build for a path that does not exist.
+    // commit moves: a commit writes the current branch's ref under refs/heads (or HEAD itself
+    // when it is detached), a checkout rewrites HEAD, and a ref can also live in packed-refs.
+    // Remote-tracking refs and tags are not watched: they do not change what is built. Only
+    // existing paths: Cargo reruns the script on every build for a path that does not exist.
+    let git_paths = ["HEAD", "packed-refs", "refs/heads"]
+        .into_iter()
+        .filter_map(|name| git(root, &["rev-parse", "--git-path", name]));
     let watched = SOURCES
         .iter()
         .map(|p| root.join(p))
-        .chain(git(root, &["rev-parse", "--git-path", "HEAD"]).map(|p| root.join(p)))
-        .chain(git(root, &["rev-parse", "--git-path", "refs"]).map(|p| root.join(p)))
-        .chain(git(root, &["rev-parse", "--git-path", "packed-refs"]).map(|p| root.join(p)));
+        .chain(git_paths.map(|p| root.join(p)));
     for path in watched.filter(|p| p.exists()) {
         println!("cargo:rerun-if-changed={}", path.display());
     }
