@@ -1,10 +1,14 @@
-//! Stamps the build with the commit it was compiled from (`CCDLAB_GIT_COMMIT`, read by
-//! `harness::stamp`): `git rev-parse` of the checkout at build time, with `-dirty` when the
-//! compiled sources differ from that commit, or `unknown` outside a git checkout (a crate
-//! from a registry or a source archive). A stamp taken when a command runs could name a
-//! commit the binary was not built from.
+//! Stamps the build with the commit its code comes from (`CCDLAB_GIT_COMMIT`, read by
+//! `harness::stamp`): the checkout's commit at build time (12 hex digits), with `-dirty` when
+//! the compiled sources differ from it, or `unknown` when the crate is not the top of a git
+//! checkout (a registry copy, a source archive, a copy vendored inside another repository).
+//! A stamp taken when a command runs could name a commit the binary was not built from.
+//!
+//! The stamp names *a* commit whose compiled sources are exactly the ones built: a later
+//! commit that leaves them alone (documentation, reports, scripts) keeps the stamp, and so
+//! does not rebuild the crate.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// What the crate compiles: a change to any of them can change a measurement.
@@ -12,38 +16,52 @@ const SOURCES: [&str; 4] = ["src", "Cargo.toml", "Cargo.lock", "build.rs"];
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    // Rerun when the sources change (edits, or a checkout of other ones) and when the
-    // commit moves: a commit writes the current branch's ref under refs/heads (or HEAD itself
-    // when it is detached), a checkout rewrites HEAD, and a ref can also live in packed-refs.
-    // Remote-tracking refs and tags are not watched: they do not change what is built. Only
-    // existing paths: Cargo reruns the script on every build for a path that does not exist.
-    let git_paths = ["HEAD", "packed-refs", "refs/heads"]
-        .into_iter()
-        .filter_map(|name| git(root, &["rev-parse", "--git-path", name]));
-    let watched = SOURCES
-        .iter()
-        .map(|p| root.join(p))
-        .chain(git_paths.map(|p| root.join(p)));
-    for path in watched.filter(|p| p.exists()) {
+    // Edits to the sources, or a checkout of other ones, rerun the script. Only existing
+    // paths: Cargo reruns the script on every build for a path that does not exist.
+    let mut watched: Vec<PathBuf> = SOURCES.iter().map(|p| root.join(p)).collect();
+    let commit = match checkout_commit(root) {
+        None => "unknown".to_string(),
+        Some((hash, false)) => hash,
+        Some((hash, true)) => {
+            // Dirty: committing the sources as they are makes the stamp clean, so the
+            // commit's move reruns the script too. Where it is recorded: HEAD itself when
+            // detached, else the branch's loose ref, packed-refs, or the reftable.
+            let mut refs = vec!["HEAD".to_string(), "packed-refs".to_string()];
+            refs.extend(git(root, &["symbolic-ref", "-q", "HEAD"]));
+            refs.push("reftable/tables.list".to_string());
+            watched.extend(
+                refs.iter()
+                    .filter_map(|name| git(root, &["rev-parse", "--git-path", name]))
+                    .map(|p| root.join(p)),
+            );
+            format!("{hash}-dirty")
+        }
+    };
+    for path in watched.iter().filter(|p| p.exists()) {
         println!("cargo:rerun-if-changed={}", path.display());
     }
-    let commit = git(root, &["rev-parse", "--short=12", "HEAD"]).map(|hash| {
-        let mut args = vec!["status", "--porcelain", "--"];
-        args.extend(SOURCES);
-        match git(root, &args) {
-            Some(changes) if changes.is_empty() => hash,
-            _ => format!("{hash}-dirty"),
-        }
-    });
-    println!(
-        "cargo:rustc-env=CCDLAB_GIT_COMMIT={}",
-        commit.unwrap_or_else(|| "unknown".to_string())
-    );
+    println!("cargo:rustc-env=CCDLAB_GIT_COMMIT={commit}");
 }
 
-/// `git ARGS` in `dir`: its trimmed standard output, or `None` when git is missing or fails.
+/// The commit of the checkout whose top is `root`, and whether the sources differ from it;
+/// `None` when git is missing or `root` is not the top of a checkout.
+fn checkout_commit(root: &Path) -> Option<(String, bool)> {
+    let top = git(root, &["rev-parse", "--show-toplevel"])?;
+    if Path::new(&top).canonicalize().ok()? != root.canonicalize().ok()? {
+        return None;
+    }
+    let hash = git(root, &["rev-parse", "--short=12", "HEAD"])?;
+    let mut args = vec!["status", "--porcelain", "--"];
+    args.extend(SOURCES);
+    let dirty = git(root, &args).is_none_or(|changes| !changes.is_empty());
+    Some((hash, dirty))
+}
+
+/// `git ARGS` in `dir` (without taking optional locks, so that a build never holds
+/// `index.lock`): its trimmed standard output, or `None` when git is missing or fails.
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
     let out = Command::new("git")
+        .arg("--no-optional-locks")
         .args(args)
         .current_dir(dir)
         .output()

@@ -12,11 +12,12 @@ pub struct Stamp {
     pub logical_cpus: usize,
     /// Worker threads the measurement used.
     pub threads: usize,
-    /// The commit the crate was compiled from (12 hex digits), with
-    /// `-dirty` when its compiled sources (`src`, `Cargo.toml`,
-    /// `Cargo.lock`, `build.rs`) differed from it, or `unknown` when it was
-    /// built outside a git checkout. Recorded at build time (`build.rs`), so
-    /// that it names the code measured even when the checkout has moved on.
+    /// The commit the crate's code comes from (12 hex digits): a commit
+    /// whose compiled sources (`src`, `Cargo.toml`, `Cargo.lock`,
+    /// `build.rs`) are the ones built, or with `-dirty` the commit they were
+    /// changed from; `unknown` when the crate was built outside the top of a
+    /// git checkout. Recorded at build time (`build.rs`), so that it names
+    /// the code measured even when the checkout has moved on.
     pub git_commit: String,
     /// UTC date and time, RFC 3339 (from `date -u`), or `unknown`.
     pub date: String,
@@ -73,10 +74,10 @@ fn command_output(cmd: &str, args: &[&str]) -> String {
 mod tests {
     use super::*;
 
-    /// In a git checkout the stamp names the commit the test binary was
-    /// built from, which is the checkout's (12 hex digits, with `-dirty` for
-    /// changed sources); outside one (a crate's sources) it says `unknown`.
-    /// Either way a wrong stamp fails.
+    /// In a git checkout the stamp names a commit (12 hex digits, with
+    /// `-dirty` for changed sources) and, when clean, one whose compiled
+    /// sources are the checkout's; outside one (a crate's sources) it says
+    /// `unknown`. Either way a wrong stamp fails.
     #[test]
     fn stamp_names_threads_the_commit_and_the_date() {
         let s = Stamp::new(3);
@@ -92,15 +93,16 @@ mod tests {
             s.git_commit
         );
         assert_eq!(s.git_commit == "unknown", !checkout, "{:?}", s.git_commit);
-        if checkout {
-            // The build script reruns when HEAD moves, so the commit it
-            // recorded is the checkout's now.
-            let head = std::process::Command::new("git")
-                .args(["rev-parse", "--short=12", "HEAD"])
+        if checkout && !s.git_commit.ends_with("-dirty") {
+            // The build script reruns when the sources change, so a clean
+            // stamp's commit holds the sources as they are now.
+            let same = std::process::Command::new("git")
+                .args(["diff", "--quiet", commit, "--"])
+                .args(["src", "Cargo.toml", "Cargo.lock", "build.rs"])
                 .current_dir(root)
-                .output()
+                .status()
                 .expect("git runs in a checkout");
-            assert_eq!(String::from_utf8_lossy(&head.stdout).trim(), commit);
+            assert!(same.success(), "the sources differ from {commit}");
         }
         // 2026-11-28T07:34:40Z
         let d = s.date.as_bytes();
