@@ -24,9 +24,23 @@
 //! differences do not overflow, taken relative to one of them, and the
 //! differences scaled again to about a unit extent, so that subnormal or
 //! huge coordinates lose nothing more to underflow or overflow.
+//!
+//! The interior candidate is left out when the normal `n` is shorter than
+//! [`INTERIOR_MIN_NORMAL`] (at that extent): its weights would divide by a
+//! squared length near or below the subnormal range and lose their digits.
+//! Nothing is lost by it: every point of such a triangle lies within
+//! `min(longest edge, |n| / longest edge) ≤ √|n|` of its edges, and two such
+//! segments' interior nearest points within as much of an end's, so the
+//! boundary candidates are within `2⁻⁶⁰` of the extent.
 
 use super::min_distance::on_segment;
 use crate::math::{Vec3, two_prod, two_sum};
+
+/// The least length of the normal `n` (a cross product of differences at
+/// about a unit extent) for which the interior candidate is measured
+/// (module doc): `2⁻¹²⁰`, so that `|n|²` and the weights' numerators stay
+/// normal doubles.
+const INTERIOR_MIN_NORMAL: f64 = 1.0 / ((1u64 << 60) as f64 * (1u64 << 60) as f64);
 
 /// The Euclidean distance from the point `p` to the closed triangle
 /// `a b c` (a degenerate one included), in doubles (module doc).
@@ -41,7 +55,7 @@ pub fn point_triangle_distance(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> f64 {
         .map(|(x, y)| length(&nearest_on_segment(&Vec3::zeros(), &x, &y)))
         .into_iter()
         .fold(f64::INFINITY, f64::min);
-    if nn > 0.0 {
+    if nn >= INTERIOR_MIN_NORMAL * INTERIOR_MIN_NORMAL {
         let w = -a;
         let beta = dot(&cross(&w, &v), &n) / nn;
         let gamma = dot(&cross(&u, &w), &n) / nn;
@@ -73,7 +87,7 @@ pub fn segment_segment_distance(a0: &Vec3, a1: &Vec3, b0: &Vec3, b1: &Vec3) -> f
     .map(|(p, x, y)| length(&(nearest_on_segment(p, x, y))))
     .into_iter()
     .fold(f64::INFINITY, f64::min);
-    if nn > 0.0 {
+    if nn >= INTERIOR_MIN_NORMAL * INTERIOR_MIN_NORMAL {
         let s = dot(&n, &cross(&v, &w)) / nn;
         let r = dot(&n, &cross(&u, &w)) / nn;
         if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&r) {
@@ -258,6 +272,45 @@ mod tests {
             segment_segment_distance(&a, &b, &c0, &c1),
             1.0,
             "huge parallel rods",
+        );
+    }
+
+    /// Slivers and nearly parallel segments thinner than the interior
+    /// candidate's floor (widths 10⁻¹⁶⁰ to subnormal), with the point or
+    /// the other segment beyond an end: the boundary gives the distance,
+    /// and no foot outside the feature passes for one inside it.
+    #[test]
+    fn slivers_below_the_interior_floor_measure_to_their_boundary() {
+        let v = Vec3::new;
+        let h = 1e-9;
+        for w in [1e-160, 5e-162, 1e-300, 1e-310, 0.0] {
+            for delta in [1e-4, 5e-2] {
+                let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.5, w, 0.0));
+                let p = v(1.0 + delta, 0.0, h);
+                let want = delta.hypot(h);
+                close(point_triangle_distance(&p, &a, &b, &c), want, "sliver");
+                let (b0, b1) = (v(1.0 + delta, 0.0, h), v(2.0 + delta, w, h));
+                close(
+                    segment_segment_distance(&a, &b, &b0, &b1),
+                    want,
+                    "nearly parallel, apart along their line",
+                );
+            }
+            // Above the sliver's middle: on its long edge, h away.
+            let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.5, w, 0.0));
+            close(
+                point_triangle_distance(&v(0.5, 0.0, h), &a, &b, &c),
+                h,
+                "above",
+            );
+        }
+        // Just above the floor the interior candidate is still measured.
+        let w = 1e-30;
+        let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.5, w, 0.0));
+        close(
+            point_triangle_distance(&v(0.5, w / 2.0, 1e-40), &a, &b, &c),
+            1e-40,
+            "a point above a 10⁻³⁰ sliver's inside",
         );
     }
 }
