@@ -789,6 +789,14 @@ mod tests {
                 1,
             ),
             ("ply\r\nformat ascii 1.0\relement vertex 3\n".to_string(), 2),
+            // From a comment on: the rest would read as the comment.
+            (
+                format!(
+                    "ply\nformat ascii 1.0\ncomment x\r{}\n",
+                    TRI.replace('\n', "\r")
+                ),
+                3,
+            ),
             (format!("{header}0 0 0\n1 0 0\r0 1 0\r3 0 1 2\r"), 11),
         ] {
             let e = parse_err(text.as_bytes());

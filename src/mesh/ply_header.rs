@@ -263,11 +263,13 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
             }
             continue;
         }
-        // Comments may hold any bytes; everything else must be text.
+        // A carriage return inside a line is a line end of another
+        // convention (the rest of the header would read as this line).
+        no_bare_cr(path, line_no, raw)?;
+        // Comments may hold any other bytes; everything else must be text.
         if raw.starts_with(b"comment") || raw.starts_with(b"obj_info") {
             continue;
         }
-        no_bare_cr(path, line_no, raw)?;
         let line = std::str::from_utf8(raw)
             .map_err(|_| syntax(path, line_no, "the header line is not valid text"))?;
         let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
