@@ -238,4 +238,29 @@ mod tests {
         let counted = find(&mesh, &x, Look::Counts, None, 0).unwrap();
         assert_eq!(counted.crossing_count, 5);
     }
+
+    /// The touching pairs and the crossings count against one limit: five
+    /// crossings and one touching pair fit in 6, not in 5, though neither
+    /// kind alone exceeds it.
+    #[test]
+    fn touching_pairs_and_crossings_share_max_pairs() {
+        let (fan, mut x) = fan_and_rod(5);
+        // Far above: a triangle with a point lying on it.
+        let base = x.len() as u32;
+        x.extend([
+            Vec3::new(0.0, 0.0, 5.0),
+            Vec3::new(1.0, 0.0, 5.0),
+            Vec3::new(0.0, 1.0, 5.0),
+            Vec3::new(0.25, 0.25, 5.0),
+        ]);
+        let mut faces = fan.faces().to_vec();
+        faces.push([base, base + 1, base + 2]);
+        let mesh = TriMesh::with_edges(x.len(), faces, &[[0, 1]]).unwrap();
+        let all = find(&mesh, &x, Look::Pairs, None, 6).unwrap();
+        assert_eq!((all.touching.len(), all.crossing.len()), (1, 5));
+        assert!(matches!(
+            find(&mesh, &x, Look::Pairs, None, 5),
+            Err(PipelineError::TooManyPairs { limit: 5 })
+        ));
+    }
 }
