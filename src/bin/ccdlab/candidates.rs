@@ -29,7 +29,9 @@ pub struct Args {
     /// NAME the two frames' stems (`227-228`), each only when that kind has
     /// pairs (an old file of the name is removed otherwise); other files are
     /// left alone. Both are written in full before either is put in place,
-    /// so that a failed or killed run leaves the old files as they were. Not
+    /// so that a run that fails or is killed while writing leaves the old
+    /// files as they were; they are then renamed into place (and an old file
+    /// of an empty kind removed) one after the other, not as one step. Not
     /// inside the data sets' folder. The truth column is contact (`d = 0`).
     #[arg(long)]
     out: PathBuf,
@@ -125,7 +127,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             .collect();
         Ok((found, vf, ee))
     })?;
-    // Both kinds' files staged, then moved into place one after the other;
+    // Both kinds' files staged, then moved into place one after the other
+    // (two renames: a kill between them leaves one new file beside one old);
     // an error (a full disk) or a kill before then leaves the old files as
     // they were and no folder of this run behind.
     let mut staged = Vec::new();
