@@ -87,7 +87,17 @@ fn syntax(path: &Path, line: usize, message: impl Into<String>) -> MeshError {
 /// A UTF-8 byte order mark at the start (as some Windows tools write) is
 /// skipped.
 pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
+    parse_obj_located(path, bytes).map(|(m, _)| m)
+}
+
+/// [`parse_obj`], and the line of the first vertex with a non-finite
+/// coordinate, if any (for [`super::read_frame`]'s error).
+pub(crate) fn parse_obj_located(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(MeshData, Option<usize>), MeshError> {
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    let mut non_finite_line = None;
     let mut positions: Vec<Vec3> = Vec::new();
     let mut faces: Vec<[u32; 3]> = Vec::new();
     let mut edges: Vec<[u32; 2]> = Vec::new();
@@ -183,6 +193,9 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
                         )
                     })?;
                 }
+                if non_finite_line.is_none() && !c[..3].iter().all(|x| x.is_finite()) {
+                    non_finite_line = Some(line_no);
+                }
                 positions.push(Vec3::new(c[0], c[1], c[2]));
             }
             "f" | "fo" => {
@@ -245,11 +258,12 @@ pub fn parse_obj(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
             }
         }
     }
-    Ok(MeshData {
+    let data = MeshData {
         positions,
         faces,
         edges,
-    })
+    };
+    Ok((data, non_finite_line))
 }
 
 enum Corner {

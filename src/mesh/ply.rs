@@ -40,13 +40,23 @@ pub fn read_ply(path: &Path) -> Result<MeshData, MeshError> {
 /// Parses the bytes of a PLY file; `path` only names the file in errors.
 /// A UTF-8 byte order mark before `ply` is skipped.
 pub fn parse_ply(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
+    parse_ply_located(path, bytes).map(|(m, _)| m)
+}
+
+/// [`parse_ply`], and, in an ASCII file, the line of the first vertex with
+/// a non-finite coordinate, if any (for [`super::read_frame`]'s error; a
+/// binary file's vertex is named by its index alone).
+pub(crate) fn parse_ply_located(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(MeshData, Option<usize>), MeshError> {
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let header = parse_header(path, bytes)?;
     let body = &bytes[header.body_start..];
     match header.encoding {
         Encoding::Ascii => read_ascii_body(path, &header, body),
-        Encoding::BinaryLittleEndian => read_binary_body(path, &header, body, false),
-        Encoding::BinaryBigEndian => read_binary_body(path, &header, body, true),
+        Encoding::BinaryLittleEndian => Ok((read_binary_body(path, &header, body, false)?, None)),
+        Encoding::BinaryBigEndian => Ok((read_binary_body(path, &header, body, true)?, None)),
     }
 }
 
@@ -162,7 +172,14 @@ fn bad_corner(face: usize, index: i64, num_vertices: usize) -> Result<MeshError,
     }
 }
 
-fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData, MeshError> {
+/// An ASCII body, and the line of its first vertex with a non-finite
+/// coordinate, if any.
+fn read_ascii_body(
+    path: &Path,
+    header: &Header,
+    body: &[u8],
+) -> Result<(MeshData, Option<usize>), MeshError> {
+    let mut non_finite_line = None;
     let mut positions = Vec::new();
     let mut faces = Vec::new();
     let mut edges = Vec::new();
@@ -273,7 +290,12 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
                 )));
             }
             match element.role {
-                Role::Vertex { .. } => positions.push(Vec3::new(xyz[0], xyz[1], xyz[2])),
+                Role::Vertex { .. } => {
+                    if non_finite_line.is_none() && !xyz.iter().all(|x| x.is_finite()) {
+                        non_finite_line = Some(line);
+                    }
+                    positions.push(Vec3::new(xyz[0], xyz[1], xyz[2]));
+                }
                 Role::Face { .. } => {
                     let t =
                         triangle(&corners, header.num_vertices).map_err(|i| {
@@ -309,11 +331,12 @@ fn read_ascii_body(path: &Path, header: &Header, body: &[u8]) -> Result<MeshData
             ));
         }
     }
-    Ok(MeshData {
+    let data = MeshData {
         positions,
         faces,
         edges,
-    })
+    };
+    Ok((data, non_finite_line))
 }
 
 fn read_binary_body(

@@ -61,9 +61,17 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, MeshError> {
 
 /// Reads a `.ply` or `.obj` mesh (extension case-insensitive).
 pub fn read_mesh(path: &Path) -> Result<MeshData, MeshError> {
-    match MeshFormat::from_path(path)? {
-        MeshFormat::Ply => ply::read_ply(path),
-        MeshFormat::Obj => obj::read_obj(path),
+    read_mesh_located(path).map(|(m, _)| m)
+}
+
+/// [`read_mesh`], and, in a text file, the line of the first vertex with a
+/// non-finite coordinate, if any.
+fn read_mesh_located(path: &Path) -> Result<(MeshData, Option<usize>), MeshError> {
+    let format = MeshFormat::from_path(path)?;
+    let bytes = read_bytes(path)?;
+    match format {
+        MeshFormat::Ply => ply::parse_ply_located(path, &bytes),
+        MeshFormat::Obj => obj::parse_obj_located(path, &bytes),
     }
 }
 
@@ -90,11 +98,15 @@ pub fn read_step(
 }
 
 /// Reads one frame and checks it on its own (faces, edges and finite
-/// coordinates), naming the file in every error.
+/// coordinates), naming the file in every error, and the line of a
+/// non-finite coordinate in a text file.
 pub fn read_frame(path: &Path) -> Result<MeshData, MeshError> {
-    let m = read_mesh(path)?;
+    let (m, non_finite_line) = read_mesh_located(path)?;
     check_mesh(m.positions.len(), &m.faces, &m.edges).map_err(|e| e.in_file(path))?;
-    check_finite(&m.positions).map_err(|e| e.in_file(path))?;
+    check_finite(&m.positions).map_err(|e| match non_finite_line {
+        Some(line) => e.at_line(path, line),
+        None => e.in_file(path),
+    })?;
     Ok(m)
 }
 

@@ -11,7 +11,7 @@ use ccdlab::harness::ground_truth::{
     read_boxes, read_mma_bool, read_query_csv,
 };
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{MeshError, read_mesh, read_step};
+use ccdlab::mesh::{MeshError, read_frame, read_mesh, read_step};
 
 use crate::common::Scratch;
 
@@ -565,6 +565,71 @@ fn mesh_file_errors_name_file_and_line() {
 }
 
 #[test]
+fn non_finite_coordinates_are_named_at_their_line_in_text_files() {
+    let dir = Scratch::new("readers-non-finite");
+    // The line of the first vertex with a non-finite coordinate, counted past
+    // comments, blank lines and continuations (OBJ) and past the header and
+    // blank lines (ASCII PLY); `read_mesh` reads them as they are.
+    for (name, content, vertex, line) in [
+        (
+            "a.obj",
+            "# c\nv 0 0 0\n\nv 1 0 \\\n nan\nv 0 -inf 1\nf 1 2 3\n".into(),
+            1,
+            4,
+        ),
+        (
+            "b.obj",
+            "v 0 0 0\nv 1 0 0\nv 0 1 inf\nf 1 2 3\n".into(),
+            2,
+            3,
+        ),
+        (
+            "c.ply",
+            format!("{TRI_HEADER}0 0 0\n\n1 0 0\n0 1 -inf\n3 0 1 2\n"),
+            2,
+            13,
+        ),
+        (
+            "d.ply",
+            format!("{TRI_HEADER}NaN 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
+            0,
+            10,
+        ),
+    ] {
+        let content: String = content;
+        let p = dir.file(name, content);
+        assert!(read_mesh(&p).is_ok(), "{name}");
+        let e = read_frame(&p).unwrap_err();
+        assert!(
+            matches!(e, MeshError::AtLine { line: l, .. } if l == line),
+            "{name}: {e}"
+        );
+        assert!(
+            matches!(e.innermost(), MeshError::NonFinite { vertex: v, .. } if *v == vertex),
+            "{name}: {e}"
+        );
+    }
+    // A binary file names the vertex alone.
+    let mut bytes = TRI_HEADER
+        .replace("ascii", "binary_little_endian")
+        .into_bytes();
+    for x in [0.0, 0.0, 0.0, 1.0, f64::NAN, 0.0, 0.0, 1.0, 0.0] {
+        bytes.extend(f64::to_le_bytes(x));
+    }
+    bytes.push(3);
+    for i in [0i32, 1, 2] {
+        bytes.extend(i.to_le_bytes());
+    }
+    let p = dir.file("e.ply", bytes);
+    let e = read_frame(&p).unwrap_err();
+    assert!(matches!(e, MeshError::InFile { .. }), "{e}");
+    assert!(
+        matches!(e.innermost(), MeshError::NonFinite { vertex: 1, .. }),
+        "{e}"
+    );
+}
+
+#[test]
 fn step_errors_name_the_file() {
     let dir = Scratch::new("readers-step");
     let a = dir.file(
@@ -614,6 +679,13 @@ fn step_errors_name_the_file() {
         MeshError::NonFinite { vertex: 1, .. }
     ));
     mesh_error_text(&e, "d.obj");
+    // A non-finite coordinate in a text file is named at its line too.
+    let e = read_step(&a, &d).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{}:2: vertex 1 ", d.display())),
+        "{e}"
+    );
     // A face repeating a vertex: TriMesh refuses it, naming the file.
     let rep = dir.file("rep.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 2\n");
     let e = read_step(&rep, &rep).unwrap_err();
