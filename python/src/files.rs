@@ -267,6 +267,7 @@ pub(crate) fn queries(
             "solver: {e}; pass solver=\"exact\" with min_distance={min_distance:?}"
         )),
         ScoreError::OracleWithoutSeparation => value_error(format!("oracle: {e}")),
+        ScoreError::NoTruth(_) => value_error(e.to_string()),
     })?;
     if !(0..=60_000).contains(&min_time_ms) {
         return Err(value_error(format!(
@@ -281,13 +282,7 @@ pub(crate) fn queries(
         let mut sets = Vec::new();
         for source in discover_query_sets_in(&paths).map_err(PyErrText::library)? {
             let set = load(&source).map_err(PyErrText::library)?;
-            if set.truth.is_none() {
-                return Err(PyErrText::Value(format!(
-                    "{}: no ground truth to score against (a query CSV needs the seventh \
-                     column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
-                    set.path.display()
-                )));
-            }
+            require_truth(&set).map_err(|e| PyErrText::Value(e.to_string()))?;
             sets.push(set);
         }
         let scores: Vec<SetScore> = sets

@@ -38,7 +38,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock, TryLockError};
 use ccdlab::harness::ground_truth::{QuerySet, discover_query_sets_in, load};
 use ccdlab::harness::memory::MeasuredStep;
 use ccdlab::harness::query_eval::{
-    QueriesReport, ScoreError, SetScore, Totals, WithinOptions, score_within,
+    QueriesReport, ScoreError, SetScore, Totals, WithinOptions, require_truth, score_within,
 };
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;

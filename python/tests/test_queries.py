@@ -292,6 +292,9 @@ def test_load_queries_without_truth_and_what_it_refuses(tmp_path):
     (s,) = ccdlab.load_queries(tmp_path)
     assert s["kind"] == "vf" and s["truth"] is None
     assert s["queries"][0, :, 0].tolist() == list(range(8))
+    # Scoring it would count every answer right: queries refuses it, naming it.
+    with pytest.raises(ValueError, match="data_0_0.csv: no ground truth"):
+        ccdlab.queries(tmp_path)
     (folder / "data_0_0.csv").write_text("1,2,3\n")
     with pytest.raises(ValueError, match="data_0_0.csv"):
         ccdlab.load_queries(tmp_path)

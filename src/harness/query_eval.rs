@@ -10,6 +10,7 @@
 //! against the exact oracle ([`WithinScore`]).
 
 use std::cmp::Ordering;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -103,7 +104,7 @@ pub struct WithinOptions {
 }
 
 /// Why [`WithinOptions`] are refused.
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScoreError {
     /// The distance is no finite double `≥ 0`.
     #[error(transparent)]
@@ -119,6 +120,24 @@ pub enum ScoreError {
          ground truth decides)"
     )]
     OracleWithoutSeparation,
+    /// A query set without ground truth: every count would read 0, a
+    /// perfect score ([`require_truth`]).
+    #[error(
+        "{}: no ground truth to score against (a query CSV needs the seventh column; a \
+         Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
+        .0.display()
+    )]
+    NoTruth(PathBuf),
+}
+
+/// `Ok` when `set` has its ground truth, which every score counts against;
+/// [`ScoreError::NoTruth`] naming its file otherwise. The scores check it;
+/// a caller scoring many sets can check them all first, before any output.
+pub fn require_truth(set: &QuerySet) -> Result<(), ScoreError> {
+    match set.truth {
+        Some(_) => Ok(()),
+        None => Err(ScoreError::NoTruth(set.path.clone())),
+    }
 }
 
 impl WithinOptions {
@@ -235,8 +254,12 @@ fn mean(time: f64, n: usize) -> f64 {
 /// Scores `solver` on `set`: one pass to count right and wrong answers, then
 /// timed passes over the whole set, repeated until at least `min_time` has
 /// elapsed, for the mean time per query.
-pub fn score(set: &QuerySet, solver: Solver, min_time: Duration) -> SetScore {
-    score_contact(set, solver, min_time).0
+///
+/// # Errors
+/// [`ScoreError::NoTruth`] when `set` has no ground truth.
+pub fn score(set: &QuerySet, solver: Solver, min_time: Duration) -> Result<SetScore, ScoreError> {
+    require_truth(set)?;
+    Ok(score_contact(set, solver, min_time).0)
 }
 
 /// [`score`], and at `within.min_distance > 0` the verdicts at that distance
@@ -244,7 +267,7 @@ pub fn score(set: &QuerySet, solver: Solver, min_time: Duration) -> SetScore {
 /// and the contact verdicts (and, with `within.oracle`, against the exact
 /// oracle), then timed passes as [`score`]'s, right after its own. At
 /// `d = 0` the same as [`score`]. The options are checked first
-/// ([`WithinOptions::check`]).
+/// ([`WithinOptions::check`]), then the ground truth ([`require_truth`]).
 pub fn score_within(
     set: &QuerySet,
     solver: Solver,
@@ -252,6 +275,7 @@ pub fn score_within(
     within: WithinOptions,
 ) -> Result<SetScore, ScoreError> {
     let within = within.check(solver)?;
+    require_truth(set)?;
     let (mut score, contact) = score_contact(set, solver, min_time);
     if !within.is_contact() {
         score.within = Some(score_at(set, &contact, min_time, within));
@@ -267,32 +291,50 @@ pub fn score_within(
 /// order) collides. `exact_fallbacks` and `within` are `None`; [`Totals::of`]
 /// sums the scores of several sets.
 ///
+/// `ccdlab queries` times each set for at least 50 ms by default
+/// (`--min-time-ms`); the example, for 1 ms. It scores one folder of the
+/// data sets; `discover_query_sets_in(&["datasets"])` finds every set of
+/// them (Sample-Queries' and the Scalable-CCD scenes'), as `ccdlab queries
+/// datasets` does.
+///
 /// ```
 /// use std::time::Duration;
 /// use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
 /// use ccdlab::harness::query_eval::{Totals, score_with};
+/// use ccdlab::math::Vec3;
+/// use ccdlab::narrow_phase::{QueryKind, edge_edge, vertex_face};
 ///
 /// let sources = discover_query_sets_in(&["datasets/ccd-queries/unit-tests"])?;
 /// let mut scores = Vec::new();
 /// for source in &sources {
 ///     let set = load(source)?;
-///     // A stand-in for another method: a collision wherever the vertex or
-///     // the first edge moves.
-///     let moves = |_kind, q: &[ccdlab::math::Vec3; 8]| q[0] != q[4] || q[1] != q[5];
-///     scores.push(score_with(&set, Duration::from_millis(1), moves));
+///     // Your method here; the exact one scores no false positive or negative.
+///     let collides = |kind, q: &[Vec3; 8]| {
+///         let [a, b, c, d, e, f, g, h] = q;
+///         match kind {
+///             QueryKind::VertexFace => vertex_face(a, b, c, d, e, f, g, h).is_some(),
+///             QueryKind::EdgeEdge => edge_edge(a, b, c, d, e, f, g, h).is_some(),
+///         }
+///     };
+///     scores.push(score_with(&set, Duration::from_millis(1), collides)?);
 /// }
 /// let totals = Totals::of(&scores);
 /// println!("{} false negatives, {} false positives", totals.false_negatives, totals.false_positives);
+/// assert_eq!((totals.false_negatives, totals.false_positives), (0, 0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+/// [`ScoreError::NoTruth`] when `set` has no ground truth.
 pub fn score_with(
     set: &QuerySet,
     min_time: Duration,
     collides: impl Fn(QueryKind, &[Vec3; 8]) -> bool,
-) -> SetScore {
+) -> Result<SetScore, ScoreError> {
+    require_truth(set)?;
     let hits = set.points.iter().map(|q| collides(set.kind, q));
     let (positives, false_positives, false_negatives) = tally(set, hits);
-    SetScore {
+    Ok(SetScore {
         path: set.path.display().to_string(),
         kind: set.kind,
         queries: set.points.len(),
@@ -302,11 +344,12 @@ pub fn score_with(
         mean_ns: mean_time(set, min_time, collides),
         exact_fallbacks: None,
         within: None,
-    }
+    })
 }
 
 /// The positives, false positives and false negatives of `hits` (one per
-/// query of `set`) against its ground truth (all 0 without one).
+/// query of `set`) against its ground truth (all 0 without one: the scores
+/// check for it first).
 fn tally(set: &QuerySet, hits: impl Iterator<Item = bool>) -> (usize, usize, usize) {
     let Some(truth) = set.truth.as_deref() else {
         return (0, 0, 0);
@@ -502,9 +545,9 @@ mod tests {
             ],
             truth: Some(vec![true, true]),
         };
-        let cubic = score(&set, Solver::Cubic, Duration::ZERO);
+        let cubic = score(&set, Solver::Cubic, Duration::ZERO).unwrap();
         assert_eq!((cubic.positives, cubic.false_negatives), (2, 1));
-        let exact = score(&set, Solver::Exact, Duration::ZERO);
+        let exact = score(&set, Solver::Exact, Duration::ZERO).unwrap();
         assert_eq!((exact.false_negatives, exact.false_positives), (0, 0));
         // The coplanar sliding query is decided by the float coplanar-motion
         // tier (its motion is exactly in the plane z = 0), so nothing falls
@@ -521,22 +564,34 @@ mod tests {
     fn a_solver_of_ones_own_is_scored_as_the_built_in_ones() {
         let mut set = falling_and_resting();
         set.truth = Some(vec![true, false]);
-        let exact = score(&set, Solver::Exact, Duration::ZERO);
+        let exact = score(&set, Solver::Exact, Duration::ZERO).unwrap();
         let own = score_with(&set, Duration::ZERO, |kind, q| {
             Solver::Exact.solve(kind, q).is_some()
-        });
+        })
+        .unwrap();
         let counts = |s: &SetScore| (s.queries, s.positives, s.false_positives, s.false_negatives);
         assert_eq!(counts(&own), counts(&exact));
         assert_eq!(counts(&own), (2, 1, 0, 0));
         assert_eq!((own.exact_fallbacks, own.within), (None, None));
-        let yes = score_with(&set, Duration::ZERO, |_, _| true);
+        let yes = score_with(&set, Duration::ZERO, |_, _| true).unwrap();
         assert_eq!(counts(&yes), (2, 1, 1, 0));
-        let no = score_with(&set, Duration::ZERO, |_, _| false);
+        let no = score_with(&set, Duration::ZERO, |_, _| false).unwrap();
         assert_eq!(counts(&no), (2, 1, 0, 1));
+        // Without ground truth every count would read 0, a perfect score:
+        // each score refuses the set instead, naming its file.
         set.truth = None;
+        let error = ScoreError::NoTruth("mem.csv".into());
+        assert!(error.to_string().starts_with("mem.csv: no ground truth"));
+        let no_truth = Err(error);
+        assert_eq!(score_with(&set, Duration::ZERO, |_, _| true), no_truth);
+        assert_eq!(score(&set, Solver::Exact, Duration::ZERO), no_truth);
+        let options = WithinOptions {
+            min_distance: 1e-3,
+            oracle: false,
+        };
         assert_eq!(
-            counts(&score_with(&set, Duration::ZERO, |_, _| true)),
-            (2, 0, 0, 0)
+            score_within(&set, Solver::Exact, Duration::ZERO, options),
+            no_truth
         );
     }
 
@@ -568,7 +623,7 @@ mod tests {
             };
             score_within(&set, Solver::Exact, Duration::ZERO, options).unwrap()
         };
-        let contact = score(&set, Solver::Exact, Duration::ZERO);
+        let contact = score(&set, Solver::Exact, Duration::ZERO).unwrap();
         assert_eq!((contact.positives, contact.false_negatives), (2, 1));
         // d = 0 and −0: contact only, the same counts.
         for zero in [0.0, -0.0] {
@@ -646,7 +701,7 @@ mod tests {
             points: Vec::new(),
             truth: Some(Vec::new()),
         };
-        let s = score(&set, Solver::Exact, Duration::from_millis(5));
+        let s = score(&set, Solver::Exact, Duration::from_millis(5)).unwrap();
         assert_eq!((s.queries, s.positives, s.mean_ns), (0, 0, 0.0));
         let options = WithinOptions {
             min_distance: 1e-3,

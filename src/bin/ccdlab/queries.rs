@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use ccdlab::harness::ground_truth::{discover_query_sets_in, load};
 use ccdlab::harness::query_eval::{
-    QueriesReport, ScoreError, SetScore, Totals, WithinOptions, WithinScore, score_within,
+    QueriesReport, ScoreError, SetScore, Totals, WithinOptions, WithinScore, require_truth,
+    score_within,
 };
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::narrow_phase::Solver;
@@ -64,15 +65,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let mut sets = Vec::new();
     for source in discover_query_sets_in(&args.paths)? {
         let set = load(&source)?;
-        // Without truth every count would read 0: a perfect score.
-        if set.truth.is_none() {
-            return Err(format!(
-                "{}: no ground truth to score against (a query CSV needs the seventh \
-                 column; a Scalable-CCD set, its mma_bool/<name>_mma_bool.json)",
-                set.path.display()
-            )
-            .into());
-        }
+        require_truth(&set)?;
         sets.push(set);
     }
     let min_time = Duration::from_millis(args.min_time_ms);
@@ -138,6 +131,7 @@ fn option_error(args: &Args, e: ScoreError) -> Box<dyn Error> {
         ScoreError::OracleWithoutSeparation => {
             format!("--oracle with --min-distance {:?}: {e}", args.min_distance)
         }
+        ScoreError::NoTruth(_) => e.to_string(),
     }
     .into()
 }
