@@ -286,7 +286,9 @@ def candidates(
     points: bool = False,
 ) -> Dict[str, Any]:
     """The candidate pairs of one step that reach the exact test: those the BVH finds
-    and the filters pass, listed instead of tested (options as for ``step``).
+    and the filters pass, listed instead of tested (options as for ``step``;
+    ``filters="none", window=False, time_aligned=False``: every pair the BVH finds,
+    those whose swept k-DOPs overlap).
 
     ``"vf"``: (n, 2) ``(vertex, face)``; ``"ee"``: (m, 2) ``(edge, edge)`` into
     ``edges(F, edges)``; each ascending. ``"report"``: the step's report of what ran

@@ -12,7 +12,8 @@ pub struct Stamp {
     pub logical_cpus: usize,
     /// Worker threads the measurement used.
     pub threads: usize,
-    /// The commit the crate's code comes from (12 hex digits): a commit
+    /// The commit ccdlab's code comes from (12 hex digits; a crate that
+    /// uses ccdlab records its own commit beside the stamp): a commit
     /// whose compiled sources (`src`, `Cargo.toml`, `Cargo.lock`,
     /// `build.rs`) are the ones built, or with `-dirty` the commit they were
     /// changed from; `unknown` when the crate was built outside the top of a

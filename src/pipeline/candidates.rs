@@ -40,6 +40,11 @@ impl Pipeline {
     /// [`Step::edge_edge_points`]), they give the colliding pairs of that
     /// step with [`crate::narrow_phase::Solver::Exact`], the default. The
     /// codimensional points' pairs are not listed.
+    ///
+    /// With [`crate::filter::FilterSet::None`], `window: false` and
+    /// [`super::TimeAligned::Off`], every pair the BVH finds: those whose
+    /// features' swept k-DOPs overlap (the time-aligned pruning removes
+    /// pairs inside the traversal, before the filters).
     pub fn candidates(&mut self, step: &Step<'_>) -> Result<Candidates, PipelineError> {
         self.list(step, None)
     }

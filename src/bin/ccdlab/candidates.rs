@@ -39,7 +39,8 @@ pub struct Args {
     #[arg(long, default_value = "26")]
     k: KdopAxes,
     /// Filters the listed pairs have passed: none, dnf, slpf, slpf+dnf
-    /// (`none` with `--window off`: every pair the BVH finds).
+    /// (`none` with `--window off --time-aligned off`: every pair the BVH
+    /// finds, those whose swept k-DOPs overlap).
     #[arg(long, default_value_t = FilterSet::SlpfDnf)]
     filters: FilterSet,
     /// The coplanar-window filter after them: on or off.
