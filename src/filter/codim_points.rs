@@ -167,6 +167,23 @@ mod tests {
         ));
     }
 
+    /// `p − a = (0.5, 1 − 2t, −1 + 3t)` against a segment along `x`: the
+    /// cross product's components `(0, w_z, −w_y)` vanish at `t = 1/3` and
+    /// `t = 1/2`, so none keeps one sign on `[0, 1]`; on the pieces
+    /// `[0, 3/8]`, `[3/8, 1]` one does (three halvings). Ending at
+    /// `(0.5, −1, 1)` instead, both vanish at `t = 1/2`: a contact, kept.
+    #[test]
+    fn a_point_passing_beside_a_segment_is_culled_after_halvings() {
+        let v = Vec3::new;
+        let (o, x) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0));
+        let p0 = v(0.5, 1.0, -1.0);
+        let (beside, through) = (v(0.5, -1.0, 2.0), v(0.5, -1.0, 1.0));
+        assert!(oracle::edge_edge(&p0, &p0, &o, &x, &beside, &beside, &o, &x).is_none());
+        assert!(point_segment_apart(&p0, &o, &x, &beside, &o, &x));
+        assert!(oracle::edge_edge(&p0, &p0, &o, &x, &through, &through, &o, &x).is_some());
+        assert!(!point_segment_apart(&p0, &o, &x, &through, &o, &x));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 

@@ -192,6 +192,36 @@ mod tests {
         (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
     }
 
+    /// Every difference coordinate `±1`: every monomial of every
+    /// coefficient has magnitude 1, so the certified bound is at its
+    /// largest (`22u·18` for the middle coefficients, 18 monomials), which
+    /// random coordinates never come near; `err` still covers it.
+    #[test]
+    fn bound_covers_the_certified_one_at_its_largest() {
+        let v = Vec3::new;
+        let o = v(0.0, 0.0, 0.0);
+        let q = [
+            o,
+            v(1.0, 1.0, 1.0),
+            v(1.0, -1.0, 1.0),
+            v(1.0, 1.0, -1.0),
+            o,
+            v(-1.0, 1.0, 1.0),
+            v(1.0, 1.0, 1.0),
+            v(1.0, -1.0, -1.0),
+        ];
+        let [a, b, c, d, e, f, g, h] = &q;
+        let p = crate::filter::points::points([a, b, c, d, e, f, g, h]);
+        let cubic =
+            coplanarity_static(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]).unwrap();
+        let certified = coplanarity_scaled(a, b, c, d, e, f, g, h);
+        for k in 0..4 {
+            assert_eq!(cubic.c[k], certified[k].v);
+            assert!(Bounded::error_bound(&certified[k]) <= cubic.err, "k = {k}");
+        }
+        assert!(Bounded::error_bound(&certified[1]) > 18.0 * 21.0 * UNIT_ROUNDOFF);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 

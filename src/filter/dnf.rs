@@ -89,6 +89,8 @@ pub(crate) fn dnf_verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::narrow_phase::oracle;
+    use proptest::prelude::*;
 
     #[test]
     fn culls_a_vertex_that_stays_above_the_plane() {
@@ -108,6 +110,33 @@ mod tests {
             dnf_vertex_face(&p0, &a, &b, &c, &p1, &a, &b, &c),
             Verdict::Pass
         );
+    }
+
+    /// A multiple of `2⁻²⁰` below `2⁸` in magnitude (as in the window
+    /// filter's tests): differences exact, products of two rounded.
+    fn fine_point() -> impl Strategy<Value = Vec3> {
+        let fine = || (-(1i64 << 28)..(1i64 << 28)).prop_map(|i| i as f64 / f64::from(1u32 << 20));
+        (fine(), fine(), fine()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        /// A vertex exactly on an edge of the triangle at `t = 0` (so
+        /// `b₀ = 0` exactly), with coordinates whose products round: the
+        /// computed `b₀` is a rounding error of either sign, and the pair
+        /// collides at `t = 0`; only a certified sign may cull it.
+        #[test]
+        fn never_culls_a_touch_at_the_start_that_rounding_blurs(
+            a in fine_point(), d in fine_point(), c in fine_point(),
+            moves in proptest::array::uniform4(fine_point()),
+        ) {
+            let b = a + 4.0 * d;
+            let p0 = a + d;
+            let (a1, b1, c1, p1) = (a + moves[0], b + moves[1], c + moves[2], p0 + moves[3]);
+            prop_assert!(oracle::vertex_face(&p0, &a, &b, &c, &p1, &a1, &b1, &c1).is_some());
+            prop_assert_eq!(dnf_vertex_face(&p0, &a, &b, &c, &p1, &a1, &b1, &c1), Verdict::Pass);
+        }
     }
 
     #[test]

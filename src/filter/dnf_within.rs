@@ -167,6 +167,21 @@ pub(super) mod tests {
         assert_eq!(dnf_within(QueryKind::EdgeEdge, &q, 0.5), Verdict::Pass);
     }
 
+    /// Scaled coefficients `(1, 1, 1, 1)`: Bernstein `(1, 1/3, 1/3, 1)`,
+    /// whose cubic is `1/2` at `t = 1/2`. Above a margin of `1/4` everywhere
+    /// (culled); at `0.4` the middle ones (`1/3`) are not, and the cubic
+    /// itself comes within `0.4·1.25`: never culled.
+    #[test]
+    fn middle_coefficients_are_compared_with_three_margins() {
+        let cubic = Cubic {
+            c: [1.0; 4],
+            err: 0.0,
+        };
+        assert_eq!(dnf_beyond(&cubic, 0.25), Verdict::Culled);
+        assert_eq!(dnf_beyond(&cubic, 0.4), Verdict::Pass);
+        assert_eq!(dnf_beyond(&cubic, 0.5), Verdict::Pass);
+    }
+
     /// A coordinate: uniform in `[−2, 2]`, on the eighths lattice, or 0.
     fn coord() -> impl Strategy<Value = f64> {
         prop_oneof![

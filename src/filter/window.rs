@@ -816,6 +816,34 @@ mod tests {
         assert_eq!(halve(false, l, r), (r, true));
     }
 
+    /// A projection whose exact value is zero (a touch) but whose
+    /// products underflow: `−2⁻¹⁰⁷⁴ + 2⁻¹⁰⁷⁵ + 2⁻¹⁰⁷⁵` rounds to `−2⁻¹⁰⁷⁴`
+    /// (each `2⁻¹⁰⁷⁵` ties to `0`), so it looks negative, like the other
+    /// two. The relative part of the threshold underflows to `0` here; the
+    /// absolute `2⁻¹⁰²²` is what keeps the pair from counting as apart.
+    #[test]
+    fn a_projection_zero_up_to_underflow_is_not_a_sign() {
+        let (a, b) = (2f64.powi(-574), 2f64.powi(-575));
+        let s = [2f64.powi(-500); 3];
+        let zero = [-a, b, b];
+        assert_eq!(dot(&zero, &s), -2f64.powi(-1074));
+        let d = [zero, [-a; 3], [-a; 3]];
+        assert!(!one_side::<3, false>(&d, &d, a, &s, 0.0, 1.0, 0.0));
+        // Scaled up by 2⁴⁰⁰, nothing underflows: the zero stays zero.
+        let up = |v: [f64; 3]| v.map(|x| x * 2f64.powi(400));
+        let d = d.map(up);
+        assert_eq!(dot(&d[0], &s), 0.0);
+        assert!(!one_side::<3, false>(
+            &d,
+            &d,
+            a * 2f64.powi(400),
+            &s,
+            0.0,
+            1.0,
+            0.0
+        ));
+    }
+
     #[test]
     fn one_sign_change_needs_certain_signs() {
         assert!(one_sign_change(&[1.0, 1.0, -1.0, -1.0], 0.5));
