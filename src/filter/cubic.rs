@@ -215,9 +215,9 @@ mod tests {
         let cubic =
             coplanarity_static(&p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7]).unwrap();
         let certified = coplanarity_scaled(a, b, c, d, e, f, g, h);
-        for k in 0..4 {
-            assert_eq!(cubic.c[k], certified[k].v);
-            assert!(Bounded::error_bound(&certified[k]) <= cubic.err, "k = {k}");
+        for (k, (c, certified)) in cubic.c.iter().zip(&certified).enumerate() {
+            assert_eq!(*c, certified.v, "k = {k}");
+            assert!(certified.error_bound() <= cubic.err, "k = {k}");
         }
         assert!(Bounded::error_bound(&certified[1]) > 18.0 * 21.0 * UNIT_ROUNDOFF);
     }

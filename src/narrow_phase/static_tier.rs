@@ -152,17 +152,7 @@ fn cubic(
         dot(&s, &w1) + dot(&n1, &w0),
         dot(&n1, &w1),
     ];
-    let m0 = max_abs([&u0, &v0, &w0]);
-    let m1 = max_abs([&u1, &v1, &w1]);
-    let p0 = m0[0] * m0[1] * m0[2];
-    let p1 = m1[0] * m1[1] * m1[2];
-    let p = m0[0].max(m1[0]) * m0[1].max(m1[1]) * m0[2].max(m1[2]);
-    let e = [
-        COEFFICIENT_END * p0,
-        COEFFICIENT_MIDDLE * p,
-        COEFFICIENT_MIDDLE * p,
-        COEFFICIENT_END * p1,
-    ];
+    let e = coefficient_bounds(&max_abs([&u0, &v0, &w0]), &max_abs([&u1, &v1, &w1]));
     let s: [i8; 4] = std::array::from_fn(|i| sign(c[i], e[i]));
     if s[0] * s[1] * s[2] * s[3] == 0 {
         return Err(0);
@@ -179,6 +169,22 @@ fn cubic(
         * (1.0 + 4.0 * U);
     let beta = (b[0].abs().max(b[1].abs()).max(b[2].abs()).max(b[3].abs()) + eb) * (1.0 + 4.0 * U);
     Ok((b, eb, beta))
+}
+
+/// The bounds on the errors of the cubic's coefficients `[b₀, 3b₁, 3b₂,
+/// b₃]` (module doc, *Cubic coefficients*), from the per-axis maxima `m0`,
+/// `m1` of the differences' coordinates at `t = 0` and at `t = 1`.
+#[inline(always)]
+fn coefficient_bounds(m0: &V3, m1: &V3) -> [f64; 4] {
+    let p0 = m0[0] * m0[1] * m0[2];
+    let p1 = m1[0] * m1[1] * m1[2];
+    let p = m0[0].max(m1[0]) * m0[1].max(m1[1]) * m0[2].max(m1[2]);
+    [
+        COEFFICIENT_END * p0,
+        COEFFICIENT_MIDDLE * p,
+        COEFFICIENT_MIDDLE * p,
+        COEFFICIENT_END * p1,
+    ]
 }
 
 #[derive(Clone, Copy)]
@@ -486,6 +492,46 @@ mod tests {
     use crate::math::all_in_filter_range;
     use crate::narrow_phase::oracle;
     use proptest::prelude::*;
+
+    /// Every difference coordinate `±D_a` on axis `a`: every monomial of a
+    /// coefficient has the magnitude `P = D_x D_y D_z`, so the certified
+    /// tier's magnitude `m` reaches `6P` (ends) and `18P` (middle), its
+    /// largest against the per-axis maxima. Each static bound must still
+    /// cover `γ_k·m ≤ (k + 1)·u·m` with that tier's rounding count `k`,
+    /// for every choice of signs (module doc, *Bounds*).
+    #[test]
+    fn coefficient_bounds_cover_the_certified_ones_at_their_largest() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for scale in [[1.0, 1.0, 1.0], [0.5, 4.0, 3.0], [2.0, 0.25, 1.0]] {
+            for _ in 0..2000 {
+                let mut point = || {
+                    let p: [f64; 3] = std::array::from_fn(|a| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        if state & 1 == 0 { scale[a] } else { -scale[a] }
+                    });
+                    Vec3::new(p[0], p[1], p[2])
+                };
+                let o = Vec3::zeros();
+                let q = [o, point(), point(), point(), o, point(), point(), point()];
+                let [a, b, c, d, e, f, g, h] = &q;
+                let certified = crate::narrow_phase::certified::coplanarity::<crate::math::Bounded>(
+                    a, b, c, d, e, f, g, h,
+                );
+                let diffs = |x: [&Vec3; 3]| x.map(|p| [p.x, p.y, p.z]);
+                let [u0, v0, w0] = diffs([b, c, d]);
+                let [u1, v1, w1] = diffs([f, g, h]);
+                let bounds =
+                    coefficient_bounds(&max_abs([&u0, &v0, &w0]), &max_abs([&u1, &v1, &w1]));
+                let p: f64 = scale.iter().product();
+                for (k, (bound, c)) in bounds.iter().zip(&certified).enumerate() {
+                    assert!(*bound >= f64::from(c.k + 1) * U * c.m, "{k}: {q:?}");
+                }
+                assert_eq!(certified[1].m, 18.0 * p, "{q:?}");
+            }
+        }
+    }
 
     /// Checks the tier on `q` (if it decides); `true` when it decided.
     fn check(q: &[Vec3; 8], vf: bool) -> Result<bool, TestCaseError> {
