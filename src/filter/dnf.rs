@@ -89,6 +89,7 @@ pub(crate) fn dnf_verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::filter::window::tests::fine_point;
     use crate::narrow_phase::oracle;
     use proptest::prelude::*;
 
@@ -110,13 +111,6 @@ mod tests {
             dnf_vertex_face(&p0, &a, &b, &c, &p1, &a, &b, &c),
             Verdict::Pass
         );
-    }
-
-    /// A multiple of `2⁻²⁰` below `2⁸` in magnitude (as in the window
-    /// filter's tests): differences exact, products of two rounded.
-    fn fine_point() -> impl Strategy<Value = Vec3> {
-        let fine = || (-(1i64 << 28)..(1i64 << 28)).prop_map(|i| i as f64 / f64::from(1u32 << 20));
-        (fine(), fine(), fine()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
     }
 
     proptest! {

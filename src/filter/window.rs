@@ -630,7 +630,7 @@ fn window_ee<const WITHIN: bool>(cubic: &Cubic, p: &Points, margin: f64, d: f64)
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::filter::dnf_within::tests::point as dnf_within_point;
     use crate::narrow_phase::{edge_edge_within, oracle, vertex_face_within};
@@ -894,7 +894,8 @@ mod tests {
         (-(1i64 << 28)..(1i64 << 28)).prop_map(|i| i as f64 / f64::from(1u32 << 20))
     }
 
-    fn fine_point() -> impl Strategy<Value = Vec3> {
+    /// A point of [`fine`] coordinates (also DNF's tests').
+    pub(in crate::filter) fn fine_point() -> impl Strategy<Value = Vec3> {
         (fine(), fine(), fine()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
     }
 
