@@ -103,7 +103,8 @@ pub struct WithinOptions {
     pub oracle: bool,
 }
 
-/// Why [`WithinOptions`] are refused.
+/// Why a score is refused: [`WithinOptions`] that do not fit the solver,
+/// or a query set without ground truth.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScoreError {
     /// The distance is no finite double `≥ 0`.
