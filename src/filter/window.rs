@@ -894,36 +894,45 @@ pub(super) mod tests {
         (-(1i64 << 28)..(1i64 << 28)).prop_map(|i| i as f64 / f64::from(1u32 << 20))
     }
 
-    /// A point of [`fine`] coordinates (also DNF's tests').
-    pub(in crate::filter) fn fine_point() -> impl Strategy<Value = Vec3> {
+    fn fine_point() -> impl Strategy<Value = Vec3> {
         (fine(), fine(), fine()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    /// A vertex exactly on an edge of the triangle at `t = 0`, a quarter
+    /// of the way along it, with [`fine`] coordinates whose directions and
+    /// projections round; the triangle still or moving: the eight points
+    /// in the data sets' order (also DNF's tests').
+    pub(in crate::filter) fn vertex_on_an_edge_at_the_start() -> impl Strategy<Value = [Vec3; 8]> {
+        let points = (fine_point(), fine_point(), fine_point());
+        let moves = proptest::array::uniform4(fine_point());
+        (points, moves, any::<bool>()).prop_map(|((a, d, c), moves, still)| {
+            // `p0 − b = −3d` (exact): its projections round apart from
+            // `−3` times those of `p0 − a = d`.
+            let b = a + 4.0 * d;
+            let p0 = a + d;
+            let [ma, mb, mc] = if still {
+                [Vec3::zeros(); 3]
+            } else {
+                [moves[0], moves[1], moves[2]]
+            };
+            [p0, a, b, c, p0 + moves[3], a + ma, b + mb, c + mc]
+        })
     }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
 
-        /// A vertex exactly on an edge of the triangle at `t = 0`, a quarter
-        /// of the way along it, with coordinates whose directions and
-        /// projections round: the pair collides at `t = 0`, and the
-        /// projections that decide it are zero up to rounding (the
-        /// filter's margin is what keeps it from culling).
+        /// A vertex on an edge at `t = 0`
+        /// ([`vertex_on_an_edge_at_the_start`]): the pair collides at
+        /// `t = 0`, and the projections that decide it are zero up to
+        /// rounding (the filter's margin is what keeps it from culling).
         #[test]
         fn never_culls_a_touch_at_the_start_that_rounding_blurs(
-            a in fine_point(), d in fine_point(), c in fine_point(),
-            moves in proptest::array::uniform4(fine_point()),
-            still in any::<bool>(),
+            q in vertex_on_an_edge_at_the_start(),
         ) {
-            // `p0 − b = −3d` (exact): its projections round apart from
-            // `−3` times those of `p0 − a = d`.
-            let b = a + 4.0 * d;
-            let p0 = a + d;
-            let [ma, mb, mc] = if still { [Vec3::zeros(); 3] } else { [moves[0], moves[1], moves[2]] };
-            let (a1, b1, c1, p1) = (a + ma, b + mb, c + mc, p0 + moves[3]);
-            prop_assert!(oracle::vertex_face(&p0, &a, &b, &c, &p1, &a1, &b1, &c1).is_some());
-            prop_assert_eq!(
-                window_vertex_face(&p0, &a, &b, &c, &p1, &a1, &b1, &c1),
-                Verdict::Pass
-            );
+            let [p0, a, b, c, p1, a1, b1, c1] = &q;
+            prop_assert!(oracle::vertex_face(p0, a, b, c, p1, a1, b1, c1).is_some());
+            prop_assert_eq!(window_vertex_face(p0, a, b, c, p1, a1, b1, c1), Verdict::Pass);
         }
 
         /// The same for two edges: an end of one exactly on the other at
