@@ -394,6 +394,55 @@ fn decide<const K: usize>(g: [f64; K], e: f64) -> Option<bool> {
     }
 }
 
+/// The three vertex–face conditions at `br`'s evaluation time and their
+/// common error bound `16·(4ℓ + 11)·u·Q̃` (module doc, *Conditions*), or
+/// `None` for a bracket the tier defers. Points in data set row order.
+#[inline(always)]
+fn vertex_face_conditions(q: [&Vec3; 8], br: &Bracket) -> Option<([f64; 3], f64)> {
+    let [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1] = q;
+    let (t, l) = time_and_count(br)?;
+    let (u, mu) = leaf(f1_t0, f1_t1, f0_t0, f0_t1, t);
+    let (v, mv) = leaf(f2_t0, f2_t1, f0_t0, f0_t1, t);
+    let (w, mw) = leaf(v_t0, v_t1, f0_t0, f0_t1, t);
+    let n = cross(&u, &v);
+    let g = [
+        dot(&cross(&u, &w), &n),
+        dot(&cross(&vsub(&v, &u), &vsub(&w, &u)), &n),
+        dot(&cross(&vsub(&w, &v), &v), &n),
+    ];
+    Some((g, 16.0 * (4.0 * l + 11.0) * U * q_bound([&mu, &mv, &mw])))
+}
+
+/// The four edge–edge conditions at `br`'s evaluation time and their common
+/// error bound `32·(4ℓ + 12)·u·Q̃` (module doc, *Conditions*), or `None` for
+/// a bracket the tier defers. Points in data set row order.
+#[inline(always)]
+fn edge_edge_conditions(q: [&Vec3; 8], br: &Bracket) -> Option<([f64; 4], f64)> {
+    let [
+        ea0_t0,
+        ea1_t0,
+        eb0_t0,
+        eb1_t0,
+        ea0_t1,
+        ea1_t1,
+        eb0_t1,
+        eb1_t1,
+    ] = q;
+    let (t, l) = time_and_count(br)?;
+    let (e1, m1) = leaf(ea1_t0, ea1_t1, ea0_t0, ea0_t1, t);
+    let (ca, mc) = leaf(eb0_t0, eb0_t1, ea0_t0, ea0_t1, t);
+    let (da, md) = leaf(eb1_t0, eb1_t1, ea0_t0, ea0_t1, t);
+    let e2 = vsub(&da, &ca);
+    let m = cross(&e1, &e2);
+    let g = [
+        dot(&cross(&ca, &e2), &m),
+        dot(&cross(&vsub(&e1, &ca), &e2), &m),
+        dot(&cross(&ca, &e1), &m),
+        dot(&cross(&e1, &da), &m),
+    ];
+    Some((g, 32.0 * (4.0 * l + 12.0) * U * q_bound([&m1, &mc, &md])))
+}
+
 /// Vertex–face in the static tier: `Some(decision)` or `None` to defer.
 /// Arguments in data set row order; inputs in the filter range.
 #[allow(clippy::too_many_arguments)]
@@ -414,17 +463,8 @@ pub fn vertex_face(
         Err(_) => return Some(None),
     };
     let inside = |br: Bracket| {
-        let (t, l) = time_and_count(&br)?;
-        let (u, mu) = leaf(f1_t0, f1_t1, f0_t0, f0_t1, t);
-        let (v, mv) = leaf(f2_t0, f2_t1, f0_t0, f0_t1, t);
-        let (w, mw) = leaf(v_t0, v_t1, f0_t0, f0_t1, t);
-        let n = cross(&u, &v);
-        let g = [
-            dot(&cross(&u, &w), &n),
-            dot(&cross(&vsub(&v, &u), &vsub(&w, &u)), &n),
-            dot(&cross(&vsub(&w, &v), &v), &n),
-        ];
-        let e = 16.0 * (4.0 * l + 11.0) * U * q_bound([&mu, &mv, &mw]);
+        let (g, e) =
+            vertex_face_conditions([v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1], &br)?;
         decide(g, e)
     };
     match scan(b, eb, beta, inside) {
@@ -456,19 +496,12 @@ pub fn edge_edge(
         Err(_) => return Some(None),
     };
     let crossing = |br: Bracket| {
-        let (t, l) = time_and_count(&br)?;
-        let (e1, m1) = leaf(ea1_t0, ea1_t1, ea0_t0, ea0_t1, t);
-        let (ca, mc) = leaf(eb0_t0, eb0_t1, ea0_t0, ea0_t1, t);
-        let (da, md) = leaf(eb1_t0, eb1_t1, ea0_t0, ea0_t1, t);
-        let e2 = vsub(&da, &ca);
-        let m = cross(&e1, &e2);
-        let q = [
-            dot(&cross(&ca, &e2), &m),
-            dot(&cross(&vsub(&e1, &ca), &e2), &m),
-            dot(&cross(&ca, &e1), &m),
-            dot(&cross(&e1, &da), &m),
-        ];
-        let e = 32.0 * (4.0 * l + 12.0) * U * q_bound([&m1, &mc, &md]);
+        let (q, e) = edge_edge_conditions(
+            [
+                ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+            ],
+            &br,
+        )?;
         decide(q, e)
     };
     match scan(b, eb, beta, crossing) {
@@ -493,6 +526,18 @@ mod tests {
     use crate::narrow_phase::oracle;
     use proptest::prelude::*;
 
+    /// A corner `(±s_x, ±s_y, ±s_z)` of the box `s`, its signs drawn from a
+    /// xorshift `state`.
+    fn corner(state: &mut u64, s: [f64; 3]) -> Vec3 {
+        let p: [f64; 3] = std::array::from_fn(|a| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            if *state & 1 == 0 { s[a] } else { -s[a] }
+        });
+        Vec3::new(p[0], p[1], p[2])
+    }
+
     /// Every difference coordinate `±D_a` on axis `a`: every monomial of a
     /// coefficient has the magnitude `P = D_x D_y D_z`, so the certified
     /// tier's magnitude `m` reaches `6P` (ends) and `18P` (middle), its
@@ -504,15 +549,7 @@ mod tests {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         for scale in [[1.0, 1.0, 1.0], [0.5, 4.0, 3.0], [2.0, 0.25, 1.0]] {
             for _ in 0..2000 {
-                let mut point = || {
-                    let p: [f64; 3] = std::array::from_fn(|a| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        if state & 1 == 0 { scale[a] } else { -scale[a] }
-                    });
-                    Vec3::new(p[0], p[1], p[2])
-                };
+                let mut point = || corner(&mut state, scale);
                 let o = Vec3::zeros();
                 let q = [o, point(), point(), point(), o, point(), point(), point()];
                 let [a, b, c, d, e, f, g, h] = &q;
@@ -531,6 +568,94 @@ mod tests {
                 assert_eq!(certified[1].m, 18.0 * p, "{q:?}");
             }
         }
+    }
+
+    /// Relative to a still first point, every other point's coordinate
+    /// `±D_a` on axis `a` at both times: every leaf has the magnitude
+    /// `Λ_a = 2D_a` on every axis, so the certified tier's magnitudes of the
+    /// conditions reach the module doc's `16·Q` (vertex–face) and `32·Q`
+    /// (edge–edge). At brackets from a point to the widest the tier accepts,
+    /// each condition must be the certified tier's value, computed by the
+    /// same operations in the same order, and the static bound must cover
+    /// that tier's `(k + 1)·u·m` (module doc, *Conditions*).
+    #[test]
+    fn condition_bounds_cover_the_certified_ones_at_their_largest() {
+        use crate::math::Bounded;
+        use crate::narrow_phase::leaf::relative;
+        use crate::narrow_phase::roots::leaf_rounding_count;
+        let brackets = [
+            Bracket { lo: 0.0, hi: 0.0 },
+            Bracket { lo: 0.0, hi: 1e-20 },
+            Bracket { lo: 0.25, hi: 0.25 },
+            Bracket {
+                lo: 0.5,
+                hi: 0.5 + 2f64.powi(-40),
+            },
+            Bracket {
+                lo: 0.375,
+                hi: 0.375 + (2f64.powi(-33) - 2f64.powi(-50)),
+            },
+            Bracket {
+                lo: 1.0 - 2f64.powi(-34),
+                hi: 1.0,
+            },
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut largest = [0.0f64; 2];
+        for scale in [[1.0, 1.0, 1.0], [0.5, 4.0, 3.0], [2.0, 0.25, 1.0]] {
+            for _ in 0..500 {
+                let mut point = || corner(&mut state, scale);
+                let o = Vec3::zeros();
+                let q = [o, point(), point(), point(), o, point(), point(), point()];
+                // 2D_a per axis for every leaf; Q = Σ (Λ_{j+1} Λ_{j+2})².
+                let lambda = scale.map(|x| 2.0 * x);
+                let big_q = q_bound([&lambda, &lambda, &lambda]);
+                // Edge–edge: the edges `q₀ q₁` and `q₂ q₃`, leaves relative
+                // to `q₀`. Vertex–face: the vertex `q₁` and the face `q₀ q₂
+                // q₃`, leaves relative to `q₀` too.
+                let ee = q.each_ref();
+                let vf = [1, 0, 2, 3, 5, 4, 6, 7].map(|i| &q[i]);
+                for br in &brackets {
+                    let k = leaf_rounding_count(br).unwrap();
+                    let t = time_and_count(br).unwrap().0;
+                    let rel = |x: usize| relative(&q[x], &q[x + 4], &q[0], &q[4], t, k);
+                    let (x1, x2, x3) = (rel(1), rel(2), rel(3));
+                    let covered = |got: &[f64], bound: f64, want: &[Bounded]| {
+                        for (i, (g, w)) in got.iter().zip(want).enumerate() {
+                            assert_eq!(g.to_bits(), w.v.to_bits(), "{i}: {q:?} {br:?}");
+                            assert!(bound >= f64::from(w.k + 1) * U * w.m, "{i}: {q:?} {br:?}");
+                        }
+                    };
+                    // As in `super::super::conditions::vertex_face`.
+                    let (got, bound) = vertex_face_conditions(vf, br).unwrap();
+                    let (u, v, w) = (x2, x3, x1);
+                    let n = u.cross(&v);
+                    let want = [
+                        u.cross(&w).dot(&n),
+                        v.sub(&u).cross(&w.sub(&u)).dot(&n),
+                        w.sub(&v).cross(&v).dot(&n),
+                    ];
+                    covered(&got, bound, &want);
+                    largest[0] = want.iter().fold(largest[0], |x, c| x.max(c.m / big_q));
+                    // As in `super::super::conditions::edge_edge`.
+                    let (got, bound) = edge_edge_conditions(ee, br).unwrap();
+                    let (e1, ca, da) = (x1, x2, x3);
+                    let e2 = da.sub(&ca);
+                    let m = e1.cross(&e2);
+                    let want = [
+                        ca.cross(&e2).dot(&m),
+                        e1.sub(&ca).cross(&e2).dot(&m),
+                        ca.cross(&e1).dot(&m),
+                        e1.cross(&da).dot(&m),
+                    ];
+                    covered(&got, bound, &want);
+                    largest[1] = want.iter().fold(largest[1], |x, c| x.max(c.m / big_q));
+                }
+            }
+        }
+        // The magnitudes reach the doc's `16·Q` and `32·Q`: the bounds are
+        // checked where they are tight.
+        assert_eq!(largest, [16.0, 32.0]);
     }
 
     /// Checks the tier on `q` (if it decides); `true` when it decided.
