@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Verdict, dnf, slpf};
+use super::{Verdict, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within, slpf};
 use crate::math::Vec3;
 use crate::pair_kernel::QueryKind;
 
@@ -81,31 +81,57 @@ impl FilterSet {
         }
     }
 
-    /// Runs the filters on one pair given as its eight points (data set row
-    /// order), with SLPF `directions`. `Some(filter)` when culled.
+    /// The pipeline's filters on one pair given as its eight points (data
+    /// set row order), as [`crate::pipeline::Pipeline`] runs them on its
+    /// candidates: SLPF along `directions` (the per-pair kernels
+    /// [`slpf_vertex_face`](super::slpf_vertex_face) and
+    /// [`slpf_edge_edge`](super::slpf_edge_edge), whose bounds are relative
+    /// to the pair's own differences), then DNF and, when `window`, the
+    /// coplanar-window filter, sharing the coplanarity cubic. At a minimum
+    /// separation `min_distance > 0`, SLPF is left out (it separates
+    /// projections with no gap) and DNF and the window run in their
+    /// within-`d` forms ([`super::dnf_window_within`]).
+    ///
+    /// `Some(filter)` when culled: the pair then provably does not touch
+    /// (come within `min_distance`) on `[0, 1]`. A `min_distance` that is
+    /// negative, NaN or infinite culls nothing.
+    ///
+    /// The pipeline's SLPF reads a per-vertex table
+    /// ([`super::SlpfTable`]) whose bound is per direction, not per pair: the
+    /// two can differ on pairs whose projections are within about `10⁻¹⁵`
+    /// of the coordinates' magnitude of touching; both are conservative.
     #[inline]
     pub fn cull(
         &self,
         kind: QueryKind,
         directions: &[[f64; 3]],
+        window: bool,
+        min_distance: f64,
         q: &[Vec3; 8],
     ) -> Option<CulledBy> {
+        if !(min_distance >= 0.0 && min_distance.is_finite()) {
+            return None;
+        }
         let [a, b, c, d, e, f, g, h] = q;
+        let p = super::points([a, b, c, d, e, f, g, h]);
+        let (dnf, window) = (self.uses_dnf(), window);
+        if min_distance > 0.0 {
+            return (dnf || window)
+                .then(|| dnf_window_within(kind, dnf, window, &p, min_distance))
+                .flatten();
+        }
         let slpf = || match kind {
             QueryKind::VertexFace => slpf::slpf_vertex_face(directions, a, b, c, d, e, f, g, h),
             QueryKind::EdgeEdge => slpf::slpf_edge_edge(directions, a, b, c, d, e, f, g, h),
         };
-        let dnf = || match kind {
-            QueryKind::VertexFace => dnf::dnf_vertex_face(a, b, c, d, e, f, g, h),
-            QueryKind::EdgeEdge => dnf::dnf_edge_edge(a, b, c, d, e, f, g, h),
-        };
         if self.uses_slpf() && slpf() == Verdict::Culled {
             return Some(CulledBy::Slpf);
         }
-        if self.uses_dnf() && dnf() == Verdict::Culled {
-            return Some(CulledBy::Dnf);
+        match kind {
+            _ if !(dnf || window) => None,
+            QueryKind::VertexFace => dnf_window_vertex_face(dnf, window, &p),
+            QueryKind::EdgeEdge => dnf_window_edge_edge(dnf, window, &p),
         }
-        None
     }
 }
 
@@ -127,5 +153,90 @@ impl FromStr for FilterSet {
             .into_iter()
             .find(|f| f.name() == s)
             .ok_or_else(|| UnknownFilterSet(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! [`FilterSet::cull`] against the exact oracle: a culled pair never
+    //! touches (comes within `d`), for every setting; and the settings nest.
+    use super::*;
+    use crate::filter::PAPER_DIRECTIONS;
+    use crate::narrow_phase::oracle;
+    use proptest::prelude::*;
+
+    /// A vertex that hovers still at height `h` above a still triangle's
+    /// interior: SLPF culls it at `d = 0` (the projections on `(1, 1, 1)`
+    /// stay apart), but it is within any `d ≥ h`, where SLPF is left out and the
+    /// within-`d` DNF culls it only while `d < h`.
+    #[test]
+    fn slpf_is_left_out_within_a_distance() {
+        let (v, f0, f1, f2) = (
+            Vec3::new(0.25, 0.25, 0.5),
+            Vec3::zeros(),
+            Vec3::new(0.75, 0.0, 0.0),
+            Vec3::new(0.0, 0.75, 0.0),
+        );
+        let q = [v, f0, f1, f2, v, f0, f1, f2];
+        let cull = |filters: FilterSet, d| {
+            filters.cull(QueryKind::VertexFace, &PAPER_DIRECTIONS, false, d, &q)
+        };
+        assert_eq!(cull(FilterSet::SlpfDnf, 0.0), Some(CulledBy::Slpf));
+        assert_eq!(cull(FilterSet::Slpf, 0.0), Some(CulledBy::Slpf));
+        assert_eq!(cull(FilterSet::SlpfDnf, 0.25), Some(CulledBy::Dnf));
+        assert_eq!(cull(FilterSet::SlpfDnf, 0.5), None);
+        assert_eq!(cull(FilterSet::Slpf, 0.25), None);
+        assert_eq!(cull(FilterSet::None, 0.0), None);
+        for d in [-1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(cull(FilterSet::SlpfDnf, d), None, "{d}");
+        }
+    }
+
+    fn coord() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            4 => (-4i32..=4).prop_map(|i| f64::from(i) / 4.0),
+            2 => -1.0..1.0f64,
+        ]
+    }
+
+    fn point() -> impl Strategy<Value = Vec3> {
+        (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// Culled ⇒ the exact oracle finds no contact (nothing within `d`),
+        /// whatever the setting; a setting that runs more filters culls at
+        /// least the same pairs.
+        #[test]
+        fn culled_pairs_never_touch_and_settings_nest(
+            q in proptest::array::uniform8(point()),
+            vf in any::<bool>(),
+            d in prop_oneof![Just(0.0), Just(0.0), Just(1e-9), Just(0.125), 0.0..0.5f64],
+        ) {
+            let kind = if vf { QueryKind::VertexFace } else { QueryKind::EdgeEdge };
+            let [a, b, c, dd, e, f, g, h] = &q;
+            let touches = match (vf, d > 0.0) {
+                (true, false) => oracle::vertex_face(a, b, c, dd, e, f, g, h).is_some(),
+                (false, false) => oracle::edge_edge(a, b, c, dd, e, f, g, h).is_some(),
+                (true, true) => oracle::vertex_face_within(a, b, c, dd, e, f, g, h, d).is_some(),
+                (false, true) => oracle::edge_edge_within(a, b, c, dd, e, f, g, h, d).is_some(),
+            };
+            let cull = |s: FilterSet, window| {
+                s.cull(kind, &PAPER_DIRECTIONS, window, d, &q).is_some()
+            };
+            for s in FilterSet::ALL {
+                for window in [false, true] {
+                    prop_assert!(!(touches && cull(s, window)), "{s} {window} {d} {q:?}");
+                }
+                prop_assert!(!cull(s, false) || cull(s, true), "{s} {d} {q:?}");
+            }
+            for window in [false, true] {
+                let all = cull(FilterSet::SlpfDnf, window);
+                prop_assert!(!cull(FilterSet::Dnf, window) || all, "{d} {q:?}");
+                prop_assert!(!cull(FilterSet::Slpf, window) || all, "{d} {q:?}");
+            }
+        }
     }
 }

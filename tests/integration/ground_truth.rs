@@ -145,18 +145,23 @@ fn float_tiers_decide_every_simulation_query() {
 #[test]
 fn no_filter_culls_a_colliding_query() {
     for setting in FilterSet::ALL {
-        let mut culled_collisions = Vec::new();
-        for set in sets() {
-            let truth = set.truth.as_ref().expect("truth");
-            for (i, (q, &t)) in set.points.iter().zip(truth).enumerate() {
-                if t && setting.cull(set.kind, &PAPER_DIRECTIONS, q).is_some() {
-                    culled_collisions.push((set.path.clone(), i));
+        for window in [false, true] {
+            let mut culled_collisions = Vec::new();
+            for set in sets() {
+                let truth = set.truth.as_ref().expect("truth");
+                for (i, (q, &t)) in set.points.iter().zip(truth).enumerate() {
+                    if t && setting
+                        .cull(set.kind, &PAPER_DIRECTIONS, window, 0.0, q)
+                        .is_some()
+                    {
+                        culled_collisions.push((set.path.clone(), i));
+                    }
                 }
             }
+            assert!(
+                culled_collisions.is_empty(),
+                "{setting} (window {window}) culled colliding queries: {culled_collisions:?}"
+            );
         }
-        assert!(
-            culled_collisions.is_empty(),
-            "{setting} culled colliding queries: {culled_collisions:?}"
-        );
     }
 }
