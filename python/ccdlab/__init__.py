@@ -14,6 +14,9 @@ The Rust library ccdlab, from Python:
 - ``candidates(V0, V1, F, ...)``: the pairs of a step that reach the exact test
   (those the BVH finds and the filters pass), with their points: to give
   another narrow phase or filter a real step's pairs.
+- ``vertex_face_filter_batch`` / ``edge_edge_filter_batch``: which of the
+  pipeline's filters (SLPF, DNF, the coplanar window) culls each query of a
+  batch, to compare a filter of one's own with them pair by pair.
 - ``intersections(V, F, ...)`` / ``has_intersections``: a mesh's static
   intersections at one instant (edges through triangles, touching pairs),
   exact: the check before trusting CCD.
@@ -38,6 +41,7 @@ from ._native import (
     candidates,
     edge_edge_ccd,
     edge_edge_ccd_batch,
+    edge_edge_filter_batch,
     edges,
     has_intersections,
     intersections,
@@ -48,6 +52,7 @@ from ._native import (
     step,
     vertex_face_ccd,
     vertex_face_ccd_batch,
+    vertex_face_filter_batch,
 )
 
 __all__ = [
@@ -58,6 +63,7 @@ __all__ = [
     "candidates",
     "edge_edge_ccd",
     "edge_edge_ccd_batch",
+    "edge_edge_filter_batch",
     "edges",
     "has_intersections",
     "intersections",
@@ -69,4 +75,5 @@ __all__ = [
     "step",
     "vertex_face_ccd",
     "vertex_face_ccd_batch",
+    "vertex_face_filter_batch",
 ]

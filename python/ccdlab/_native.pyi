@@ -81,6 +81,33 @@ def edge_edge_ccd_batch(
     ``solver`` and ``min_distance`` as for ``edge_edge_ccd``. Returns ``(hit, toi_lower, toi_upper)``, each of length n (NaN where no hit).
     """
 
+def vertex_face_filter_batch(
+    queries: npt.NDArray[Union[np.float64, np.float32, np.integer[Any]]],
+    *,
+    filters: str = "slpf+dnf",
+    window: bool = True,
+    min_distance: float = 0.0,
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.str_]:
+    """Which of the pipeline's filters culls each vertex-face query of an (n, 8, 3) array.
+
+    As a step runs them: SLPF (paper's directions), then DNF and, with ``window``, the
+    coplanar-window filter; at ``min_distance`` d > 0 SLPF is left out and DNF and the
+    window test within d. Returns a ``<U6`` array: ``"slpf"``, ``"dnf"``, ``"window"``,
+    or ``""`` where none culled. A culled query provably never touches (comes within d).
+    Raises ValueError as ``vertex_face_ccd_batch`` (and for an unknown ``filters``).
+    """
+
+def edge_edge_filter_batch(
+    queries: npt.NDArray[Union[np.float64, np.float32, np.integer[Any]]],
+    *,
+    filters: str = "slpf+dnf",
+    window: bool = True,
+    min_distance: float = 0.0,
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.str_]:
+    """Which of the pipeline's filters culls each edge-edge query; as ``vertex_face_filter_batch``."""
+
 @final
 class StepResult:
     """The result of one step: time of impact, colliding pairs, report (arrays read-only)."""

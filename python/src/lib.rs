@@ -6,7 +6,9 @@
 //! - a whole step of a deforming mesh (`step`) and a sequence of steps
 //!   that refits its BVH (`PyPipeline`, `ccdlab.Pipeline`), with the
 //!   configuration and the defaults of `ccdlab step` (`--time-aligned auto`);
-//! - the pairs of a step that reach the exact test (`candidates`);
+//! - the pairs of a step that reach the exact test (`candidates`), and
+//!   which filter culls each pair of a batch (`vertex_face_filter_batch`,
+//!   `edge_edge_filter_batch`);
 //! - a mesh's static intersections at one instant (`intersections`,
 //!   `has_intersections`) and the pairs within a distance (`proximity`);
 //! - files: `read_mesh` (PLY/OBJ, checked as `ccdlab step` checks a
@@ -15,8 +17,8 @@
 //!   (libigl's edge order, that of the data sets' global IDs).
 //!
 //! One file per kind of call: `ccd_queries` (single queries and batches),
-//! `pipeline` (`step`, `Pipeline`) with `step_result`, `candidates`,
-//! `static_queries` (one instant) and `files`; `arrays`, `options` and
+//! `filter_queries`, `pipeline` (`step`, `Pipeline`) with `step_result`,
+//! `candidates`, `static_queries` (one instant) and `files`; `arrays`, `options` and
 //! `workers` convert the arguments and run the work. This file keeps what
 //! they share (the frames, the mesh, a step's run) and the module's
 //! definition; `step_result`, `pipeline`, `static_queries` and `files`
@@ -57,6 +59,7 @@ mod arrays;
 mod candidates;
 mod ccd_queries;
 mod files;
+mod filter_queries;
 mod options;
 mod pipeline;
 mod static_queries;
@@ -192,6 +195,8 @@ mod _native {
     };
     #[pymodule_export]
     use super::files::{edges, load_queries, queries, read_mesh};
+    #[pymodule_export]
+    use super::filter_queries::{edge_edge_filter_batch, vertex_face_filter_batch};
     #[pymodule_export]
     use super::pipeline::{PyPipeline, step};
     #[pymodule_export]
