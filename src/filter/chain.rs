@@ -1,5 +1,6 @@
 //! The filter settings of the pipeline, and their composition in the paper's
-//! order: SLPF first, DNF on the survivors (Wan, Fu & Yao 2022, §3.2).
+//! order: SLPF first, DNF on the survivors (Wan, Fu & Yao 2022, §3.2); then
+//! the coplanar-window filter, which is not the paper's.
 
 use std::fmt;
 use std::str::FromStr;
@@ -114,11 +115,12 @@ impl FilterSet {
         }
         let [a, b, c, d, e, f, g, h] = q;
         let p = super::points([a, b, c, d, e, f, g, h]);
-        let (dnf, window) = (self.uses_dnf(), window);
+        let dnf = self.uses_dnf();
         if min_distance > 0.0 {
-            return (dnf || window)
-                .then(|| dnf_window_within(kind, dnf, window, &p, min_distance))
-                .flatten();
+            if !(dnf || window) {
+                return None;
+            }
+            return dnf_window_within(kind, dnf, window, &p, min_distance);
         }
         let slpf = || match kind {
             QueryKind::VertexFace => slpf::slpf_vertex_face(directions, a, b, c, d, e, f, g, h),
