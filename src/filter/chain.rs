@@ -194,6 +194,51 @@ mod tests {
         }
     }
 
+    #[test]
+    fn each_setting_runs_its_own_filters() {
+        // A vertex crossing the triangle's plane beside it (x > 1): SLPF
+        // culls it along x, DNF cannot (the cubic changes sign). A vertex
+        // staying just above the triangle's inside: DNF culls it, no SLPF
+        // direction separates it.
+        let (a, b, c) = (
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+        let beside = [
+            Vec3::new(2.0, 0.5, 1.0),
+            a,
+            b,
+            c,
+            Vec3::new(2.0, 0.5, -1.0),
+            a,
+            b,
+            c,
+        ];
+        let above = [
+            Vec3::new(0.2, 0.2, 0.5),
+            a,
+            b,
+            c,
+            Vec3::new(0.2, 0.2, 0.1),
+            a,
+            b,
+            c,
+        ];
+        let vf = QueryKind::VertexFace;
+        let cull = |f: FilterSet, q: &[Vec3; 8]| f.cull(vf, &PAPER_DIRECTIONS, false, 0.0, q);
+        assert_eq!(cull(FilterSet::None, &beside), None);
+        assert_eq!(cull(FilterSet::Dnf, &beside), None);
+        assert_eq!(cull(FilterSet::Slpf, &beside), Some(CulledBy::Slpf));
+        assert_eq!(cull(FilterSet::SlpfDnf, &beside), Some(CulledBy::Slpf));
+        assert_eq!(cull(FilterSet::Dnf, &above), Some(CulledBy::Dnf));
+        assert_eq!(cull(FilterSet::Slpf, &above), None);
+        assert_eq!(cull(FilterSet::SlpfDnf, &above), Some(CulledBy::Dnf));
+        assert_eq!(FilterSet::SlpfDnf.without_slpf(), FilterSet::Dnf);
+        assert_eq!(FilterSet::Slpf.without_slpf(), FilterSet::None);
+        assert_eq!(FilterSet::Dnf.without_slpf(), FilterSet::Dnf);
+    }
+
     fn coord() -> impl Strategy<Value = f64> {
         prop_oneof![
             4 => (-4i32..=4).prop_map(|i| f64::from(i) / 4.0),

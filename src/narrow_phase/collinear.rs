@@ -529,4 +529,15 @@ mod tests {
             None
         );
     }
+
+    #[test]
+    fn a_vertex_resting_on_an_end_of_a_collapsed_triangle_touches_at_the_start() {
+        // The vertex at the triangle's least corner, which it never leaves
+        // (the other corners to one side): in the hull at t = 0.
+        let (a, b) = (x(1.0), x(2.0));
+        let toi = vertex_face([&a, &a, &b, &b, &a, &a, &b, &b]);
+        assert_eq!(toi, Some(Some(Toi::exact(0.0))));
+        let toi = vertex_face([&b, &a, &b, &b, &b, &a, &b, &b]);
+        assert_eq!(toi, Some(Some(Toi::exact(0.0))));
+    }
 }

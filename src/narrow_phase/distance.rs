@@ -313,4 +313,44 @@ mod tests {
             "a point above a 10⁻³⁰ sliver's inside",
         );
     }
+
+    /// The plane `x + y + z = 0` through the triangle `(4, −4, 0)`
+    /// `(0, 4, −4)` `(−4, 0, 4)`, and a point over its inside whose
+    /// coordinates sum to `2⁻⁵⁰`. Relative to the point, the corners'
+    /// differences are exact and the normal is `(3, 3, 3)` times a power
+    /// of two, but one product of the dot product with it rounds, by
+    /// `2⁻⁵²` of a sum of `3·2⁻⁵²` (at that scale): only the compensated
+    /// dot product keeps the distance `2⁻⁵⁰/√3`.
+    #[test]
+    fn a_point_near_a_plane_keeps_the_digits_of_its_distance() {
+        let v = Vec3::new;
+        let e = 2f64.powi(-50);
+        let p = v(0.75 + e, 0.625 + 2.0 * e, -1.375 - 2.0 * e);
+        let (a, b, c) = (v(4.0, -4.0, 0.0), v(0.0, 4.0, -4.0), v(-4.0, 0.0, 4.0));
+        close(
+            point_triangle_distance(&p, &a, &b, &c),
+            e / 3f64.sqrt(),
+            "near the plane",
+        );
+    }
+
+    /// Two segments at an angle of about `2⁻²⁷` in the parallel planes
+    /// `x + y + z = 0` and `3h`, each crossing the other's projection at
+    /// its midpoint: `√3·h` apart. Their coordinates carry about 30 bits,
+    /// so the products in the normal `u × v` round; only the compensated
+    /// 2×2 determinants keep its direction (an error of `2⁻²⁹` in it shows
+    /// as `10⁻⁸` of the distance).
+    #[test]
+    fn nearly_parallel_segments_in_tilted_planes_keep_their_distance() {
+        let v = Vec3::new;
+        let (e, h) = (2f64.powi(-27), 2f64.powi(-30));
+        let (a, b) = (0.8125 + 5.0 * 2f64.powi(-29), 0.3125 - 3.0 * 2f64.powi(-29));
+        let (u, w) = (v(a, b, -(a + b)), v(a + e, b - e, -(a + b)));
+        let b0 = v(h - e / 2.0, h + e / 2.0, h);
+        close(
+            segment_segment_distance(&Vec3::zeros(), &u, &b0, &(b0 + w)),
+            3f64.sqrt() * h,
+            "nearly parallel, tilted",
+        );
+    }
 }

@@ -471,4 +471,72 @@ mod tests {
         assert_eq!(vertex_face(refs(&q)), None);
         assert_eq!(edge_edge(refs(&q)), None);
     }
+
+    #[test]
+    fn coincidences_need_a_common_root_in_the_step() {
+        // p from (0, 0) to (1, 1) and q resting at (1, 0): p − q goes from
+        // (−1, 0) to (0, 1), vanishing in x at t = 1 but never in y.
+        let q: Track = [[1.0, 0.0], [1.0, 0.0]];
+        let p: Track = [[0.0, 0.0], [1.0, 1.0]];
+        assert_eq!(first_coincidence(&[p, q, q, q], &[[0, 1]]), None);
+        // p − q from (1, 1) to (2⁻⁵², 2⁻⁵²): they would meet just after
+        // t = 1, not within the step.
+        let e = f64::EPSILON;
+        let p: Track = [[2.0, 1.0], [1.0 + e, e]];
+        assert_eq!(first_coincidence(&[p, q, q, q], &[[0, 1]]), None);
+        // From (1, 1) to (−1, −1): at t = ½.
+        let p: Track = [[2.0, 1.0], [0.0, -1.0]];
+        assert_eq!(first_coincidence(&[p, q, q, q], &[[0, 1]]), Some(0.5));
+    }
+
+    #[test]
+    fn a_line_contact_needs_one_common_time_in_the_step() {
+        // The vertex rests at the origin; the corners at x = −1, 1, 2 move
+        // in y from 1 to −1, all reaching y = 0 at t = ½, where the vertex
+        // lies between them on that line.
+        let corner = |x: f64, y1: f64| -> Track { [[x, 1.0], [x, y1]] };
+        let o: Track = [[0.0, 0.0], [0.0, 0.0]];
+        let meet = VERTEX_FACE.meet_on_a_line;
+        let t = [o, corner(-1.0, -1.0), corner(1.0, -1.0), corner(2.0, -1.0)];
+        assert_eq!(contact_on_a_line(&t, meet), Some(0.5));
+        // One corner reaches the line at t = ¼ instead: never all on it.
+        let t = [o, corner(-1.0, -1.0), corner(1.0, -3.0), corner(2.0, -1.0)];
+        assert_eq!(contact_on_a_line(&t, meet), None);
+        // All reach it just after the step (y from 1 to 2⁻⁵²).
+        let e = f64::EPSILON;
+        let t = [o, corner(-1.0, e), corner(1.0, e), corner(2.0, e)];
+        assert_eq!(contact_on_a_line(&t, meet), None);
+    }
+
+    #[test]
+    fn a_known_touch_closes_no_bracket_wider_than_the_exact_width() {
+        // In z = 0 the vertex moves from (−1, 1 + ε) to (1, −1 + ε), ε = 2⁻⁵²:
+        // along the edge f0 f1 of the triangle (0, 0) (½, −½ + ε) (0, −1),
+        // within a few ε of its line but outside, until it passes through
+        // the corner f1 at t = ¾ (an exact coincidence, known in advance).
+        // The conditions stay too close to zero to decide long before
+        // that, so an interval is left open at the depth limit far more
+        // than `EXACT_TOI_WIDTH` before ¾: the known touch must not close
+        // a bracket from there.
+        let e = f64::EPSILON;
+        let (f0, f1, f2) = (v(0.0, 0.0, 0.0), v(0.5, -0.5 + e, 0.0), v(0.0, -1.0, 0.0));
+        let q = [
+            v(-1.0, 1.0 + e, 0.0),
+            f0,
+            f1,
+            f2,
+            v(1.0, -1.0 + e, 0.0),
+            f0,
+            f1,
+            f2,
+        ];
+        match vertex_face(refs(&q)) {
+            Some(Scan::Contact(br)) => {
+                assert!(br.lo <= 0.75 && 0.75 <= br.hi, "{br:?}");
+                assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
+            }
+            Some(Scan::Undecided) => {}
+            other => panic!("{other:?}"),
+        }
+    }
 }

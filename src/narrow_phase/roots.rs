@@ -547,4 +547,57 @@ mod tests {
             assert!((v.v - exact).abs() <= v.error_bound() + 1e-15);
         }
     }
+
+    #[test]
+    fn leaf_rounding_count_covers_a_width_that_rounds_down() {
+        // lo = 2⁻⁶⁰ − 2⁻¹¹³, hi = 2⁻⁴⁰ + 2⁻⁶⁰: the width 2⁻⁴⁰ + 2⁻¹¹³
+        // rounds down to 2⁻⁴⁰ = 2¹³u, a multiple of u, so the count needs
+        // one more than (hi − lo)/u to cover it.
+        let p = |e: i32| 2f64.powi(e);
+        let br = Bracket {
+            lo: p(-60) - p(-113),
+            hi: p(-40) + p(-60),
+        };
+        assert_eq!(br.hi - br.lo, p(-40));
+        let k = leaf_rounding_count(&br).expect("narrow") - super::super::leaf::LEAF_BASE_COUNT;
+        assert!(k > 1 << 13, "{k}");
+        // Up to 2²⁶u wide a bracket has a count, beyond it none.
+        let just = Bracket {
+            lo: 0.5,
+            hi: 0.5 + p(-27) - p(-53),
+        };
+        assert_eq!(
+            leaf_rounding_count(&just),
+            Some(super::super::leaf::LEAF_BASE_COUNT + (1 << 26))
+        );
+        let wider = Bracket {
+            lo: 0.5,
+            hi: 0.5 + p(-27) + p(-53),
+        };
+        assert_eq!(leaf_rounding_count(&wider), None);
+    }
+
+    #[test]
+    fn the_bracket_is_certified_whatever_newton_proposes() {
+        // Newton only steers. Given the power form of another cubic (its
+        // root at ¼ instead of ¾, or the reverse), it converges to the wrong
+        // point; the certified signs at the bracket's ends must refuse a
+        // bracket there (the whole interval is the fallback).
+        let bernstein = |r: [f64; 3]| {
+            let c = cubic_with_roots(r);
+            [3.0 * c[0], c[1], c[2], 3.0 * c[3]].map(Bounded::exact)
+        };
+        for (root, decoy) in [(0.75, 0.25), (0.25, 0.75)] {
+            let b = bernstein([root, 2.0, 3.0]);
+            let steered = power_form::<Bounded, 3>(&b);
+            let br = narrow::<Bounded, 3>(&b, &steered, 0.0, 1.0, -1);
+            assert!(
+                br.lo <= root && root <= br.hi && br.hi - br.lo < 1e-12,
+                "{br:?}"
+            );
+            let misled = power_form::<Bounded, 3>(&bernstein([decoy, 2.0, 3.0]));
+            let br = narrow::<Bounded, 3>(&b, &misled, 0.0, 1.0, -1);
+            assert!(br.lo <= root && root <= br.hi, "{root}: {br:?}");
+        }
+    }
 }
