@@ -352,6 +352,9 @@ fn narrow<N: Certified, const D: usize>(
     let e = at_t.uncertainty();
     let mut delta =
         (8.0 * UNIT_ROUNDOFF * t.max(T_MIN)).max(if slope > 0.0 { 2.0 * e / slope } else { 0.0 });
+    // The evaluations stay in the range model: a lower end below `T_MIN`
+    // falls back to `l`; an upper end needs no such check, since
+    // `δ ≥ 8u·T_MIN = 2⁻¹¹⁰` keeps `t + δ` a multiple of `2⁻¹⁶²` or coarser.
     for _ in 0..5 {
         let tl = if t - delta > l && t - delta >= T_MIN {
             t - delta
