@@ -81,8 +81,9 @@ fn cull_batch<'py>(
 /// (come within d) on [0, 1]; a pair that passes may or may not. Here SLPF
 /// bounds each pair's rounding by its own differences, where a step bounds
 /// it per direction over the whole mesh, so on pairs within about 1e-15 of
-/// the coordinates' magnitude of touching the two can differ; DNF's and the
-/// window's verdicts are a step's.
+/// the mesh's largest coordinate magnitude of touching (wherever in the
+/// mesh that coordinate is) the two can differ; DNF's and the window's
+/// verdicts are a step's.
 ///
 /// Parameters
 /// ----------

@@ -98,9 +98,11 @@ impl FilterSet {
     /// negative, NaN or infinite culls nothing.
     ///
     /// The pipeline's SLPF reads a per-vertex table
-    /// ([`super::SlpfTable`]) whose bound is per direction, not per pair: the
-    /// two can differ on pairs whose projections are within about `10⁻¹⁵`
-    /// of the coordinates' magnitude of touching; both are conservative.
+    /// ([`super::SlpfTable`]) whose bound is per direction over the whole
+    /// step, not per pair: the two can differ on pairs whose projections are
+    /// within about `10⁻¹⁵` of the step's largest coordinate magnitude of
+    /// touching (a far-away part of the mesh widens the step's margin for
+    /// every pair); both are conservative.
     #[inline]
     pub fn cull(
         &self,

@@ -25,7 +25,8 @@ use crate::math::{TINY, Vec3, gamma};
 /// It can differ from the per-pair kernels [`super::slpf_vertex_face`] and
 /// [`super::slpf_edge_edge`] (whose bounds are relative to the differences) only on
 /// pairs whose projections are within about `δ_s` of touching (`δ_s` is about
-/// `10⁻¹⁵` of the coordinates' magnitude); both are conservative.
+/// `10⁻¹⁵` of the step's largest coordinate magnitude, wherever in the mesh
+/// that coordinate is); both are conservative.
 ///
 /// The default table has no directions and culls nothing.
 ///
