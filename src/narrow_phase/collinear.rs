@@ -540,4 +540,19 @@ mod tests {
         let toi = vertex_face([&b, &a, &b, &b, &b, &a, &b, &b]);
         assert_eq!(toi, Some(Some(Toi::exact(0.0))));
     }
+
+    #[test]
+    fn roots_compare_exactly_whatever_the_signs() {
+        // 1/(1 − (−1)) = ½ against −1/(−1 − 3) = ¼: the denominators'
+        // signs differ, which reverses the sign of the cross difference.
+        let root = |g0: f64, g1: f64| Time::Root {
+            g0: Diff::of(g0, 0.0),
+            g1: Diff::of(g1, 0.0),
+        };
+        let (half, quarter) = (root(1.0, -1.0), root(-1.0, 3.0));
+        assert_eq!(half.cmp(&quarter), Ordering::Greater);
+        assert_eq!(quarter.cmp(&half), Ordering::Less);
+        assert_eq!(half.cmp(&root(-2.0, 2.0)), Ordering::Equal);
+        assert_eq!(Time::Zero.cmp(&quarter), Ordering::Less);
+    }
 }

@@ -467,4 +467,26 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    #[test]
+    fn a_touch_at_the_end_that_no_sign_certifies_is_not_a_miss() {
+        // In z = 0 the vertex moves from (0.5, 0.1) onto (0.3, 0.3), on the
+        // edge y = x of the triangle (0,0) (1,1) (0,1), at t = 1 exactly,
+        // from outside. That edge's condition is zero at t = 1 but computed
+        // with rounding (0.3 − 0.3), so no interval's end certifies the
+        // touch and the intervals just before t = 1 stay open: the search
+        // must not answer "no contact".
+        let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0), v(0.0, 1.0, 0.0));
+        let q = [v(0.5, 0.1, 0.0), a, b, c, v(0.3, 0.3, 0.0), a, b, c];
+        for s in [
+            earliest(vertex_face::<Bounded>(refs(&q))),
+            earliest(vertex_face::<BoundedDd>(refs(&q))),
+        ] {
+            match s {
+                Scan::NoContact => panic!("a touch at t = 1 missed"),
+                Scan::Contact(br) => assert!(br.lo <= 1.0 && br.hi == 1.0, "{br:?}"),
+                Scan::Identical | Scan::Undecided => {}
+            }
+        }
+    }
 }

@@ -150,4 +150,22 @@ mod tests {
             prop_assert_eq!(orient3d(&a, &b, &cc, &d), orient3d_exact(&a, &b, &cc, &d));
         }
     }
+
+    #[test]
+    fn a_segment_on_one_side_of_the_plane_does_not_pierce() {
+        // Above the triangle's interior, not reaching its plane: the line
+        // through it crosses the interior, the segment does not.
+        let tri = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)];
+        let x = [&tri[0], &tri[1], &tri[2]];
+        assert!(!segment_pierces_triangle(
+            &v(0.2, 0.2, 1.0),
+            &v(0.2, 0.2, 2.0),
+            x
+        ));
+        assert!(!segment_pierces_triangle(
+            &v(0.2, 0.2, -2.0),
+            &v(0.3, 0.1, -1.0),
+            x
+        ));
+    }
 }

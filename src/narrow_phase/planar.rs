@@ -539,4 +539,41 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    #[test]
+    fn a_plane_at_the_start_only_is_no_common_plane() {
+        // All four in z = 0 at t = 0, not in any axis plane at t = 1.
+        let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+        let q = [
+            v(0.2, 0.2, 0.0),
+            a,
+            b,
+            c,
+            v(0.2, 0.2, -1.0),
+            a,
+            b,
+            v(0.0, 1.0, 1.0),
+        ];
+        assert_eq!(vertex_face(refs(&q)), None);
+        assert_eq!(edge_edge(refs(&q)), None);
+    }
+
+    #[test]
+    fn a_vertex_on_an_edge_at_the_start_touches_whatever_the_orientation() {
+        // The resting triangle of
+        // `a_vertex_exactly_on_an_edge_of_a_resting_triangle_touches_at_the_start`
+        // with two corners swapped: the conditions are now (−, −, 0), not
+        // (0, +, +).
+        let p = v(-0.5247700214385986, -0.5247700214385986, 0.0);
+        let (f0, f1, f2) = (
+            v(-0.75, -0.75, 0.0),
+            v(-0.75, -0.5, 0.0),
+            v(-0.5, -0.5, 0.0),
+        );
+        let q = [p, f0, f1, f2, p, f0, f1, f2];
+        assert_eq!(
+            vertex_face(refs(&q)),
+            Some(Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }))
+        );
+    }
 }

@@ -603,4 +603,25 @@ mod tests {
             assert!(br.lo <= root && root <= br.hi, "{root}: {br:?}");
         }
     }
+
+    #[test]
+    fn one_exact_end_root_leaves_a_quadratic_with_its_root() {
+        // Roots 0 (or 1) and 3/8: dividing out the end root leaves a
+        // quadratic, whose middle Bernstein coefficient is half the scaled
+        // one; its root in (0, 1) is bracketed where it is.
+        for r in [[0.0, 0.375, 2.0], [1.0, 0.375, -1.0]] {
+            let c = cubic_with_roots(r);
+            assert!(c[0] == 0.0 || c[3] == 0.0);
+            let mut seen = vec![];
+            let s = scan::<_, FAST>(&bounded(c), |br| {
+                seen.push(br);
+                Some(false)
+            });
+            assert_eq!(s, Scan::NoContact);
+            assert_eq!(seen.len(), 2, "{seen:?}");
+            let inner = seen[usize::from(r[0] == 0.0)];
+            assert!(inner.lo <= 0.375 && 0.375 <= inner.hi, "{inner:?}");
+            assert!(inner.hi - inner.lo < 1e-12, "{inner:?}");
+        }
+    }
 }
