@@ -206,6 +206,27 @@ mod tests {
     }
 
     #[test]
+    fn centre_on_the_lower_face_is_class_4() {
+        // Centre exactly on the face x = −2: class 4 with min = 0, D = r₁ and
+        // N = −x (on the face is not outside; a distance of 0 has no normal).
+        let c = sphere_cuboid(&ball(-2.0, 0.0, 1.0, 1.0), &unit_box()).unwrap();
+        assert_eq!(
+            (c.class, c.depth, c.normal),
+            (PositionClass::InsideBox, 1.0, -Vec3::x())
+        );
+    }
+
+    #[test]
+    fn one_ulp_apart_is_a_touching_contact() {
+        // The centre one ulp past x = 3: |PO₁| = 1 + 2⁻⁵¹, beyond r₁ = 1 by
+        // less than the rounding slack, so it is reported as touching, as for
+        // two spheres.
+        let c = sphere_cuboid(&ball(3.0_f64.next_up(), 0.0, 1.0, 1.0), &unit_box()).unwrap();
+        assert_eq!(c.class, PositionClass::Face);
+        assert!(c.depth <= 0.0 && c.depth > -1e-14);
+    }
+
+    #[test]
     fn rotated_box_matches_the_oracle() {
         let r = Rotation3::from_euler_angles(0.4, -0.7, 1.9);
         let mut m = Matrix4::identity();

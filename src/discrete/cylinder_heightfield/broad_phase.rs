@@ -172,4 +172,28 @@ mod tests {
         };
         assert!(cell_range(&g, &far).is_none());
     }
+
+    #[test]
+    fn footprints_on_the_grid_edges_keep_the_cells_beside_them() {
+        // The grid spans x ∈ [0, 10] (11 columns) and y ∈ [0, 10] (6 rows).
+        // A footprint that ends exactly on its west edge touches it, and one
+        // that starts on the last row's line gets that row and the one
+        // before it (there is no row after it), as on the east edge.
+        let heights = (0..66).map(f64::from).collect();
+        let g = HeightGrid::new([0.0, 0.0], [1.0, 2.0], 6, 11, heights).unwrap();
+        let b = |x: [f64; 2], y: [f64; 2]| Aabb {
+            min: Vec3::new(x[0], y[0], 0.0),
+            max: Vec3::new(x[1], y[1], 1.0),
+        };
+        let range = |i0, i1, j0, j1| CellRange { i0, i1, j0, j1 };
+        let west = cell_range(&g, &b([-1.0, 0.0], [3.0, 5.0]));
+        assert_eq!(west, Some(range(1, 3, 0, 1)));
+        let north = cell_range(&g, &b([2.5, 4.5], [10.0, 11.0])).unwrap();
+        assert_eq!(north, range(4, 5, 2, 5));
+        assert_eq!(height_range(&g, &north), (46.0, 60.0));
+        let east = cell_range(&g, &b([10.0, 12.0], [3.0, 5.0]));
+        assert_eq!(east, Some(range(1, 3, 9, 10)));
+        let south_west = cell_range(&g, &b([-1.0, 0.0], [-1.0, 0.0]));
+        assert_eq!(south_west, Some(range(0, 1, 0, 1)));
+    }
 }

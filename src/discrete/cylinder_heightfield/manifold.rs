@@ -271,6 +271,34 @@ mod tests {
     }
 
     #[test]
+    fn collinear_inside_deepest_tied_with_an_end_keeps_the_extremes() {
+        // P₁ (x = 0.5) is deeper than the end x = 0 but only as deep as the
+        // end x = 2: not deeper than both, so the two extremes are kept.
+        let n = Vec3::z();
+        let raw = vec![
+            cp(0.0, 0.0, 0.1, n),
+            cp(0.5, 0.0, 0.3, n),
+            cp(2.0, 0.0, 0.3, n),
+            cp(1.0, 0.0, 0.2, n),
+        ];
+        let (_, out) = run(&raw);
+        let mut xs: Vec<Real> = out.iter().map(|c| c.point.x).collect();
+        xs.sort_by(Real::total_cmp);
+        assert_eq!(xs, vec![0.0, 2.0]);
+    }
+
+    #[test]
+    fn points_exactly_dup_tol_apart_are_duplicates() {
+        // dup_tol = 1e-12 is closed: a point exactly that far from a kept one
+        // is dropped; one twice as far is kept.
+        let n = Vec3::z();
+        let (_, out) = run(&[cp(0.0, 0.0, 0.2, n), cp(1e-12, 0.0, 0.1, n)]);
+        assert_eq!(out.len(), 1);
+        let (_, out) = run(&[cp(0.0, 0.0, 0.2, n), cp(2e-12, 0.0, 0.1, n)]);
+        assert_eq!(out.len(), 2);
+    }
+
+    #[test]
     fn collinear_points_keep_the_deepest_when_it_is_inside() {
         // A crest: deepest in the middle → P₁ (x = 0.5) and P₂ (x = 2).
         let n = Vec3::z();
