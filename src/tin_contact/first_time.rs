@@ -163,3 +163,137 @@ pub fn first_time(
         pierced_at_start: false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn v(x: f64, y: f64, z: f64) -> Vec3 {
+        Vec3::new(x, y, z)
+    }
+
+    /// B: the fixed triangle (0,0,0), (4,0,0), (0,4,0) in the plane z = 0.
+    fn floor() -> [Vec3; 3] {
+        [v(0.0, 0.0, 0.0), v(4.0, 0.0, 0.0), v(0.0, 4.0, 0.0)]
+    }
+
+    /// The definition, by the oracle alone: `0` when the triangles start
+    /// interpenetrating, else the least exact time of the fifteen pairs.
+    fn oracle_first_time(
+        a_t0: &[Vec3; 3],
+        a_t1: &[Vec3; 3],
+        b_t0: &[Vec3; 3],
+        b_t1: &[Vec3; 3],
+    ) -> Option<Algebraic> {
+        if pierced_at_start(a_t0, b_t0) {
+            return Some(Algebraic::exact(Dyadic::zero()));
+        }
+        let mut best: Option<Algebraic> = None;
+        for e in Elementary::all() {
+            let Some(mut t) = elementary_exact(e, a_t0, a_t1, b_t0, b_t1) else {
+                continue;
+            };
+            if best.as_mut().is_none_or(|b| t.compare(b) == Ordering::Less) {
+                best = Some(t);
+            }
+        }
+        best
+    }
+
+    fn equal(a: &Algebraic, b: &Algebraic) -> bool {
+        a.clone().compare(&mut b.clone()) == Ordering::Equal
+    }
+
+    #[test]
+    fn the_earliest_pair_wins_when_brackets_overlap() {
+        // A's corner 0 lands on B's edge y = 0 at t = ½ exactly (a contact
+        // on the triangle's boundary: a wider bracket); corner 1 lands in
+        // B's interior at 1/(2 − 2⁻⁴⁵), about 7e-15 later, its narrower
+        // bracket ending below corner 0's.
+        let b = floor();
+        let a0 = [v(2.0, 0.0, 1.0), v(1.0, 1.0, 1.0), v(1.0, 2.0, 2.0)];
+        let a1 = [
+            v(2.0, 0.0, -1.0),
+            v(1.0, 1.0, -1.0 + 2f64.powi(-45)),
+            v(1.0, 2.0, -1.0),
+        ];
+        let f = first_time(&a0, &a1, &b, &b).expect("contact");
+        let (on_edge, inside) = (f.tois[0].unwrap(), f.tois[1].unwrap());
+        assert!(on_edge.lower <= inside.upper && inside.upper < on_edge.upper);
+        let half = Algebraic::exact(Dyadic::from_f64(0.5));
+        assert!(equal(&f.time, &half));
+        let mut later = elementary_exact(Elementary::VertexFace(1), &a0, &a1, &b, &b).unwrap();
+        assert_eq!(later.compare(&mut half.clone()), Ordering::Greater);
+        assert!(!f.pierced_at_start);
+    }
+
+    #[test]
+    fn a_bracket_from_zero_is_not_a_touch_at_zero() {
+        // Corner 0 starts 1e-300 above B and falls: its bracket starts at
+        // 0, but the triangles first meet at about 1e-300, not at 0.
+        let b = floor();
+        let a0 = [v(1.0, 1.0, 1e-300), v(2.0, 1.0, 1.0), v(1.0, 2.0, 1.0)];
+        let a1 = [v(1.0, 1.0, -1.0), v(2.0, 1.0, 1.0), v(1.0, 2.0, 1.0)];
+        let f = first_time(&a0, &a1, &b, &b).expect("contact");
+        let toi = f.tois[0].unwrap();
+        assert!(toi.lower == 0.0 && toi.upper > 0.0);
+        let mut zero = Algebraic::exact(Dyadic::zero());
+        assert_eq!(f.time.clone().compare(&mut zero), Ordering::Greater);
+        assert!(equal(
+            &f.time,
+            &oracle_first_time(&a0, &a1, &b, &b).unwrap()
+        ));
+    }
+
+    #[test]
+    fn touching_and_interpenetrating_at_the_start() {
+        let b = floor();
+        // Resting: corner 0 on B at t = 0, then lifting off.
+        let a0 = [v(1.0, 1.0, 0.0), v(2.0, 1.0, 1.0), v(1.0, 2.0, 1.0)];
+        let a1 = a0.map(|p| p + v(0.0, 0.0, 1.0));
+        let f = first_time(&a0, &a1, &b, &b).expect("contact");
+        assert_eq!(f.time.as_exact(), Some(&Dyadic::zero()));
+        assert!(!f.pierced_at_start);
+        // Linked like chain links: no elementary pair touches at t = 0.
+        let a = [v(1.0, 1.0, -1.0), v(1.0, 1.0, 1.0), v(1.0, -3.0, 0.0)];
+        let f = first_time(&a, &a, &b, &b).expect("contact");
+        assert!(f.pierced_at_start && f.tois.iter().all(Option::is_none));
+        assert_eq!(f.time.as_exact(), Some(&Dyadic::zero()));
+        // Apart and still.
+        let a = a0.map(|p| p + v(0.0, 0.0, 1.0));
+        assert!(first_time(&a, &a, &b, &b).is_none());
+    }
+
+    /// Lattice triangles in `[-2, 2]³`, one corner's last coordinate nudged
+    /// by a multiple of `2⁻⁴⁶`: elementary pairs whose times differ by less
+    /// than their brackets' widths.
+    fn scene() -> impl Strategy<Value = [[Vec3; 3]; 4]> {
+        let point = || prop::array::uniform3(-2i32..=2).prop_map(|c| c.map(f64::from));
+        (prop::array::uniform12(point()), -2i32..=2).prop_map(|(p, nudge)| {
+            let p = p.map(|c| Vec3::new(c[0], c[1], c[2]));
+            let mut s = [
+                [p[0], p[1], p[2]],
+                [p[3], p[4], p[5]],
+                [p[6], p[7], p[8]],
+                [p[9], p[10], p[11]],
+            ];
+            s[1][1].z += f64::from(nudge) * 2f64.powi(-46);
+            s
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn first_time_is_the_oracle_s([a0, a1, b0, b1] in scene()) {
+            let fast = first_time(&a0, &a1, &b0, &b1);
+            let slow = oracle_first_time(&a0, &a1, &b0, &b1);
+            prop_assert_eq!(fast.is_some(), slow.is_some());
+            if let (Some(f), Some(o)) = (fast, slow) {
+                prop_assert!(equal(&f.time, &o));
+            }
+        }
+    }
+}

@@ -259,6 +259,18 @@ mod tests {
             edge_meeting(&p0, &p1, &q0, &q1, &mut t),
             EdgeMeeting::Touching
         );
+        // Collinear, pointing apart from a common first end.
+        let (q0, q1) = (fixed([-2, 0, 0]), fixed([-4, 0, 0]));
+        assert_eq!(
+            edge_meeting(&p0, &p1, &q0, &q1, &mut t),
+            EdgeMeeting::Touching
+        );
+        // Collinear, meeting at their last ends.
+        let (q0, q1) = (fixed([4, 0, 0]), fixed([2, 0, 0]));
+        assert_eq!(
+            edge_meeting(&p0, &p1, &q0, &q1, &mut t),
+            EdgeMeeting::Touching
+        );
         // Parallel, apart.
         let (q0, q1) = (fixed([1, 1, 0]), fixed([3, 1, 0]));
         assert_eq!(edge_meeting(&p0, &p1, &q0, &q1, &mut t), EdgeMeeting::Apart);

@@ -329,6 +329,29 @@ mod tests {
     }
 
     #[test]
+    fn a_touch_at_the_start_is_read_from_the_pairs_touching_then() {
+        // A rests a corner on B's interior at t = 0 and lifts off: every
+        // pair touching at t* = 0 has a bracket starting at t*'s own upper
+        // bound (0).
+        let v = Vec3::new;
+        let b = [v(0.0, 0.0, 0.0), v(4.0, 0.0, 0.0), v(0.0, 4.0, 0.0)];
+        let a0 = [v(1.0, 1.0, 0.0), v(2.0, 1.0, 1.0), v(1.0, 2.0, 1.0)];
+        let a1 = a0.map(|p| p + v(0.0, 0.0, 1.0));
+        let c = triangle_pair(&a0, &a1, &b, &b).expect("contact");
+        assert_eq!(c.time_bounds, [0.0, 0.0]);
+        assert_eq!(
+            (c.form, c.a, c.b),
+            (Form::VertexFace, Corners::vertex(0), Corners::FACE)
+        );
+        assert_eq!(
+            c.touching.iter().collect::<Vec<_>>(),
+            [Elementary::VertexFace(0)]
+        );
+        assert_eq!(c.region, Region::Point(v(1.0, 1.0, 0.0)));
+        assert!(!c.penetrating && !c.degenerate);
+    }
+
+    #[test]
     fn parallel_lines_in_floating_point_cross_halfway() {
         let p = |x: Real| Vec3::new(x, 0.0, 0.0);
         assert_eq!(crossing_point(p(0.0), p(2.0), p(1.0), p(3.0)), p(1.0));
