@@ -212,6 +212,17 @@ pub enum MeshError {
         #[source]
         source: Box<MeshError>,
     },
+    /// An error in positions given in memory, with the argument's name
+    /// (`x_t0` or `x_t1` of [`super::Step::new`], `x` of a query on one
+    /// frame).
+    #[error("{frame}: {source}")]
+    InFrame {
+        /// The argument's name.
+        frame: &'static str,
+        /// The error.
+        #[source]
+        source: Box<MeshError>,
+    },
 }
 
 impl MeshError {
@@ -253,9 +264,9 @@ impl MeshError {
     /// The error without its file (and line) wrappers: what went wrong.
     pub fn innermost(&self) -> &MeshError {
         match self {
-            MeshError::InFile { source, .. } | MeshError::AtLine { source, .. } => {
-                source.innermost()
-            }
+            MeshError::InFile { source, .. }
+            | MeshError::AtLine { source, .. }
+            | MeshError::InFrame { source, .. } => source.innermost(),
             e => e,
         }
     }

@@ -15,6 +15,24 @@ pub fn check_finite(positions: &[Vec3]) -> Result<(), MeshError> {
     Ok(())
 }
 
+/// Checks that positions `x` fit `mesh`: one per vertex
+/// ([`MeshError::VertexCountMismatch`]), every coordinate finite
+/// ([`MeshError::NonFinite`]); the error is wrapped in
+/// [`MeshError::InFrame`] with the argument's name `frame`.
+pub fn check_frame(mesh: &TriMesh, x: &[Vec3], frame: &'static str) -> Result<(), MeshError> {
+    let in_frame = |e: MeshError| MeshError::InFrame {
+        frame,
+        source: Box::new(e),
+    };
+    if x.len() != mesh.num_vertices() {
+        return Err(in_frame(MeshError::VertexCountMismatch {
+            expected: mesh.num_vertices(),
+            found: x.len(),
+        }));
+    }
+    check_finite(x).map_err(in_frame)
+}
+
 /// One step of a deforming mesh: every vertex moves linearly from `x_t0` to
 /// `x_t1` over `t ∈ [0, 1]`.
 #[derive(Debug, Clone, Copy)]
@@ -28,17 +46,11 @@ pub struct Step<'a> {
 }
 
 impl<'a> Step<'a> {
-    /// Pairs two frames of `mesh`, checking vertex counts and finiteness.
+    /// Pairs two frames of `mesh`, checking vertex counts and finiteness
+    /// ([`check_frame`]; the error names `x_t0` or `x_t1`).
     pub fn new(mesh: &'a TriMesh, x_t0: &'a [Vec3], x_t1: &'a [Vec3]) -> Result<Self, MeshError> {
-        for x in [x_t0, x_t1] {
-            if x.len() != mesh.num_vertices() {
-                return Err(MeshError::VertexCountMismatch {
-                    expected: mesh.num_vertices(),
-                    found: x.len(),
-                });
-            }
-            check_finite(x)?;
-        }
+        check_frame(mesh, x_t0, "x_t0")?;
+        check_frame(mesh, x_t1, "x_t1")?;
         Ok(Step { mesh, x_t0, x_t1 })
     }
 
@@ -74,6 +86,34 @@ impl<'a> Step<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A frame that does not fit the mesh is refused by its argument's name.
+    #[test]
+    fn frames_that_do_not_fit_are_named() {
+        let mesh = TriMesh::new(3, vec![[0, 1, 2]]).unwrap();
+        let x = vec![Vec3::zeros(); 3];
+        let mut nan = x.clone();
+        nan[2].z = f64::NAN;
+        for (x_t0, x_t1, says) in [
+            (&x[..2], &x[..], "x_t0: frame has 2 vertices, expected 3"),
+            (&x[..], &x[..1], "x_t1: frame has 1 vertices, expected 3"),
+            (
+                &nan[..],
+                &x[..],
+                "x_t0: vertex 2 (numbered from 0) has a non-finite coordinate NaN",
+            ),
+            (
+                &x[..],
+                &nan[..],
+                "x_t1: vertex 2 (numbered from 0) has a non-finite coordinate NaN",
+            ),
+        ] {
+            let e = Step::new(&mesh, x_t0, x_t1).unwrap_err();
+            assert_eq!(e.to_string(), says);
+            assert!(!matches!(e.innermost(), MeshError::InFrame { .. }));
+        }
+        assert!(Step::new(&mesh, &x, &x).is_ok());
+    }
 
     /// The points come in the data sets' row order, `t = 0` then `t = 1`,
     /// with a pair's edges as `mesh.edges()` numbers them.

@@ -9,7 +9,7 @@ mod read;
 mod trimesh;
 
 pub use error::MeshError;
-pub use frame::{Step, check_finite};
+pub use frame::{Step, check_finite, check_frame};
 pub use obj::{parse_obj, read_obj, write_obj};
 pub use ply::{parse_ply, read_ply, write_ply};
 pub(crate) use read::first_face_difference;

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 use super::{ContactPair, Pipeline, PipelineConfig, PipelineError, StepReport};
 use crate::math::Vec3;
-use crate::mesh::{Step, TriMesh};
+use crate::mesh::{Step, TriMesh, check_frame};
 use crate::narrow_phase::segment_pierces_triangle;
 
 /// The static intersections of a mesh at one instant ([`intersections`]).
@@ -133,7 +133,12 @@ fn find(
     cancel: Option<&AtomicBool>,
     max_pairs: u64,
 ) -> Result<Intersections, PipelineError> {
-    let still = Step::new(mesh, x, x).map_err(PipelineError::Frames)?;
+    check_frame(mesh, x, "x")?;
+    let still = Step {
+        mesh,
+        x_t0: x,
+        x_t1: x,
+    };
     let collect = look == Look::Pairs;
     let config = PipelineConfig {
         collect_pairs: collect,

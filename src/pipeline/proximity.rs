@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use crate::filter::FilterSet;
 use crate::math::Vec3;
-use crate::mesh::{Step, TriMesh};
+use crate::mesh::{Step, TriMesh, check_frame};
 use crate::narrow_phase::{
     SeparationError, point_triangle_distance, segment_segment_distance, validate_separation,
 };
@@ -144,7 +144,12 @@ pub fn proximity_with(
         ..config_at(d)
     };
     config.check()?;
-    let still = Step::new(mesh, x, x).map_err(PipelineError::Frames)?;
+    check_frame(mesh, x, "x")?;
+    let still = Step {
+        mesh,
+        x_t0: x,
+        x_t1: x,
+    };
     let never = AtomicBool::new(false);
     let outcome = Pipeline::new(config).step_cancellable(&still, cancel.unwrap_or(&never))?;
     Ok(Proximity {

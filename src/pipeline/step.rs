@@ -98,7 +98,7 @@ pub enum PipelineError {
     /// fields rather than by [`Step::new`] (which checks the same), or the
     /// frame given to [`super::intersections()`] or [`super::proximity()`].
     #[error("the step's frames: {0}")]
-    Frames(#[source] MeshError),
+    Frames(#[from] MeshError),
     /// [`PipelineConfig::bodies`] do not fit the step's mesh.
     #[error("bodies: {0}")]
     Bodies(#[source] BodiesError),
@@ -241,7 +241,7 @@ impl Pipeline {
         cfg.check()?;
         // `Step`'s fields are public: check what `Step::new` checks (a
         // position per vertex, finite coordinates), in linear time.
-        Step::new(mesh, step.x_t0, step.x_t1).map_err(PipelineError::Frames)?;
+        Step::new(mesh, step.x_t0, step.x_t1)?;
         let min_distance = cfg.min_distance;
         let within = min_distance > 0.0;
         let parts = (cfg.bodies.as_ref())
@@ -674,7 +674,10 @@ mod tests {
                 .step(&step)
                 .expect_err("bad frames");
             assert!(
-                matches!(e, PipelineError::Frames(_)) && e.to_string().contains(says),
+                matches!(
+                    &e,
+                    PipelineError::Frames(MeshError::InFrame { frame: "x_t1", .. })
+                ) && e.to_string().contains(says),
                 "{e}"
             );
             // The BVH's own refit refuses a short frame too.

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use ccdlab::math::Vec3;
-use ccdlab::mesh::{Step, TriMesh};
+use ccdlab::mesh::{MeshError, Step, TriMesh};
 use ccdlab::narrow_phase::oracle;
 use ccdlab::pipeline::{
     Bodies, BodiesError, BodyLabels, DistanceError, Pipeline, PipelineConfig, PipelineError,
@@ -184,16 +184,22 @@ fn bad_arguments_are_typed_errors() {
         proximity_distance(-1.0).unwrap_err().to_string(),
         "-1.0 is negative; a distance is at least 0"
     );
-    assert!(matches!(
-        proximity(&mesh, &x[..2], 0.1),
-        Err(PipelineError::Frames(_))
-    ));
+    let short = proximity(&mesh, &x[..2], 0.1).unwrap_err();
+    assert!(
+        matches!(
+            &short,
+            PipelineError::Frames(MeshError::InFrame { frame: "x", source })
+                if matches!(**source, MeshError::VertexCountMismatch { found: 2, .. })
+        ),
+        "{short}"
+    );
     let mut bad = x.clone();
     bad[1].y = f64::NAN;
-    assert!(matches!(
-        proximity(&mesh, &bad, 0.1),
-        Err(PipelineError::Frames(_))
-    ));
+    let nan = proximity(&mesh, &bad, 0.1).unwrap_err();
+    assert_eq!(
+        nan.to_string(),
+        "the step's frames: x: vertex 1 (numbered from 0) has a non-finite coordinate NaN"
+    );
     let options = ProximityOptions {
         bodies: Some(Bodies::StillObstacle),
         ..ProximityOptions::default()
