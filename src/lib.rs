@@ -90,6 +90,15 @@
 
 #![warn(missing_docs)]
 
+/// The nalgebra whose `Vector3<f64>` is [`math::Vec3`], the type of every
+/// position the library takes: a crate that builds its frames with it needs
+/// no nalgebra of its own (nor one of another version).
+pub use nalgebra;
+/// The rayon whose pool a step runs on (the current one): a crate that runs
+/// steps on a pool of its own ([`rayon::ThreadPoolBuilder`]) needs no rayon
+/// of its own.
+pub use rayon;
+
 #[cfg(feature = "baselines")]
 pub mod baseline;
 pub mod bounding_volume;

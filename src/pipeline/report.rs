@@ -219,6 +219,14 @@ pub struct StepReport {
     /// conservative lower bound: never later than the true one, and it may
     /// equal it. `0` when a pair touches, or is within `d`, at `t = 0`;
     /// `null` without contact.
+    ///
+    /// As a simulator's step size along `x_t1 − x_t0` (the README's *time
+    /// of impact as a step size*): `None` allows the whole step; otherwise
+    /// step to a fraction of it (IPC's `0.8·toi`, say) with
+    /// [`super::PipelineConfig::min_distance`] `d > 0` to keep a gap, since
+    /// the positions at `toi` itself may touch; `Some(0.0)` means no step
+    /// can be taken from these positions. The rounded positions of the
+    /// shortened step are certified by a step to them, if need be.
     pub toi: Option<f64>,
     /// An upper bound on the earliest time of impact.
     pub toi_upper: Option<f64>,
