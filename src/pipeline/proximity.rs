@@ -17,7 +17,8 @@
 use std::sync::atomic::AtomicBool;
 
 use super::{
-    Bodies, BodiesError, ContactPair, Pipeline, PipelineConfig, PipelineError, StepReport,
+    Bodies, BodiesError, ContactPair, Pipeline, PipelineConfig, PipelineError, StepOutcome,
+    StepReport,
 };
 use rayon::prelude::*;
 
@@ -110,7 +111,9 @@ impl Default for ProximityOptions {
 /// codimensional points' pairs; features that share a vertex are never
 /// paired), listed, on the current rayon pool. Exact for every double
 /// input; the same for any thread count. `d = 0` gives the pairs that touch
-/// ([`super::Intersections::touching`]).
+/// ([`super::Intersections::touching`]). Each call builds a BVH; many calls
+/// on one mesh may keep a pipeline that refits it instead
+/// ([`PipelineConfig::proximity`]).
 ///
 /// # Errors
 /// [`PipelineError::Distance`] for a negative, infinite or NaN `d`;
@@ -133,16 +136,14 @@ pub fn proximity_with(
     options: &ProximityOptions,
     cancel: Option<&AtomicBool>,
 ) -> Result<Proximity, PipelineError> {
-    let d = proximity_distance(d)?;
-    if options.bodies == Some(Bodies::StillObstacle) {
-        return Err(PipelineError::Bodies(BodiesError::NoMotion));
-    }
     let config = PipelineConfig {
         collect_pairs: options.collect_pairs,
-        min_distance: d,
         bodies: options.bodies.clone(),
-        ..config_at(d)
+        ..PipelineConfig::proximity(d)?
     };
+    if config.bodies == Some(Bodies::StillObstacle) {
+        return Err(PipelineError::Bodies(BodiesError::NoMotion));
+    }
     config.check()?;
     check_frame(mesh, x, "x")?;
     let still = Step {
@@ -152,10 +153,40 @@ pub fn proximity_with(
     };
     let never = AtomicBool::new(false);
     let outcome = Pipeline::new(config).step_cancellable(&still, cancel.unwrap_or(&never))?;
-    Ok(Proximity {
-        report: outcome.report,
-        pairs: outcome.pairs,
-    })
+    Ok(outcome.into())
+}
+
+impl PipelineConfig {
+    /// The configuration [`proximity`] steps with at distance `d`, the pairs
+    /// collected: for a simulator that asks for the pairs within `d` at many
+    /// positions of one mesh (every iteration of a solve, say). A
+    /// [`Pipeline`] kept with it refits its BVH from call to call, where
+    /// [`proximity`] builds one each time; step it with the positions at
+    /// both ends (`Step::new(&mesh, &x, &x)`): its outcome is the
+    /// [`Proximity`] (`Proximity::from`). [`PipelineConfig::bodies`] and
+    /// [`PipelineConfig::collect_pairs`] may be set on it as
+    /// [`ProximityOptions`] would.
+    ///
+    /// # Errors
+    /// [`DistanceError`] for a negative, infinite or NaN `d`.
+    pub fn proximity(d: f64) -> Result<PipelineConfig, DistanceError> {
+        let d = proximity_distance(d)?;
+        Ok(PipelineConfig {
+            collect_pairs: true,
+            min_distance: d,
+            ..config_at(d)
+        })
+    }
+}
+
+impl From<StepOutcome> for Proximity {
+    /// The pairs of a step at rest (`x` at both ends).
+    fn from(outcome: StepOutcome) -> Proximity {
+        Proximity {
+            report: outcome.report,
+            pairs: outcome.pairs,
+        }
+    }
 }
 
 /// Why a distance is no distance ([`proximity_distance`]).

@@ -12,8 +12,8 @@ use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh};
 use ccdlab::narrow_phase::oracle;
 use ccdlab::pipeline::{
-    Bodies, BodiesError, BodyLabels, DistanceError, Pipeline, PipelineConfig, PipelineError,
-    ProximityOptions, proximity, proximity_distance, proximity_with,
+    Bodies, BodiesError, BodyLabels, BvhMode, DistanceError, Pipeline, PipelineConfig,
+    PipelineError, Proximity, ProximityOptions, proximity, proximity_distance, proximity_with,
 };
 use proptest::prelude::*;
 
@@ -162,6 +162,35 @@ fn the_real_frames_give_the_still_steps_pairs() {
             );
         }
     }
+}
+
+/// A pipeline kept with `PipelineConfig::proximity(d)` and stepped at rest
+/// at one position, then at another (its BVH refitted), gives `proximity`'s
+/// pairs and counts at each.
+#[test]
+fn a_kept_pipeline_gives_proximitys_pairs_at_each_position() {
+    let scene = funnel();
+    let mesh = &scene.mesh;
+    let d = 1e-3;
+    let mut pipeline = Pipeline::new(PipelineConfig::proximity(d).unwrap());
+    for (i, x) in [&scene.x_t0, &scene.x_t1].into_iter().enumerate() {
+        let kept = Proximity::from(pipeline.step(&Step::new(mesh, x, x).unwrap()).unwrap());
+        let fresh = proximity(mesh, x, d).unwrap();
+        assert!(!fresh.pairs.is_empty());
+        assert_eq!(keys(&kept.pairs), keys(&fresh.pairs), "position {i}");
+        assert_eq!(
+            (kept.report.vf, kept.report.ee),
+            (fresh.report.vf, fresh.report.ee)
+        );
+        let mode = if i == 0 {
+            BvhMode::Build
+        } else {
+            BvhMode::Refit
+        };
+        assert_eq!(kept.report.bvh, mode);
+    }
+    assert!(PipelineConfig::proximity(-1.0).is_err());
+    assert!(PipelineConfig::proximity(f64::NAN).is_err());
 }
 
 #[test]
