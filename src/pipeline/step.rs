@@ -101,7 +101,7 @@ pub enum PipelineError {
     Frames(#[from] MeshError),
     /// [`PipelineConfig::bodies`] do not fit the step's mesh.
     #[error("bodies: {0}")]
-    Bodies(#[source] BodiesError),
+    Bodies(#[from] BodiesError),
     /// [`PipelineConfig::min_distance`] is not a finite distance.
     #[error("min_distance: {0}")]
     MinDistance(#[from] SeparationError),
