@@ -197,6 +197,16 @@ impl Pipeline {
         &self.config
     }
 
+    /// Replaces the configuration (another minimum separation or filter
+    /// set, say, between the steps of one mesh). The next step refits the
+    /// kept BVH when the tree fits the new configuration (the same
+    /// [`PipelineConfig::axes`], time-aligned pruning and minimum
+    /// separation), and builds one otherwise; its outcome is a fresh
+    /// pipeline's with `config`.
+    pub fn set_config(&mut self, config: PipelineConfig) {
+        self.config = config;
+    }
+
     /// The BVH the pipeline keeps for its next step, if any (after a step
     /// that succeeded: that step's, built or refitted by it).
     pub(super) fn bvh(&self) -> Option<&Bvh> {
@@ -690,6 +700,35 @@ mod tests {
                 ));
             }
         }
+    }
+
+    /// A configuration replaced between steps: a new minimum separation
+    /// builds the next step's tree, the same one refits it, and either
+    /// step reports what a fresh pipeline does.
+    #[test]
+    fn a_replaced_configuration_gives_a_fresh_pipelines_step() {
+        let (mesh, x0, x1) = crossing_sheets(6);
+        let step = Step::new(&mesh, &x0, &x1).expect("matching frames");
+        let at = |d: f64| PipelineConfig {
+            min_distance: d,
+            collect_pairs: true,
+            ..PipelineConfig::default()
+        };
+        let mut kept = Pipeline::new(at(0.0));
+        let touching = kept.step(&step).unwrap().pairs.len();
+        for (d, mode) in [(0.5, BvhMode::Build), (0.5, BvhMode::Refit)] {
+            kept.set_config(at(d));
+            let got = kept.step(&step).unwrap();
+            let fresh = Pipeline::new(at(d)).step(&step).unwrap();
+            assert_eq!(got.report.bvh, mode);
+            assert!(got.pairs.len() > touching);
+            assert_eq!(got.pairs, fresh.pairs);
+            assert_eq!(
+                (got.report.vf, got.report.ee, got.report.toi),
+                (fresh.report.vf, fresh.report.ee, fresh.report.toi)
+            );
+        }
+        assert_eq!(kept.config().min_distance, 0.5);
     }
 
     /// However few loose brackets a task may keep (so that it narrows them
