@@ -255,8 +255,23 @@ mod tests {
             v(3.0, 0.0),
             v(3.0, 5.0)
         ));
+        // Collinear, meeting end to end.
+        assert!(segments_intersect(
+            v(0.0, 0.0),
+            v(1.0, 0.0),
+            v(1.0, 0.0),
+            v(2.0, 0.0)
+        ));
         assert!(point_on_segment(v(1.0, 1.0), v(0.0, 0.0), v(2.0, 2.0)));
         assert!(!point_on_segment(v(3.0, 3.0), v(0.0, 0.0), v(2.0, 2.0)));
+        // The closed segment: both ends, either way round, and the
+        // axis-parallel segments (an equal coordinate is both bounds).
+        for (a, b) in [(v(0.0, 0.0), v(2.0, 2.0)), (v(2.0, 2.0), v(0.0, 0.0))] {
+            assert!(point_on_segment(a, a, b) && point_on_segment(b, a, b));
+        }
+        assert!(point_on_segment(v(1.0, 2.0), v(1.0, 0.0), v(1.0, 3.0)));
+        assert!(point_on_segment(v(2.0, 1.0), v(0.0, 1.0), v(3.0, 1.0)));
+        assert!(!point_on_segment(v(1.0, 4.0), v(1.0, 0.0), v(1.0, 3.0)));
     }
 
     proptest! {
