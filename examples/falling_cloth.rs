@@ -91,8 +91,10 @@ fn simulate(
     let mut resting: Vec<bool> = (0..x.len()).map(|p| p >= sheet).collect();
     let mut frames_with_contact = 0;
     for frame in 0..frames {
-        for (vel, _) in v.iter_mut().zip(&resting).filter(|(_, r)| !**r) {
-            vel.z -= G * DT;
+        for (vel, &rests) in v.iter_mut().zip(&resting) {
+            if !rests {
+                vel.z -= G * DT;
+            }
         }
         let x1: Vec<Vec3> = x.iter().zip(&v).map(|(p, vel)| p + vel * DT).collect();
         let outcome = pipeline.step(&Step::new(&mesh, &x, &x1)?)?;

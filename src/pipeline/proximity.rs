@@ -171,10 +171,22 @@ impl PipelineConfig {
     /// [`DistanceError`] for a negative, infinite or NaN `d`.
     pub fn proximity(d: f64) -> Result<PipelineConfig, DistanceError> {
         let d = proximity_distance(d)?;
+        // The stages that pay at separation `d` on a step at rest (module
+        // doc): DNF alone at `d > 0`; at `d = 0` the default pipeline, as
+        // for `intersections`.
+        let stages = if d > 0.0 {
+            PipelineConfig {
+                filters: FilterSet::Dnf,
+                window: false,
+                ..PipelineConfig::default()
+            }
+        } else {
+            PipelineConfig::default()
+        };
         Ok(PipelineConfig {
             collect_pairs: true,
             min_distance: d,
-            ..config_at(d)
+            ..stages
         })
     }
 }
@@ -208,19 +220,5 @@ pub fn proximity_distance(d: f64) -> Result<f64, DistanceError> {
         Ok(d) => Ok(d),
         Err(SeparationError::Negative(d)) => Err(DistanceError::Negative(d)),
         Err(_) => Err(DistanceError::NotFinite(d)),
-    }
-}
-
-/// The stages that pay at separation `d` on a step at rest (module doc):
-/// at `d = 0` the default pipeline, as for [`super::intersections()`].
-fn config_at(d: f64) -> PipelineConfig {
-    if d > 0.0 {
-        PipelineConfig {
-            filters: FilterSet::Dnf,
-            window: false,
-            ..PipelineConfig::default()
-        }
-    } else {
-        PipelineConfig::default()
     }
 }
