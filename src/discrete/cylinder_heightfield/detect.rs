@@ -416,6 +416,66 @@ mod tests {
     }
 
     #[test]
+    fn tilted_barrels_touching_at_a1_are_single_points_within_the_cylinder() {
+        // The lowest point A₁ exactly on the ground, in exact arithmetic: its
+        // projection Ã₁ is A₁, on the rim of the lower base (ρ = r, z = −h/2
+        // in the cylinder's frame) up to rounding, which the rounding slack
+        // absorbs: the paper's test of case (11) accepts it and the one
+        // contact point is A₁ at depth 0. Tilts and positions vary, so that
+        // the rounding falls on both sides of the rim.
+        let (r, h) = (0.3, 1.0);
+        for tilt in 1..=12 {
+            let axis = Vec3::new(0.1 * tilt as Real, 0.05 * tilt as Real, 2.0).normalize();
+            let w = (axis.z * axis - Vec3::z()).normalize();
+            let drop = 0.5 * h * axis.z - r * w.z;
+            for shift in 0..4 {
+                let xy = Vec3::new(
+                    1.9 + 0.013 * shift as Real,
+                    1.7 + 0.007 * shift as Real,
+                    0.0,
+                );
+                let cyl = Cylinder::new(xy + drop * Vec3::z(), axis, r, h).unwrap();
+                let a1 = cyl.centre() - 0.5 * h * axis + r * w;
+                for params in [Params::default(), per_element()] {
+                    let (rep, out) = run(&cyl, &flat(), &params);
+                    let case = (tilt, shift, params.eps_h);
+                    assert_eq!(rep.outcome, Outcome::Contact, "{case:?}");
+                    assert_eq!(rep.stats.paper_misses, [0; 3], "{case:?}");
+                    assert_eq!(out.len(), 1, "{case:?} {:?}", rep.stats);
+                    assert_eq!(out[0].source, PointSource::SinglePoint, "{case:?}");
+                    assert!((out[0].point - a1).norm() < 1e-12, "{case:?}");
+                    assert!(out[0].depth.abs() < 1e-12, "{case:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_element_whose_edge_is_tangent_to_the_base_is_in_its_projection() {
+        // A standing barrel sunk 0.01 into flat ground, its base circle
+        // tangent to the grid line x = 2 from the right, or up to a few ulps
+        // of its centre's x away from it: the elements left of the line
+        // touch the cylinder along its side within the rounding slack, and
+        // their edge on the line touches the projected base (the unit circle
+        // in scaled coordinates) within the same slack.
+        for k in 0..48 {
+            let r = 0.2 + 0.0071 * (k / 8) as Real;
+            let ulps = (k % 8) as Real * Real::EPSILON;
+            let x = (2.0 + r) * (1.0 + ulps);
+            let cyl = Cylinder::new(Vec3::new(x, 2.1, 0.49), Vec3::z(), r, 1.0).unwrap();
+            let (rep, out) = run(&cyl, &flat(), &per_element());
+            assert_eq!(rep.outcome, Outcome::Contact, "r = {r}");
+            assert_eq!(rep.stats.outside_projection, 0, "r = {r}: {:?}", rep.stats);
+            assert_eq!(rep.stats.paper_misses, [0; 3], "r = {r}");
+            let c1 = Vec3::new(x, 2.1, -0.01);
+            for p in &out {
+                assert!((p.depth - 0.01).abs() < 1e-12, "r = {r}: {p:?}");
+                assert!(((p.point - c1).norm() - r).abs() < 1e-12, "r = {r}: {p:?}");
+            }
+        }
+    }
+
+    #[test]
     fn touching_and_just_separated() {
         let standing =
             |z: Real| Cylinder::new(Vec3::new(1.9, 2.1, z), Vec3::z(), 0.3, 1.0).unwrap();
