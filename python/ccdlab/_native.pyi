@@ -211,11 +211,19 @@ class Pipeline:
     ) -> "Pipeline": ...
     def step(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> StepResult:
         """Runs one step (the first builds the BVH, the next ones refit it)."""
+    def proximity(
+        self, V: npt.ArrayLike, *, distances: bool = False
+    ) -> Dict[str, npt.NDArray[Any]]:
+        """The pairs within this pipeline's ``min_distance`` at the positions ``V``:
+        ``proximity(V, F, min_distance, ...)``'s answer (with this pipeline's edges and
+        bodies), from the kept BVH refitted. Raises ValueError for bad positions and for
+        ``self_collision="moving"``."""
     def rebuild_next(self) -> None:
         """Makes the next step build its BVH anew."""
     @property
     def config(self) -> Dict[str, Any]:
-        """The configuration, as the keyword arguments that give it."""
+        """The configuration, as the keyword arguments that give it: a new dict at each
+        read (changing it changes nothing; the configuration is fixed)."""
     @property
     def faces(self) -> npt.NDArray[np.int64]:
         """The mesh's triangles, (m, 3), read-only."""
@@ -284,8 +292,10 @@ def proximity(
     distances: bool = False,
 ) -> Dict[str, npt.NDArray[Any]]:
     """The pairs of a mesh's features within Euclidean distance ``d`` of each other at
-    one instant, exact (a barrier's active set; the IPC Toolkit's collisions within
-    ``dhat``): the colliding pairs of ``step(V, V, F, min_distance=d)``.
+    one instant, exact (a barrier's active set): the colliding pairs of
+    ``step(V, V, F, min_distance=d)``. These are pairs of primitives, before the IPC
+    Toolkit's merge of those whose closest points are one vertex-edge or vertex-vertex
+    pair into one collision.
 
     ``"vf"``, ``"ee"``, ``"ve"``, ``"vv"``: int64 (m, 2) pairs, indexed as
     ``StepResult.vf_pairs`` and the others, each ascending. With ``distances=True``,

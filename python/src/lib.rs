@@ -46,8 +46,8 @@ use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
 use ccdlab::pipeline::{
-    Bodies, ContactPair, Pipeline, PipelineError, ProximityOptions, SelfColliding, StepOutcome,
-    intersections_with, proximity_distance, proximity_with,
+    Bodies, ContactPair, Pipeline, PipelineConfig, PipelineError, Proximity, ProximityOptions,
+    SelfColliding, StepOutcome, intersections_with, proximity_distance, proximity_with,
 };
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
@@ -77,6 +77,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use arrays::*;
 use options::*;
+use static_queries::{PROXIMITY_NO_MOTION, proximity_dict};
 use step_result::{StepResult, kind_of, pairs_by_kind};
 use workers::{Workers, run_interruptible, thread_pool};
 

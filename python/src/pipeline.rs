@@ -188,6 +188,28 @@ struct PipelineState {
 }
 
 impl PyPipeline {
+    /// The pool and the mesh of a step on `n` vertices, made when missing
+    /// (the mesh by the first step, its indices checked against `n`; the
+    /// pool anew in a forked child), with the inner pipeline.
+    fn ready<'s>(
+        &self,
+        py: Python<'_>,
+        state: &'s mut PipelineState,
+        n: usize,
+    ) -> PyResult<(&'s Workers, &'s TriMesh, &'s mut Pipeline)> {
+        let PipelineState { mesh, inner, pool } = state;
+        if pool.as_ref().is_none_or(Workers::is_foreign) {
+            // An inherited pool is leaked by its drop.
+            *pool = Some(thread_pool(self.options.threads)?);
+        }
+        let pool = pool.as_ref().expect("built above");
+        if mesh.is_none() {
+            *mesh = Some(build_mesh(py, pool, n, self.faces.clone(), &self.edges)?);
+            let _ = self.num_vertices.set(n);
+        }
+        Ok((pool, mesh.as_ref().expect("built above"), inner))
+    }
+
     /// The state, held to change it; a `RuntimeError` that says so when
     /// another thread is running one of its steps (the interpreter lock is
     /// released during a step, and a pipeline's steps follow one another).
@@ -313,22 +335,78 @@ impl PyPipeline {
         V1: &Bound<'_, PyAny>,
     ) -> PyResult<StepResult> {
         let mut state = self.busy_checked()?;
-        let PipelineState { mesh, inner, pool } = &mut *state;
-        let (x_t0, x_t1) = frames(V0, V1, mesh.as_ref().map(TriMesh::num_vertices))?;
-        if pool.as_ref().is_none_or(Workers::is_foreign) {
-            // An inherited pool is leaked by its drop.
-            *pool = Some(thread_pool(self.options.threads)?);
-        }
-        let pool = pool.as_ref().expect("built above");
-        if mesh.is_none() {
-            // Its topology checks the indices against the first step's count.
-            let n = x_t0.len();
-            *mesh = Some(build_mesh(py, pool, n, self.faces.clone(), &self.edges)?);
-            let _ = self.num_vertices.set(n);
-        }
-        let mesh = mesh.as_ref().expect("built above");
+        let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
         StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
+    }
+
+    /// The pairs within this pipeline's ``min_distance`` of each other at
+    /// the positions ``V``: what ``ccdlab.proximity(V, F, min_distance, ...)``
+    /// answers with this pipeline's ``edges``, ``bodies`` and
+    /// ``self_collision`` (the same pairs in the same order, the same
+    /// distances), from the kept BVH, refitted: a barrier's active set asked
+    /// at every iteration of a solve. It is the step from ``V`` to ``V``
+    /// with every colliding pair kept (whatever ``collect_pairs`` says).
+    ///
+    /// Its filters and time-aligned pruning cull nothing more at rest than
+    /// DNF alone (what ``ccdlab.proximity`` runs), and cost a little:
+    /// ``filters="dnf", window=False`` makes a pipeline kept for this alone
+    /// run as ``proximity`` does.
+    ///
+    /// Parameters
+    /// ----------
+    /// V : ndarray, shape (n, 3), float64, float32 or integer
+    ///     Vertex positions (converted as for ``ccdlab.step``).
+    /// distances : bool, optional
+    ///     Also each pair's Euclidean distance, as ``ccdlab.proximity``
+    ///     gives it (default False).
+    ///
+    /// Returns
+    /// -------
+    /// dict
+    ///     As ``ccdlab.proximity``.
+    ///
+    /// Raises
+    /// ------
+    /// ValueError
+    ///     Bad positions, or another vertex count than the mesh's;
+    ///     a pipeline made with ``self_collision="moving"`` (at one instant
+    ///     nothing moves).
+    /// RuntimeError
+    ///     The pipeline is running a step in another thread.
+    #[pyo3(signature = (V, *, distances = false))]
+    #[allow(non_snake_case)]
+    fn proximity<'py>(
+        &self,
+        py: Python<'py>,
+        V: &Bound<'py, PyAny>,
+        distances: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if self.options.config.bodies == Some(Bodies::StillObstacle) {
+            return Err(value_error(PROXIMITY_NO_MOTION));
+        }
+        let mut state = self.busy_checked()?;
+        let x = points(V, "V")?;
+        if let Some(n) = state.mesh.as_ref().map(TriMesh::num_vertices)
+            && x.len() != n
+        {
+            return Err(value_error(format!(
+                "V has {} vertices but this pipeline's mesh has {n}",
+                x.len()
+            )));
+        }
+        let (pool, mesh, inner) = self.ready(py, &mut state, x.len())?;
+        let config = inner.config().clone();
+        inner.set_config(PipelineConfig {
+            collect_pairs: true,
+            ..config.clone()
+        });
+        let outcome = run_step(py, pool, inner, mesh, &x, &x);
+        inner.set_config(config);
+        let found = Proximity::from(outcome?);
+        let measured = distances.then(|| py.detach(|| pool.install(|| found.distances(mesh, &x))));
+        proximity_dict(py, &found, measured, mesh)
     }
 
     /// Makes the next step build its BVH anew instead of refitting it
@@ -338,7 +416,9 @@ impl PyPipeline {
         Ok(())
     }
 
-    /// The configuration, as the keyword arguments that give it.
+    /// The configuration, as the keyword arguments that give it: a new dict
+    /// at each read (changing it changes nothing; a pipeline's configuration
+    /// is fixed when it is made, and its BVH is built for it).
     #[getter]
     fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         self.options.to_dict(py)

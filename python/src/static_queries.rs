@@ -86,13 +86,19 @@ pub(crate) fn has_intersections(
 }
 
 /// The pairs of a mesh's features within distance ``d`` of each other at
-/// one instant, exactly: the active set of a barrier (the IPC Toolkit's
-/// collisions within ``dhat``).
+/// one instant, exactly: the active set of a barrier.
 ///
 /// Vertex–face, edge–edge and the codimensional points' pairs (features
 /// that share a vertex are never paired) whose Euclidean distance is at
 /// most ``d``: the colliding pairs of ``ccdlab.step(V, V, F,
 /// min_distance=d)``, decided at rest. Exact for every float64 input.
+/// These are pairs of primitives, as the IPC Toolkit's candidates within
+/// ``dhat``; its collisions then merge the pairs whose closest points are
+/// the same vertex–edge or vertex–vertex pair (a vertex nearest to an edge
+/// of two faces: two vertex–face pairs here, one edge–vertex collision
+/// there), so a barrier summed over these pairs weighs such a contact once
+/// per pair. A simulation that keeps a ``Pipeline`` asks it
+/// (``Pipeline.proximity``) to refit one BVH from call to call.
 ///
 /// Parameters
 /// ----------
@@ -149,10 +155,7 @@ pub(crate) fn proximity<'py>(
         .map_err(|e| value_error(format!("d: {e}")))?;
     let bodies = parse_bodies(bodies, self_collision, None)?;
     if bodies == Some(Bodies::StillObstacle) {
-        return Err(value_error(
-            "self_collision: \"moving\" makes what does not move in a step the obstacle, and at \
-             one instant nothing moves; pass bodies= with a bool per body",
-        ));
+        return Err(value_error(PROXIMITY_NO_MOTION));
     }
     let options = ProximityOptions {
         collect_pairs: true,
@@ -164,8 +167,25 @@ pub(crate) fn proximity<'py>(
             let measured = distances.then(|| found.distances(mesh, x));
             Ok((found, measured))
         })?;
+    proximity_dict(py, &found, measured, &mesh)
+}
+
+/// The refusal of `self_collision="moving"` by [`proximity`] and
+/// `Pipeline.proximity`.
+pub(crate) const PROXIMITY_NO_MOTION: &str = "self_collision: \"moving\" makes what does not \
+    move in a step the obstacle, and at one instant nothing moves; pass bodies= with a bool per \
+    body";
+
+/// The dict of [`proximity`] (and `Pipeline.proximity`): the pairs by kind
+/// and, when `measured`, their distances in the same order.
+pub(crate) fn proximity_dict<'py>(
+    py: Python<'py>,
+    found: &Proximity,
+    measured: Option<Vec<f64>>,
+    mesh: &TriMesh,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    let pairs = pairs_by_kind(&found.pairs, &mesh)?;
+    let pairs = pairs_by_kind(&found.pairs, mesh)?;
     const NAMES: [&str; 4] = ["vf", "ee", "ve", "vv"];
     for (name, (ids, _)) in NAMES.into_iter().zip(pairs) {
         out.set_item(name, read_only(py, pairs_array(py, ids)?)?)?;
@@ -173,7 +193,7 @@ pub(crate) fn proximity<'py>(
     if let Some(measured) = measured {
         let mut by_kind: [Vec<f64>; 4] = Default::default();
         for (p, r) in found.pairs.iter().zip(measured) {
-            by_kind[kind_of(p, &mesh)?.0].push(r);
+            by_kind[kind_of(p, mesh)?.0].push(r);
         }
         for (name, r) in NAMES.into_iter().zip(by_kind) {
             let array = r.into_pyarray(py).into_any().unbind();

@@ -36,6 +36,45 @@ def test_the_pairs_of_a_step_that_does_not_move():
     assert all(np.array_equal(one[k], found[k]) for k in found)
 
 
+def test_a_kept_pipeline_answers_proximity_as_the_one_shot_call():
+    V0, funnel = ccdlab.read_mesh(FUNNEL / "frames" / "227.ply")
+    V1, _ = ccdlab.read_mesh(FUNNEL / "frames" / "228.ply")
+    E = ccdlab.edges(funnel)
+    d = 0.01 * np.linalg.norm(V0[E[:, 0]] - V0[E[:, 1]], axis=1).mean()
+    # Not collecting pairs, default filters: the answer is the same; its
+    # configuration is as made after each call.
+    kept = ccdlab.Pipeline(funnel, min_distance=d)
+    for i, X in enumerate((V0, V1, 0.5 * (V0 + V1))):
+        got = kept.proximity(X, distances=True)
+        want = ccdlab.proximity(X, funnel, d, distances=True)
+        assert sorted(got) == sorted(want)
+        assert all(np.array_equal(got[k], want[k]) for k in want), i
+        assert not got["vf"].flags.writeable
+        assert len(got["vf"]) > 0 and len(got["ee"]) > 0
+    assert kept.config["collect_pairs"] is False
+    assert kept.step(V0, V1).vf_pairs is None
+    assert set(kept.proximity(V0)) == {"vf", "ee", "ve", "vv"}
+    # Bodies as the pipeline's: those across the two components only.
+    across = ccdlab.Pipeline(F, min_distance=0.5, self_collision=False)
+    assert across.proximity(V)["vf"].tolist() == [[3, 0]]
+    alone = ccdlab.Pipeline(F, min_distance=0.5, bodies=np.zeros(6, int), self_collision=False)
+    assert alone.proximity(V)["vf"].shape == (0, 2)
+
+
+def test_a_kept_pipeline_refuses_what_proximity_refuses():
+    with pytest.raises(ValueError, match="moving"):
+        ccdlab.Pipeline(F, min_distance=0.5, self_collision="moving").proximity(V)
+    p = ccdlab.Pipeline(F, min_distance=0.5)
+    with pytest.raises(ValueError, match=r"^V: vertex 1 \(numbered from 0\) has a non-finite"):
+        p.proximity(np.where(np.arange(6)[:, None] == 1, np.nan, V))
+    with pytest.raises(ValueError, match="F: face 1 refers to vertex 5"):
+        p.proximity(V[:5])
+    assert p.proximity(V)["vf"].tolist() == [[3, 0]]
+    with pytest.raises(ValueError, match="V has 5 vertices but this pipeline's mesh has 6"):
+        p.proximity(V[:5])
+    assert p.proximity(V)["vf"].tolist() == [[3, 0]]
+
+
 def _sq(v):
     return sum(x * x for x in v)
 

@@ -1,7 +1,8 @@
 //! The pairs of a mesh's features within a distance `d` of each other at
 //! one instant (docs/design.md §5, "Proximity"): the set that a barrier
-//! method keeps active (the IPC Toolkit builds it as its collisions within
-//! `dhat`), decided exactly.
+//! method keeps active, decided exactly (the IPC Toolkit builds its
+//! collisions within `dhat` from such pairs, merging those whose closest
+//! points are one vertex–edge or vertex–vertex pair; these are not merged).
 //!
 //! It is the step that does not move (`x` at `t = 0` and at `t = 1`) at the
 //! minimum separation `d` (Wan, Fu & Yao 2022's pipeline with the k-DOPs
