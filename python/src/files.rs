@@ -143,7 +143,7 @@ pub(crate) fn read_mesh<'py>(
 /// ------
 /// ValueError
 ///     A wrong shape or dtype, a negative index, a face repeating a vertex,
-///     an edge joining a vertex to itself, or no faces and no edges.
+///     or an edge joining a vertex to itself.
 #[pyfunction]
 #[pyo3(signature = (F, edges = None))]
 #[allow(non_snake_case)]

@@ -19,7 +19,8 @@ use super::*;
 ///     converted exactly, larger ones refused).
 /// F : ndarray, shape (m, 3), any integer dtype
 ///     Triangles as vertex indices, from 0; three distinct corners each
-///     (none, ``numpy.empty((0, 3), int)``, for rods alone).
+///     (none, ``numpy.empty((0, 3), int)``, for rods alone, or for points
+///     alone: particles, without ``edges``).
 /// edges : ndarray, shape (e, 2), any integer dtype, or None, optional
 ///     Codimensional edges (rods, hair, seams: edges in no triangle), as
 ///     the IPC Toolkit's ``CollisionMesh`` takes them (default None). An
@@ -91,8 +92,8 @@ use super::*;
 /// ValueError
 ///     A wrong shape or dtype, a non-finite coordinate, frames of different
 ///     vertex counts, a face or edge index out of range, a face repeating a
-///     vertex, an edge joining a vertex to itself, no faces and no edges, a
-///     bad option, or ``bodies`` that do not fit the mesh.
+///     vertex, an edge joining a vertex to itself, a bad option, or
+///     ``bodies`` that do not fit the mesh.
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
     window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
@@ -161,9 +162,9 @@ pub(crate) fn step(
 /// Raises
 /// ------
 /// ValueError
-///     A wrong shape or dtype of ``F`` or ``edges``, a negative index, no
-///     faces and no edges, a face repeating a vertex, an edge joining a
-///     vertex to itself, or a bad option (with ``num_vertices`` given,
+///     A wrong shape or dtype of ``F`` or ``edges``, a negative index, a
+///     face repeating a vertex, an edge joining a vertex to itself, or a bad
+///     option (with ``num_vertices`` given,
 ///     ``bodies`` that do not fit the mesh too).
 #[pyclass(module = "ccdlab", name = "Pipeline", frozen)]
 pub(crate) struct PyPipeline {

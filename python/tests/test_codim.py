@@ -46,6 +46,26 @@ def test_rods_alone_and_points():
     assert r.report["faces"] == 0
 
 
+def test_points_alone_are_particles():
+    # No faces and no edges: points 0 and 1 meet at t = 5/6 and come within
+    # 0.1 of each other at t = 3/4; point 2 stays far.
+    V0 = np.array([[0.0, 0, 0], [1, 0, 0], [5, 5, 5]])
+    V1 = np.array([[0.6, 0, 0], [0.4, 0, 0], [5, 5, 6]])
+    none = np.empty((0, 3), dtype=np.int64)
+    r = ccdlab.step(V0, V1, none, collect_pairs=True)
+    assert r.toi <= 5 / 6 <= r.toi_upper and r.toi_upper - r.toi < 1e-12
+    assert r.vv_pairs.tolist() == [[0, 1]]
+    assert r.vf_pairs.shape == r.ee_pairs.shape == r.ve_pairs.shape == (0, 2)
+    near = ccdlab.step(V0, V1, none, min_distance=0.1)
+    assert near.toi <= 0.75 <= near.toi_upper
+    p = ccdlab.Pipeline(none, min_distance=0.1)
+    assert p.step(V0, V1).toi == near.toi and p.step(V0, V1).report["bvh"] == "refit"
+    assert ccdlab.proximity(V1, none, 0.2)["vv"].tolist() == [[0, 1]]
+    assert not ccdlab.has_intersections(V0, none)
+    # Nothing at all: nothing collides.
+    assert ccdlab.step(np.empty((0, 3)), np.empty((0, 3)), none).toi is None
+
+
 def scene(seed):
     """A 3 x 3 sheet and a zig-zag rod chain falling through it, a rod edge
     given as one of the sheet's too, and a point; random jitter."""
@@ -131,8 +151,6 @@ def test_bad_edges_are_clear_errors():
     p = ccdlab.Pipeline(F, edges=np.array([[3, 5]]))
     with pytest.raises(ValueError, match="edges: edge 0 refers to vertex 5"):
         p.step(V0, V1)
-    with pytest.raises(ValueError, match="F: the mesh has no faces and no edges"):
-        ccdlab.step(V0, V1, np.empty((0, 3), int))
     # A rod may cross bodies (both here colliding with themselves: every pair).
     across = ccdlab.step(V0, V1, F, edges=E, bodies=[0, 0, 0, 1, 0], self_collision=True, collect_pairs=True)
     plain = ccdlab.step(V0, V1, F, edges=E, collect_pairs=True)

@@ -52,7 +52,8 @@ pub enum MeshError {
         /// Number of unread bytes.
         bytes: usize,
     },
-    /// A mesh needs at least one triangle or one edge in no triangle.
+    /// A mesh file with no triangle and no edge (refused by the readers,
+    /// and as a TIN; in memory such a mesh is points alone).
     #[error("the mesh has no faces and no edges")]
     NoFaces,
     /// A face refers to a vertex that does not exist.

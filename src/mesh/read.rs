@@ -78,8 +78,9 @@ fn read_mesh_located(path: &Path) -> Result<(MeshData, Option<usize>), MeshError
 /// Reads the two frames of one step and builds their shared topology.
 ///
 /// Each frame is checked on its own first, and a fault is reported against
-/// the file that has it: faces and edges ([`check_mesh`]: at least one of
-/// them, indices in range, three distinct corners, two distinct ends) and
+/// the file that has it: faces and edges (at least one of them,
+/// [`MeshError::NoFaces`]; [`check_mesh`]: indices in range, three distinct
+/// corners, two distinct ends) and
 /// finite coordinates ([`MeshError::NonFinite`]). Then the second frame must
 /// hold as many vertices as the first ([`MeshError::VertexCountMismatch`]),
 /// the same faces ([`MeshError::FaceMismatch`]) and the same edges
@@ -99,9 +100,15 @@ pub fn read_step(
 
 /// Reads one frame and checks it on its own (faces, edges and finite
 /// coordinates), naming the file in every error, and the line of a
-/// non-finite coordinate in a text file.
+/// non-finite coordinate in a text file. A file with no faces and no edges
+/// is refused ([`MeshError::NoFaces`]): far more often a misread file (a
+/// misspelt element, say) than a frame of points alone, which the library
+/// takes in memory.
 pub fn read_frame(path: &Path) -> Result<MeshData, MeshError> {
     let (m, non_finite_line) = read_mesh_located(path)?;
+    if m.faces.is_empty() && m.edges.is_empty() {
+        return Err(MeshError::NoFaces.in_file(path));
+    }
     check_mesh(m.positions.len(), &m.faces, &m.edges).map_err(|e| e.in_file(path))?;
     check_finite(&m.positions).map_err(|e| match non_finite_line {
         Some(line) => e.at_line(path, line),

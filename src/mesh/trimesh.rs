@@ -57,24 +57,22 @@ pub struct TriMesh {
 }
 
 /// Checks `faces` over `num_vertices` vertices as [`TriMesh::new`] does,
-/// without building anything: at least one face, 32-bit counts, indices in
-/// range, three distinct corners per face.
+/// without building anything: 32-bit counts, indices in range, three
+/// distinct corners per face.
 pub fn check_faces(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(), MeshError> {
     check_mesh(num_vertices, faces, &[])
 }
 
 /// Checks `faces` and `edges` over `num_vertices` vertices as
-/// [`TriMesh::with_edges`] does, without building anything: at least one
-/// face or edge, 32-bit counts, indices in range, three distinct corners
-/// per face and two distinct ends per edge.
+/// [`TriMesh::with_edges`] does, without building anything: 32-bit counts,
+/// indices in range, three distinct corners per face and two distinct ends
+/// per edge. A mesh with no faces and no edges is points alone (particles),
+/// or nothing at all; the file readers refuse it ([`MeshError::NoFaces`]).
 pub fn check_mesh(
     num_vertices: usize,
     faces: &[[u32; 3]],
     edges: &[[u32; 2]],
 ) -> Result<(), MeshError> {
-    if faces.is_empty() && edges.is_empty() {
-        return Err(MeshError::NoFaces);
-    }
     if edges.len() >= NO_OWNER as usize {
         return Err(MeshError::TooLarge {
             what: "edges",
@@ -130,10 +128,10 @@ pub fn check_mesh(
 impl TriMesh {
     /// Builds the topology of `faces` over `num_vertices` vertices.
     ///
-    /// Refuses an empty face list, out-of-range indices, faces that repeat a
-    /// vertex and faces with the corners of an earlier face
-    /// ([`MeshError::RepeatedFace`]). Geometrically degenerate (zero-area)
-    /// triangles are accepted.
+    /// Refuses out-of-range indices, faces that repeat a vertex and faces
+    /// with the corners of an earlier face ([`MeshError::RepeatedFace`]).
+    /// Geometrically degenerate (zero-area) triangles are accepted; with no
+    /// faces every vertex is a point ([`TriMesh::codim_vertices`]).
     ///
     /// Runs on the current rayon pool (rayon's global one outside any): the
     /// edge numbering beside the vertices' owners and components.
@@ -148,8 +146,8 @@ impl TriMesh {
     /// `edges` may list any edges, in either direction: those of faces (an
     /// IPC edge list has them all) and repeats are dropped, and the others
     /// follow the faces' edges in [`TriMesh::edges`], in the order of
-    /// their first appearance ([`TriMesh::codim_edges`]). The faces may be
-    /// empty when some edge is left. Refuses what [`TriMesh::new`] refuses,
+    /// their first appearance ([`TriMesh::codim_edges`]). The faces, the
+    /// edges or both may be empty. Refuses what [`TriMesh::new`] refuses,
     /// and edges whose ends are out of range or equal
     /// ([`MeshError::EdgeIndexOutOfRange`], [`MeshError::DegenerateEdge`]).
     pub fn with_edges(
@@ -721,7 +719,14 @@ mod tests {
 
     #[test]
     fn bad_faces_are_refused_with_their_index() {
-        assert!(matches!(TriMesh::new(3, vec![]), Err(MeshError::NoFaces)));
+        // No faces: points alone, or nothing.
+        let points = TriMesh::new(3, vec![]).unwrap();
+        assert_eq!(points.codim_vertices(), &[0, 1, 2]);
+        assert!(points.edges().is_empty() && points.faces().is_empty());
+        assert_eq!(
+            TriMesh::new(0, vec![]).unwrap().codim_vertices(),
+            &[] as &[u32]
+        );
         assert!(matches!(
             TriMesh::new(3, vec![[0, 1, 2], [0, 1, 3]]),
             Err(MeshError::FaceIndexOutOfRange {
@@ -783,10 +788,6 @@ mod tests {
 
     #[test]
     fn bad_edges_are_refused_with_their_index() {
-        assert!(matches!(
-            TriMesh::with_edges(3, vec![], &[]),
-            Err(MeshError::NoFaces)
-        ));
         assert!(matches!(
             TriMesh::with_edges(3, vec![[0, 1, 2]], &[[0, 1], [2, 3]]),
             Err(MeshError::EdgeIndexOutOfRange {

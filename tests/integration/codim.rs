@@ -395,6 +395,52 @@ fn coincident_points(
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// A mesh of points alone (no faces, no edges: particles) steps as
+    /// points beside a mesh do: exactly the oracle's pairs with brackets
+    /// that meet its own, at d = 0 and within d (each point then a ball of
+    /// diameter d), on 1 and 2 threads; proximity and intersections at one
+    /// instant give the pairs within d and touching at the start.
+    #[test]
+    fn points_alone_step_as_particles(
+        pool in proptest::collection::vec(proptest::array::uniform6(-2i8..=2), 2..=6),
+        of_point in proptest::collection::vec(0usize..6, 12),
+        n in 0usize..=12,
+        d in prop::sample::select(&[0.0, 0.5][..]),
+    ) {
+        let at = |c: &[i8]| v(f64::from(c[0]), f64::from(c[1]), f64::from(c[2]));
+        let x0: Vec<Vec3> = of_point[..n].iter().map(|&k| at(&pool[k % pool.len()][..3])).collect();
+        let x1: Vec<Vec3> = of_point[..n].iter().map(|&k| at(&pool[k % pool.len()][3..])).collect();
+        let mesh = TriMesh::new(n, vec![]).unwrap();
+        prop_assert_eq!(mesh.codim_vertices().len(), n);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let truth = oracle_collisions_within(&step, d);
+        let config = PipelineConfig { min_distance: d, ..collecting() };
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let out = pool.install(|| Pipeline::new(config.clone()).step(&step)).unwrap();
+            prop_assert_eq!(keys(&out.pairs), truth.keys().copied().collect::<BTreeSet<_>>());
+            for p in &out.pairs {
+                let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+                prop_assert!(p.toi_lower <= hi && lo <= p.toi_upper, "{:?}", p);
+            }
+            prop_assert_eq!(out.report.toi.is_none(), truth.is_empty());
+        }
+        let still = Step::new(&mesh, &x0, &x0).unwrap();
+        let at_start = oracle_collisions_within(&still, d);
+        let near = ccdlab::pipeline::proximity(&mesh, &x0, d).unwrap();
+        prop_assert_eq!(keys(&near.pairs), at_start.keys().copied().collect::<BTreeSet<_>>());
+        let touching = ccdlab::pipeline::intersections(&mesh, &x0).unwrap();
+        prop_assert_eq!(
+            keys(&touching.touching),
+            oracle_collisions_within(&still, 0.0).keys().copied().collect::<BTreeSet<_>>()
+        );
+        prop_assert!(touching.crossing.is_empty());
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Points drawn from two or three trajectories, with or without bodies

@@ -83,6 +83,9 @@ impl Tin {
                 message: out_of_range_message(value),
             });
         }
+        if faces.is_empty() {
+            return Err(mesh_err(MeshError::NoFaces));
+        }
         let mesh = TriMesh::new(positions.len(), faces).map_err(mesh_err)?;
         Ok(Tin { mesh, positions })
     }
