@@ -186,6 +186,10 @@ struct PipelineState {
     /// The worker pool (a forked child builds its own: the parent's
     /// workers do not exist in it).
     pool: Option<Workers>,
+    /// The kept tree was built by `proximity`, at rest: under
+    /// `time_aligned="auto"` its pruning choice saw no motion, so the next
+    /// step builds anew and chooses from its own motion.
+    at_rest: bool,
 }
 
 impl PyPipeline {
@@ -198,14 +202,24 @@ impl PyPipeline {
         state: &'s mut PipelineState,
         n: usize,
     ) -> PyResult<(&'s Workers, &'s TriMesh, &'s mut Pipeline)> {
-        let PipelineState { mesh, inner, pool } = state;
+        let PipelineState {
+            mesh, inner, pool, ..
+        } = state;
         if pool.as_ref().is_none_or(Workers::is_foreign) {
             // An inherited pool is leaked by its drop.
             *pool = Some(thread_pool(self.options.threads)?);
         }
         let pool = pool.as_ref().expect("built above");
         if mesh.is_none() {
-            *mesh = Some(build_mesh(py, pool, n, self.faces.clone(), &self.edges)?);
+            let built = build_mesh(py, pool, n, self.faces.clone(), &self.edges)?;
+            // Bodies that do not fit are refused before the vertex count is
+            // kept: a later call with the right count still works.
+            if let Some(bodies) = &self.options.config.bodies {
+                bodies
+                    .check(&built)
+                    .map_err(|e| value_error(format!("bodies: {e}")))?;
+            }
+            *mesh = Some(built);
             let _ = self.num_vertices.set(n);
         }
         Ok((pool, mesh.as_ref().expect("built above"), inner))
@@ -218,9 +232,13 @@ impl PyPipeline {
         match self.state.try_lock() {
             Ok(state) => Ok(state),
             // A step that panicked (pyo3 raised it as an exception) may
-            // have left its tree half refitted: the next step builds anew.
+            // have left its tree half refitted, and a `proximity` call its
+            // configuration changed: the next step builds anew, with the
+            // pipeline's own configuration.
             Err(TryLockError::Poisoned(p)) => {
                 let mut state = p.into_inner();
+                state.inner.set_config(self.options.config.clone());
+                state.at_rest = false;
                 state.inner.rebuild_next();
                 self.state.clear_poison();
                 Ok(state)
@@ -274,9 +292,9 @@ impl PyPipeline {
         )?;
         let faces = faces(F, num_vertices, "F")?;
         let edges = codim_edges(edges, num_vertices)?;
-        // No faces and no edges, a face repeating a vertex or an edge
-        // joining one to itself is refused at once, not at the first step
-        // (the indices' range needs the vertex count).
+        // A face repeating a vertex or an edge joining one to itself is
+        // refused at once, not at the first step (the indices' range needs
+        // the vertex count).
         let bound = faces.iter().flatten().chain(edges.iter().flatten());
         let bound = bound.max().map_or(0, |&i| i as usize + 1);
         check_mesh(num_vertices.unwrap_or(bound), &faces, &edges).map_err(|e| mesh_error(&e))?;
@@ -302,6 +320,7 @@ impl PyPipeline {
                 mesh,
                 inner: Pipeline::new(options.config.clone()),
                 pool,
+                at_rest: false,
             }),
             options,
         })
@@ -337,6 +356,9 @@ impl PyPipeline {
     ) -> PyResult<StepResult> {
         let mut state = self.busy_checked()?;
         let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
+        if std::mem::take(&mut state.at_rest) {
+            state.inner.rebuild_next();
+        }
         let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
         StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
@@ -397,17 +419,27 @@ impl PyPipeline {
                 x.len()
             )));
         }
-        let (pool, mesh, inner) = self.ready(py, &mut state, x.len())?;
+        let state = &mut *state;
+        let (pool, mesh, inner) = self.ready(py, state, x.len())?;
+        // Every pair kept, each decided exactly (the cubic solver misses
+        // pairs that touch at rest); neither changes the tree.
         let config = inner.config().clone();
         inner.set_config(PipelineConfig {
             collect_pairs: true,
+            solver: Solver::Exact,
             ..config.clone()
         });
         let outcome = run_step(py, pool, inner, mesh, &x, &x);
         inner.set_config(config);
-        let found = Proximity::from(outcome?);
+        let outcome = outcome?;
+        let built = outcome.report.bvh == BvhMode::Build;
+        let found = Proximity::from(outcome);
         let measured = distances.then(|| py.detach(|| pool.install(|| found.distances(mesh, &x))));
-        proximity_dict(py, &found, measured, mesh)
+        let out = proximity_dict(py, &found, measured, mesh)?;
+        if built && self.options.config.time_aligned == TimeAligned::Auto {
+            state.at_rest = true;
+        }
+        Ok(out)
     }
 
     /// Makes the next step build its BVH anew instead of refitting it

@@ -323,6 +323,12 @@ def test_files(tmp_path):
     obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n")
     with pytest.raises(ValueError, match="bad.obj"):
         ccdlab.read_mesh(obj)
+    # Vertices alone: a file is refused (a misread one, likelier than
+    # particles; in memory, F = np.empty((0, 3), int) makes particles).
+    points = tmp_path / "points.obj"
+    points.write_text("v 0 0 0\nv 1 0 0\n")
+    with pytest.raises(ValueError, match="points.obj: the mesh has no faces and no edges"):
+        ccdlab.read_mesh(points)
     good = tmp_path / "tri.obj"
     good.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
     V, F = ccdlab.read_mesh(str(good))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ccdlab
-from conftest import FUNNEL
+from conftest import BALL, FUNNEL
 
 # A triangle in z = 0 and a vertex of a second one at height 0.5 over it.
 V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [.25, .25, .5], [2, 2, 2], [3, 2, 2]], float)
@@ -61,6 +61,27 @@ def test_a_kept_pipeline_answers_proximity_as_the_one_shot_call():
     assert alone.proximity(V)["vf"].shape == (0, 2)
 
 
+def test_a_kept_pipeline_decides_exactly_and_chooses_pruning_from_motion():
+    # A vertex touching a face at rest: the cubic solver misses such pairs;
+    # a pipeline made with it still answers proximity exactly.
+    touching = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [.2, .2, 0], [.2, .2, 1],
+                         [1.2, .2, 1]], float)
+    assert ccdlab.proximity(touching, F, 0.0)["vf"].tolist() == [[3, 0]]
+    assert ccdlab.Pipeline(F, solver="cubic").proximity(touching)["vf"].tolist() == [[3, 0]]
+    # A tree built at rest under time_aligned="auto" saw no motion: the next
+    # step builds anew and prunes as a fresh step does, then refits.
+    V0, ball = ccdlab.read_mesh(BALL / "frames" / "cloth_ball92.ply")
+    V1, _ = ccdlab.read_mesh(BALL / "frames" / "cloth_ball93.ply")
+    fresh = ccdlab.step(V0, V1, ball).report
+    assert fresh["time_aligned"] is True
+    kept = ccdlab.Pipeline(ball)
+    kept.proximity(V0)
+    first = kept.step(V0, V1).report
+    assert (first["bvh"], first["time_aligned"]) == ("build", True)
+    kept.proximity(V0)
+    assert kept.step(V0, V1).report["bvh"] == "refit"
+
+
 def test_a_kept_pipeline_refuses_what_proximity_refuses():
     with pytest.raises(ValueError, match="moving"):
         ccdlab.Pipeline(F, min_distance=0.5, self_collision="moving").proximity(V)
@@ -70,6 +91,12 @@ def test_a_kept_pipeline_refuses_what_proximity_refuses():
     with pytest.raises(ValueError, match="F: face 1 refers to vertex 5"):
         p.proximity(V[:5])
     assert p.proximity(V)["vf"].tolist() == [[3, 0]]
+    # Bodies that do not fit the first call's vertex count do not fix it.
+    labelled = ccdlab.Pipeline(F, min_distance=0.5, bodies=[0, 0, 0, 1, 1, 1], self_collision=False)
+    with pytest.raises(ValueError, match="bodies: 6 body labels for a mesh of 7 vertices"):
+        labelled.proximity(np.vstack([V, [[9, 9, 9]]]))
+    assert labelled.num_vertices is None
+    assert labelled.proximity(V)["vf"].tolist() == [[3, 0]]
     with pytest.raises(ValueError, match="V has 5 vertices but this pipeline's mesh has 6"):
         p.proximity(V[:5])
     assert p.proximity(V)["vf"].tolist() == [[3, 0]]
