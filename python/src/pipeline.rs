@@ -370,12 +370,15 @@ impl PyPipeline {
     /// ``self_collision`` (the same pairs in the same order, the same
     /// distances), from the kept BVH, refitted: a barrier's active set asked
     /// at every iteration of a solve. It is the step from ``V`` to ``V``
-    /// with every colliding pair kept (whatever ``collect_pairs`` says).
+    /// with every colliding pair kept and decided by the exact solver
+    /// (whatever ``collect_pairs`` and ``solver`` say). A tree it builds
+    /// under ``time_aligned="auto"`` saw no motion, so the next ``step``
+    /// builds anew (and chooses from its own motion).
     ///
     /// Its filters and time-aligned pruning cull nothing more at rest than
-    /// DNF alone (what ``ccdlab.proximity`` runs), and cost a little:
-    /// ``filters="dnf", window=False`` makes a pipeline kept for this alone
-    /// run as ``proximity`` does.
+    /// DNF alone (what ``ccdlab.proximity`` runs at ``d > 0``), and cost a
+    /// little: ``filters="dnf", window=False`` makes a pipeline kept for
+    /// this alone run as ``proximity`` does.
     ///
     /// Parameters
     /// ----------
