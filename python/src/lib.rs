@@ -93,7 +93,7 @@ fn frames(
     V1: &Bound<'_, PyAny>,
     num_vertices: Option<usize>,
 ) -> PyResult<(Vec<Vec3>, Vec<Vec3>)> {
-    let x_t0 = points(V0, "V0")?;
+    let x_t0 = mesh_points(V0, "V0", num_vertices)?;
     let x_t1 = points(V1, "V1")?;
     if x_t1.len() != x_t0.len() {
         return Err(value_error(format!(
@@ -102,15 +102,26 @@ fn frames(
             x_t0.len()
         )));
     }
+    Ok((x_t0, x_t1))
+}
+
+/// Reads the positions `name` of a pipeline's mesh, checking their count
+/// against `num_vertices`, when known.
+fn mesh_points(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    num_vertices: Option<usize>,
+) -> PyResult<Vec<Vec3>> {
+    let x = points(obj, name)?;
     if let Some(n) = num_vertices
-        && x_t0.len() != n
+        && x.len() != n
     {
         return Err(value_error(format!(
-            "V0 has {} vertices but this pipeline's mesh has {n}",
-            x_t0.len()
+            "{name} has {} vertices but this pipeline's mesh has {n}",
+            x.len()
         )));
     }
-    Ok((x_t0, x_t1))
+    Ok(x)
 }
 
 /// What a one-shot step's call is given, read and checked as for

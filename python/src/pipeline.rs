@@ -413,27 +413,19 @@ impl PyPipeline {
             return Err(value_error(PROXIMITY_NO_MOTION));
         }
         let mut state = self.busy_checked()?;
-        let x = points(V, "V")?;
-        if let Some(n) = state.mesh.as_ref().map(TriMesh::num_vertices)
-            && x.len() != n
-        {
-            return Err(value_error(format!(
-                "V has {} vertices but this pipeline's mesh has {n}",
-                x.len()
-            )));
-        }
+        let x = mesh_points(V, "V", state.mesh.as_ref().map(TriMesh::num_vertices))?;
         let state = &mut *state;
         let (pool, mesh, inner) = self.ready(py, state, x.len())?;
         // Every pair kept, each decided exactly (the cubic solver misses
-        // pairs that touch at rest); neither changes the tree.
-        let config = inner.config().clone();
+        // pairs that touch at rest); neither changes the tree. Between
+        // calls the inner configuration is the pipeline's own.
         inner.set_config(PipelineConfig {
             collect_pairs: true,
             solver: Solver::Exact,
-            ..config.clone()
+            ..self.options.config.clone()
         });
         let outcome = run_step(py, pool, inner, mesh, &x, &x);
-        inner.set_config(config);
+        inner.set_config(self.options.config.clone());
         let outcome = outcome?;
         let built = outcome.report.bvh == BvhMode::Build;
         let found = Proximity::from(outcome);
