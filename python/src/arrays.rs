@@ -304,8 +304,9 @@ fn index_rows<T: Copy + Into<i128> + numpy::Element, const K: usize>(
     Ok(out)
 }
 
-/// An `(m, 3)` array of vertex indices (any integer dtype) as faces. With
-/// `num_vertices`, every index must be below it; without, below 2³² − 2.
+/// An `(m, 3)` array of vertex indices (any integer dtype) as faces; an
+/// empty one-dimensional array (`[]`) as none. With `num_vertices`, every
+/// index must be below it; without, below 2³² − 2.
 pub(crate) fn faces(
     obj: &Bound<'_, PyAny>,
     num_vertices: Option<usize>,
@@ -333,6 +334,10 @@ fn index_array<const K: usize>(
 ) -> PyResult<Vec<[u32; K]>> {
     let array = as_ndarray(obj, None, name)?;
     let untyped = array.cast::<PyUntypedArray>()?;
+    // `[]` and `()` read as shape (0,) (and as floats): no rows, as for shape (0, K).
+    if untyped.shape() == [0] {
+        return Ok(Vec::new());
+    }
     let dtype = untyped.dtype();
     if untyped.ndim() != 2 || untyped.shape()[1] != K {
         return Err(value_error(format!(

@@ -64,6 +64,9 @@ def test_points_alone_are_particles():
     assert not ccdlab.has_intersections(V0, none)
     # Nothing at all: nothing collides.
     assert ccdlab.step(np.empty((0, 3)), np.empty((0, 3)), none).toi is None
+    # An empty list (numpy reads it as float shape (0,)) is no faces too, and no edges.
+    assert ccdlab.step(V0, V1, [], edges=(), collect_pairs=True).vv_pairs.tolist() == [[0, 1]]
+    assert ccdlab.proximity(V1, [], 0.2)["vv"].tolist() == [[0, 1]]
 
 
 def scene(seed):
