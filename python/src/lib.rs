@@ -45,11 +45,9 @@ use ccdlab::harness::query_eval::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
-use ccdlab::narrow_phase::Solver;
 use ccdlab::pipeline::{
-    Bodies, BvhMode, ContactPair, Pipeline, PipelineConfig, PipelineError, Proximity,
-    ProximityOptions, SelfColliding, StepOutcome, TimeAligned, intersections_with,
-    proximity_distance, proximity_with,
+    Bodies, ContactPair, Pipeline, PipelineError, Proximity, ProximityOptions, SelfColliding,
+    StepOutcome, intersections_with, proximity_distance, proximity_with,
 };
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;

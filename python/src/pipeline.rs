@@ -186,10 +186,6 @@ struct PipelineState {
     /// The worker pool (a forked child builds its own: the parent's
     /// workers do not exist in it).
     pool: Option<Workers>,
-    /// The kept tree was built by `proximity`, at rest: under
-    /// `time_aligned="auto"` its pruning choice saw no motion, so the next
-    /// step builds anew and chooses from its own motion.
-    at_rest: bool,
 }
 
 impl PyPipeline {
@@ -238,7 +234,6 @@ impl PyPipeline {
             Err(TryLockError::Poisoned(p)) => {
                 let mut state = p.into_inner();
                 state.inner.set_config(self.options.config.clone());
-                state.at_rest = false;
                 state.inner.rebuild_next();
                 self.state.clear_poison();
                 Ok(state)
@@ -320,7 +315,6 @@ impl PyPipeline {
                 mesh,
                 inner: Pipeline::new(options.config.clone()),
                 pool,
-                at_rest: false,
             }),
             options,
         })
@@ -356,9 +350,6 @@ impl PyPipeline {
     ) -> PyResult<StepResult> {
         let mut state = self.busy_checked()?;
         let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
-        if std::mem::take(&mut state.at_rest) {
-            state.inner.rebuild_next();
-        }
         let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
         StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
@@ -414,27 +405,13 @@ impl PyPipeline {
         }
         let mut state = self.busy_checked()?;
         let x = mesh_points(V, "V", state.mesh.as_ref().map(TriMesh::num_vertices))?;
-        let state = &mut *state;
-        let (pool, mesh, inner) = self.ready(py, state, x.len())?;
-        // Every pair kept, each decided exactly (the cubic solver misses
-        // pairs that touch at rest); neither changes the tree. Between
-        // calls the inner configuration is the pipeline's own.
-        inner.set_config(PipelineConfig {
-            collect_pairs: true,
-            solver: Solver::Exact,
-            ..self.options.config.clone()
-        });
-        let outcome = run_step(py, pool, inner, mesh, &x, &x);
-        inner.set_config(self.options.config.clone());
-        let outcome = outcome?;
-        let built = outcome.report.bvh == BvhMode::Build;
-        let found = Proximity::from(outcome);
+        let (pool, mesh, inner) = self.ready(py, &mut state, x.len())?;
+        let found = run_interruptible(py, pool, |cancel| {
+            inner.proximity_cancellable(mesh, &x, cancel)
+        })?
+        .map_err(|e| value_error(e.to_string()))?;
         let measured = distances.then(|| py.detach(|| pool.install(|| found.distances(mesh, &x))));
-        let out = proximity_dict(py, &found, measured, mesh)?;
-        if built && self.options.config.time_aligned == TimeAligned::Auto {
-            state.at_rest = true;
-        }
-        Ok(out)
+        proximity_dict(py, &found, measured, mesh)
     }
 
     /// Makes the next step build its BVH anew instead of refitting it

@@ -18,8 +18,8 @@
 use std::sync::atomic::AtomicBool;
 
 use super::{
-    Bodies, BodiesError, ContactPair, Pipeline, PipelineConfig, PipelineError, StepOutcome,
-    StepReport,
+    Bodies, BodiesError, BvhMode, ContactPair, Pipeline, PipelineConfig, PipelineError,
+    StepOutcome, StepReport, TimeAligned,
 };
 use rayon::prelude::*;
 
@@ -27,7 +27,7 @@ use crate::filter::FilterSet;
 use crate::math::Vec3;
 use crate::mesh::{Step, TriMesh, check_frame};
 use crate::narrow_phase::{
-    SeparationError, point_triangle_distance, segment_segment_distance, validate_separation,
+    SeparationError, Solver, point_triangle_distance, segment_segment_distance, validate_separation,
 };
 
 /// The pairs of a mesh's features within a distance of each other
@@ -157,14 +157,79 @@ pub fn proximity_with(
     Ok(outcome.into())
 }
 
+impl Pipeline {
+    /// The pairs within this pipeline's minimum separation
+    /// ([`PipelineConfig::min_distance`]) of each other at the positions `x`
+    /// of `mesh`: what [`proximity_with`] answers with the configuration's
+    /// bodies (the same pairs in the same order), from the kept BVH,
+    /// refitted — a barrier's active set asked at every iteration of a solve,
+    /// on the pipeline that also gives the steps. It is the step from `x` to
+    /// `x` with every pair collected and decided by the exact solver, whatever
+    /// [`PipelineConfig::collect_pairs`] and [`PipelineConfig::solver`] say
+    /// (the cubic solver misses pairs that touch at rest); the configuration
+    /// is unchanged after it. A tree it builds under
+    /// [`TimeAligned::Auto`](super::TimeAligned::Auto) saw no motion, so the
+    /// next [`Pipeline::step`] builds anew and chooses from its own motion.
+    ///
+    /// # Errors
+    /// As [`Pipeline::step`] on `Step::new(mesh, x, x)`; [`PipelineError::Bodies`]
+    /// with [`BodiesError::NoMotion`] for [`Bodies::StillObstacle`] (at one
+    /// instant nothing moves).
+    pub fn proximity(&mut self, mesh: &TriMesh, x: &[Vec3]) -> Result<Proximity, PipelineError> {
+        self.proximity_at_rest(mesh, x, None)
+    }
+
+    /// [`Pipeline::proximity`], given up when `cancel` is set, as
+    /// [`Pipeline::step_cancellable`].
+    pub fn proximity_cancellable(
+        &mut self,
+        mesh: &TriMesh,
+        x: &[Vec3],
+        cancel: &AtomicBool,
+    ) -> Result<Proximity, PipelineError> {
+        self.proximity_at_rest(mesh, x, Some(cancel))
+    }
+
+    fn proximity_at_rest(
+        &mut self,
+        mesh: &TriMesh,
+        x: &[Vec3],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Proximity, PipelineError> {
+        if self.config().bodies == Some(Bodies::StillObstacle) {
+            return Err(PipelineError::Bodies(BodiesError::NoMotion));
+        }
+        check_frame(mesh, x, "x")?;
+        let still = Step {
+            mesh,
+            x_t0: x,
+            x_t1: x,
+        };
+        // A tree built at rest by an earlier call is refitted here, and
+        // still rebuilt by the next step.
+        let pending = std::mem::take(&mut self.built_at_rest);
+        let own = self.config().clone();
+        let auto = own.time_aligned == TimeAligned::Auto;
+        self.set_config(PipelineConfig {
+            collect_pairs: true,
+            solver: Solver::Exact,
+            ..own.clone()
+        });
+        let outcome = self.run(&still, cancel, false);
+        self.set_config(own);
+        let outcome = outcome?.0;
+        self.built_at_rest = pending || (auto && outcome.report.bvh == BvhMode::Build);
+        Ok(outcome.into())
+    }
+}
+
 impl PipelineConfig {
     /// The configuration [`proximity`] steps with at distance `d`, the pairs
     /// collected: for a simulator that asks for the pairs within `d` at many
     /// positions of one mesh (every iteration of a solve, say). A
     /// [`Pipeline`] kept with it refits its BVH from call to call, where
-    /// [`proximity`] builds one each time; step it with the positions at
-    /// both ends (`Step::new(&mesh, &x, &x)`): its outcome is the
-    /// [`Proximity`] (`Proximity::from`). [`PipelineConfig::bodies`] and
+    /// [`proximity`] builds one each time: [`Pipeline::proximity`] gives the
+    /// [`Proximity`] at positions `x`. [`PipelineConfig::bodies`] and
     /// [`PipelineConfig::collect_pairs`] may be set on it as
     /// [`ProximityOptions`] would.
     ///

@@ -161,6 +161,11 @@ pub struct Pipeline {
     bvh: Option<Bvh>,
     /// The next step builds a new BVH instead of refitting.
     rebuild: bool,
+    /// The kept tree was built at rest by [`Pipeline::proximity`] under
+    /// [`TimeAligned::Auto`], whose pruning choice then saw no motion: the
+    /// next step (or candidates' listing) builds anew, choosing from its own
+    /// motion, while further proximity calls refit it.
+    pub(super) built_at_rest: bool,
     /// The filters' per-vertex arrays, kept for the next step.
     buffers: PairBuffers,
     /// How many loose brackets' pairs a traversal task keeps
@@ -175,6 +180,7 @@ impl Pipeline {
             config,
             bvh: None,
             rebuild: false,
+            built_at_rest: false,
             buffers: PairBuffers::default(),
             loose_cap: LOOSE_CAP,
         }
@@ -186,8 +192,9 @@ impl Pipeline {
     /// (another vertex count or other faces) is refused
     /// ([`PipelineError::BroadPhase`]). The new tree is written over the old
     /// one's arrays, so a rebuild does not fault in fresh memory. The outcome
-    /// is a fresh pipeline's. A [`Pipeline::candidates`] call counts as a
-    /// step here: it builds or refits the tree, and takes a pending rebuild.
+    /// is a fresh pipeline's. A [`Pipeline::candidates`] or
+    /// [`Pipeline::proximity`] call counts as a step here: it builds or
+    /// refits the tree, and takes a pending rebuild.
     pub fn rebuild_next(&mut self) {
         self.rebuild = true;
     }
@@ -242,6 +249,9 @@ impl Pipeline {
         list_only: bool,
     ) -> Result<(StepOutcome, Listed), PipelineError> {
         let start = Clock::start();
+        if std::mem::take(&mut self.built_at_rest) {
+            self.rebuild = true;
+        }
         let cfg = &self.config;
         let mesh = step.mesh;
         // Minimum separation: at d > 0 the time-aligned pruning runs on

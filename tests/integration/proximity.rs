@@ -10,10 +10,12 @@ use std::collections::BTreeSet;
 
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh};
+use ccdlab::narrow_phase::Solver;
 use ccdlab::narrow_phase::oracle;
 use ccdlab::pipeline::{
     Bodies, BodiesError, BodyLabels, BvhMode, DistanceError, Pipeline, PipelineConfig,
-    PipelineError, Proximity, ProximityOptions, proximity, proximity_distance, proximity_with,
+    PipelineError, Proximity, ProximityOptions, TimeAligned, proximity, proximity_distance,
+    proximity_with,
 };
 use proptest::prelude::*;
 
@@ -191,6 +193,93 @@ fn a_kept_pipeline_gives_proximitys_pairs_at_each_position() {
     }
     assert!(PipelineConfig::proximity(-1.0).is_err());
     assert!(PipelineConfig::proximity(f64::NAN).is_err());
+}
+
+/// `Pipeline::proximity` on a pipeline made for steps (not collecting its
+/// pairs, time-aligned pruning chosen automatically) gives `proximity`'s
+/// pairs at each position from its kept tree, leaves its configuration as it
+/// was, and a tree it built at rest is built anew by the next step (whose
+/// outcome is then a fresh pipeline's), not one a step built.
+#[test]
+fn a_steps_pipeline_answers_proximity_and_its_next_step_builds_anew() {
+    let scene = funnel();
+    let (mesh, x0, x1) = (&scene.mesh, &scene.x_t0, &scene.x_t1);
+    let d = 1e-3;
+    let config = PipelineConfig {
+        min_distance: d,
+        time_aligned: TimeAligned::Auto,
+        collect_pairs: false,
+        ..PipelineConfig::default()
+    };
+    let mut pipeline = Pipeline::new(config.clone());
+    let fresh_step = Pipeline::new(config.clone())
+        .step(&Step::new(mesh, x0, x1).unwrap())
+        .unwrap()
+        .report;
+    let same_step = |r: &ccdlab::pipeline::StepReport| {
+        (r.vf, r.ee, r.time_aligned, r.toi)
+            == (
+                fresh_step.vf,
+                fresh_step.ee,
+                fresh_step.time_aligned,
+                fresh_step.toi,
+            )
+    };
+    let answered = |pipeline: &mut Pipeline, x: &[Vec3], mode: BvhMode| {
+        let kept = pipeline.proximity(mesh, x).unwrap();
+        let fresh = proximity(mesh, x, d).unwrap();
+        assert!(!fresh.pairs.is_empty());
+        assert_eq!(keys(&kept.pairs), keys(&fresh.pairs));
+        assert_eq!(kept.report.bvh, mode);
+        assert_eq!(pipeline.config(), &config);
+    };
+    let step = Step::new(mesh, x0, x1).unwrap();
+    answered(&mut pipeline, x0, BvhMode::Build);
+    answered(&mut pipeline, x1, BvhMode::Refit);
+    let report = pipeline.step(&step).unwrap().report;
+    assert_eq!(report.bvh, BvhMode::Build);
+    assert!(same_step(&report));
+    // A tree built by a step is refitted by proximity and by the next step.
+    answered(&mut pipeline, x1, BvhMode::Refit);
+    let report = pipeline.step(&step).unwrap().report;
+    assert_eq!(report.bvh, BvhMode::Refit);
+    assert!(same_step(&report));
+}
+
+/// A pipeline with the cubic solver still answers `Pipeline::proximity`
+/// exactly (a vertex lying on a triangle at rest, which the cubic solver
+/// need not see); self-collision `moving` is refused, as by `proximity`.
+#[test]
+fn pipeline_proximity_decides_exactly_and_refuses_a_still_obstacle() {
+    let p = |x, y, z| Vec3::new(x, y, z);
+    let x = [
+        p(0., 0., 0.),
+        p(1., 0., 0.),
+        p(0., 1., 0.),
+        p(0.25, 0.25, 0.),
+        p(2., 2., 2.),
+        p(3., 2., 2.),
+    ];
+    let mesh = TriMesh::new(6, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+    let cubic = PipelineConfig {
+        solver: Solver::Cubic,
+        ..PipelineConfig::default()
+    };
+    let found = Pipeline::new(cubic).proximity(&mesh, &x).unwrap();
+    assert_eq!(
+        keys(&found.pairs),
+        keys(&proximity(&mesh, &x, 0.0).unwrap().pairs)
+    );
+    assert_eq!(found.pairs.len(), 1);
+    let still = PipelineConfig {
+        bodies: Some(Bodies::StillObstacle),
+        ..PipelineConfig::default()
+    };
+    let err = Pipeline::new(still).proximity(&mesh, &x).unwrap_err();
+    assert!(
+        matches!(err, PipelineError::Bodies(BodiesError::NoMotion)),
+        "{err:?}"
+    );
 }
 
 #[test]
