@@ -6,9 +6,11 @@
 //!
 //! - `filter/{none,slpf,dnf,slpf+dnf}/<scene>-{vf,ee}`: the filter stage over
 //!   all 26-DOP candidates of one kind, one thread (the pipeline's filter
-//!   stage, sequential: SLPF on the per-vertex projection table the
-//!   pipeline uses (`SlpfTable`), built in the timed loop, DNF per pair;
-//!   survivors collected; `none` is the same loop without a filter);
+//!   stage, sequential: the filters' chain as a step runs it
+//!   (`FilterSet::chain`, the coplanar window off), SLPF on the per-vertex
+//!   projection table the pipeline uses (`SlpfTable`), built in the timed
+//!   loop, DNF per pair; survivors collected; `none` is the same loop
+//!   without a filter);
 //! - `broad_phase/kdop{6,8,14,18,26}/<scene>`: BVH build + traversal;
 //! - `broad_phase/parry-aabb/<scene>`: parry's AABB BVHs, build + traversal;
 //! - `pipeline/step/<scene>`: a whole step with the default configuration
@@ -49,9 +51,7 @@ use std::time::{Duration, Instant};
 use ccdlab::baseline::{PARRY_API, ParryBroadPhase};
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{Bvh, CandidateSet, EePair, VfPair};
-use ccdlab::filter::{
-    FilterSet, PAPER_DIRECTIONS, SlpfTable, Verdict, dnf_edge_edge, dnf_vertex_face,
-};
+use ccdlab::filter::{CulledBy, FilterSet, PAPER_DIRECTIONS, Points, SlpfTable};
 use ccdlab::harness::output::write_atomic;
 use ccdlab::harness::reproduction::{
     BroadPhaseTimes, FilterCounts, KdopRecord, Motion, ParryRecord, RECORD_FORMAT, SCENES,
@@ -61,6 +61,7 @@ use ccdlab::harness::sequence::FrameSequence;
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, TriMesh};
+use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport, TimeAligned};
 use criterion::{BenchmarkId, Criterion, SamplingMode};
 
@@ -108,42 +109,34 @@ struct Pass<P> {
 }
 
 #[inline]
-fn vf_points(step: &Step<'_>, p: &VfPair) -> [Vec3; 8] {
+fn vf_points(step: &Step<'_>, p: &VfPair) -> Points {
     let [a, b, c] = step.mesh.faces()[p.f as usize].map(|i| i as usize);
     let (x0, x1, v) = (step.x_t0, step.x_t1, p.v as usize);
-    [x0[v], x0[a], x0[b], x0[c], x1[v], x1[a], x1[b], x1[c]]
+    [x0[v], x0[a], x0[b], x0[c], x1[v], x1[a], x1[b], x1[c]].map(|p| [p.x, p.y, p.z])
 }
 
 #[inline]
-fn ee_points(step: &Step<'_>, p: &EePair) -> [Vec3; 8] {
+fn ee_points(step: &Step<'_>, p: &EePair) -> Points {
     let edges = step.mesh.edges();
     let [a, b] = edges[p.e0 as usize].map(|i| i as usize);
     let [c, d] = edges[p.e1 as usize].map(|i| i as usize);
     let (x0, x1) = (step.x_t0, step.x_t1);
-    [x0[a], x0[b], x0[c], x0[d], x1[a], x1[b], x1[c], x1[d]]
+    [x0[a], x0[b], x0[c], x0[d], x1[a], x1[b], x1[c], x1[d]].map(|p| [p.x, p.y, p.z])
 }
 
-/// One filter setting over one kind's candidates, sequential: SLPF first
-/// (when the setting has it), then DNF on its survivors.
-fn filter_pairs<P: Copy>(
-    pairs: &[P],
-    setting: FilterSet,
-    slpf_culls: impl Fn(&P) -> bool,
-    dnf_culls: impl Fn(&P) -> bool,
-) -> Pass<P> {
-    let (uses_slpf, uses_dnf) = (setting.uses_slpf(), setting.uses_dnf());
+/// One filter setting's verdicts over one kind's candidates, sequential.
+fn filter_pairs<P: Copy>(pairs: &[P], cull: impl Fn(&P) -> Option<CulledBy>) -> Pass<P> {
     let mut out = Pass {
         culled_slpf: 0,
         culled_dnf: 0,
         survivors: Vec::with_capacity(pairs.len()),
     };
     for p in pairs {
-        if uses_slpf && slpf_culls(p) {
-            out.culled_slpf += 1;
-        } else if uses_dnf && dnf_culls(p) {
-            out.culled_dnf += 1;
-        } else {
-            out.survivors.push(*p);
+        match cull(p) {
+            Some(CulledBy::Slpf) => out.culled_slpf += 1,
+            Some(CulledBy::Dnf) => out.culled_dnf += 1,
+            Some(CulledBy::Window) => unreachable!("the paper's filter stage has no window"),
+            None => out.survivors.push(*p),
         }
     }
     out
@@ -156,40 +149,33 @@ fn projections(step: &Step<'_>, setting: FilterSet) -> Option<SlpfTable> {
         .then(|| SlpfTable::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS))
 }
 
-/// The pipeline's filter stage on vertex–face candidates, sequential.
+/// The pipeline's filter stage on vertex–face candidates, sequential: the
+/// filters' chain as a step runs it ([`FilterSet::chain`]), at contact, the
+/// coplanar window off (the paper's stage).
 fn filter_vf(step: &Step<'_>, pairs: &[VfPair], setting: FilterSet) -> Pass<VfPair> {
     let proj = projections(step, setting);
     let faces = step.mesh.faces();
-    filter_pairs(
-        pairs,
-        setting,
-        |p| {
-            proj.as_ref()
-                .is_some_and(|pr| pr.cull_vertex_face(p.v, faces[p.f as usize]))
-        },
-        |p| {
-            let [a, b, c, d, e, f, g, h] = vf_points(step, p);
-            dnf_vertex_face(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled
-        },
-    )
+    filter_pairs(pairs, |p| {
+        let slpf_culls =
+            (proj.as_ref()).is_some_and(|pr| pr.cull_vertex_face(p.v, faces[p.f as usize]));
+        setting.chain(QueryKind::VertexFace, false, 0.0, slpf_culls, || {
+            vf_points(step, p)
+        })
+    })
 }
 
-/// The pipeline's filter stage on edge–edge candidates, sequential.
+/// The pipeline's filter stage on edge–edge candidates, sequential, as
+/// [`filter_vf`].
 fn filter_ee(step: &Step<'_>, pairs: &[EePair], setting: FilterSet) -> Pass<EePair> {
     let proj = projections(step, setting);
     let edges = step.mesh.edges();
-    filter_pairs(
-        pairs,
-        setting,
-        |p| {
-            proj.as_ref()
-                .is_some_and(|pr| pr.cull_edge_edge(edges[p.e0 as usize], edges[p.e1 as usize]))
-        },
-        |p| {
-            let [a, b, c, d, e, f, g, h] = ee_points(step, p);
-            dnf_edge_edge(&a, &b, &c, &d, &e, &f, &g, &h) == Verdict::Culled
-        },
-    )
+    filter_pairs(pairs, |p| {
+        let (ea, eb) = (edges[p.e0 as usize], edges[p.e1 as usize]);
+        let slpf_culls = proj.as_ref().is_some_and(|pr| pr.cull_edge_edge(ea, eb));
+        setting.chain(QueryKind::EdgeEdge, false, 0.0, slpf_culls, || {
+            ee_points(step, p)
+        })
+    })
 }
 
 fn ms(t: Instant) -> f64 {

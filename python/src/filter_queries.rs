@@ -19,16 +19,24 @@ use crate::workers::{run_interruptible, thread_pool};
 
 /// A filter's name as a numpy `<U6` element: `""` for a pair no filter
 /// culls.
-type Name = PyFixedUnicode<6>;
+type Name = PyFixedUnicode<NAME_WIDTH>;
+const NAME_WIDTH: usize = 6;
+
+// Every filter's name fits the element (a longer one would be cut short).
+const _: () = {
+    let mut i = 0;
+    while i < CulledBy::ALL.len() {
+        assert!(
+            CulledBy::ALL[i].name().len() <= NAME_WIDTH,
+            "a filter's name is longer than NAME_WIDTH"
+        );
+        i += 1;
+    }
+};
 
 fn name(by: Option<CulledBy>) -> Name {
-    let text = match by {
-        None => "",
-        Some(CulledBy::Slpf) => "slpf",
-        Some(CulledBy::Dnf) => "dnf",
-        Some(CulledBy::Window) => "window",
-    };
-    let mut out = [0; 6];
+    let text = by.map_or("", CulledBy::name);
+    let mut out = [0; NAME_WIDTH];
     for (o, c) in out.iter_mut().zip(text.chars()) {
         *o = c as u32;
     }

@@ -7,7 +7,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Verdict, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within, slpf};
+use super::{
+    Points, Verdict, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within, slpf,
+};
 use crate::math::Vec3;
 use crate::pair_kernel::QueryKind;
 
@@ -40,6 +42,20 @@ pub enum CulledBy {
     /// The coplanar-window filter (not one of the paper's; see
     /// [`crate::filter::window_vertex_face`]).
     Window,
+}
+
+impl CulledBy {
+    /// Every filter, in the order they run.
+    pub const ALL: [CulledBy; 3] = [CulledBy::Slpf, CulledBy::Dnf, CulledBy::Window];
+
+    /// Its name in reports (the Python filter batches' verdicts).
+    pub const fn name(self) -> &'static str {
+        match self {
+            CulledBy::Slpf => "slpf",
+            CulledBy::Dnf => "dnf",
+            CulledBy::Window => "window",
+        }
+    }
 }
 
 impl FilterSet {
@@ -116,23 +132,50 @@ impl FilterSet {
             return None;
         }
         let [a, b, c, d, e, f, g, h] = q;
-        let p = super::points([a, b, c, d, e, f, g, h]);
-        let dnf = self.uses_dnf();
-        if min_distance > 0.0 {
-            if !(dnf || window) {
-                return None;
-            }
-            return dnf_window_within(kind, dnf, window, &p, min_distance);
-        }
-        let slpf = || match kind {
-            QueryKind::VertexFace => slpf::slpf_vertex_face(directions, a, b, c, d, e, f, g, h),
-            QueryKind::EdgeEdge => slpf::slpf_edge_edge(directions, a, b, c, d, e, f, g, h),
-        };
-        if self.uses_slpf() && slpf() == Verdict::Culled {
+        let slpf_culls = min_distance == 0.0
+            && self.uses_slpf()
+            && match kind {
+                QueryKind::VertexFace => slpf::slpf_vertex_face(directions, a, b, c, d, e, f, g, h),
+                QueryKind::EdgeEdge => slpf::slpf_edge_edge(directions, a, b, c, d, e, f, g, h),
+            } == Verdict::Culled;
+        let points = || super::points([a, b, c, d, e, f, g, h]);
+        self.chain(kind, window, min_distance, slpf_culls, points)
+    }
+
+    /// The filters of this setting on one pair, in their order: SLPF, whose
+    /// verdict the caller gives (`slpf_culls`: false at `min_distance > 0`,
+    /// where SLPF, proven for contact only, does not run; its forms differ,
+    /// per pair or from a per-step table), then DNF and, when `window`, the
+    /// coplanar-window filter,
+    /// sharing the coplanarity cubic, on the pair's eight points (`points`,
+    /// asked only when one of them runs): in their within-`d` forms at
+    /// `min_distance > 0` ([`super::dnf_window_within`]). `Some(filter)` when
+    /// culled. The one composition of the filters: a step
+    /// ([`crate::pipeline::Pipeline`], SLPF from its per-vertex table),
+    /// [`FilterSet::cull`] (SLPF per pair) and the benchmarks of the
+    /// paper's filter stage call it, so a filter added here runs in all
+    /// three. `min_distance` must be a finite double `≥ 0`.
+    #[inline(always)]
+    pub fn chain(
+        self,
+        kind: QueryKind,
+        window: bool,
+        min_distance: f64,
+        slpf_culls: bool,
+        points: impl FnOnce() -> Points,
+    ) -> Option<CulledBy> {
+        if slpf_culls {
             return Some(CulledBy::Slpf);
         }
+        let dnf = self.uses_dnf();
+        if !(dnf || window) {
+            return None;
+        }
+        let p = points();
+        if min_distance > 0.0 {
+            return dnf_window_within(kind, dnf, window, &p, min_distance);
+        }
         match kind {
-            _ if !(dnf || window) => None,
             QueryKind::VertexFace => dnf_window_vertex_face(dnf, window, &p),
             QueryKind::EdgeEdge => dnf_window_edge_edge(dnf, window, &p),
         }
@@ -147,7 +190,7 @@ impl fmt::Display for FilterSet {
 
 /// An unknown filter-set name.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown filter setting {0:?}; expected one of: none, dnf, slpf, slpf+dnf")]
+#[error("unknown filter setting {0:?}; expected one of: {names}", names = FilterSet::ALL.map(|f| f.name()).join(", "))]
 pub struct UnknownFilterSet(pub String);
 
 impl FromStr for FilterSet {
@@ -168,6 +211,20 @@ mod tests {
     use crate::filter::PAPER_DIRECTIONS;
     use crate::narrow_phase::oracle;
     use proptest::prelude::*;
+
+    /// Names parse back to their settings; an unknown name's error lists
+    /// every name.
+    #[test]
+    fn names_round_trip_and_an_unknown_one_lists_them() {
+        for f in FilterSet::ALL {
+            assert_eq!(f.name().parse::<FilterSet>().unwrap(), f);
+        }
+        let err = "fast".parse::<FilterSet>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown filter setting \"fast\"; expected one of: none, slpf, dnf, slpf+dnf"
+        );
+    }
 
     /// A vertex that hovers still at height `h` above a still triangle's
     /// interior: SLPF culls it at `d = 0` (the projections on `(1, 1, 1)`

@@ -13,10 +13,7 @@ use rayon::prelude::*;
 use super::config::PipelineConfig;
 use super::report::ContactPair;
 use crate::broad_phase::{EePair, VfPair};
-use crate::filter::{
-    CulledBy, FilterSet, Points, SlpfTable, dnf_window_edge_edge, dnf_window_vertex_face,
-    dnf_window_within,
-};
+use crate::filter::{CulledBy, FilterSet, Points, SlpfTable};
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{
@@ -110,7 +107,8 @@ pub(super) struct PairCtx<'a> {
     pub(super) x: Vec<[[f64; 3]; 2]>,
     /// SLPF (when it runs).
     slpf: Option<SlpfTable>,
-    dnf: bool,
+    /// The filters that run (SLPF among them when `slpf` is set).
+    filters: FilterSet,
     window: bool,
     pub(super) solver: Solver,
     /// Minimum separation (0: contact).
@@ -178,7 +176,7 @@ impl<'a> PairCtx<'a> {
             vertex_group,
             x,
             slpf,
-            dnf: filters.uses_dnf(),
+            filters,
             window: cfg.window,
             solver: cfg.solver,
             min_distance: cfg.min_distance,
@@ -230,33 +228,22 @@ impl<'a> PairCtx<'a> {
 
     /// No filter runs.
     pub(super) fn filters_off(&self) -> bool {
-        self.slpf.is_none() && !self.dnf && !self.window
+        self.slpf.is_none() && !self.filters.uses_dnf() && !self.window
     }
 
     /// The filters on a vertex–face pair: `Some(filter)` when culled.
     #[inline(always)]
     fn cull_vertex_face(&self, p: &VfPair) -> Option<CulledBy> {
         let face = self.faces[p.f as usize];
-        if self
-            .slpf
-            .as_ref()
-            .is_some_and(|t| t.cull_vertex_face(p.v, face))
-        {
-            return Some(CulledBy::Slpf);
-        }
-        if !(self.dnf || self.window) {
-            return None;
-        }
-        if self.min_distance > 0.0 {
-            return dnf_window_within(
-                QueryKind::VertexFace,
-                self.dnf,
-                self.window,
-                &self.vf_points(p),
-                self.min_distance,
-            );
-        }
-        dnf_window_vertex_face(self.dnf, self.window, &self.vf_points(p))
+        let slpf_culls = (self.slpf.as_ref()).is_some_and(|t| t.cull_vertex_face(p.v, face));
+        let points = || self.vf_points(p);
+        (self.filters).chain(
+            QueryKind::VertexFace,
+            self.window,
+            self.min_distance,
+            slpf_culls,
+            points,
+        )
     }
 
     /// The eight points of a vertex–face pair, data set row order.
@@ -279,22 +266,15 @@ impl<'a> PairCtx<'a> {
     #[inline(always)]
     fn cull_edge_edge(&self, p: &EePair) -> Option<CulledBy> {
         let (ea, eb) = (self.edges[p.e0 as usize], self.edges[p.e1 as usize]);
-        if self.slpf.as_ref().is_some_and(|t| t.cull_edge_edge(ea, eb)) {
-            return Some(CulledBy::Slpf);
-        }
-        if !(self.dnf || self.window) {
-            return None;
-        }
-        if self.min_distance > 0.0 {
-            return dnf_window_within(
-                QueryKind::EdgeEdge,
-                self.dnf,
-                self.window,
-                &self.ee_points(p),
-                self.min_distance,
-            );
-        }
-        dnf_window_edge_edge(self.dnf, self.window, &self.ee_points(p))
+        let slpf_culls = self.slpf.as_ref().is_some_and(|t| t.cull_edge_edge(ea, eb));
+        let points = || self.ee_points(p);
+        (self.filters).chain(
+            QueryKind::EdgeEdge,
+            self.window,
+            self.min_distance,
+            slpf_culls,
+            points,
+        )
     }
 }
 

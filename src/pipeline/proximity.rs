@@ -168,7 +168,7 @@ impl Pipeline {
     /// [`PipelineConfig::collect_pairs`] and [`PipelineConfig::solver`] say
     /// (the cubic solver misses pairs that touch at rest); the configuration
     /// is unchanged after it. A tree it builds under
-    /// [`TimeAligned::Auto`](super::TimeAligned::Auto) saw no motion, so the
+    /// [`TimeAligned::Auto`] saw no motion, so the
     /// next [`Pipeline::step`] builds anew and chooses from its own motion.
     ///
     /// # Errors

@@ -16,7 +16,8 @@
 //! batch's survivors right after the filters, while their points are still
 //! in the cache. Neither the candidates nor the survivors are stored (which
 //! saves a pass over every candidate and a second gather of the survivors'
-//! positions; docs/notes/pipeline.md). Per pair ([`super::decide`]): SLPF on
+//! positions; docs/notes/pipeline.md). Per pair ([`super::decide`], the
+//! filters composed by [`crate::filter::FilterSet::chain`]): SLPF on
 //! per-vertex projections ([`crate::filter::SlpfTable`], verdicts equal to
 //! the per-pair kernels' except within about 10⁻¹⁵ of touching), then on its
 //! survivors DNF and the coplanar-window filter sharing one coplanarity
