@@ -45,7 +45,8 @@ def common(a, b, path):
                 added.append(".".join(path + [k]))
         return out
     return b
-same = common(a, b, []) == a
+dump = lambda j: json.dumps(j, sort_keys=True)
+same = dump(common(a, b, [])) == dump(a)
 print(" ".join(sorted(set(added))))
 sys.exit(0 if same else 1)'
 

@@ -48,7 +48,8 @@ impl CulledBy {
     /// Every filter, in the order they run.
     pub const ALL: [CulledBy; 3] = [CulledBy::Slpf, CulledBy::Dnf, CulledBy::Window];
 
-    /// Its name in reports (the Python filter batches' verdicts).
+    /// Its name in reports (the Python filter batches' verdicts). A new
+    /// filter is added to this match and to [`CulledBy::ALL`] above.
     pub const fn name(self) -> &'static str {
         match self {
             CulledBy::Slpf => "slpf",
@@ -143,18 +144,17 @@ impl FilterSet {
     }
 
     /// The filters of this setting on one pair, in their order: SLPF, whose
-    /// verdict the caller gives (`slpf_culls`: false at `min_distance > 0`,
-    /// where SLPF, proven for contact only, does not run; its forms differ,
-    /// per pair or from a per-step table), then DNF and, when `window`, the
-    /// coplanar-window filter,
-    /// sharing the coplanarity cubic, on the pair's eight points (`points`,
-    /// asked only when one of them runs): in their within-`d` forms at
-    /// `min_distance > 0` ([`super::dnf_window_within`]). `Some(filter)` when
-    /// culled. The one composition of the filters: a step
-    /// ([`crate::pipeline::Pipeline`], SLPF from its per-vertex table),
-    /// [`FilterSet::cull`] (SLPF per pair) and the benchmarks of the
-    /// paper's filter stage call it, so a filter added here runs in all
-    /// three. `min_distance` must be a finite double `≥ 0`.
+    /// verdict the caller gives (`slpf_culls`; its forms differ, per pair or
+    /// from a per-step table; true only at `min_distance = 0`, SLPF being
+    /// proven for contact only, in a setting with SLPF), then DNF and, when `window`, the
+    /// coplanar-window filter, sharing the coplanarity cubic, on the pair's
+    /// eight points (`points`, asked only when one of them runs): in their
+    /// within-`d` forms at `min_distance > 0` ([`super::dnf_window_within`]).
+    /// `Some(filter)` when culled. The one composition of the filters: a
+    /// step ([`crate::pipeline::Pipeline`], SLPF from its per-vertex table),
+    /// [`FilterSet::cull`] (SLPF per pair) and the benchmarks of the paper's
+    /// filter stage call it, so a filter added here runs in all three.
+    /// `min_distance` must be a finite double `≥ 0`.
     #[inline(always)]
     pub fn chain(
         self,
@@ -164,6 +164,7 @@ impl FilterSet {
         slpf_culls: bool,
         points: impl FnOnce() -> Points,
     ) -> Option<CulledBy> {
+        debug_assert!(!slpf_culls || (min_distance == 0.0 && self.uses_slpf()));
         if slpf_culls {
             return Some(CulledBy::Slpf);
         }

@@ -7,6 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::report::StepReport;
+use super::step::Run;
 use super::{Pipeline, PipelineConfig, PipelineError};
 use crate::broad_phase::{EePair, VfPair};
 use crate::mesh::Step;
@@ -64,7 +65,7 @@ impl Pipeline {
         step: &Step<'_>,
         cancel: Option<&AtomicBool>,
     ) -> Result<Candidates, PipelineError> {
-        let (outcome, (vertex_face, edge_edge)) = self.run(step, cancel, true)?;
+        let (outcome, (vertex_face, edge_edge)) = self.run(step, cancel, Run::List)?;
         Ok(Candidates {
             vertex_face,
             edge_edge,

@@ -17,9 +17,10 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::step::Run;
 use super::{
-    Bodies, BodiesError, BvhMode, ContactPair, Pipeline, PipelineConfig, PipelineError,
-    StepOutcome, StepReport, TimeAligned,
+    Bodies, BodiesError, ContactPair, Pipeline, PipelineConfig, PipelineError, StepOutcome,
+    StepReport,
 };
 use rayon::prelude::*;
 
@@ -27,7 +28,7 @@ use crate::filter::FilterSet;
 use crate::math::Vec3;
 use crate::mesh::{Step, TriMesh, check_frame};
 use crate::narrow_phase::{
-    SeparationError, Solver, point_triangle_distance, segment_segment_distance, validate_separation,
+    SeparationError, point_triangle_distance, segment_segment_distance, validate_separation,
 };
 
 /// The pairs of a mesh's features within a distance of each other
@@ -168,7 +169,7 @@ impl Pipeline {
     /// [`PipelineConfig::collect_pairs`] and [`PipelineConfig::solver`] say
     /// (the cubic solver misses pairs that touch at rest); the configuration
     /// is unchanged after it. A tree it builds under
-    /// [`TimeAligned::Auto`] saw no motion, so the
+    /// [`TimeAligned::Auto`](super::TimeAligned::Auto) saw no motion, so the
     /// next [`Pipeline::step`] builds anew and chooses from its own motion.
     ///
     /// # Errors
@@ -205,21 +206,7 @@ impl Pipeline {
             x_t0: x,
             x_t1: x,
         };
-        // A tree built at rest by an earlier call is refitted here, and
-        // still rebuilt by the next step.
-        let pending = std::mem::take(&mut self.built_at_rest);
-        let own = self.config().clone();
-        let auto = own.time_aligned == TimeAligned::Auto;
-        self.set_config(PipelineConfig {
-            collect_pairs: true,
-            solver: Solver::Exact,
-            ..own.clone()
-        });
-        let outcome = self.run(&still, cancel, false);
-        self.set_config(own);
-        let outcome = outcome?.0;
-        self.built_at_rest = pending || (auto && outcome.report.bvh == BvhMode::Build);
-        Ok(outcome.into())
+        Ok(self.run(&still, cancel, Run::AtRest)?.0.into())
     }
 }
 
@@ -229,9 +216,10 @@ impl PipelineConfig {
     /// positions of one mesh (every iteration of a solve, say). A
     /// [`Pipeline`] kept with it refits its BVH from call to call, where
     /// [`proximity`] builds one each time: [`Pipeline::proximity`] gives the
-    /// [`Proximity`] at positions `x`. [`PipelineConfig::bodies`] and
-    /// [`PipelineConfig::collect_pairs`] may be set on it as
-    /// [`ProximityOptions`] would.
+    /// [`Proximity`] at positions `x`. [`PipelineConfig::bodies`] may be set
+    /// on it as [`ProximityOptions`] would ([`PipelineConfig::collect_pairs`]
+    /// too, for steps from `x` to `x`; [`Pipeline::proximity`] collects the
+    /// pairs whatever it says).
     ///
     /// # Errors
     /// [`DistanceError`] for a negative, infinite or NaN `d`.

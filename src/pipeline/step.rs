@@ -155,6 +155,21 @@ pub struct StepOutcome {
     pub pairs: Vec<ContactPair>,
 }
 
+/// What [`Pipeline::run`] does with a step's pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Run {
+    /// Tests them: a step.
+    Test,
+    /// Lists those the filters pass instead of testing them
+    /// ([`Pipeline::candidates`]: nothing collides, and the codimensional
+    /// points' pairs are left out).
+    List,
+    /// Tests them on a step at rest ([`Pipeline::proximity`]): every pair
+    /// kept and decided by the exact solver; a tree it builds under
+    /// [`TimeAligned::Auto`] is marked [`Pipeline::built_at_rest`].
+    AtRest,
+}
+
 /// A pipeline that keeps its BVH between the steps of a sequence.
 #[derive(Debug)]
 pub struct Pipeline {
@@ -164,9 +179,9 @@ pub struct Pipeline {
     rebuild: bool,
     /// The kept tree was built at rest by [`Pipeline::proximity`] under
     /// [`TimeAligned::Auto`], whose pruning choice then saw no motion: the
-    /// next step (or candidates' listing) builds anew, choosing from its own
-    /// motion, while further proximity calls refit it.
-    pub(super) built_at_rest: bool,
+    /// next step (or candidates' listing) under `Auto` builds anew, choosing
+    /// from its own motion, while further proximity calls refit it.
+    built_at_rest: bool,
     /// The filters' per-vertex arrays, kept for the next step.
     buffers: PairBuffers,
     /// How many loose brackets' pairs a traversal task keeps
@@ -223,7 +238,7 @@ impl Pipeline {
 
     /// Runs one step on the current rayon thread pool.
     pub fn step(&mut self, step: &Step<'_>) -> Result<StepOutcome, PipelineError> {
-        Ok(self.run(step, None, false)?.0)
+        Ok(self.run(step, None, Run::Test)?.0)
     }
 
     /// [`Pipeline::step`], given up when `cancel` is set (by another thread:
@@ -237,23 +252,39 @@ impl Pipeline {
         step: &Step<'_>,
         cancel: &AtomicBool,
     ) -> Result<StepOutcome, PipelineError> {
-        Ok(self.run(step, Some(cancel), false)?.0)
+        Ok(self.run(step, Some(cancel), Run::Test)?.0)
     }
 
-    /// The step; with `list_only`, the pairs the filters pass are listed
-    /// instead of tested ([`Pipeline::candidates`]: nothing collides, and
-    /// the codimensional points' pairs are left out), else none are.
+    /// The step, its pairs tested, listed or tested at rest ([`Run`]); the
+    /// pairs the filters pass are listed only for [`Run::List`].
     pub(super) fn run(
         &mut self,
         step: &Step<'_>,
         cancel: Option<&AtomicBool>,
-        list_only: bool,
+        kind: Run,
     ) -> Result<(StepOutcome, Listed), PipelineError> {
         let start = Clock::start();
-        if std::mem::take(&mut self.built_at_rest) {
+        let (at_rest, list_only) = (kind == Run::AtRest, kind == Run::List);
+        if !at_rest
+            && std::mem::take(&mut self.built_at_rest)
+            && self.config.time_aligned == TimeAligned::Auto
+        {
             self.rebuild = true;
         }
-        let cfg = &self.config;
+        // At rest every pair is kept and decided exactly (the cubic solver
+        // misses pairs that touch at rest); the pipeline's own configuration
+        // is not changed.
+        let at_rest_config;
+        let cfg = if at_rest {
+            at_rest_config = PipelineConfig {
+                collect_pairs: true,
+                solver: Solver::Exact,
+                ..self.config.clone()
+            };
+            &at_rest_config
+        } else {
+            &self.config
+        };
         let mesh = step.mesh;
         // Minimum separation: at d > 0 the time-aligned pruning runs on
         // k-DOPs grown by d / 2, DNF and the window filter with a margin of
@@ -334,6 +365,10 @@ impl Pipeline {
                 return Err(e.into());
             }
         };
+        if at_rest && built {
+            // Kept whatever happens to the rest of this call.
+            self.built_at_rest = cfg.time_aligned == TimeAligned::Auto;
+        }
         self.rebuild = false;
         let bvh = self.bvh.as_ref().expect("built above");
         let refit_ms = t.ms();

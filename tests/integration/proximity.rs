@@ -7,6 +7,7 @@
 //! bad arguments are typed errors.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
 
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh};
@@ -14,8 +15,8 @@ use ccdlab::narrow_phase::Solver;
 use ccdlab::narrow_phase::oracle;
 use ccdlab::pipeline::{
     Bodies, BodiesError, BodyLabels, BvhMode, DistanceError, Pipeline, PipelineConfig,
-    PipelineError, Proximity, ProximityOptions, TimeAligned, proximity, proximity_distance,
-    proximity_with,
+    PipelineError, Proximity, ProximityOptions, StepReport, TimeAligned, proximity,
+    proximity_distance, proximity_with,
 };
 use proptest::prelude::*;
 
@@ -199,24 +200,29 @@ fn a_kept_pipeline_gives_proximitys_pairs_at_each_position() {
 /// pairs, time-aligned pruning chosen automatically) gives `proximity`'s
 /// pairs at each position from its kept tree, leaves its configuration as it
 /// was, and a tree it built at rest is built anew by the next step (whose
-/// outcome is then a fresh pipeline's), not one a step built.
+/// outcome is then a fresh pipeline's: on cloth-ball the step prunes, which
+/// a tree built at rest does not), also when a later proximity call was
+/// cancelled; not a tree a step built, nor under a configuration changed to
+/// `TimeAligned::Off`, which the tree built at rest fits.
 #[test]
 fn a_steps_pipeline_answers_proximity_and_its_next_step_builds_anew() {
-    let scene = funnel();
+    let scene = cloth_ball();
     let (mesh, x0, x1) = (&scene.mesh, &scene.x_t0, &scene.x_t1);
-    let d = 1e-3;
+    let mean_edge = (mesh.edges().iter())
+        .map(|&[a, b]| (x0[a as usize] - x0[b as usize]).norm())
+        .sum::<f64>()
+        / mesh.num_edges() as f64;
+    let d = 1e-3 * mean_edge;
     let config = PipelineConfig {
         min_distance: d,
         time_aligned: TimeAligned::Auto,
         collect_pairs: false,
         ..PipelineConfig::default()
     };
-    let mut pipeline = Pipeline::new(config.clone());
-    let fresh_step = Pipeline::new(config.clone())
-        .step(&Step::new(mesh, x0, x1).unwrap())
-        .unwrap()
-        .report;
-    let same_step = |r: &ccdlab::pipeline::StepReport| {
+    let step = Step::new(mesh, x0, x1).unwrap();
+    let fresh_step = Pipeline::new(config.clone()).step(&step).unwrap().report;
+    assert!(fresh_step.time_aligned);
+    let same_step = |r: &StepReport| {
         (r.vf, r.ee, r.time_aligned, r.toi)
             == (
                 fresh_step.vf,
@@ -225,25 +231,48 @@ fn a_steps_pipeline_answers_proximity_and_its_next_step_builds_anew() {
                 fresh_step.toi,
             )
     };
-    let answered = |pipeline: &mut Pipeline, x: &[Vec3], mode: BvhMode| {
-        let kept = pipeline.proximity(mesh, x).unwrap();
-        let fresh = proximity(mesh, x, d).unwrap();
-        assert!(!fresh.pairs.is_empty());
-        assert_eq!(keys(&kept.pairs), keys(&fresh.pairs));
+    let fresh: Vec<_> = [x0, x1]
+        .map(|x| keys(&proximity(mesh, x, d).unwrap().pairs))
+        .into();
+    assert!(fresh.iter().all(|k| !k.is_empty()));
+    let answered = |pipeline: &mut Pipeline, i: usize, mode: BvhMode| {
+        let kept = pipeline.proximity(mesh, [x0, x1][i]).unwrap();
+        assert_eq!(keys(&kept.pairs), fresh[i]);
         assert_eq!(kept.report.bvh, mode);
         assert_eq!(pipeline.config(), &config);
     };
-    let step = Step::new(mesh, x0, x1).unwrap();
-    answered(&mut pipeline, x0, BvhMode::Build);
-    answered(&mut pipeline, x1, BvhMode::Refit);
+    let cancelled = AtomicBool::new(true);
+
+    let mut pipeline = Pipeline::new(config.clone());
+    answered(&mut pipeline, 0, BvhMode::Build);
+    answered(&mut pipeline, 1, BvhMode::Refit);
+    let stopped = pipeline.proximity_cancellable(mesh, x1, &cancelled);
+    assert!(matches!(stopped, Err(PipelineError::Cancelled)));
     let report = pipeline.step(&step).unwrap().report;
     assert_eq!(report.bvh, BvhMode::Build);
     assert!(same_step(&report));
     // A tree built by a step is refitted by proximity and by the next step.
-    answered(&mut pipeline, x1, BvhMode::Refit);
+    answered(&mut pipeline, 1, BvhMode::Refit);
     let report = pipeline.step(&step).unwrap().report;
     assert_eq!(report.bvh, BvhMode::Refit);
     assert!(same_step(&report));
+
+    // A proximity call cancelled after building its tree still marks it.
+    let mut pipeline = Pipeline::new(config.clone());
+    let stopped = pipeline.proximity_cancellable(mesh, x0, &cancelled);
+    assert!(matches!(stopped, Err(PipelineError::Cancelled)));
+    let report = pipeline.step(&step).unwrap().report;
+    assert_eq!(report.bvh, BvhMode::Build);
+    assert!(same_step(&report));
+
+    // Under `Off` the tree built at rest (without pruning) fits: refitted.
+    let mut pipeline = Pipeline::new(config.clone());
+    answered(&mut pipeline, 0, BvhMode::Build);
+    pipeline.set_config(PipelineConfig {
+        time_aligned: TimeAligned::Off,
+        ..config.clone()
+    });
+    assert_eq!(pipeline.step(&step).unwrap().report.bvh, BvhMode::Refit);
 }
 
 /// A pipeline with the cubic solver still answers `Pipeline::proximity`
