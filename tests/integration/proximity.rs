@@ -126,6 +126,15 @@ proptest! {
     }
 }
 
+/// The mean length of `mesh`'s edges at the positions `x`.
+fn mean_edge_length(mesh: &TriMesh, x: &[Vec3]) -> f64 {
+    let lengths = mesh
+        .edges()
+        .iter()
+        .map(|&[a, b]| (x[a as usize] - x[b as usize]).norm());
+    lengths.sum::<f64>() / mesh.num_edges() as f64
+}
+
 /// On the real frames at `d` = 10⁻⁴, 10⁻² and 10⁻¹ of the mean edge length:
 /// the pairs of the still step with SLPF off and DNF and the window on, at
 /// rest decided at time 0; more pairs at a larger `d`.
@@ -133,12 +142,7 @@ proptest! {
 fn the_real_frames_give_the_still_steps_pairs() {
     for scene in [funnel(), cloth_ball()] {
         let (mesh, x) = (&scene.mesh, &scene.x_t0);
-        let mean_edge = mesh
-            .edges()
-            .iter()
-            .map(|&[a, b]| (x[a as usize] - x[b as usize]).norm())
-            .sum::<f64>()
-            / mesh.num_edges() as f64;
+        let mean_edge = mean_edge_length(mesh, x);
         let mut last = 0;
         for m in [1e-4, 1e-2, 1e-1] {
             let d = m * mean_edge;
@@ -208,11 +212,7 @@ fn a_kept_pipeline_gives_proximitys_pairs_at_each_position() {
 fn a_steps_pipeline_answers_proximity_and_its_next_step_builds_anew() {
     let scene = cloth_ball();
     let (mesh, x0, x1) = (&scene.mesh, &scene.x_t0, &scene.x_t1);
-    let mean_edge = (mesh.edges().iter())
-        .map(|&[a, b]| (x0[a as usize] - x0[b as usize]).norm())
-        .sum::<f64>()
-        / mesh.num_edges() as f64;
-    let d = 1e-3 * mean_edge;
+    let d = 1e-3 * mean_edge_length(mesh, x0);
     let config = PipelineConfig {
         min_distance: d,
         time_aligned: TimeAligned::Auto,
