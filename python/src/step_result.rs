@@ -132,7 +132,9 @@ pub(crate) fn kind_of(p: &ContactPair, mesh: &TriMesh) -> PyResult<(usize, [u32;
 
 #[pymethods]
 impl StepResult {
-    /// Earliest time of impact (lower bound), or None without contact.
+    /// Earliest time of impact: a lower bound that may equal the true time;
+    /// 0.0 when a pair touches, or is within min_distance, at t = 0; None
+    /// without contact.
     #[getter]
     fn toi(&self) -> Option<f64> {
         self.toi
@@ -150,7 +152,8 @@ impl StepResult {
         self.vf_pairs.as_ref().map(|a| a.clone_ref(py))
     }
 
-    /// Colliding (edge, edge) pairs, int64 (m, 2); None unless collected.
+    /// Colliding (edge, edge) pairs, int64 (m, 2), edges in
+    /// ``edges(F, edges)`` order; None unless collected.
     #[getter]
     fn ee_pairs(&self, py: Python<'_>) -> Option<Py<PyAny>> {
         self.ee_pairs.as_ref().map(|a| a.clone_ref(py))
@@ -175,7 +178,8 @@ impl StepResult {
         self.point_pairs[0].as_ref().map(|a| a.clone_ref(py))
     }
 
-    /// Colliding (point, point) pairs, int64 (m, 2); None unless collected.
+    /// Colliding (point, point) pairs, int64 (m, 2), the smaller vertex
+    /// first; None unless collected.
     #[getter]
     fn vv_pairs(&self, py: Python<'_>) -> Option<Py<PyAny>> {
         self.point_pairs[1].as_ref().map(|a| a.clone_ref(py))
