@@ -273,7 +273,7 @@ impl QuerySolver {
         let d = parse_min_distance(min_distance)?;
         if d == 0.0 {
             Ok(QuerySolver::Contact(solver))
-        } else if solver == Solver::Exact {
+        } else if solver.has_min_distance() {
             Ok(QuerySolver::Within(d))
         } else {
             Err(value_error(format!(

@@ -20,9 +20,8 @@ use super::stamp::Stamp;
 use crate::exact::{Algebraic, Dyadic};
 use crate::math::Vec3;
 use crate::narrow_phase::{
-    SeparationError, Solver, SolverTier, Toi, edge_edge_traced, edge_edge_within,
-    edge_edge_within_traced, oracle, validate_separation, vertex_face_traced, vertex_face_within,
-    vertex_face_within_traced,
+    SeparationError, Solver, SolverTier, Toi, edge_edge_within, edge_edge_within_traced, oracle,
+    validate_separation, vertex_face_within, vertex_face_within_traced,
 };
 use crate::pair_kernel::QueryKind;
 
@@ -151,7 +150,7 @@ impl WithinOptions {
             if self.oracle {
                 return Err(ScoreError::OracleWithoutSeparation);
             }
-        } else if solver != Solver::Exact {
+        } else if !solver.has_min_distance() {
             return Err(ScoreError::NoSeparation(solver));
         }
         Ok(self)
@@ -373,11 +372,9 @@ fn score_contact(
     let mut fallbacks = 0;
     let mut answers = Vec::with_capacity(set.points.len());
     for q in &set.points {
-        let (toi, path) = solve_traced(solver, set.kind, q);
+        let (toi, path) = solver.solve_traced(set.kind, q);
         answers.push(toi);
-        if path == SolverTier::Exact && solver == Solver::Exact {
-            fallbacks += 1;
-        }
+        fallbacks += usize::from(path == SolverTier::Exact);
     }
     let (positives, fp, fneg) = tally(set, answers.iter().map(Option::is_some));
     let mean_ns = mean_time(set, min_time, |kind, q| solver.solve(kind, q));
@@ -389,7 +386,7 @@ fn score_contact(
         false_positives: fp,
         false_negatives: fneg,
         mean_ns,
-        exact_fallbacks: (solver == Solver::Exact).then_some(fallbacks),
+        exact_fallbacks: solver.is_exact().then_some(fallbacks),
         within: None,
     };
     (score, answers)
@@ -458,15 +455,6 @@ fn mean_time<T>(
         elapsed.as_nanos() as f64 / n as f64
     } else {
         0.0
-    }
-}
-
-fn solve_traced(solver: Solver, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, SolverTier) {
-    let [a, b, c, d, e, f, g, h] = q;
-    match (solver, kind) {
-        (Solver::Exact, QueryKind::VertexFace) => vertex_face_traced(a, b, c, d, e, f, g, h),
-        (Solver::Exact, QueryKind::EdgeEdge) => edge_edge_traced(a, b, c, d, e, f, g, h),
-        (Solver::Cubic, kind) => (solver.solve(kind, q), SolverTier::Float),
     }
 }
 

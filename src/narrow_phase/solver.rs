@@ -1,12 +1,17 @@
-//! The solvers behind one interface, for the command line, benches and
-//! reports.
+//! The solvers behind one interface, for the pipeline, the command line,
+//! benches and reports. What a solver may be used for is said by its
+//! capabilities ([`Solver::is_exact`], [`Solver::has_min_distance`]), each
+//! an exhaustive `match`: a new solver is a new variant, and the compiler
+//! then points at every place that must say what it does.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::toi::Toi;
+use super::edge_edge::edge_edge_traced_with;
+use super::toi::{SolverTier, Toi};
+use super::vertex_face::vertex_face_traced_with;
 use super::{edge_edge, provot, vertex_face};
 use crate::math::Vec3;
 use crate::pair_kernel::QueryKind;
@@ -34,6 +39,32 @@ impl Solver {
         }
     }
 
+    /// Whether the solver decides every query exactly (no false negative,
+    /// no false positive) and its [`Toi`] brackets the earliest time of
+    /// impact: what the ground-truth and oracle tests hold every such
+    /// solver to. [`Solver::Cubic`], the float baseline, is not: its
+    /// verdicts may be wrong, and its `Toi` is an estimate that may miss
+    /// the true time (so a step's `toi` with it is no bound either).
+    pub const fn is_exact(self) -> bool {
+        match self {
+            Solver::Exact => true,
+            Solver::Cubic => false,
+        }
+    }
+
+    /// Whether the solver decides a minimum separation `d > 0` (features
+    /// within Euclidean distance `d`; docs/design.md §5); a configuration
+    /// with `d > 0` and a solver without is refused
+    /// ([`crate::pipeline::PipelineConfig::check`]). Only
+    /// [`Solver::Exact`] has it, through
+    /// [`super::vertex_face_within`] and [`super::edge_edge_within`].
+    pub const fn has_min_distance(self) -> bool {
+        match self {
+            Solver::Exact => true,
+            Solver::Cubic => false,
+        }
+    }
+
     /// Solves one query given as its eight points in data set row order.
     #[inline]
     pub fn solve(&self, kind: QueryKind, q: &[Vec3; 8]) -> Option<Toi> {
@@ -49,6 +80,38 @@ impl Solver {
             }
         }
     }
+
+    /// [`Solver::solve`], and which tier decided: [`SolverTier::Exact`]
+    /// when an exact solver fell back on exact arithmetic (the reports'
+    /// `exact_fallbacks`); a solver without tiers answers
+    /// [`SolverTier::Float`].
+    #[inline]
+    pub fn solve_traced(self, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, SolverTier) {
+        self.solve_traced_with(kind, q, true)
+    }
+
+    /// [`Solver::solve_traced`]; `check_range` false is for a caller that
+    /// has checked that every coordinate is in the exact solver's filter
+    /// range ([`crate::math::in_filter_range`]; the pipeline checks a whole
+    /// step once). The same results.
+    #[inline]
+    pub(crate) fn solve_traced_with(
+        self,
+        kind: QueryKind,
+        q: &[Vec3; 8],
+        check_range: bool,
+    ) -> (Option<Toi>, SolverTier) {
+        let [a, b, c, d, e, f, g, h] = q;
+        match (self, kind) {
+            (Solver::Exact, QueryKind::VertexFace) => {
+                vertex_face_traced_with(a, b, c, d, e, f, g, h, check_range)
+            }
+            (Solver::Exact, QueryKind::EdgeEdge) => {
+                edge_edge_traced_with(a, b, c, d, e, f, g, h, check_range)
+            }
+            (Solver::Cubic, kind) => (self.solve(kind, q), SolverTier::Float),
+        }
+    }
 }
 
 impl fmt::Display for Solver {
@@ -59,7 +122,7 @@ impl fmt::Display for Solver {
 
 /// An unknown solver name.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown solver {0:?}; expected one of: exact, cubic")]
+#[error("unknown solver {0:?}; expected one of: {names}", names = Solver::ALL.map(|s| s.name()).join(", "))]
 pub struct UnknownSolver(pub String);
 
 impl FromStr for Solver {
@@ -69,5 +132,46 @@ impl FromStr for Solver {
             .into_iter()
             .find(|v| v.name() == s)
             .ok_or_else(|| UnknownSolver(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names parse back to their solvers; an unknown name's error lists
+    /// every name.
+    #[test]
+    fn names_round_trip_and_an_unknown_one_lists_them() {
+        for s in Solver::ALL {
+            assert_eq!(s.name().parse::<Solver>().unwrap(), s);
+        }
+        let err = "fast".parse::<Solver>().unwrap_err().to_string();
+        for s in Solver::ALL {
+            assert!(err.contains(s.name()), "{err}");
+        }
+    }
+
+    /// `solve_traced` answers as `solve`, for every solver, with and
+    /// without the range check; the exact solver's fast path decides a
+    /// plain crossing and a plain miss without the fallback.
+    #[test]
+    fn traced_answers_are_the_plain_ones() {
+        let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+        let (f0, f1, f2) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+        let hit = [v(0.2, 0.2, 1.0), f0, f1, f2, v(0.2, 0.2, -1.0), f0, f1, f2];
+        let miss = [v(2.0, 2.0, 1.0), f0, f1, f2, v(2.0, 2.0, -1.0), f0, f1, f2];
+        for s in Solver::ALL {
+            for kind in [QueryKind::VertexFace, QueryKind::EdgeEdge] {
+                for q in [&hit, &miss] {
+                    let plain = s.solve(kind, q);
+                    assert_eq!(s.solve_traced(kind, q).0, plain, "{s} {kind:?}");
+                    assert_eq!(s.solve_traced_with(kind, q, false).0, plain, "{s} {kind:?}");
+                }
+            }
+            let (toi, tier) = s.solve_traced(QueryKind::VertexFace, &hit);
+            assert!(toi.is_some() && tier == SolverTier::Float, "{s}");
+            assert_eq!(s.solve(QueryKind::VertexFace, &miss), None, "{s}");
+        }
     }
 }

@@ -2,9 +2,12 @@
 
 use crate::exact::Algebraic;
 
-/// The earliest time of impact of a colliding query, as a bracket: the true
-/// time lies in `[lower, upper]`. `lower` is the conservative value (never
-/// later than the truth) that a simulator should use.
+/// The earliest time of impact of a colliding query, as a bracket: from an
+/// exact solver ([`super::Solver::is_exact`]) the true time lies in
+/// `[lower, upper]`, and `lower` is the conservative value (never later than
+/// the truth) that a simulator should use. The float baseline
+/// ([`super::Solver::Cubic`]) gives an estimate in this shape, which may
+/// miss the true time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Toi {
     /// A lower bound on the earliest contact time.
@@ -31,7 +34,8 @@ impl Toi {
     }
 }
 
-/// Which tier of the `exact` solver decided a query.
+/// Which tier of the `exact` solver decided a query (a solver without tiers,
+/// the `cubic` baseline, answers [`SolverTier::Float`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SolverTier {
     /// The floating-point fast path with certified error bounds.
@@ -41,5 +45,8 @@ pub enum SolverTier {
 }
 
 /// The exact path refines a time of impact until its bracket is at most this
-/// wide (`2⁻⁴⁰ ≈ 9.1e-13`), unless the time is exactly a dyadic.
+/// wide (`2⁻⁴⁰ ≈ 9.1e-13`), or until a bisection point lands exactly on the
+/// time: not bound to happen even for a dyadic time such as `0.5`, since
+/// the bracket's ends may have been moved off that grid around a float
+/// estimate first.
 pub const EXACT_TOI_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;

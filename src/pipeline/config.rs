@@ -86,7 +86,7 @@ impl PipelineConfig {
             });
         }
         let d = validate_separation(self.min_distance)?;
-        if d > 0.0 && self.solver != Solver::Exact {
+        if d > 0.0 && !self.solver.has_min_distance() {
             return Err(PipelineError::NoSeparation(self.solver));
         }
         Ok(())

@@ -17,15 +17,16 @@ use crate::filter::{CulledBy, FilterSet, Points, SlpfTable};
 use crate::math::{Vec3, all_coordinates_in_filter_range};
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{
-    Solver, SolverTier, Toi, WithinVerdict, edge_edge_traced_with, edge_edge_within_traced_with,
-    edge_edge_within_verdict_with, vertex_face_traced_with, vertex_face_within_traced_with,
-    vertex_face_within_verdict_with,
+    Solver, SolverTier, Toi, WithinVerdict, edge_edge_within_traced_with,
+    edge_edge_within_verdict_with, vertex_face_within_traced_with, vertex_face_within_verdict_with,
 };
 use crate::pair_kernel::QueryKind;
 
 /// The exact test of a pair; `in_range` when the step's every coordinate
 /// is in the solver's filter range (its fast tiers then skip the check);
-/// within `min_distance` when it is positive.
+/// within `min_distance` when it is positive (the exact
+/// minimum-separation solver: [`PipelineConfig::check`] has refused any
+/// other at `d > 0`).
 #[inline]
 pub(super) fn solve(
     solver: Solver,
@@ -45,15 +46,7 @@ pub(super) fn solve(
             }
         };
     }
-    match (solver, kind) {
-        (Solver::Exact, QueryKind::VertexFace) => {
-            vertex_face_traced_with(a, b, c, d, e, f, g, h, !in_range)
-        }
-        (Solver::Exact, QueryKind::EdgeEdge) => {
-            edge_edge_traced_with(a, b, c, d, e, f, g, h, !in_range)
-        }
-        (Solver::Cubic, kind) => (solver.solve(kind, q), SolverTier::Float),
-    }
+    solver.solve_traced_with(kind, q, !in_range)
 }
 
 /// The minimum-separation test of a pair (`min_distance > 0`) whose bracket

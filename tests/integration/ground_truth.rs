@@ -1,6 +1,8 @@
-//! Every ground-truth query of the data sets, decided by the `exact` solver,
-//! by the exact oracle alone, and run through the filters. A single miss or
-//! false alarm fails the test, naming the file and the query index.
+//! Every ground-truth query of the data sets, decided by every exact solver
+//! ([`Solver::is_exact`]: `exact` today; a new one is held to the same), by
+//! the exact oracle alone, and run through the filters. A single miss or
+//! false alarm fails the test, naming the solver, the file and the query
+//! index.
 //!
 //! Data: `ccd-queries/*` (Sample-Queries: unit tests and the erleben
 //! handcrafted scenes, VF and EE), `scalable-ccd/cloth-funnel` (227 → 228,
@@ -14,7 +16,7 @@ use ccdlab::filter::{FilterSet, PAPER_DIRECTIONS};
 use ccdlab::harness::data::require_root;
 use ccdlab::harness::ground_truth::{QueryKind, QuerySet, discover_query_sets, load};
 use ccdlab::math::Vec3;
-use ccdlab::narrow_phase::{self, SolverTier, oracle};
+use ccdlab::narrow_phase::{Solver, SolverTier, oracle};
 
 /// All query sets under the data root, loaded once.
 fn sets() -> &'static [QuerySet] {
@@ -42,8 +44,12 @@ fn select(part: &str) -> Vec<&'static QuerySet> {
 }
 
 /// Runs `decide` on every query of `sets` and fails with the list of
-/// (file, query index, truth) it gets wrong.
-fn assert_all_decided(sets: &[&QuerySet], decide: impl Fn(QueryKind, &[Vec3; 8]) -> bool) {
+/// (file, query index, truth) it gets wrong, under `name`.
+fn assert_all_decided(
+    name: &str,
+    sets: &[&QuerySet],
+    decide: impl Fn(QueryKind, &[Vec3; 8]) -> bool,
+) {
     let mut wrong: Vec<(PathBuf, usize, bool)> = Vec::new();
     let mut total = 0;
     for set in sets {
@@ -61,17 +67,20 @@ fn assert_all_decided(sets: &[&QuerySet], decide: impl Fn(QueryKind, &[Vec3; 8])
     assert!(total > 0);
     assert!(
         wrong.is_empty(),
-        "{} of {total} queries decided wrongly (file, query index, truth): {:?}",
+        "{name}: {} of {total} queries decided wrongly (file, query index, truth): {:?}",
         wrong.len(),
         &wrong[..wrong.len().min(20)]
     );
 }
 
-fn exact(kind: QueryKind, q: &[Vec3; 8]) -> bool {
-    let [a, b, c, d, e, f, g, h] = q;
-    match kind {
-        QueryKind::VertexFace => narrow_phase::vertex_face(a, b, c, d, e, f, g, h).is_some(),
-        QueryKind::EdgeEdge => narrow_phase::edge_edge(a, b, c, d, e, f, g, h).is_some(),
+/// Every exact solver decides every query of `sets`.
+fn assert_exact_solvers_decide(sets: &[&QuerySet]) {
+    let exact: Vec<Solver> = Solver::ALL.into_iter().filter(|s| s.is_exact()).collect();
+    assert!(exact.contains(&Solver::Exact));
+    for solver in exact {
+        assert_all_decided(solver.name(), sets, |kind, q| {
+            solver.solve(kind, q).is_some()
+        });
     }
 }
 
@@ -84,32 +93,32 @@ fn oracle_only(kind: QueryKind, q: &[Vec3; 8]) -> bool {
 }
 
 #[test]
-fn exact_solver_decides_every_sample_query() {
-    assert_all_decided(&select("ccd-queries"), exact);
+fn exact_solvers_decide_every_sample_query() {
+    assert_exact_solvers_decide(&select("ccd-queries"));
 }
 
 #[test]
-fn exact_solver_decides_cloth_funnel_227() {
-    assert_all_decided(&select("cloth-funnel"), exact);
+fn exact_solvers_decide_cloth_funnel_227() {
+    assert_exact_solvers_decide(&select("cloth-funnel"));
 }
 
 #[test]
-fn exact_solver_decides_cloth_ball_92_from_frames_and_boxes() {
+fn exact_solvers_decide_cloth_ball_92_from_frames_and_boxes() {
     let sets = select("cloth-ball");
     let counts: Vec<usize> = sets.iter().map(|s| s.points.len()).collect();
     assert_eq!(counts.iter().sum::<usize>(), 19_034 + 94_825);
-    assert_all_decided(&sets, exact);
+    assert_exact_solvers_decide(&sets);
 }
 
 #[test]
 fn oracle_alone_decides_every_sample_and_funnel_query() {
-    assert_all_decided(&select("ccd-queries"), oracle_only);
-    assert_all_decided(&select("cloth-funnel"), oracle_only);
+    assert_all_decided("oracle", &select("ccd-queries"), oracle_only);
+    assert_all_decided("oracle", &select("cloth-funnel"), oracle_only);
 }
 
 #[test]
 fn oracle_alone_decides_cloth_ball_92() {
-    assert_all_decided(&select("cloth-ball"), oracle_only);
+    assert_all_decided("oracle", &select("cloth-ball"), oracle_only);
 }
 
 /// Regression for the float tiers: every query of the two simulation steps
@@ -124,11 +133,7 @@ fn float_tiers_decide_every_simulation_query() {
         .chain(select("cloth-ball"))
     {
         for (i, q) in set.points.iter().enumerate() {
-            let [a, b, c, d, e, f, g, h] = q;
-            let (_, path) = match set.kind {
-                QueryKind::VertexFace => narrow_phase::vertex_face_traced(a, b, c, d, e, f, g, h),
-                QueryKind::EdgeEdge => narrow_phase::edge_edge_traced(a, b, c, d, e, f, g, h),
-            };
+            let (_, path) = Solver::Exact.solve_traced(set.kind, q);
             if path == SolverTier::Exact {
                 fallbacks.push((set.path.clone(), i));
             }

@@ -1,52 +1,65 @@
-//! The `exact` solver (certified float fast path + exact fallback) against
-//! the pure exact oracle, on random and near-degenerate queries: same
-//! decision, and the reported time-of-impact bracket contains the exact
-//! earliest contact time.
+//! Every exact solver ([`Solver::is_exact`]: the `exact` solver, a certified
+//! float fast path + exact fallback, today) against the pure exact oracle,
+//! on random and near-degenerate queries: same decision, and the reported
+//! time-of-impact bracket contains the exact earliest contact time.
 
 use std::cmp::Ordering;
 
 use ccdlab::exact::{Algebraic, Dyadic};
 use ccdlab::math::Vec3;
-use ccdlab::narrow_phase::{self, SolverTier, Toi, oracle};
+use ccdlab::narrow_phase::{self, QueryKind, Solver, SolverTier, Toi, oracle};
 use proptest::prelude::*;
 
+/// Every exact solver against the oracle on `q` (a vertex–face query when
+/// `vf`); the tier that decided it in the `exact` solver.
 fn check(q: &[Vec3; 8], vf: bool) -> Result<SolverTier, TestCaseError> {
     let [a, b, c, d, e, f, g, h] = q;
-    let (got, path) = if vf {
-        narrow_phase::vertex_face_traced(a, b, c, d, e, f, g, h)
+    let kind = if vf {
+        QueryKind::VertexFace
     } else {
-        narrow_phase::edge_edge_traced(a, b, c, d, e, f, g, h)
+        QueryKind::EdgeEdge
     };
     let want = if vf {
         oracle::vertex_face(a, b, c, d, e, f, g, h)
     } else {
         oracle::edge_edge(a, b, c, d, e, f, g, h)
     };
-    prop_assert_eq!(
-        got.is_some(),
-        want.is_some(),
-        "query {:?} via {:?}",
-        q,
-        path
-    );
-    if let (Some(Toi { lower, upper }), Some(mut alpha)) = (got, want) {
-        prop_assert!(lower <= upper);
-        let mut lo = Algebraic::exact(Dyadic::from_f64(lower));
-        let mut hi = Algebraic::exact(Dyadic::from_f64(upper));
-        prop_assert_ne!(
-            lo.compare(&mut alpha),
-            Ordering::Greater,
-            "lower bound above the TOI: {:?}",
-            q
+    let mut exact_tier = None;
+    for solver in Solver::ALL.into_iter().filter(|s| s.is_exact()) {
+        let (got, path) = solver.solve_traced(kind, q);
+        if solver == Solver::Exact {
+            exact_tier = Some(path);
+        }
+        prop_assert_eq!(
+            got.is_some(),
+            want.is_some(),
+            "{} on query {:?} via {:?}",
+            solver,
+            q,
+            path
         );
-        prop_assert_ne!(
-            hi.compare(&mut alpha),
-            Ordering::Less,
-            "upper bound below the TOI: {:?}",
-            q
-        );
+        if let (Some(Toi { lower, upper }), Some(alpha)) = (got, &want) {
+            let mut alpha = alpha.clone();
+            prop_assert!(lower <= upper);
+            let mut lo = Algebraic::exact(Dyadic::from_f64(lower));
+            let mut hi = Algebraic::exact(Dyadic::from_f64(upper));
+            prop_assert_ne!(
+                lo.compare(&mut alpha),
+                Ordering::Greater,
+                "{}: lower bound above the TOI: {:?}",
+                solver,
+                q
+            );
+            prop_assert_ne!(
+                hi.compare(&mut alpha),
+                Ordering::Less,
+                "{}: upper bound below the TOI: {:?}",
+                solver,
+                q
+            );
+        }
     }
-    Ok(path)
+    Ok(exact_tier.expect("the exact solver is exact"))
 }
 
 /// Coordinates on a coarse grid: many exact coincidences and coplanarities.

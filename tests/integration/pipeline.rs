@@ -13,7 +13,7 @@ use ccdlab::harness::data::require_root;
 use ccdlab::harness::ground_truth::{read_boxes, read_mma_bool};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Feature, Step, TriMesh, read_step};
-use ccdlab::narrow_phase::{EXACT_TOI_WIDTH, edge_edge, oracle, vertex_face};
+use ccdlab::narrow_phase::{EXACT_TOI_WIDTH, Solver, edge_edge, oracle, vertex_face};
 use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{
     AUTO_MIN_MOTION, BvhMode, ContactPair, KindCounts, Pipeline, PipelineConfig, PipelineError,
@@ -688,11 +688,11 @@ proptest! {
     /// On meshes full of exact degeneracies, the whole pipeline (every k
     /// with time-aligned pruning on and off; with k = 26, also every filter
     /// setting with the window filter on and off: the filters do not depend
-    /// on k) reports exactly the pairs that the exact oracle finds
-    /// colliding among all pairs of the mesh, each with a time-of-impact
-    /// bracket that meets the oracle's: the closed bounding-volume tests,
-    /// the filters' rounding bounds and the solver's tiers meet touching
-    /// contacts without a miss.
+    /// on k; and every exact solver) reports exactly the pairs that the
+    /// exact oracle finds colliding among all pairs of the mesh, each with
+    /// a time-of-impact bracket that meets the oracle's: the closed
+    /// bounding-volume tests, the filters' rounding bounds and the solver's
+    /// tiers meet touching contacts without a miss.
     #[test]
     fn degenerate_meshes_report_exactly_the_oracles_collisions(
         (mesh, x0, x1) in integer_grid_mesh(),
@@ -700,15 +700,15 @@ proptest! {
         let step = Step::new(&mesh, &x0, &x1).unwrap();
         let truth = oracle_collisions(&step);
         let want: BTreeSet<_> = truth.keys().copied().collect();
-        for axes in KdopAxes::ALL {
+        for (solver, axes) in Solver::ALL.into_iter().filter(|s| s.is_exact()).flat_map(|s| KdopAxes::ALL.map(|k| (s, k))) {
             for filters in FilterSet::ALL {
                 for (window, time_aligned) in [(false, TimeAligned::Off), (true, TimeAligned::Off), (false, TimeAligned::On), (true, TimeAligned::On), (true, TimeAligned::Auto)] {
                     if axes != KdopAxes::Dop26 && (filters != FilterSet::None || window) {
                         continue;
                     }
-                    let config = PipelineConfig { axes, filters, window, time_aligned, collect_pairs: true, ..PipelineConfig::default() };
+                    let config = PipelineConfig { axes, filters, window, time_aligned, solver, collect_pairs: true, ..PipelineConfig::default() };
                     let out = Pipeline::new(config).step(&step).unwrap();
-                    let setting = format!("k = {axes:?}, {filters:?}, window {window}, time-aligned {time_aligned:?}");
+                    let setting = format!("{solver}, k = {axes:?}, {filters:?}, window {window}, time-aligned {time_aligned:?}");
                     prop_assert_eq!(keys(&out.pairs), want.clone(), "{}", setting);
                     for p in &out.pairs {
                         let [lo, hi] = truth[&(p.kind, p.a, p.b)];
