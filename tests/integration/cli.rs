@@ -1263,3 +1263,26 @@ fn candidates_are_written_as_query_files() {
     let left: Vec<_> = left.iter().map(|p| p.to_str().unwrap()).collect();
     assert_eq!(left, ["edge-edge/227-228.csv", "vertex-face/227-228.csv"]);
 }
+
+/// `--solver` and `--filters` take the library's names (`Solver::ALL`,
+/// `FilterSet::ALL`): a wrong one is refused with every name listed, and
+/// `--help` lists them too.
+#[test]
+fn solver_and_filter_names_come_from_the_library() {
+    use ccdlab::filter::FilterSet;
+    use ccdlab::narrow_phase::Solver;
+    let solvers = Solver::ALL.map(|s| s.name()).join(", ");
+    let filters = FilterSet::ALL.map(|f| f.name()).join(", ");
+    let listed = |names: &str| format!("[possible values: {names}]");
+    for command in ["step", "replay", "queries", "candidates"] {
+        let (help, _) = succeeds(&[command, "--help"]);
+        if command != "candidates" {
+            assert!(help.contains(&listed(&solvers)), "{command}: {help}");
+            fails_with(&[command, "--solver", "fast", "x"], &listed(&solvers));
+        }
+        if command != "queries" {
+            assert!(help.contains(&listed(&filters)), "{command}: {help}");
+            fails_with(&[command, "--filters", "all", "x"], &listed(&filters));
+        }
+    }
+}

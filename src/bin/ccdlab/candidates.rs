@@ -38,10 +38,10 @@ pub struct Args {
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
     #[arg(long, default_value = "26")]
     k: KdopAxes,
-    /// Filters the listed pairs have passed: none, dnf, slpf, slpf+dnf
-    /// (`none` with `--window off --time-aligned off`: every pair the BVH
-    /// finds, those whose swept k-DOPs overlap).
-    #[arg(long, default_value_t = FilterSet::SlpfDnf)]
+    /// Filters the listed pairs have passed (`none` with `--window off
+    /// --time-aligned off`: every pair the BVH finds, those whose swept
+    /// k-DOPs overlap).
+    #[arg(long, default_value_t = FilterSet::SlpfDnf, value_parser = crate::choices::filters())]
     filters: FilterSet,
     /// The coplanar-window filter after them: on or off.
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]

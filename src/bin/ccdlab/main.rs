@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod candidates;
+mod choices;
 mod counts_table;
 mod discrete;
 mod generate;

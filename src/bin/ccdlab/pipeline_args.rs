@@ -18,12 +18,13 @@ pub struct PipelineArgs {
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
     #[arg(long, default_value = "26")]
     pub k: KdopAxes,
-    /// Low-level filters: none, dnf, slpf, slpf+dnf (SLPF is left out
-    /// when `--time-aligned auto` prunes).
-    #[arg(long, default_value_t = FilterSet::SlpfDnf)]
+    /// Low-level filters (SLPF is left out when `--time-aligned auto`
+    /// prunes).
+    #[arg(long, default_value_t = FilterSet::SlpfDnf, value_parser = crate::choices::filters())]
     pub filters: FilterSet,
-    /// Narrow-phase solver: exact or cubic.
-    #[arg(long, default_value_t = Solver::Exact)]
+    /// Narrow-phase solver: `exact` is certified (no false negative or
+    /// positive); `cubic` is the float baseline of Provot 1997.
+    #[arg(long, default_value_t = Solver::Exact, value_parser = crate::choices::solver())]
     pub solver: Solver,
     /// The coplanar-window filter after the paper's filters (not part of
     /// the paper's pipeline; its culls are counted apart): on or off.

@@ -18,9 +18,9 @@ use ccdlab::narrow_phase::Solver;
 /// Arguments of `ccdlab queries`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Solver: `exact` (certified, zero false negatives) or `cubic` (the
-    /// float baseline of Provot 1997).
-    #[arg(long, default_value_t = Solver::Exact)]
+    /// Solver: `exact` is certified (no false negative or positive);
+    /// `cubic` is the float baseline of Provot 1997.
+    #[arg(long, default_value_t = Solver::Exact, value_parser = crate::choices::solver())]
     solver: Solver,
     /// Print one JSON object on stdout, and nothing else.
     #[arg(long)]
