@@ -58,7 +58,9 @@ def vertex_face_ccd(
     Toi or None
         None when they do not touch (come within d) for any t in [0, 1];
         otherwise the earliest such time as a bracket ``Toi(lower, upper)``
-        that holds it (``lower`` is never later than the true time).
+        that holds it with solver="exact" (``lower`` is never later than
+        the true time); the "cubic" baseline's is an estimate that may miss
+        it.
 
     Raises
     ------
@@ -320,8 +322,9 @@ class StepResult:
 
     @property
     def toi(self) -> Optional[float]:
-        """Earliest time of impact: a lower bound that may equal the true time;
-        0.0 when a pair touches, or is within min_distance, at t = 0; None
+        """Earliest time of impact: a lower bound that may equal the true time
+        (with solver="exact"; the "cubic" baseline's is an estimate); 0.0
+        when a pair touches, or is within min_distance, at t = 0; None
         without contact.
         """
     @property

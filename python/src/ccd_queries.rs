@@ -136,7 +136,9 @@ pub(crate) fn solve_batch<'py>(
 /// Toi or None
 ///     None when they do not touch (come within d) for any t in [0, 1];
 ///     otherwise the earliest such time as a bracket ``Toi(lower, upper)``
-///     that holds it (``lower`` is never later than the true time).
+///     that holds it with solver="exact" (``lower`` is never later than
+///     the true time); the "cubic" baseline's is an estimate that may miss
+///     it.
 ///
 /// Raises
 /// ------

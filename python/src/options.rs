@@ -8,7 +8,8 @@ use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
 use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{
-    QueryKind, Solver, Toi, edge_edge_within, validate_separation, vertex_face_within,
+    QueryKind, Solver, Toi, edge_edge_within, min_distance_solvers, validate_separation,
+    vertex_face_within,
 };
 use ccdlab::pipeline::{Bodies, BodyLabels, PipelineConfig, SelfColliding, TimeAligned};
 use numpy::IntoPyArray;
@@ -278,7 +279,8 @@ impl QuerySolver {
         } else {
             Err(value_error(format!(
                 "solver: the {solver} solver has no minimum separation (it decides contact \
-                 only); pass solver=\"exact\" with min_distance={d:?}"
+                 only); pass solver=\"{}\" with min_distance={d:?}",
+                min_distance_solvers()
             )))
         }
     }
@@ -354,11 +356,10 @@ impl Options {
                 }
             },
         };
-        // At d > 0 the exact solver only, as for the queries.
-        let solver = match QuerySolver::parse(solver, Distance(min_distance))? {
-            QuerySolver::Contact(solver) => solver,
-            QuerySolver::Within(_) => Solver::Exact,
-        };
+        // At d > 0 a solver with a minimum separation only, as for the
+        // queries (the check), then the solver chosen.
+        QuerySolver::parse(solver, Distance(min_distance))?;
+        let solver = parse_solver(solver)?;
         Ok(Options {
             config: PipelineConfig {
                 axes,

@@ -132,8 +132,9 @@ pub(crate) fn kind_of(p: &ContactPair, mesh: &TriMesh) -> PyResult<(usize, [u32;
 
 #[pymethods]
 impl StepResult {
-    /// Earliest time of impact: a lower bound that may equal the true time;
-    /// 0.0 when a pair touches, or is within min_distance, at t = 0; None
+    /// Earliest time of impact: a lower bound that may equal the true time
+    /// (with solver="exact"; the "cubic" baseline's is an estimate); 0.0
+    /// when a pair touches, or is within min_distance, at t = 0; None
     /// without contact.
     #[getter]
     fn toi(&self) -> Option<f64> {

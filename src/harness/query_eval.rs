@@ -111,7 +111,8 @@ pub enum ScoreError {
     Separation(#[from] SeparationError),
     /// A solver without a minimum separation at `d > 0`.
     #[error(
-        "the {0} solver has no minimum separation (it decides contact only); the exact one has"
+        "the {0} solver has no minimum separation (it decides contact only); {names} has",
+        names = crate::narrow_phase::min_distance_solvers()
     )]
     NoSeparation(Solver),
     /// The oracle comparison at `d = 0`, where the ground truth decides.

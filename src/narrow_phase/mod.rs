@@ -51,7 +51,7 @@ pub use min_distance::{
     vertex_face_within, vertex_face_within_traced,
 };
 pub use piercing::{orient3d, orient3d_exact, segment_pierces_triangle};
-pub use solver::{Solver, UnknownSolver};
+pub use solver::{Solver, UnknownSolver, min_distance_solvers};
 pub use toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
 pub(crate) use vertex_face::vertex_face_traced_with;
 pub use vertex_face::{vertex_face, vertex_face_traced};

@@ -2,7 +2,10 @@
 //! benches and reports. What a solver may be used for is said by its
 //! capabilities ([`Solver::is_exact`], [`Solver::has_min_distance`]), each
 //! an exhaustive `match`: a new solver is a new variant, and the compiler
-//! then points at every place that must say what it does.
+//! then points at what it must say about itself. Contact queries go through
+//! [`Solver::solve`] and [`Solver::solve_traced`]; a minimum separation
+//! `d > 0` is decided by the exact minimum-separation functions whatever
+//! the solver (see [`Solver::has_min_distance`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -52,12 +55,18 @@ impl Solver {
         }
     }
 
-    /// Whether the solver decides a minimum separation `d > 0` (features
-    /// within Euclidean distance `d`; docs/design.md §5); a configuration
-    /// with `d > 0` and a solver without is refused
-    /// ([`crate::pipeline::PipelineConfig::check`]). Only
-    /// [`Solver::Exact`] has it, through
-    /// [`super::vertex_face_within`] and [`super::edge_edge_within`].
+    /// Whether a minimum separation `d > 0` (features within Euclidean
+    /// distance `d`; docs/design.md §5) may be asked with this solver
+    /// chosen; a configuration with `d > 0` and a solver without is refused
+    /// ([`crate::pipeline::PipelineConfig::check`],
+    /// [`crate::harness::query_eval::WithinOptions::check`], the Python
+    /// package). At `d > 0` a step, the query scores and the Python batches
+    /// run the exact minimum-separation solver ([`super::vertex_face_within`],
+    /// [`super::edge_edge_within`]) whatever is chosen: only
+    /// [`Solver::Exact`], which they are, has this capability. A solver that
+    /// decides `d > 0` its own way would be dispatched there
+    /// (`pipeline::decide::solve` and `solve_verdict`, `query_eval::score_at`,
+    /// the Python package's `QuerySolver`).
     pub const fn has_min_distance(self) -> bool {
         match self {
             Solver::Exact => true,
@@ -83,8 +92,9 @@ impl Solver {
 
     /// [`Solver::solve`], and which tier decided: [`SolverTier::Exact`]
     /// when an exact solver fell back on exact arithmetic (the reports'
-    /// `exact_fallbacks`); a solver without tiers answers
-    /// [`SolverTier::Float`].
+    /// `exact_fallbacks` count these answers, so an exact solver reports
+    /// its oracle calls so); [`SolverTier::Float`] otherwise, and from a
+    /// solver without tiers.
     #[inline]
     pub fn solve_traced(self, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, SolverTier) {
         self.solve_traced_with(kind, q, true)
@@ -118,6 +128,17 @@ impl fmt::Display for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// The names of the solvers with a minimum separation
+/// ([`Solver::has_min_distance`]), for messages: `exact`, or `a or b`.
+pub fn min_distance_solvers() -> String {
+    let names: Vec<&str> = Solver::ALL
+        .into_iter()
+        .filter(|s| s.has_min_distance())
+        .map(|s| s.name())
+        .collect();
+    names.join(" or ")
 }
 
 /// An unknown solver name.
@@ -173,5 +194,8 @@ mod tests {
             assert!(toi.is_some() && tier == SolverTier::Float, "{s}");
             assert_eq!(s.solve(QueryKind::VertexFace, &miss), None, "{s}");
         }
+        let (toi, tier) = Solver::Exact.solve_traced(QueryKind::VertexFace, &miss);
+        assert_eq!((toi, tier), (None, SolverTier::Float));
+        assert_eq!(min_distance_solvers(), "exact");
     }
 }

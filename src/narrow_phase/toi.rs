@@ -45,8 +45,8 @@ pub enum SolverTier {
 }
 
 /// The exact path refines a time of impact until its bracket is at most this
-/// wide (`2⁻⁴⁰ ≈ 9.1e-13`), or until a bisection point lands exactly on the
-/// time: not bound to happen even for a dyadic time such as `0.5`, since
-/// the bracket's ends may have been moved off that grid around a float
-/// estimate first.
+/// wide (`2⁻⁴⁰ ≈ 9.1e-13`), or until the time is known exactly (`t = 0`, or
+/// a bisection or refinement point that lands on it): not bound to happen
+/// for a dyadic time such as `0.5`, since the bracket's ends may have been
+/// moved off that grid around a float estimate first.
 pub const EXACT_TOI_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;

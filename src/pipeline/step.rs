@@ -117,7 +117,8 @@ pub enum PipelineError {
     },
     /// A minimum separation `d > 0` with a solver that decides contact only.
     #[error(
-        "solver: the {0} solver has no minimum separation (it decides contact only); the exact one has"
+        "solver: the {0} solver has no minimum separation (it decides contact only); {names} has",
+        names = crate::narrow_phase::min_distance_solvers()
     )]
     NoSeparation(Solver),
     /// The distance of [`super::proximity()`] is negative or not finite.

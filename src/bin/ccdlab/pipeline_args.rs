@@ -82,7 +82,8 @@ impl PipelineArgs {
         config.check().map_err(|e| match e {
             PipelineError::NoSeparation(solver) => format!(
                 "--solver {solver} with --min-distance {d:?}: the {solver} solver has no minimum \
-                 separation (it decides contact only); use --solver exact"
+                 separation (it decides contact only); use --solver {}",
+                ccdlab::narrow_phase::min_distance_solvers()
             ),
             PipelineError::MinDistance(e) => format!("--min-distance {d:?}: {e}"),
             e => e.to_string(),
