@@ -8,8 +8,9 @@ module's docstrings into the stub, in place of those there (the signatures
 and types stay as written by hand). python/tests/test_package.py fails when
 the two differ, or when a stub's parameters are not the module's.
 
-Run it from the repository root after building the package
-(`maturin develop -m python/Cargo.toml`, or scripts/python_test.sh):
+Run it after building the package into the environment it runs in
+(`maturin develop --release -m python/Cargo.toml`); it says which module it
+read:
 
     python scripts/sync_python_stubs.py          # rewrite the stub
     python scripts/sync_python_stubs.py --check  # exit 1 if it would change
@@ -53,9 +54,13 @@ def runtime_doc(module, dotted):
 
 def render(doc, indent):
     """A docstring literal at `indent` columns whose value `inspect.cleandoc`
-    turns back into `doc`."""
+    turns back into `doc` (backslashes and quotes that would end it
+    escaped; `synced` checks the round trip)."""
     pad = " " * indent
-    lines = doc.replace("\\", "\\\\").split("\n")
+    escaped = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if escaped.endswith('"'):
+        escaped = escaped[:-1] + '\\"'
+    lines = escaped.split("\n")
     if len(lines) == 1:
         return [f'{pad}"""{lines[0]}"""']
     return [f'{pad}"""{lines[0]}', *[pad + line if line else "" for line in lines[1:]], f'{pad}"""']
@@ -78,14 +83,18 @@ def synced(text, module):
         elif is_doc and first.value.value is Ellipsis and len(node.body) == 1:
             # `def f(...) -> T: ...`: the `...` gives way to the docstring.
             row = first.lineno - 1
-            head = lines[row][: first.col_offset].rstrip()
+            head = lines[row][: first.col_offset].rstrip() + lines[row][first.end_col_offset :]
             rendered = render(doc, node.col_offset + 4)
             edits.append((row, row + 1, [head, *rendered] if head.strip() else rendered))
         else:
             raise SystemExit(f"{name}: line {node.lineno}: expected a docstring or `...`")
     for start, end, replacement in sorted(edits, reverse=True):
         lines[start:end] = replacement
-    return "\n".join(lines)
+    new = "\n".join(lines)
+    for name, node in documented(ast.parse(new)):
+        if ast.get_docstring(node) != runtime_doc(module, name):
+            raise SystemExit(f"{name}: the docstring did not round-trip; nothing written")
+    return new
 
 
 def main():
@@ -94,6 +103,7 @@ def main():
     args = parser.parse_args()
     import ccdlab._native as native
 
+    print(f"module: {native.__file__}")
     text = STUB.read_text()
     new = synced(text, native)
     if new == text:

@@ -41,6 +41,18 @@ def runtime(dotted):
     return obj
 
 
+def test_every_public_member_of_a_class_is_in_the_stub():
+    classes = {}
+    for name, node in stub_definitions():
+        if "." in name:
+            cls, member = name.split(".")
+            classes.setdefault(cls, set()).add(member)
+    assert {"Pipeline", "StepResult"} <= set(classes)
+    for cls, typed in classes.items():
+        public = {m for m in dir(getattr(_native, cls)) if not m.startswith("_")}
+        assert public <= typed, (cls, sorted(public - typed))
+
+
 def test_the_stub_carries_the_modules_docstrings():
     # An editor shows the stub's docstrings, help() the module's: one text.
     firsts = {}
