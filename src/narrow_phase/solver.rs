@@ -63,8 +63,8 @@ impl Solver {
     /// package). At `d > 0` a step, the query scores and the Python batches
     /// run the exact minimum-separation solver ([`super::vertex_face_within`],
     /// [`super::edge_edge_within`]) whatever is chosen: only
-    /// [`Solver::Exact`], which they are, has this capability. A solver that
-    /// decides `d > 0` its own way would be dispatched there
+    /// [`Solver::Exact`], whose functions they are, has this capability. A
+    /// solver that decides `d > 0` its own way would be dispatched there
     /// (`pipeline::decide::solve` and `solve_verdict`, `query_eval::score_at`,
     /// the Python package's `QuerySolver`).
     pub const fn has_min_distance(self) -> bool {
@@ -92,9 +92,9 @@ impl Solver {
 
     /// [`Solver::solve`], and which tier decided: [`SolverTier::Exact`]
     /// when an exact solver fell back on exact arithmetic (the reports'
-    /// `exact_fallbacks` count these answers, so an exact solver reports
-    /// its oracle calls so); [`SolverTier::Float`] otherwise, and from a
-    /// solver without tiers.
+    /// `exact_fallbacks` count these answers: an exact solver with a
+    /// fallback answers so for each call of it); [`SolverTier::Float`]
+    /// otherwise, and from a solver without tiers.
     #[inline]
     pub fn solve_traced(self, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, SolverTier) {
         self.solve_traced_with(kind, q, true)
