@@ -262,8 +262,9 @@ pub(crate) fn parse_min_distance(Distance(d): Distance) -> PyResult<f64> {
 pub(crate) enum QuerySolver {
     /// Contact, with this solver (the answers of `solver.solve`).
     Contact(Solver),
-    /// Within this distance `d > 0`.
-    Within(f64),
+    /// Within this distance `d > 0`, with this solver (one with a minimum
+    /// separation; the exact minimum-separation functions decide).
+    Within(Solver, f64),
 }
 
 impl QuerySolver {
@@ -275,7 +276,7 @@ impl QuerySolver {
         if d == 0.0 {
             Ok(QuerySolver::Contact(solver))
         } else if solver.has_min_distance() {
-            Ok(QuerySolver::Within(d))
+            Ok(QuerySolver::Within(solver, d))
         } else {
             Err(value_error(format!(
                 "solver: the {solver} solver has no minimum separation (it decides contact \
@@ -291,10 +292,10 @@ impl QuerySolver {
         let [a, b, c, d, e, f, g, h] = q;
         match (self, kind) {
             (QuerySolver::Contact(solver), kind) => solver.solve(kind, q),
-            (QuerySolver::Within(dist), QueryKind::VertexFace) => {
+            (QuerySolver::Within(_, dist), QueryKind::VertexFace) => {
                 vertex_face_within(a, b, c, d, e, f, g, h, dist)
             }
-            (QuerySolver::Within(dist), QueryKind::EdgeEdge) => {
+            (QuerySolver::Within(_, dist), QueryKind::EdgeEdge) => {
                 edge_edge_within(a, b, c, d, e, f, g, h, dist)
             }
         }
@@ -357,9 +358,9 @@ impl Options {
             },
         };
         // At d > 0 a solver with a minimum separation only, as for the
-        // queries (the check), then the solver chosen.
-        QuerySolver::parse(solver, Distance(min_distance))?;
-        let solver = parse_solver(solver)?;
+        // queries.
+        let (QuerySolver::Contact(solver) | QuerySolver::Within(solver, _)) =
+            QuerySolver::parse(solver, Distance(min_distance))?;
         Ok(Options {
             config: PipelineConfig {
                 axes,
