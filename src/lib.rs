@@ -109,6 +109,7 @@ pub mod broad_phase;
 pub mod design {}
 #[cfg(feature = "discrete")]
 pub mod discrete;
+mod enum_with_all;
 pub mod exact;
 pub mod filter;
 pub mod harness;

@@ -21,6 +21,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::enum_with_all::enum_with_all;
+
 /// The 13 slab directions, in the order slabs are stored: the coordinate axes,
 /// the corner diagonals, the edge diagonals.
 pub const DIRECTIONS: [[i8; 3]; 13] = [
@@ -62,32 +64,27 @@ pub const fn slab_directions(n: usize) -> &'static [usize] {
     }
 }
 
-/// Which k-DOP: chosen at run time, dispatched once to code that is
-/// monomorphic in the slab count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum KdopAxes {
-    /// k = 6: the axis-aligned bounding box.
-    Dop6,
-    /// k = 8: the corner diagonals.
-    Dop8,
-    /// k = 14: axes and corner diagonals.
-    Dop14,
-    /// k = 18: axes and edge diagonals.
-    Dop18,
-    /// k = 26: all 13 directions (the paper's choice).
-    Dop26,
+enum_with_all! {
+    /// Which k-DOP: chosen at run time, dispatched once to code that is
+    /// monomorphic in the slab count.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum KdopAxes {
+        /// k = 6: the axis-aligned bounding box.
+        Dop6,
+        /// k = 8: the corner diagonals.
+        Dop8,
+        /// k = 14: axes and corner diagonals.
+        Dop14,
+        /// k = 18: axes and edge diagonals.
+        Dop18,
+        /// k = 26: all 13 directions (the paper's choice).
+        Dop26,
+    }
+    /// All five, in increasing k.
+    const ALL;
 }
 
 impl KdopAxes {
-    /// All five, in increasing k.
-    pub const ALL: [KdopAxes; 5] = [
-        KdopAxes::Dop6,
-        KdopAxes::Dop8,
-        KdopAxes::Dop14,
-        KdopAxes::Dop18,
-        KdopAxes::Dop26,
-    ];
-
     /// The number of bounding planes, k.
     pub const fn k(self) -> usize {
         2 * self.num_slabs()

@@ -10,46 +10,51 @@ use serde::{Deserialize, Serialize};
 use super::{
     Points, Verdict, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within, slpf,
 };
+use crate::enum_with_all::enum_with_all;
 use crate::math::Vec3;
 use crate::pair_kernel::QueryKind;
 
-/// Which low-level filters run before the exact test (in reports and JSON,
-/// its [`name`](FilterSet::name)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub enum FilterSet {
-    /// No filtering.
-    #[serde(rename = "none")]
-    None,
-    /// DNF alone.
-    #[serde(rename = "dnf")]
-    Dnf,
-    /// SLPF alone.
-    #[serde(rename = "slpf")]
-    Slpf,
-    /// SLPF, then DNF on the survivors (the paper's combined path).
-    #[default]
-    #[serde(rename = "slpf+dnf")]
-    SlpfDnf,
+enum_with_all! {
+    /// Which low-level filters run before the exact test (in reports and JSON,
+    /// its [`name`](FilterSet::name)).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+    pub enum FilterSet {
+        /// No filtering.
+        #[serde(rename = "none")]
+        None,
+        /// SLPF alone.
+        #[serde(rename = "slpf")]
+        Slpf,
+        /// DNF alone.
+        #[serde(rename = "dnf")]
+        Dnf,
+        /// SLPF, then DNF on the survivors (the paper's combined path).
+        #[default]
+        #[serde(rename = "slpf+dnf")]
+        SlpfDnf,
+    }
+    /// All settings, in report order.
+    const ALL;
 }
 
-/// Which filter removed a pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CulledBy {
-    /// SLPF.
-    Slpf,
-    /// DNF.
-    Dnf,
-    /// The coplanar-window filter (not one of the paper's; see
-    /// [`crate::filter::window_vertex_face`]).
-    Window,
+enum_with_all! {
+    /// Which filter removed a pair.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum CulledBy {
+        /// SLPF.
+        Slpf,
+        /// DNF.
+        Dnf,
+        /// The coplanar-window filter (not one of the paper's; see
+        /// [`crate::filter::window_vertex_face`]).
+        Window,
+    }
+    /// Every filter, in the order they run.
+    const ALL;
 }
 
 impl CulledBy {
-    /// Every filter, in the order they run.
-    pub const ALL: [CulledBy; 3] = [CulledBy::Slpf, CulledBy::Dnf, CulledBy::Window];
-
-    /// Its name in reports (the Python filter batches' verdicts). A new
-    /// filter is added to this match and to [`CulledBy::ALL`] above.
+    /// Its name in reports (the Python filter batches' verdicts).
     pub const fn name(self) -> &'static str {
         match self {
             CulledBy::Slpf => "slpf",
@@ -60,14 +65,6 @@ impl CulledBy {
 }
 
 impl FilterSet {
-    /// All settings, in report order.
-    pub const ALL: [FilterSet; 4] = [
-        FilterSet::None,
-        FilterSet::Slpf,
-        FilterSet::Dnf,
-        FilterSet::SlpfDnf,
-    ];
-
     /// Name on the command line and in reports.
     pub fn name(&self) -> &'static str {
         match self {

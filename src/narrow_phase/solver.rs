@@ -16,24 +16,26 @@ use super::edge_edge::edge_edge_traced_with;
 use super::toi::{SolverTier, Toi};
 use super::vertex_face::vertex_face_traced_with;
 use super::{edge_edge, provot, vertex_face};
+use crate::enum_with_all::enum_with_all;
 use crate::math::Vec3;
 use crate::pair_kernel::QueryKind;
 
-/// A narrow-phase method (in reports and JSON, its [`name`](Solver::name)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Solver {
-    /// Certified fast path + exact fallback: no false negatives or positives.
-    #[default]
-    Exact,
-    /// The classical float cubic method (Provot 1997): the baseline.
-    Cubic,
+enum_with_all! {
+    /// A narrow-phase method (in reports and JSON, its [`name`](Solver::name)).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Solver {
+        /// Certified fast path + exact fallback: no false negatives or positives.
+        #[default]
+        Exact,
+        /// The classical float cubic method (Provot 1997): the baseline.
+        Cubic,
+    }
+    /// All solvers, in declaration order.
+    const ALL;
 }
 
 impl Solver {
-    /// All solvers.
-    pub const ALL: [Solver; 2] = [Solver::Exact, Solver::Cubic];
-
     /// Name on the command line and in reports.
     pub fn name(&self) -> &'static str {
         match self {

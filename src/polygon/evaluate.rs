@@ -20,6 +20,7 @@
 //!   is wrong by more than ~10⁻⁹ of the scale is not), and `|t|` counts as
 //!   minimal when within `tol` of the oracle's.
 
+use crate::enum_with_all::enum_with_all;
 use crate::math::{Real, UNIT_ROUNDOFF, gamma};
 
 use super::decompose::{ConvexDecomposition, DecomposeError, DecompositionKind};
@@ -46,28 +47,24 @@ pub fn translation_tolerance(s: Real) -> Real {
     (1u64 << 23) as Real * UNIT_ROUNDOFF * s
 }
 
-/// The resolution methods compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// The paper's SAT without decomposing A (step 11 read as minimum overlap).
-    Paper,
-    /// The paper's SAT with step 11 taken literally (largest overlap).
-    PaperLiteral,
-    /// SAT over a convex decomposition of both polygons.
-    SatDecomposed,
-    /// parry2d GJK/EPA over a convex decomposition of both polygons.
-    GjkEpaDecomposed,
+enum_with_all! {
+    /// The resolution methods compared.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Method {
+        /// The paper's SAT without decomposing A (step 11 read as minimum overlap).
+        Paper,
+        /// The paper's SAT with step 11 taken literally (largest overlap).
+        PaperLiteral,
+        /// SAT over a convex decomposition of both polygons.
+        SatDecomposed,
+        /// parry2d GJK/EPA over a convex decomposition of both polygons.
+        GjkEpaDecomposed,
+    }
+    /// All methods, in report order.
+    const ALL;
 }
 
 impl Method {
-    /// All methods, in report order.
-    pub const ALL: [Method; 4] = [
-        Method::Paper,
-        Method::PaperLiteral,
-        Method::SatDecomposed,
-        Method::GjkEpaDecomposed,
-    ];
-
     /// Short stable name (bench ids, CSV).
     pub fn name(self) -> &'static str {
         match self {
@@ -201,38 +198,32 @@ impl PreparedPair {
     }
 }
 
-/// Why a method's verdict differs from the exact reference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VerdictClass {
-    /// Same verdict as the reference.
-    Agree,
-    /// Within rounding of touching (clearance or depth ≤ the method's
-    /// verdict tolerance).
-    NearTouching,
-    /// The paper's false negative: B nested inside non-convex A, no edge line
-    /// of A through B (step 10).
-    NestedMiss,
-    /// The paper's false positive: B in a pocket of A (meets A's convex hull,
-    /// not A).
-    PocketFalseHit,
-    /// The paper's false positive: B outside A's convex hull, but the only
-    /// separating directions are normals of hull edges that are not edges of A.
-    MissingAxisFalseHit,
-    /// None of the above: a bug to investigate.
-    Unexplained,
+enum_with_all! {
+    /// Why a method's verdict differs from the exact reference.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum VerdictClass {
+        /// Same verdict as the reference.
+        Agree,
+        /// Within rounding of touching (clearance or depth ≤ the method's
+        /// verdict tolerance).
+        NearTouching,
+        /// The paper's false negative: B nested inside non-convex A, no edge line
+        /// of A through B (step 10).
+        NestedMiss,
+        /// The paper's false positive: B in a pocket of A (meets A's convex hull,
+        /// not A).
+        PocketFalseHit,
+        /// The paper's false positive: B outside A's convex hull, but the only
+        /// separating directions are normals of hull edges that are not edges of A.
+        MissingAxisFalseHit,
+        /// None of the above: a bug to investigate.
+        Unexplained,
+    }
+    /// All classes, in report order.
+    const ALL;
 }
 
 impl VerdictClass {
-    /// All classes, in report order.
-    pub const ALL: [VerdictClass; 6] = [
-        VerdictClass::Agree,
-        VerdictClass::NearTouching,
-        VerdictClass::NestedMiss,
-        VerdictClass::PocketFalseHit,
-        VerdictClass::MissingAxisFalseHit,
-        VerdictClass::Unexplained,
-    ];
-
     /// Short stable name.
     pub fn name(self) -> &'static str {
         match self {

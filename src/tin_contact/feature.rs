@@ -8,6 +8,8 @@
 //! subset inclusion, and the smallest face containing two faces is their
 //! union; both are what the paper's marking step (§1, "标记") needs.
 
+use crate::enum_with_all::enum_with_all;
+
 /// A face of a triangle: the non-empty set of its corners (bit `i` = corner
 /// `i`). One bit is a vertex, two an edge, three the triangle itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,37 +98,31 @@ impl Corners {
     }
 }
 
-/// The six forms of contact between two triangles (Yu et al. 2000, §1,
-/// Fig. 1 (a)–(f)), named by the kinds of the two features that carry the
-/// contact. The order of the variants is the paper's labelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Form {
-    /// (a) 点-点: a vertex on a vertex.
-    VertexVertex,
-    /// (b) 点-边: a vertex on the relative interior of an edge.
-    VertexEdge,
-    /// (c) 点-面: a vertex on the interior of a triangle.
-    VertexFace,
-    /// (d) 边-边: two edges, at a point or along a segment (collinear).
-    EdgeEdge,
-    /// (e) 边-面: an edge lying in a triangle's plane, along a segment.
-    EdgeFace,
-    /// (f) 面-面: two coplanar triangles overlapping in a planar region.
-    FaceFace,
+enum_with_all! {
+    /// The six forms of contact between two triangles (Yu et al. 2000, §1,
+    /// Fig. 1 (a)–(f)), named by the kinds of the two features that carry the
+    /// contact. The order of the variants is the paper's labelling.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Form {
+        /// (a) 点-点: a vertex on a vertex.
+        VertexVertex,
+        /// (b) 点-边: a vertex on the relative interior of an edge.
+        VertexEdge,
+        /// (c) 点-面: a vertex on the interior of a triangle.
+        VertexFace,
+        /// (d) 边-边: two edges, at a point or along a segment (collinear).
+        EdgeEdge,
+        /// (e) 边-面: an edge lying in a triangle's plane, along a segment.
+        EdgeFace,
+        /// (f) 面-面: two coplanar triangles overlapping in a planar region.
+        FaceFace,
+    }
+    /// All six, in the paper's labelling (a)–(f).
+    const ALL;
 }
 
 impl Form {
-    /// All six, in the paper's labelling (a)–(f).
-    pub const ALL: [Form; 6] = [
-        Form::VertexVertex,
-        Form::VertexEdge,
-        Form::VertexFace,
-        Form::EdgeEdge,
-        Form::EdgeFace,
-        Form::FaceFace,
-    ];
-
     /// The form whose features are `a` (of one triangle) and `b` (of the
     /// other); symmetric.
     pub fn of(a: FeatureKind, b: FeatureKind) -> Form {
