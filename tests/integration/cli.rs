@@ -266,6 +266,18 @@ fn generate_replay_and_step_agree_on_every_step() {
     }
 }
 
+/// A timed command's JSON carries the provenance stamp: machine, threads,
+/// commit and date.
+fn assert_stamped(json: &Value) {
+    let stamp: ccdlab::harness::stamp::Stamp =
+        serde_json::from_value(json["stamp"].clone()).expect("a stamp");
+    assert!(stamp.threads >= 1 && stamp.logical_cpus >= 1, "{stamp:?}");
+    assert!(
+        !stamp.git_commit.is_empty() && !stamp.cpu.is_empty(),
+        "{stamp:?}"
+    );
+}
+
 /// `step --repeat N` reports the fastest of N runs, each with the same
 /// counts and time of impact as a single run; runs after the first refit the
 /// BVH unless `--rebuild`, and the report says how the reported run's BVH
@@ -285,6 +297,7 @@ fn step_repeat_reports_the_same_outcome_and_says_how_the_bvh_was_made() {
     let once = run(&[]);
     assert_eq!(once["bvh"], "build");
     assert!(once.get("runs").is_none());
+    assert_stamped(&once);
     for (extra, rebuild) in [
         (&["--repeat", "3"][..], false),
         (&["--repeat", "2", "--rebuild"][..], true),
@@ -1026,6 +1039,8 @@ fn intersections_of_a_funnel_frame() {
     let (out, _) = succeeds(&["intersections", "--json", "--threads", "1", frame]);
     let json: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["edge_face_crossing"], 285);
+    assert_eq!(json["stamp"]["threads"], 1);
+    assert_stamped(&json);
     assert_eq!(json["touching"]["ee"], 0);
     let d = Scratch::new("cli-intersections");
     let csv = d.join("pairs.csv");
@@ -1104,6 +1119,7 @@ fn proximity_of_a_funnel_frame() {
         distance,
     ]);
     let json: Value = serde_json::from_str(&out).unwrap();
+    assert_stamped(&json);
     assert_eq!(json["within"]["vf"], vf);
     assert_eq!(json["within"]["ee"], ee);
     let args = [

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use ccdlab::harness::output::{check_output, write_atomic_with};
+use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{TriMesh, read_frame};
 use ccdlab::pipeline::{Intersections, intersections_with};
 
@@ -24,7 +25,8 @@ pub struct Args {
     /// ID, or both, are vertices', as in `step --pairs`).
     #[arg(long)]
     pairs: Option<PathBuf>,
-    /// Print one JSON object on stdout, and nothing else.
+    /// Print one JSON object on stdout, and nothing else (with a `stamp`:
+    /// machine, threads, commit and date).
     #[arg(long)]
     json: bool,
 }
@@ -60,6 +62,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             "touching": {"vf": vf, "ee": ee, "vertex_edge": ve, "vertex_vertex": vv},
             "threads": pool.current_num_threads(),
             "time_ms": ms,
+            "stamp": Stamp::new(pool.current_num_threads()),
         });
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {

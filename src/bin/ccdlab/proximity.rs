@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use ccdlab::harness::output::{check_output, write_atomic_with};
+use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{TriMesh, read_frame};
 use ccdlab::pipeline::{Bodies, Proximity, ProximityOptions, proximity_with};
 
@@ -32,7 +33,8 @@ pub struct Args {
     /// doubles (true up to rounding, not certified; the set is exact).
     #[arg(long)]
     pairs: Option<PathBuf>,
-    /// Print one JSON object on stdout, and nothing else.
+    /// Print one JSON object on stdout, and nothing else (with a `stamp`:
+    /// machine, threads, commit and date).
     #[arg(long)]
     json: bool,
 }
@@ -81,6 +83,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             "candidates": {"vf": found.report.vf.candidates, "ee": found.report.ee.candidates},
             "threads": pool.current_num_threads(),
             "time_ms": ms,
+            "stamp": Stamp::new(pool.current_num_threads()),
         });
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use ccdlab::harness::memory::MeasuredStep;
 use ccdlab::harness::output::{check_output, write_atomic_with};
+use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::pipeline::{ContactPair, Pipeline, StepOutcome};
 
@@ -23,7 +24,8 @@ pub struct Args {
     /// Write every colliding pair (global IDs, time of impact) to this CSV.
     #[arg(long)]
     pairs: Option<PathBuf>,
-    /// Print one JSON object on stdout, and nothing else.
+    /// Print one JSON object on stdout, and nothing else (with a `stamp`:
+    /// machine, threads, commit and date).
     #[arg(long)]
     json: bool,
     /// Run the step this many times in this process and report the fastest
@@ -76,6 +78,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             json["runs"] = args.repeat.into();
             json["runs_total_ms"] = totals.into();
         }
+        json["stamp"] = serde_json::to_value(Stamp::new(pool.current_num_threads()))?;
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         print_summary(&args, &measured);
