@@ -60,8 +60,8 @@ def machine() -> str:
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                              text=True, check=True, cwd=Path(__file__).parent).stdout.strip()
+        return subprocess.run([str(Path(__file__).parent / "commit_stamp.sh")], capture_output=True,
+                              text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -118,7 +118,7 @@ def main() -> int:
           f"ms: fastest / median of {args.runs}")
     print()
     print("| mesh | faces | answer | ccdlab `has_intersections` | ipctk `has_intersections` "
-          "| ipctk / ccdlab (fastest) | ccdlab `intersections` (crossing, touching) |")
+          "| time: ipctk / ccdlab (fastest) | ccdlab `intersections` (crossing, touching) |")
     print("|---|---:|---|---:|---:|---:|---:|")
     for r in rows:
         ms = r["ms"]

@@ -209,7 +209,7 @@ def main() -> int:
     print()
     print("| mesh | d / L | ccdlab pairs (vf + ee) | ccdlab `proximity` | ccdlab, a `Pipeline` "
           "kept (refit) | ipctk `Candidates.build` | ipctk `NormalCollisions.build` (collisions) "
-          "| ipctk collisions / ccdlab `proximity` | ipctk collisions / ccdlab kept |")
+          "| time: ipctk collisions / ccdlab `proximity` | time: ipctk collisions / ccdlab kept |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         ms = r["ms"]

@@ -8,8 +8,8 @@ Usage:
   scripts/peer_ipctk.py ti-pairs FRAME0 FRAME1 --pairs FILE --min-distance D [--threads N] [--json]
 
 On first use the script creates a virtual environment (`.venv` in the checkout, or
-$CCDLAB_PEER_VENV), installs the pinned `ipctk` there with pip, and re-executes itself
-inside it. pip's output goes to stderr, so `--json` keeps stdout to one JSON object.
+$CCDLAB_PY_VENV, which the other report scripts read too), installs the pinned `ipctk` there
+with pip, and re-executes itself inside it. pip's output goes to stderr, so `--json` keeps stdout to one JSON object.
 
 `queries` finds the same query sets as `ccdlab queries PATH...` (query CSVs, Sample-Queries
 scene folders, Scalable-CCD scenes with `mma_bool` truth, cloth-ball rebuilt from its PLY
@@ -93,7 +93,7 @@ from pathlib import Path
 
 IPCTK_VERSION = "1.6.1"
 ROOT = Path(__file__).resolve().parent.parent
-VENV = Path(os.environ.get("CCDLAB_PEER_VENV", ROOT / ".venv"))
+VENV = Path(os.environ.get("CCDLAB_PY_VENV", ROOT / ".venv"))
 _INSTALL_GUARD = "CCDLAB_PEER_IPCTK_INSTALLED"
 
 # Published benchmark settings of Tight-Inclusion (Wang et al. 2021).
@@ -193,7 +193,7 @@ def stamp(threads: int) -> dict:
         "cpu": cpu,
         "logical_cpus": os.cpu_count() or 1,
         "threads": threads,
-        "git_commit": _command_output(["git", "describe", "--always", "--dirty", "--abbrev=12"]),
+        "git_commit": _command_output([str(ROOT / "scripts" / "commit_stamp.sh")]),
         "date": _command_output(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"]),
         "os": f"{platform.system().lower()}-{arch}",
     }

@@ -196,13 +196,13 @@ def render(exact: dict, cubic: dict, peer: dict) -> str:
     held = [r for r in rows if r[2] <= r[3]]
     w(f"- **At or below the published exact method** (weighted mean of each family and kind): "
       f"holds on {len(held)} of {len(rows)}: "
-      + "; ".join(f"{fam} {kind} {x:.2f} vs {a:g} µs {'✓' if x <= a else '✗'}" for fam, kind, x, a in rows) + ".")
+      + "; ".join(f"{fam} {kind} {x:.3g} vs {a:g} µs {'✓' if x <= a else '✗'}" for fam, kind, x, a in rows) + ".")
     per_set = [(p, by["exact"][p]["mean_ns"] / 1000.0, PUBLISHED[(family(p), kind_of[p])]["exact_us"])
                for p in paths if p in by["exact"] and family(p) in ("handcrafted", "simulation")]
     over = [(p, x, a) for p, x, a in per_set if x > a]
     w(f"- Per set against the anchor of its family and kind: at or below on {len(per_set) - len(over)} of "
       f"{len(per_set)} sets" + ("." if not over else "; above on "
-                               + ", ".join(f"{label(p, kind_of[p])} ({x:.2f} vs {a:g})" for p, x, a in over) + "."))
+                               + ", ".join(f"{label(p, kind_of[p])} ({x:.3g} vs {a:g})" for p, x, a in over) + "."))
     w("")
     w("The published anchors come from another machine (the EPYC above) and from the whole benchmark,")
     w("so that comparison is indicative; the comparison with Tight-Inclusion is on the same machine,")

@@ -254,7 +254,7 @@ PY
 
 machine="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
 machine="${machine:-unknown}"
-commit="$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- src scripts || echo ' (modified)')"
+commit="$(scripts/commit_stamp.sh)"
 # shellcheck source=scripts/data_dir.sh
 source scripts/data_dir.sh
 data_root="$(data_dir "$root")"

@@ -106,7 +106,7 @@ for r in $resolutions; do
 done
 
 machine="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
-commit="$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- src scripts || echo ' (modified)')"
+commit="$(scripts/commit_stamp.sh)"
 mkdir -p "$out.tmp"
 python3 scripts/render_speed.py "$data" "$out.tmp" --scenes "$scenes" \
   --machine "${machine:-unknown}" --cpus "$(nproc)" --threads "$threads" --commit "$commit" \

@@ -84,7 +84,7 @@ mkdir -p "$out"
   echo
   echo "| machine | logical CPUs | threads | commit | date |"
   echo "|---|---|---|---|---|"
-  echo "| ${machine:-unknown} | $(nproc) | $threads | \`$(git rev-parse --short=12 HEAD)\`$(git diff --quiet HEAD -- src || echo ' (modified)') | $(date -u +%Y-%m-%dT%H:%M:%SZ) |"
+  echo "| ${machine:-unknown} | $(nproc) | $threads | \`$(scripts/commit_stamp.sh)\` | $(date -u +%Y-%m-%dT%H:%M:%SZ) |"
   echo
   echo "\`ccdlab step --repeat N --rebuild\` (the BVH built anew every run), then \`ccdlab step --repeat"
   echo "N+1\` (the first run builds the BVH, the others refit it for the same frames, as the steps of"

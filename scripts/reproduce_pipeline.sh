@@ -20,7 +20,7 @@
 # CCDLAB_BENCH_THREADS (bench threads, default 1), STEP_REPEAT (runs of every whole step,
 # ours and the peer's, of which the fastest is reported; default 10), PEER_COUNTS=1 (let the
 # peer also count its colliding pairs: an untimed pass of minutes on cloth-ball).
-# Takes about 6 minutes on a quiet 2-core machine with the data sets.
+# Takes about 7 minutes on a quiet 2-core machine with the data sets, beside the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -75,7 +75,7 @@ while read -r name sequence step frame0 frame1; do
 done <<< "$scenes"
 
 echo "== 3/5 ipctk peer (2 threads)"
-# The peer makes its own virtual environment (.venv, or $CCDLAB_PEER_VENV) on first use.
+# The peer makes its own virtual environment (.venv, or $CCDLAB_PY_VENV) on first use.
 counts=(--no-counts)
 [ "${PEER_COUNTS:-0}" = 1 ] && counts=()
 if [ -f scripts/peer_ipctk.py ]; then

@@ -273,7 +273,7 @@ pub(super) fn sequence_level(w: &mut String, inputs: &ReportInputs) {
     }
     let _ = writeln!(
         w,
-        "| scene | filters | steps | steps with collisions | VF culling % (all steps) | VF per step mean (min–max) | EE culling % (all steps) | EE per step mean (min–max) | mean ms/step |\n|---|---|---|---|---|---|---|---|---|"
+        "| scene | filters | steps | steps with collisions | VF culling % (all steps) | VF per step mean (min–max) | EE culling % (all steps) | EE per step mean (min–max) | mean ms/step | threads |\n|---|---|---|---|---|---|---|---|---|---|"
     );
     for r in &inputs.replays {
         let n = r.steps.len();
@@ -300,9 +300,14 @@ pub(super) fn sequence_level(w: &mut String, inputs: &ReportInputs) {
         };
         let with = r.steps.iter().filter(|s| s.report.toi.is_some()).count();
         let mean_ms = r.steps.iter().map(|s| s.report.time_ms.total).sum::<f64>() / n as f64;
+        // The replay's thread count (every step's; a list where they differ).
+        let mut threads: Vec<usize> = r.steps.iter().map(|s| s.report.threads).collect();
+        threads.sort_unstable();
+        threads.dedup();
+        let threads: Vec<String> = threads.iter().map(usize::to_string).collect();
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {:.2} | {} | {:.2} | {} | {} |",
+            "| {} | {} | {} | {} | {:.2} | {} | {:.2} | {} | {} | {} |",
             r.scene,
             r.filters,
             n,
@@ -311,7 +316,8 @@ pub(super) fn sequence_level(w: &mut String, inputs: &ReportInputs) {
             stats(|s| s.report.vf.culling_rate_percent),
             total_rate(ee_c, ee_a),
             stats(|s| s.report.ee.culling_rate_percent),
-            sig3(mean_ms)
+            sig3(mean_ms),
+            threads.join(", ")
         );
     }
     let _ = writeln!(w);
