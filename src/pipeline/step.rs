@@ -41,8 +41,8 @@
 //! **The filters' setup beside the BVH.** The filters' per-vertex arrays
 //! (the positions side by side, the range check, SLPF's table) need only
 //! the positions, so they are written alongside the build or refit
-//! (`rayon::join`, so that the two overlap),
-//! and count in the `refit` stage.
+//! (`rayon::join`, so that the two overlap), and count in the BVH's stage
+//! ([`StageTimes::bvh`]).
 //!
 //! **Time-aligned pruning** ([`PipelineConfig::time_aligned`], off by
 //! default): the BVH is built with [`Bvh::build_time_aligned`] and drops
@@ -308,12 +308,14 @@ impl Pipeline {
         let t = Clock::start();
         let (bvh, rebuild) = (&mut self.bvh, self.rebuild);
         // Time-aligned pruning, and the filters that go with it
-        // (`TimeAligned::Auto` decides whenever the BVH is built).
+        // (`TimeAligned::Auto` decides whenever the BVH is built: a tree
+        // that will be refitted keeps its own setting).
+        let fits = |tree: &Bvh| tree.axes() == cfg.axes && tree.min_distance() == min_distance;
         let prune = match cfg.time_aligned {
             TimeAligned::Off => false,
             TimeAligned::On => true,
             TimeAligned::Auto => match bvh {
-                Some(tree) if tree.axes() == cfg.axes && !rebuild => tree.time_aligned(),
+                Some(tree) if fits(tree) && !rebuild => tree.time_aligned(),
                 _ => motion_ratio(step) >= AUTO_MIN_MOTION,
             },
         };
@@ -322,11 +324,7 @@ impl Pipeline {
             TimeAligned::Auto if prune => cfg.filters.without_slpf(),
             _ => cfg.filters,
         };
-        let reusable = |bvh: &Bvh| {
-            bvh.axes() == cfg.axes
-                && bvh.time_aligned() == prune
-                && bvh.min_distance() == min_distance
-        };
+        let reusable = |tree: &Bvh| fits(tree) && tree.time_aligned() == prune;
         let buffers = std::mem::take(&mut self.buffers);
         let loose_cap = self.loose_cap;
         let (built, ctx) = rayon::join(
@@ -372,7 +370,7 @@ impl Pipeline {
         }
         self.rebuild = false;
         let bvh = self.bvh.as_ref().expect("built above");
-        let refit_ms = t.ms();
+        let bvh_ms = t.ms();
 
         // Stages 2b–4, fused: traversal, with the filters and then the
         // exact tests run on each batch of candidates as the traversal
@@ -473,7 +471,7 @@ impl Pipeline {
             toi: toi.map(|t| t.lower),
             toi_upper: toi.map(|t| t.upper),
             time_ms: StageTimes {
-                bvh: refit_ms,
+                bvh: bvh_ms,
                 traverse: traverse_ms,
                 filter: filter_ms,
                 solve: solve_ms,
@@ -776,6 +774,34 @@ mod tests {
             );
         }
         assert_eq!(kept.config().min_distance, 0.5);
+        // `TimeAligned::Auto` decides anew for a tree that is built: after a
+        // step that moves far (pruned) and a new separation, a step that
+        // barely moves is not pruned, as in a fresh pipeline.
+        let slow_x1: Vec<Vec3> = (x0.iter().zip(&x1))
+            .map(|(a, b)| a + (b - a) * 0.02)
+            .collect();
+        let slow = Step::new(&mesh, &x0, &slow_x1).expect("matching frames");
+        assert!(motion_ratio(&step) >= AUTO_MIN_MOTION && motion_ratio(&slow) < AUTO_MIN_MOTION);
+        let auto = |d: f64| PipelineConfig {
+            time_aligned: TimeAligned::Auto,
+            ..at(d)
+        };
+        let mut kept = Pipeline::new(auto(0.0));
+        assert!(kept.step(&step).unwrap().report.time_aligned);
+        kept.set_config(auto(0.5));
+        let got = kept.step(&slow).unwrap();
+        let fresh = Pipeline::new(auto(0.5)).step(&slow).unwrap();
+        assert_eq!(got.report.bvh, BvhMode::Build);
+        assert!(!fresh.report.time_aligned);
+        assert_eq!(got.pairs, fresh.pairs);
+        assert_eq!(
+            (got.report.time_aligned, got.report.filters),
+            (fresh.report.time_aligned, fresh.report.filters)
+        );
+        assert_eq!(
+            (got.report.vf, got.report.ee, got.report.bvh_tests),
+            (fresh.report.vf, fresh.report.ee, fresh.report.bvh_tests)
+        );
     }
 
     /// However few loose brackets a task may keep (so that it narrows them
