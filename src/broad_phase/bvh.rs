@@ -132,8 +132,20 @@ impl Leaf {
     }
 }
 
+/// The BVH of swept 6-DOPs (axis-aligned boxes): [`KdopBvh`] with 3 slabs.
+pub type KdopBvh6 = KdopBvh<3>;
+/// The BVH of swept 8-DOPs: [`KdopBvh`] with 4 slabs.
+pub type KdopBvh8 = KdopBvh<4>;
+/// The BVH of swept 14-DOPs: [`KdopBvh`] with 7 slabs.
+pub type KdopBvh14 = KdopBvh<7>;
+/// The BVH of swept 18-DOPs: [`KdopBvh`] with 9 slabs.
+pub type KdopBvh18 = KdopBvh<9>;
+/// The BVH of swept 26-DOPs, the paper's: [`KdopBvh`] with 13 slabs.
+pub type KdopBvh26 = KdopBvh<13>;
+
 /// A swept k-DOP BVH with a feature level, monomorphic in the slab count `N`
-/// (see [`Bvh`] for the run-time choice of k).
+/// (`k = 2N`; [`KdopBvh26`] and the other aliases name it by k; see [`Bvh`]
+/// for the run-time choice of k).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KdopBvh<const N: usize> {
     /// `#V`, `#E`, `#F` of the mesh it was built for (checked on refit).
@@ -502,15 +514,15 @@ pub enum BroadPhaseError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Bvh {
     /// k = 6 (swept AABBs).
-    Dop6(KdopBvh<3>),
+    Dop6(KdopBvh6),
     /// k = 8.
-    Dop8(KdopBvh<4>),
+    Dop8(KdopBvh8),
     /// k = 14.
-    Dop14(KdopBvh<7>),
+    Dop14(KdopBvh14),
     /// k = 18.
-    Dop18(KdopBvh<9>),
+    Dop18(KdopBvh18),
     /// k = 26 (the paper's choice).
-    Dop26(KdopBvh<13>),
+    Dop26(KdopBvh26),
 }
 
 /// Runs `$body` with `$b` bound to the monomorphic BVH inside a [`Bvh`].
@@ -776,7 +788,7 @@ mod tests {
     fn validate_reports_broken_slot_ranges() {
         let (mesh, x0, x1) = strip(6, 0.25);
         let step = Step::new(&mesh, &x0, &x1).unwrap();
-        let bvh = KdopBvh::<13>::build(&step);
+        let bvh = KdopBvh26::build(&step);
         assert_eq!(bvh.validate(&step), Ok(()));
         assert_eq!(bvh.leaf_start.len(), bvh.leaves.len() + 1);
 
@@ -808,7 +820,7 @@ mod tests {
     fn validate_refuses_a_leaf_right_of_an_internal_node() {
         let (mesh, x0, x1) = strip(3, 0.25);
         let step = Step::new(&mesh, &x0, &x1).unwrap();
-        let bvh = KdopBvh::<13>::build(&step);
+        let bvh = KdopBvh26::build(&step);
         assert_eq!(bvh.validate(&step), Ok(()));
         // Median split of 3 leaves: root = [0, node 1 = [1, 2]].
         assert_eq!(bvh.inner[0].child, [LEAF, 1]);
@@ -833,7 +845,7 @@ mod tests {
     /// The tree of `bvh`'s leaves in which every internal node has its
     /// leaf on the left and the rest on the right: `n − 1` internal nodes
     /// deep.
-    fn caterpillar(bvh: &KdopBvh<13>) -> KdopBvh<13> {
+    fn caterpillar(bvh: &KdopBvh26) -> KdopBvh26 {
         let (q, n) = (&bvh.leaf_q, bvh.leaves.len() as u32);
         let mut t = bvh.clone();
         let mut right = q[n as usize - 1];
@@ -858,14 +870,14 @@ mod tests {
     fn clusters_are_the_largest_subtrees_of_at_most_cluster_leaves() {
         let (mesh, x0, x1) = strip(CLUSTER as u32, 0.25);
         let step = Step::new(&mesh, &x0, &x1).unwrap();
-        assert_eq!(KdopBvh::<13>::build(&step).clusters, [0, CLUSTER as u32]);
+        assert_eq!(KdopBvh26::build(&step).clusters, [0, CLUSTER as u32]);
 
         let (mesh, x0, x1) = strip(300, 0.25);
         let step = Step::new(&mesh, &x0, &x1).unwrap();
-        let bvh = KdopBvh::<13>::build(&step);
+        let bvh = KdopBvh26::build(&step);
         assert_eq!(bvh.validate(&step), Ok(()));
         // The leaf ranges `(first, last)` of the internal nodes.
-        fn ranges(t: &KdopBvh<13>, i: usize, first: u32, out: &mut Vec<(u32, u32)>) {
+        fn ranges(t: &KdopBvh26, i: usize, first: u32, out: &mut Vec<(u32, u32)>) {
             let n = &t.inner[i];
             out.push((first, n.last[1]));
             for (c, f) in [(0, first), (1, n.last[0] + 1)] {
@@ -904,7 +916,7 @@ mod tests {
     fn validate_refuses_faces_past_the_first_point_leaf() {
         let (mesh, x0, x1) = strip(40, 0.25);
         let step = Step::new(&mesh, &x0, &x1).unwrap();
-        let bvh = KdopBvh::<13>::build(&step);
+        let bvh = KdopBvh26::build(&step);
         assert_eq!(bvh.first_point_leaf as usize, bvh.leaves.len());
         assert_eq!(bvh.query_clusters(), &bvh.clusters[..]);
         let mut broken = bvh.clone();
@@ -924,7 +936,7 @@ mod tests {
         for (n, ok) in [(MAX_DEPTH + 1, true), (MAX_DEPTH + 2, false)] {
             let (mesh, x0, x1) = strip(n as u32, 0.25);
             let step = Step::new(&mesh, &x0, &x1).unwrap();
-            let bvh = KdopBvh::<13>::build(&step);
+            let bvh = KdopBvh26::build(&step);
             let deep = caterpillar(&bvh);
             assert_eq!(deep.root_bv, bvh.root_bv);
             match deep.validate(&step) {

@@ -137,7 +137,7 @@ impl<const N: usize> KdopBvh<N> {
 #[cfg(test)]
 mod tests {
     use crate::bounding_volume::{swept_edge_kdops, swept_face_kdops, swept_vertex_kdops};
-    use crate::broad_phase::{KdopBvh, fold_edge_face_candidates};
+    use crate::broad_phase::{KdopBvh, KdopBvh6, KdopBvh26, fold_edge_face_candidates};
     use crate::math::Vec3;
     use crate::mesh::{Step, TriMesh};
     use crate::test_util::{any_edge, any_face, without_repeated_faces};
@@ -189,9 +189,9 @@ mod tests {
                 x0.iter().zip(&moves).map(|(p, &(x, y, z))| p + Vec3::new(x, y, z)).collect()
             };
             let step = Step::new(&mesh, &x0, &x1).unwrap();
-            let boxes = pairs_on(&KdopBvh::<3>::build(&step), 2);
+            let boxes = pairs_on(&KdopBvh6::build(&step), 2);
             prop_assert_eq!(&boxes, &every_pair::<3>(&step));
-            prop_assert_eq!(pairs_on(&KdopBvh::<13>::build(&step), 2), every_pair::<13>(&step));
+            prop_assert_eq!(pairs_on(&KdopBvh26::build(&step), 2), every_pair::<13>(&step));
             if still {
                 let mut swept = fold_edge_face_candidates(
                     &mesh,
@@ -352,7 +352,7 @@ mod tests {
         let faces = (0..n as u32 - 2).map(|i| [i, i + 1, i + 2]).collect();
         let mesh = TriMesh::new(n, faces).unwrap();
         let step = Step::new(&mesh, &x, &x).unwrap();
-        let bvh = KdopBvh::<13>::build(&step);
+        let bvh = KdopBvh26::build(&step);
         assert!(!pairs_on(&bvh, 1).is_empty());
         let count =
             |stop: bool| bvh.fold_edge_face_pairs(|n: &mut u64, _| *n += 1, |a, b| a + b, || stop);

@@ -1002,6 +1002,7 @@ fn vertices_faces<const N: usize, const ALIGNED: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::broad_phase::KdopBvh26;
     use crate::math::Vec3;
     use crate::mesh::{Step, TriMesh};
     use proptest::prelude::*;
@@ -1042,7 +1043,7 @@ mod tests {
             let mesh = TriMesh::new(n, faces).unwrap();
             let step = Step::new(&mesh, &x0, &x1).unwrap();
             for time_aligned in [false, true] {
-                let t = KdopBvh::<13>::build_time_aligned(&step, &|_| true, time_aligned);
+                let t = KdopBvh26::build_time_aligned(&step, &|_| true, time_aligned);
                 let stats = t.self_candidates(&mut Discard);
                 let (mut swept, mut kept) = (0, 0);
                 for i in 0..t.leaves.len() {
@@ -1115,7 +1116,7 @@ mod tests {
         let mesh = TriMesh::new(x.len(), faces).unwrap();
         let x1: Vec<Vec3> = x.iter().map(|p| p * 0.5).collect();
         let step = Step::new(&mesh, &x, &x1).unwrap();
-        let t = KdopBvh::<13>::build(&step);
+        let t = KdopBvh26::build(&step);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()

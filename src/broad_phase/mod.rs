@@ -19,7 +19,9 @@ mod point_pairs;
 
 pub use brute_force::{brute_force_candidates, brute_force_candidates_within};
 pub use brute_force_edge_face::fold_edge_face_candidates;
-pub use bvh::{BroadPhaseError, Bvh, KdopBvh, concat};
+pub use bvh::{
+    BroadPhaseError, Bvh, KdopBvh, KdopBvh6, KdopBvh8, KdopBvh14, KdopBvh18, KdopBvh26, concat,
+};
 pub use bvh_traverse::NOT_SKIPPED;
 pub use bvh_validate::InvalidBvh;
 pub use candidate::{BroadPhaseStats, Candidate, CandidateSet, CandidateSink, EePair, VfPair};
