@@ -369,14 +369,8 @@ impl StagedFolder {
         let names: Vec<_> = staged.iter().filter_map(|p| p.file_name()).collect();
         let placed: Vec<PathBuf> = names.iter().map(|n| self.out.join(n)).collect();
         if self.into_existing {
-            if let Some(p) = placed
-                .iter()
-                .find(|p| p.symlink_metadata().is_ok_and(|m| !m.is_file()))
-            {
-                return Err(StageError::new(
-                    p,
-                    "is in the way of an output file (not a plain file); move it away",
-                ));
+            for p in &placed {
+                check_replaceable(p)?;
             }
             for (from, to) in staged.iter().zip(&placed) {
                 std::fs::rename(from, to).map_err(at(to))?;
@@ -389,6 +383,21 @@ impl StagedFolder {
         self.created.clear();
         Ok(placed)
     }
+}
+
+/// Whether [`StagedFolder::commit`] may put a file at `path`: nothing is
+/// there, or a plain file (not a folder, a symbolic link, a FIFO or a
+/// device). The commit checks every destination before it moves anything; a
+/// caller that commits several folders checks them all with this before the
+/// first commit, so that a refusal leaves no folder's files in place.
+pub fn check_replaceable(path: &Path) -> Result<(), StageError> {
+    if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+        return Err(StageError::new(
+            path,
+            "is in the way of an output file (not a plain file); move it away",
+        ));
+    }
+    Ok(())
 }
 
 impl Drop for StagedFolder {

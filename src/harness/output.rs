@@ -3,6 +3,6 @@
 //! it is re-exported here for the harness.
 
 pub use crate::io::{
-    FolderError, StageError, StagedFolder, check_output, replace_folder, write_atomic,
-    write_atomic_with,
+    FolderError, StageError, StagedFolder, check_output, check_replaceable, replace_folder,
+    write_atomic, write_atomic_with,
 };

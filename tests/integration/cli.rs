@@ -1272,6 +1272,18 @@ fn candidates_are_written_as_query_files() {
             &["candidates", p0, p1, "--out", dangling.to_str().unwrap()],
             "a symbolic link to nothing",
         );
+        // A link where the second kind's file goes (a commit would refuse
+        // it): refused before any work, so the first kind's file is not
+        // put in place either.
+        let linked = d.join("linked");
+        std::fs::create_dir_all(linked.join("edge-edge")).unwrap();
+        std::os::unix::fs::symlink(&blocked, linked.join("edge-edge/227-228.csv")).unwrap();
+        fails_with(
+            &["candidates", p0, p1, "--out", linked.to_str().unwrap()],
+            "in the way of an output file",
+        );
+        assert!(!linked.join("vertex-face").exists());
+        assert_eq!(std::fs::read_to_string(&blocked).unwrap(), "x");
     }
     // Only the two query files and their folders are left in `--out`.
     let mut left = std::collections::BTreeSet::new();

@@ -10,7 +10,7 @@ use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
 use ccdlab::harness::data::candidate_roots;
 use ccdlab::harness::ground_truth::write_query_csv;
-use ccdlab::harness::output::{StagedFolder, check_output, write_atomic_with};
+use ccdlab::harness::output::{StagedFolder, check_output, check_replaceable, write_atomic_with};
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::narrow_phase::Solver;
@@ -98,12 +98,14 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let name = format!("{}-{}.csv", stem(&args.frame0)?, stem(&args.frame1)?);
     let kinds = ["vertex-face", "edge-edge"].map(|kind| args.out.join(kind));
     let files = kinds.clone().map(|dir| dir.join(&name));
-    // Checked before any work, creating nothing; the files are staged and
-    // put in place together once both are written.
+    // Checked before any work, creating nothing, by the rule of the commits
+    // below (a plain file or nothing at each name); the files are staged
+    // and put in place together once both are written.
     for f in &files {
         if f.parent().is_some_and(Path::is_dir) {
             check_output(f, &[&args.frame0, &args.frame1])
                 .map_err(|e| format!("--out: {}: {e}", f.display()))?;
+            check_replaceable(f).map_err(|e| format!("--out: {}: {}", f.display(), e.message))?;
         }
     }
     let pool = crate::pipeline_args::thread_pool(args.threads)?;
