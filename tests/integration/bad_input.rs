@@ -378,3 +378,20 @@ fn single_queries_answer_none_for_a_non_finite_coordinate() {
         }
     }
 }
+
+/// A file name with control characters (an escape sequence) is named in the
+/// error with them escaped, so that none reaches the terminal.
+#[cfg(unix)]
+#[test]
+fn control_characters_in_a_path_are_escaped_in_the_error() {
+    let d = Scratch::new("bad-control-path");
+    let (x, faces) = quad(0.0);
+    let good = d.join("good.ply");
+    write_ply(&good, &x, &faces).unwrap();
+    let bad = d.file("bad\u{1b}[31m.ply", "ply\nformat ascii 1.0\nend_header\n");
+    let err = fails_with(
+        &["step", bad.to_str().unwrap(), good.to_str().unwrap()],
+        &["bad\\u{1b}[31m.ply"],
+    );
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}

@@ -158,14 +158,14 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let mut said = e.to_string();
-            eprintln!("error: {said}");
+            eprintln!("error: {}", without_controls(&said));
             // Causes that the messages before already quote (most errors
             // say "{path}: {cause}") are not repeated.
             let mut source = e.source();
             while let Some(s) = source {
                 let text = s.to_string();
                 if !said.contains(&text) {
-                    eprintln!("  caused by: {text}");
+                    eprintln!("  caused by: {}", without_controls(&text));
                     said.push_str(&text);
                 }
                 source = s.source();
@@ -173,4 +173,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `text` with its control characters other than line breaks escaped
+/// (`\u{1b}`): a path named in a message may hold any byte, and an escape
+/// sequence in it would otherwise reach the terminal. (Text quoted from
+/// files is escaped where it is quoted.)
+fn without_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }

@@ -109,7 +109,12 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn 
     if let Some(n) = threads {
         b = b.num_threads(n);
     }
-    Ok(b.build()?)
+    // The system may refuse threads (a memory or process limit): say which
+    // option asked for them.
+    b.build().map_err(|e| {
+        let asked = threads.map_or("all logical CPUs".to_string(), |n| n.to_string());
+        format!("--threads {asked}: cannot start the worker threads: {e}").into()
+    })
 }
 
 /// The `--time-aligned` value (`on`, `off` or `auto`; clap has checked it).
@@ -143,4 +148,18 @@ pub fn parse_distance(s: &str) -> Result<f64, String> {
         ));
     }
     Ok(d)
+}
+
+/// A step's error for a command that always lists its pairs: the library's
+/// advice for [`PipelineError::TooManyPairs`] (count without listing) is not
+/// this command's to take, so the message gives the command that counts.
+pub fn listing_error(e: PipelineError, counts_instead: &str) -> Box<dyn Error> {
+    match e {
+        PipelineError::TooManyPairs { limit } => format!(
+            "more than {limit} pairs to list (the bound on a step's lists); `{counts_instead}` \
+             counts them without listing"
+        )
+        .into(),
+        e => e.into(),
+    }
 }

@@ -11,6 +11,8 @@ use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{TriMesh, read_frame};
 use ccdlab::pipeline::{Bodies, Proximity, ProximityOptions, proximity_with};
 
+use crate::pipeline_args::listing_error;
+
 /// Arguments of `ccdlab proximity`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -61,8 +63,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         bodies: (args.self_collision == "off").then_some(Bodies::Components),
     };
     let start = Instant::now();
-    let found =
-        pool.install(|| proximity_with(&mesh, &frame.positions, args.distance, &options, None))?;
+    let found = pool
+        .install(|| proximity_with(&mesh, &frame.positions, args.distance, &options, None))
+        .map_err(|e| listing_error(e, "ccdlab step FRAME FRAME --min-distance D"))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(path) = &args.pairs {
         let distances = pool.install(|| found.distances(&mesh, &frame.positions));

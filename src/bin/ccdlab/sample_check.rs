@@ -15,6 +15,8 @@ use ccdlab::harness::separation_sampler::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::pipeline::{Pipeline, PipelineConfig, candidates};
+
+use crate::pipeline_args::listing_error;
 use serde::Serialize;
 
 /// Arguments of `ccdlab sample-check`.
@@ -67,11 +69,7 @@ struct Times {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        b = b.num_threads(n);
-    }
-    let pool = b.build()?;
+    let pool = crate::pipeline_args::thread_pool(args.threads)?;
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
     let step = Step::new(&mesh, &x_t0, &x_t1)?;
     let d = args.min_distance;
@@ -82,7 +80,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         min_distance: d,
         ..PipelineConfig::default()
     };
-    let outcome = pool.install(|| Pipeline::new(config).step(&step))?;
+    let outcome = pool
+        .install(|| Pipeline::new(config).step(&step))
+        .map_err(|e| listing_error(e, "ccdlab step FRAME0 FRAME1 --min-distance D"))?;
     let pipeline_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
