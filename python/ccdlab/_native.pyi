@@ -362,7 +362,9 @@ class StepResult:
         """Per edge–edge pair (lower, upper) time of impact, float64 (m, 2)."""
     @property
     def report(self) -> Dict[str, Any]:
-        """The step's report: the JSON object of ``ccdlab step --json``."""
+        """The step's report: the JSON object of ``ccdlab step --json``, a new
+        copy at each access (changing it leaves the result as it was).
+        """
 
 def step(
     V0: npt.ArrayLike,

@@ -198,10 +198,14 @@ impl StepResult {
         self.point_toi[1].as_ref().map(|a| a.clone_ref(py))
     }
 
-    /// The step's report: the JSON object of ``ccdlab step --json``.
+    /// The step's report: the JSON object of ``ccdlab step --json``, a new
+    /// copy at each access (changing it leaves the result as it was).
     #[getter]
-    fn report(&self, py: Python<'_>) -> Py<PyAny> {
-        self.report.clone_ref(py)
+    fn report(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let copy = py
+            .import("copy")?
+            .call_method1("deepcopy", (&self.report,))?;
+        Ok(copy.unbind())
     }
 
     /// Pickling (and `copy`): the fields, rebuilt by
@@ -223,7 +227,7 @@ impl StepResult {
                 self.ee_pairs(py).into_pyobject(py)?,
                 self.vf_toi(py).into_pyobject(py)?,
                 self.ee_toi(py).into_pyobject(py)?,
-                self.report(py).into_bound(py),
+                self.report.clone_ref(py).into_bound(py),
                 self.colliding.into_pyobject(py)?.into_any(),
                 self.ve_pairs(py).into_pyobject(py)?,
                 self.vv_pairs(py).into_pyobject(py)?,

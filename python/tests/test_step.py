@@ -133,6 +133,12 @@ def test_a_step_result_pickles_and_copies(funnel):
                     assert not a.flags.writeable and not b.flags.writeable
                     with pytest.raises(ValueError, match="read-only"):
                         a[0, 0] = 0
+        # The report is a copy at each access: editing one leaves the result
+        # (and its pickle) as it was.
+        edited = r.report
+        edited["vf"]["colliding"] = -1
+        assert r.report["vf"]["colliding"] >= 0
+        assert pickle.loads(pickle.dumps(r)).report == r.report != edited
 
 
 def test_the_pipeline_pickles_its_configuration(funnel):

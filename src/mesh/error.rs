@@ -171,7 +171,7 @@ pub enum MeshError {
     /// memory (a vertex count far above what the faces use, say).
     #[error("the topology of {count} {what} does not fit in memory")]
     OutOfMemory {
-        /// `vertices` or `faces`.
+        /// `vertices`, `edges` or `faces`.
         what: &'static str,
         /// The count.
         count: usize,

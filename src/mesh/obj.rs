@@ -293,9 +293,14 @@ fn resolve_corner(corner: &str, defined: usize, what: &str) -> Result<u32, Corne
             "{what} `{corner}` is not of the form p, p/t, p//n or p/t/n"
         )));
     }
-    let i: i64 = p
-        .parse()
-        .map_err(|_| Corner::Syntax(format!("{what} `{corner}`: `{p}` is not an integer index")))?;
+    let i: i64 = p.parse().map_err(|e: std::num::ParseIntError| {
+        Corner::Syntax(match e.kind() {
+            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                format!("{what} `{corner}`: index `{p}` is out of range (beyond 2^63)")
+            }
+            _ => format!("{what} `{corner}`: `{p}` is not an integer index"),
+        })
+    })?;
     let index = if i > 0 {
         (i - 1) as u64
     } else if i < 0 {
@@ -442,6 +447,12 @@ mod tests {
         ));
         let e = parse_obj(Path::new("t.obj"), b"v 1 2 \xff\n").unwrap_err();
         assert!(matches!(e, MeshError::Syntax { line: 1, .. }), "{e}");
+        // An index too large for any file: out of range, not "not an integer".
+        for huge in ["99999999999999999999999", "-99999999999999999999999"] {
+            let (e, line) = err(&format!("{v3}f 1 2 {huge}\n"));
+            assert_eq!(line, 4);
+            assert!(e.to_string().contains("out of range"), "{e}");
+        }
     }
 
     /// Found by mutating a real frame: a control byte inside a coordinate

@@ -954,6 +954,13 @@ mod tests {
         assert!(e.to_string().contains("vertex_indices"), "{e}");
         let no_vertex = "element face 0\nproperty list uchar int vertex_indices\n";
         parse_err(&ply_bytes("binary_little_endian", no_vertex, &[]));
+        let both = TRI.replace(
+            "property list uchar int vertex_indices\n",
+            "property list uchar int vertex_indices\nproperty list uchar int vertex_index\n",
+        );
+        assert_ne!(both, TRI);
+        let e = parse_err(&ply_bytes("ascii", &both, &[]));
+        assert!(e.to_string().contains("ambiguous"), "{e}");
     }
 
     #[test]

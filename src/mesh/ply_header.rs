@@ -417,6 +417,14 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
                 has_vertex = true;
             }
             "face" => {
+                if find("vertex_indices").is_some() && find("vertex_index").is_some() {
+                    return Err(syntax(
+                        path,
+                        line_no,
+                        "the face element has both a `vertex_indices` and a `vertex_index` \
+                         property; which holds the triangles is ambiguous",
+                    ));
+                }
                 let Some(i) = find("vertex_indices").or_else(|| find("vertex_index")) else {
                     return Err(syntax(
                         path,

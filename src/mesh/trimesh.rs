@@ -347,13 +347,18 @@ impl TriMesh {
     }
 }
 
-/// `n` copies of `value` for `n` `what` (vertices, faces), or
-/// [`MeshError::OutOfMemory`] when they do not fit: the per-vertex arrays
-/// follow the vertex count, which may be far above what the faces use.
-fn filled<T: Clone>(n: usize, value: T, what: &'static str) -> Result<Vec<T>, MeshError> {
+/// `n` copies of `value`, an array over `count` `what` (vertices, faces;
+/// `n` may be `count + 1` or `3 × count`), or [`MeshError::OutOfMemory`]
+/// naming `count` when they do not fit: the per-vertex arrays follow the
+/// vertex count, which may be far above what the faces use.
+fn filled<T: Clone>(
+    n: usize,
+    value: T,
+    (count, what): (usize, &'static str),
+) -> Result<Vec<T>, MeshError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
-        .map_err(|_| MeshError::OutOfMemory { what, count: n })?;
+        .map_err(|_| MeshError::OutOfMemory { what, count })?;
     v.resize(n, value);
     Ok(v)
 }
@@ -437,7 +442,7 @@ fn number_edges_by<K: SideKey>(
 ) -> Result<Topology, MeshError> {
     let sides = |t: &[u32; 3]| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
     // start[v]..start[v + 1]: the sides whose larger vertex is v.
-    let mut start = filled(num_vertices + 1, 0usize, "vertices")?;
+    let mut start = filled(num_vertices + 1, 0usize, (num_vertices, "vertices"))?;
     for t in faces {
         for (a, b) in sides(t) {
             start[a.max(b) as usize + 1] += 1;
@@ -446,9 +451,9 @@ fn number_edges_by<K: SideKey>(
     for v in 0..num_vertices {
         start[v + 1] += start[v];
     }
-    let mut fill = filled(num_vertices + 1, 0usize, "vertices")?;
+    let mut fill = filled(num_vertices + 1, 0usize, (num_vertices, "vertices"))?;
     fill.copy_from_slice(&start);
-    let mut by_larger = filled(3 * faces.len(), K::default(), "faces")?;
+    let mut by_larger = filled(3 * faces.len(), K::default(), (faces.len(), "faces"))?;
     for (f, t) in faces.iter().enumerate() {
         for (k, (a, b)) in sides(t).into_iter().enumerate() {
             let slot = &mut fill[a.max(b) as usize];
@@ -496,7 +501,7 @@ fn first_repeated_face(
     num_edges: usize,
 ) -> Result<Option<(usize, usize)>, MeshError> {
     let smallest = |f: usize| *face_edges[f].iter().min().expect("three edges") as usize;
-    let mut start = filled(num_edges + 1, 0usize, "edges")?;
+    let mut start = filled(num_edges + 1, 0usize, (num_edges, "edges"))?;
     for f in 0..face_edges.len() {
         start[smallest(f) + 1] += 1;
     }
@@ -504,7 +509,7 @@ fn first_repeated_face(
         start[e + 1] += start[e];
     }
     let mut fill = start.clone();
-    let mut by_edge = filled(face_edges.len(), 0u32, "faces")?;
+    let mut by_edge = filled(face_edges.len(), 0u32, (face_edges.len(), "faces"))?;
     for f in 0..face_edges.len() {
         let slot = &mut fill[smallest(f)];
         by_edge[*slot] = f as u32;
@@ -543,7 +548,7 @@ fn vertex_owners(
     num_vertices: usize,
     faces: &[[u32; 3]],
 ) -> Result<(Vec<u32>, Vec<u8>), MeshError> {
-    let mut vertex_owner = filled(num_vertices, NO_OWNER, "vertices")?;
+    let mut vertex_owner = filled(num_vertices, NO_OWNER, (num_vertices, "vertices"))?;
     let mut corners_owned = vec![0u8; faces.len()];
     for (f, tri) in faces.iter().enumerate() {
         for k in 0..3 {
@@ -598,7 +603,7 @@ fn codim_owners(
 ) -> Result<(Vec<u8>, Vec<u32>), MeshError> {
     let mut claimed = Vec::new();
     if !codim.is_empty() {
-        claimed = filled(vertex_owner.len(), false, "vertices")?;
+        claimed = filled(vertex_owner.len(), false, (vertex_owner.len(), "vertices"))?;
     }
     let owned = codim
         .iter()
@@ -627,7 +632,7 @@ fn components(
     faces: &[[u32; 3]],
     edges: &[[u32; 2]],
 ) -> Result<(Vec<u32>, usize), MeshError> {
-    let mut parent = filled(num_vertices, 0u32, "vertices")?;
+    let mut parent = filled(num_vertices, 0u32, (num_vertices, "vertices"))?;
     for (v, p) in parent.iter_mut().enumerate() {
         *p = v as u32;
     }
@@ -649,8 +654,8 @@ fn components(
             parent[hi as usize] = lo;
         }
     }
-    let mut label = filled(num_vertices, NO_OWNER, "vertices")?;
-    let mut component = filled(num_vertices, 0, "vertices")?;
+    let mut label = filled(num_vertices, NO_OWNER, (num_vertices, "vertices"))?;
+    let mut component = filled(num_vertices, 0, (num_vertices, "vertices"))?;
     let mut count = 0u32;
     for v in 0..num_vertices as u32 {
         let r = find(&mut parent, v) as usize;
@@ -669,6 +674,18 @@ mod tests {
     use crate::test_util::{any_edge, any_face, without_repeated_faces};
     use proptest::prelude::*;
     use std::collections::BTreeMap;
+
+    /// An array that cannot be had is refused naming the count of the
+    /// features it is for, not its own length (`count + 1` for the offsets).
+    #[test]
+    fn an_array_that_does_not_fit_names_the_feature_count() {
+        let e = filled(usize::MAX, 0u8, (usize::MAX - 1, "vertices")).unwrap_err();
+        assert!(
+            matches!(e, MeshError::OutOfMemory { what: "vertices", count } if count == usize::MAX - 1),
+            "{e}"
+        );
+        assert_eq!(filled(3, 7u8, (2, "vertices")).unwrap(), [7, 7, 7]);
+    }
 
     fn two_triangles() -> TriMesh {
         // 0-1-2 and 2-1-3 share edge 1–2; vertex 4 is isolated.
