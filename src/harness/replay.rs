@@ -13,7 +13,7 @@ use crate::mesh::Step;
 use crate::narrow_phase::Solver;
 use crate::pipeline::{
     BodyCounts, KindCounts, Pipeline, PipelineConfig, PipelineError, PointCounts, StageTimes,
-    StepReport,
+    StepReport, culling_rate_percent,
 };
 
 /// Why a replay stopped.
@@ -70,17 +70,27 @@ pub struct KindTotals {
 
 impl KindTotals {
     fn add(&mut self, c: &KindCounts) {
-        self.candidates += c.candidates;
-        self.culled_slpf += c.culled_slpf;
-        self.culled_dnf += c.culled_dnf;
-        self.after_filter += c.after_filter;
-        self.culled_window += c.culled_window;
-        self.colliding += c.colliding;
-        self.culling_rate_percent = if self.candidates > 0 {
-            100.0 * (self.candidates - self.after_filter) as f64 / self.candidates as f64
-        } else {
-            0.0
-        };
+        // Every field named, so that a count added to `KindCounts` is
+        // summed here or left out on purpose.
+        let KindCounts {
+            candidates,
+            candidates_same_component: _,
+            culled_slpf,
+            culled_dnf,
+            after_filter,
+            culled_window,
+            colliding,
+            colliding_same_component: _,
+            culling_rate_percent: _,
+            exact_fallbacks: _,
+        } = *c;
+        self.candidates += candidates;
+        self.culled_slpf += culled_slpf;
+        self.culled_dnf += culled_dnf;
+        self.after_filter += after_filter;
+        self.culled_window += culled_window;
+        self.colliding += colliding;
+        self.culling_rate_percent = culling_rate_percent(self.candidates, self.after_filter);
     }
 }
 

@@ -26,9 +26,9 @@ pub use motion::{AUTO_MIN_MOTION, motion_ratio};
 pub use proximity::{
     DistanceError, Proximity, ProximityOptions, proximity, proximity_distance, proximity_with,
 };
-pub(crate) use report::is_zero_distance;
 pub use report::{
     BodyCounts, BvhCounts, BvhMode, ContactPair, KindCounts, PairCounts, PointCounts, StageTimes,
     StepReport,
 };
+pub(crate) use report::{culling_rate_percent, is_zero_distance};
 pub use step::{Pipeline, PipelineError, StepOutcome};

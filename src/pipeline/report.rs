@@ -44,11 +44,17 @@ pub struct KindCounts {
 
 impl KindCounts {
     pub(crate) fn finish(&mut self) {
-        self.culling_rate_percent = if self.candidates > 0 {
-            100.0 * (self.candidates - self.after_filter) as f64 / self.candidates as f64
-        } else {
-            0.0
-        };
+        self.culling_rate_percent = culling_rate_percent(self.candidates, self.after_filter);
+    }
+}
+
+/// The paper's culling rate: the share of `candidates` that the filters
+/// removed, leaving `after_filter`, in percent (0 without candidates).
+pub(crate) fn culling_rate_percent(candidates: u64, after_filter: u64) -> f64 {
+    if candidates > 0 {
+        100.0 * (candidates - after_filter) as f64 / candidates as f64
+    } else {
+        0.0
     }
 }
 

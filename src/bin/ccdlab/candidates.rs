@@ -18,6 +18,8 @@ use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{PipelineConfig, PipelineError, candidates};
 use rayon::prelude::*;
 
+use crate::choices::{Switch, TimeAlignedArg};
+
 /// Arguments of `ccdlab candidates`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -43,12 +45,12 @@ pub struct Args {
     /// k-DOPs overlap).
     #[arg(long, default_value_t = FilterSet::SlpfDnf, value_parser = crate::choices::filters())]
     filters: FilterSet,
-    /// The coplanar-window filter after them: on or off.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
-    window: String,
-    /// Time-aligned pruning in the BVH, as for `step`: on, off or auto.
-    #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
-    time_aligned: String,
+    /// The coplanar-window filter after them.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    window: Switch,
+    /// Time-aligned pruning in the BVH, as for `step`.
+    #[arg(long, value_enum, default_value_t = TimeAlignedArg::Auto)]
+    time_aligned: TimeAlignedArg,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
     threads: Option<usize>,
@@ -114,8 +116,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let config = PipelineConfig {
         axes: args.k,
         filters: args.filters,
-        window: args.window == "on",
-        time_aligned: crate::pipeline_args::time_aligned(&args.time_aligned),
+        window: args.window.is_on(),
+        time_aligned: args.time_aligned.into(),
         ..PipelineConfig::default()
     };
     let (found, vf, ee) = pool.install(|| -> Result<_, PipelineError> {

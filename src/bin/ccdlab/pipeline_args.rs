@@ -5,7 +5,9 @@ use std::error::Error;
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::filter::FilterSet;
 use ccdlab::narrow_phase::{Solver, validate_separation};
-use ccdlab::pipeline::{Bodies, PipelineConfig, PipelineError, TimeAligned};
+use ccdlab::pipeline::{PipelineConfig, PipelineError};
+
+use crate::choices::{SelfCollision, Switch, TimeAlignedArg};
 
 /// The most worker threads `--threads` accepts: far more than the outer
 /// loops can keep busy, and few enough that starting them stays cheap
@@ -27,32 +29,25 @@ pub struct PipelineArgs {
     #[arg(long, default_value_t = Solver::Exact, value_parser = crate::choices::solver())]
     pub solver: Solver,
     /// The coplanar-window filter after the paper's filters (not part of
-    /// the paper's pipeline; its culls are counted apart): on or off.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
-    pub window: String,
-    /// Drop the BVH's leaf pairs and feature pairs that their k-DOPs at t = 0
-    /// and t = 1 prove apart (SLPF's theorem on all the k-DOP's slabs; not
-    /// part of the paper's pipeline: fewer candidates, the same collisions):
-    /// on, off, or auto (on, without SLPF in the filters, when the vertices
-    /// move at least half the mean edge length, else off; decided whenever
-    /// the BVH is built). `off` keeps the paper's BVH and filters.
-    #[arg(long, default_value = "auto", value_parser = ["on", "off", "auto"])]
-    pub time_aligned: String,
+    /// the paper's pipeline; its culls are counted apart).
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    pub window: Switch,
+    /// Time-aligned pruning: drop the BVH's leaf pairs and feature pairs
+    /// that their k-DOPs at t = 0 and t = 1 prove apart (SLPF's theorem on
+    /// all the k-DOP's slabs; not part of the paper's pipeline: fewer
+    /// candidates, the same collisions).
+    #[arg(long, value_enum, default_value_t = TimeAlignedArg::Auto)]
+    pub time_aligned: TimeAlignedArg,
     /// Minimum separation d ≥ 0: features that come within Euclidean
     /// distance d during the step collide (0: contact). At d > 0 the BVH's
     /// k-DOPs grow by d/2, DNF and the window filter keep a margin of d, and
     /// SLPF is off (proven for contact only).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = distance)]
     pub min_distance: f64,
-    /// Which pairs are tested: on (every pair); off (each connected
-    /// component is a body that does not collide with itself: only pairs
-    /// of features in different components are tested, as for objects that
-    /// touch only each other); moving (the components that do not move in
-    /// the step are a static obstacle, whose pairs with itself are not
-    /// tested; every other pair is). The library and Python also take
-    /// bodies given per vertex.
-    #[arg(long, default_value = "on", value_parser = ["on", "off", "moving"])]
-    pub self_collision: String,
+    /// Which pairs are tested. The library and Python also take bodies
+    /// given per vertex.
+    #[arg(long, value_enum, default_value_t = SelfCollision::On)]
+    pub self_collision: SelfCollision,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, MAX_THREADS as u64))]
     pub threads: Option<usize>,
@@ -67,15 +62,11 @@ impl PipelineArgs {
             axes: self.k,
             filters: self.filters,
             solver: self.solver,
-            window: self.window == "on",
-            time_aligned: time_aligned(&self.time_aligned),
+            window: self.window.is_on(),
+            time_aligned: self.time_aligned.into(),
             collect_pairs,
             min_distance: self.min_distance,
-            bodies: match self.self_collision.as_str() {
-                "off" => Some(Bodies::Components),
-                "moving" => Some(Bodies::StillObstacle),
-                _ => None,
-            },
+            bodies: self.self_collision.bodies(),
             ..PipelineConfig::default()
         };
         let d = self.min_distance;
@@ -115,15 +106,6 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn 
         let asked = threads.map_or("all logical CPUs".to_string(), |n| n.to_string());
         format!("--threads {asked}: cannot start the worker threads: {e}").into()
     })
-}
-
-/// The `--time-aligned` value (`on`, `off` or `auto`; clap has checked it).
-pub fn time_aligned(value: &str) -> TimeAligned {
-    match value {
-        "on" => TimeAligned::On,
-        "auto" => TimeAligned::Auto,
-        _ => TimeAligned::Off,
-    }
 }
 
 /// A finite distance `≥ 0` (`--min-distance` of `step`, `replay`,
