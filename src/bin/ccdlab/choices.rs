@@ -21,14 +21,13 @@ pub fn filters() -> impl TypedValueParser<Value = FilterSet> {
     PossibleValuesParser::new(FilterSet::ALL.map(|f| f.name())).try_map(|s| s.parse::<FilterSet>())
 }
 
-// The switches' variant docs are what `--help` shows for each value.
+// The variants' docs are what `--help` shows for each value; `Switch`'s
+// have none, so that its two values read as a plain list.
 
-/// `--window`: the coplanar-window filter on or off.
+/// An option that is on or off (`--window`, `proximity --self-collision`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Switch {
-    /// Runs.
     On,
-    /// Left out.
     Off,
 }
 

@@ -29,7 +29,7 @@ pub struct PipelineArgs {
     #[arg(long, default_value_t = Solver::Exact, value_parser = crate::choices::solver())]
     pub solver: Solver,
     /// The coplanar-window filter after the paper's filters (not part of
-    /// the paper's pipeline; its culls are counted apart).
+    /// the paper's pipeline; its culls are counted apart): on or off.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     pub window: Switch,
     /// Time-aligned pruning: drop the BVH's leaf pairs and feature pairs

@@ -11,6 +11,7 @@ use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{TriMesh, read_frame};
 use ccdlab::pipeline::{Bodies, Proximity, ProximityOptions, proximity_with};
 
+use crate::choices::Switch;
 use crate::pipeline_args::listing_error;
 
 /// Arguments of `ccdlab proximity`.
@@ -24,8 +25,8 @@ pub struct Args {
     distance: f64,
     /// Which pairs are tested: on (every pair), or off (only pairs of
     /// features in different connected components), as for `step`.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
-    self_collision: String,
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    self_collision: Switch,
     /// Worker threads, 1 to 1024 (default: all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
     threads: Option<usize>,
@@ -60,7 +61,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let options = ProximityOptions {
         // The pairs are kept only to be written.
         collect_pairs: args.pairs.is_some(),
-        bodies: (args.self_collision == "off").then_some(Bodies::Components),
+        bodies: (!args.self_collision.is_on()).then_some(Bodies::Components),
     };
     let start = Instant::now();
     let found = pool
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             "edges": mesh.num_edges(),
             "faces": mesh.num_faces(),
             "distance": args.distance,
-            "self_collision": args.self_collision,
+            "self_collision": if args.self_collision.is_on() { "on" } else { "off" },
             "within": {"vf": vf, "ee": ee, "vertex_edge": ve, "vertex_vertex": vv},
             "candidates": {"vf": found.report.vf.candidates, "ee": found.report.ee.candidates},
             "threads": pool.current_num_threads(),

@@ -15,9 +15,9 @@ use ccdlab::harness::separation_sampler::{
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::pipeline::{Pipeline, PipelineConfig, candidates};
+use serde::Serialize;
 
 use crate::pipeline_args::listing_error;
-use serde::Serialize;
 
 /// Arguments of `ccdlab sample-check`.
 #[derive(Debug, clap::Args)]
