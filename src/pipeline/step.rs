@@ -225,9 +225,14 @@ impl Pipeline {
     /// set, say, between the steps of one mesh). The next step refits the
     /// kept BVH when the tree fits the new configuration (the same
     /// [`PipelineConfig::axes`], time-aligned pruning and minimum
-    /// separation), and builds one otherwise; its outcome is a fresh
-    /// pipeline's with `config`.
+    /// separation), and builds one otherwise; a change to
+    /// [`TimeAligned::Auto`], which decides when a tree is built, builds
+    /// one. Its outcome is a fresh pipeline's with `config`.
     pub fn set_config(&mut self, config: PipelineConfig) {
+        if config.time_aligned == TimeAligned::Auto && self.config.time_aligned != TimeAligned::Auto
+        {
+            self.rebuild = true;
+        }
         self.config = config;
     }
 
@@ -801,6 +806,32 @@ mod tests {
         assert_eq!(
             (got.report.vf, got.report.ee, got.report.bvh_tests),
             (fresh.report.vf, fresh.report.ee, fresh.report.bvh_tests)
+        );
+        // A tree pruned by `TimeAligned::On`, then `Auto` on the same
+        // barely moving step: `Auto` decides, as in a fresh pipeline.
+        let mut kept = Pipeline::new(PipelineConfig {
+            time_aligned: TimeAligned::On,
+            ..at(0.0)
+        });
+        assert!(kept.step(&slow).unwrap().report.time_aligned);
+        kept.set_config(auto(0.0));
+        let got = kept.step(&slow).unwrap();
+        let fresh = Pipeline::new(auto(0.0)).step(&slow).unwrap();
+        assert_eq!(got.report.bvh, BvhMode::Build);
+        assert_eq!(got.pairs, fresh.pairs);
+        assert_eq!(
+            (
+                got.report.time_aligned,
+                got.report.filters,
+                got.report.vf,
+                got.report.ee
+            ),
+            (
+                fresh.report.time_aligned,
+                fresh.report.filters,
+                fresh.report.vf,
+                fresh.report.ee
+            )
         );
     }
 

@@ -45,7 +45,7 @@ pub struct Args {
     /// k-DOPs overlap).
     #[arg(long, default_value_t = FilterSet::SlpfDnf, value_parser = crate::choices::filters())]
     filters: FilterSet,
-    /// The coplanar-window filter after them: on or off.
+    /// The coplanar-window filter after them.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     window: Switch,
     /// Time-aligned pruning in the BVH, as for `step`.

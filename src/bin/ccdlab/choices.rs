@@ -43,7 +43,7 @@ impl Switch {
 pub enum TimeAlignedArg {
     /// Prune, with the filters as chosen.
     On,
-    /// The paper's BVH and filters.
+    /// No pruning: the paper's BVH, the filters as chosen.
     Off,
     /// On, without SLPF in the filters, when the vertices move at least half
     /// the mean edge length, else off; decided whenever the BVH is built.

@@ -29,7 +29,7 @@ pub struct PipelineArgs {
     #[arg(long, default_value_t = Solver::Exact, value_parser = crate::choices::solver())]
     pub solver: Solver,
     /// The coplanar-window filter after the paper's filters (not part of
-    /// the paper's pipeline; its culls are counted apart): on or off.
+    /// the paper's pipeline; its culls are counted apart).
     #[arg(long, value_enum, default_value_t = Switch::On)]
     pub window: Switch,
     /// Time-aligned pruning: drop the BVH's leaf pairs and feature pairs
@@ -103,8 +103,13 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn 
     // The system may refuse threads (a memory or process limit): say which
     // option asked for them.
     b.build().map_err(|e| {
-        let asked = threads.map_or("all logical CPUs".to_string(), |n| n.to_string());
-        format!("--threads {asked}: cannot start the worker threads: {e}").into()
+        match threads {
+            Some(n) => format!("--threads {n}: cannot start the worker threads: {e}"),
+            None => format!(
+                "cannot start a worker thread per logical CPU (fewer with --threads N): {e}"
+            ),
+        }
+        .into()
     })
 }
 
@@ -132,16 +137,35 @@ pub fn parse_distance(s: &str) -> Result<f64, String> {
     Ok(d)
 }
 
-/// A step's error for a command that always lists its pairs: the library's
-/// advice for [`PipelineError::TooManyPairs`] (count without listing) is not
-/// this command's to take, so the message gives the command that counts.
-pub fn listing_error(e: PipelineError, counts_instead: &str) -> Box<dyn Error> {
+/// A step's error for a command that lists its pairs: the library's advice
+/// for [`PipelineError::TooManyPairs`] (count without listing) may not be
+/// this command's to take, so `instead` says how this user counts them.
+pub fn listing_error(e: PipelineError, instead: &str) -> Box<dyn Error> {
     match e {
-        PipelineError::TooManyPairs { limit } => format!(
-            "more than {limit} pairs to list (the bound on a step's lists); `{counts_instead}` \
-             counts them without listing"
-        )
-        .into(),
+        PipelineError::TooManyPairs { limit } => {
+            format!("more than {limit} pairs to list (the bound on a step's lists); {instead}")
+                .into()
+        }
         e => e.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pair limit's advice names the command that counts; any other
+    /// error is passed on as it is.
+    #[test]
+    fn a_listing_command_names_the_one_that_counts() {
+        let e =
+            listing_error(PipelineError::TooManyPairs { limit: 7 }, "count instead").to_string();
+        assert!(
+            e.contains("more than 7 pairs") && e.ends_with("; count instead"),
+            "{e}"
+        );
+        assert!(!e.contains("counts only"), "{e}");
+        let other = listing_error(PipelineError::Cancelled, "count instead").to_string();
+        assert_eq!(other, PipelineError::Cancelled.to_string());
     }
 }

@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let start = Instant::now();
     let found = pool
         .install(|| proximity_with(&mesh, &frame.positions, args.distance, &options, None))
-        .map_err(|e| listing_error(e, "ccdlab step FRAME FRAME --min-distance D"))?;
+        .map_err(|e| listing_error(e, "without --pairs, `ccdlab proximity` counts them"))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(path) = &args.pairs {
         let distances = pool.install(|| found.distances(&mesh, &frame.positions));

@@ -82,7 +82,12 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     };
     let outcome = pool
         .install(|| Pipeline::new(config).step(&step))
-        .map_err(|e| listing_error(e, "ccdlab step FRAME0 FRAME1 --min-distance D"))?;
+        .map_err(|e| {
+            listing_error(
+                e,
+                "`ccdlab step FRAME0 FRAME1 --min-distance D` counts them without listing",
+            )
+        })?;
     let pipeline_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();

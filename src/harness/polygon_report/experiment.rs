@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use crate::enum_with_all::enum_with_all;
 use crate::polygon::generate::PairLayout;
 use crate::polygon::{DecompositionKind, Method};
 
@@ -102,18 +103,20 @@ impl ReportConfig {
     }
 }
 
-/// The two workloads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Scenario {
-    /// Both polygons non-convex (the paper's method decomposes B).
-    NonconvexNonconvex,
-    /// A non-convex, B convex (the paper's method makes one pair).
-    NonconvexConvex,
+enum_with_all! {
+    /// The two workloads.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) enum Scenario {
+        /// Both polygons non-convex (the paper's method decomposes B).
+        NonconvexNonconvex,
+        /// A non-convex, B convex (the paper's method makes one pair).
+        NonconvexConvex,
+    }
+    /// Both workloads, in report order.
+    const ALL;
 }
 
 impl Scenario {
-    pub(super) const ALL: [Scenario; 2] = [Scenario::NonconvexNonconvex, Scenario::NonconvexConvex];
-
     pub(super) fn name(self) -> &'static str {
         match self {
             Scenario::NonconvexNonconvex => "nonconvex-nonconvex",
