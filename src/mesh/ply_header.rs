@@ -417,7 +417,8 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
                 has_vertex = true;
             }
             "face" => {
-                if find("vertex_indices").is_some() && find("vertex_index").is_some() {
+                let (indices, index) = (find("vertex_indices"), find("vertex_index"));
+                if indices.is_some() && index.is_some() {
                     return Err(syntax(
                         path,
                         line_no,
@@ -425,7 +426,7 @@ pub(super) fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, MeshErro
                          property; which holds the triangles is ambiguous",
                     ));
                 }
-                let Some(i) = find("vertex_indices").or_else(|| find("vertex_index")) else {
+                let Some(i) = indices.or(index) else {
                     return Err(syntax(
                         path,
                         line_no,
