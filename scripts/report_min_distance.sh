@@ -273,6 +273,8 @@ fi
 if [ -z "$only" ] || [ "$only" = gap ]; then run_gap; fi
 if [ -z "$only" ] || [ "$only" = queries ]; then run_queries; fi
 
+# The records name data files relative to the data root and work files by their own names.
+python3 scripts/portable_paths.py "$work=" "$data_root=datasets" -- "$data"/*.json
 mkdir -p "$out.tmp"
 python3 scripts/render_min_distance.py "$data" "$out.tmp"
 mkdir -p "$out.tmp/data"

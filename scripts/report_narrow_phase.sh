@@ -44,6 +44,8 @@ done
 echo "peer_ipctk.py queries $data" >&2
 python3 scripts/peer_ipctk.py queries --json "$data" > "$tmp/ipctk.json"
 
+# The records name the query files relative to the data root, not by this machine's folders.
+python3 scripts/portable_paths.py "$data=datasets" -- "$tmp/exact.json" "$tmp/cubic.json" "$tmp/ipctk.json"
 python3 scripts/render_narrow_phase.py "$tmp/exact.json" "$tmp/cubic.json" "$tmp/ipctk.json" "$tmp/README.md"
 
 for f in exact.json cubic.json ipctk.json README.md; do

@@ -108,6 +108,8 @@ done
 machine="$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
 commit="$(scripts/commit_stamp.sh)"
 mkdir -p "$out.tmp"
+# The records name data files relative to the data root and work files by their own names.
+python3 scripts/portable_paths.py "$work=" "$data_root=datasets" -- "$data"/*.json
 python3 scripts/render_speed.py "$data" "$out.tmp" --scenes "$scenes" \
   --machine "${machine:-unknown}" --cpus "$(nproc)" --threads "$threads" --commit "$commit" \
   --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --repeats "$repeat,$ipctk_repeat,$fresh" \

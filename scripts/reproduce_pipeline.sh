@@ -93,6 +93,20 @@ else
   echo "   scripts/peer_ipctk.py not found; the report says 'not measured'"
 fi
 
+# The peer's records name data files relative to the data root and the generated frames by
+# their names in the work folder, not by this machine's folders.
+shopt -s nullglob
+peer_records=("$work"/peer_ipctk_*.json)
+shopt -u nullglob
+if [ ${#peer_records[@]} -gt 0 ]; then
+  # shellcheck source=scripts/data_dir.sh
+  source scripts/data_dir.sh
+  rules=("$work=")
+  # Generated scenes run without the data sets; then no record names them.
+  if data_root="$(data_dir "$PWD" 2> /dev/null)"; then rules+=("$data_root=datasets"); fi
+  python3 scripts/portable_paths.py "${rules[@]}" -- "${peer_records[@]}"
+fi
+
 echo "== 4/5 ccdlab replay (each filter setting)"
 while read -r name sequence step frame0 frame1; do
   [ -n "$name" ] || continue

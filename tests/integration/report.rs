@@ -2,7 +2,8 @@
 //! Markdown holds the paper's tables beside ours and the verdicts, every
 //! figure exists as PNG and SVG, a regenerated report from its own `data/`
 //! copy is identical, and a bad input is a clear error that writes nothing
-//! and leaves an existing report untouched.
+//! and leaves an existing report untouched; and `reports/`'s committed
+//! records name no machine's folders.
 
 use std::path::{Path, PathBuf};
 
@@ -538,4 +539,59 @@ fn a_report_folder_holding_other_files_is_not_replaced() {
     }
     // Without them, the report is replaced again.
     generate(&opts(data)).unwrap();
+}
+
+/// Every string in `reports/`'s committed JSON and JSON Lines records that
+/// names a file names it portably: relative to the data root (`datasets/…`)
+/// or to the run's work folder, never by a machine's absolute folder (the
+/// report scripts rewrite those with `scripts/portable_paths.py`).
+#[test]
+fn committed_records_name_no_machine_folder() {
+    fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+            _ => {}
+        }
+    }
+    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("json" | "jsonl")
+            ) {
+                files.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"),
+        &mut files,
+    );
+    assert!(files.len() > 100, "{} records found", files.len());
+    let mut absolute = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let values: Vec<serde_json::Value> = if file.extension().unwrap() == "jsonl" {
+            text.lines()
+                .map(|line| serde_json::from_str(line).unwrap())
+                .collect()
+        } else {
+            vec![serde_json::from_str(&text).unwrap()]
+        };
+        let mut found = Vec::new();
+        values.iter().for_each(|v| strings(v, &mut found));
+        absolute.extend(
+            found
+                .into_iter()
+                .filter(|s| s.starts_with('/') || s.starts_with('~') || s.get(1..3) == Some(":\\"))
+                .map(|s| format!("{}: {s}", file.display())),
+        );
+    }
+    assert!(absolute.is_empty(), "{absolute:#?}");
 }
