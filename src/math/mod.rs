@@ -4,6 +4,7 @@
 mod bounded;
 mod bounded_dd;
 mod exact_sum;
+mod range_check;
 mod scalar;
 
 pub use bounded::{
@@ -12,5 +13,6 @@ pub use bounded::{
 };
 pub use bounded_dd::{BoundedDd, two_prod, two_sum};
 pub use exact_sum::ExactSum;
+pub(crate) use range_check::{RangeCheck, StepInRange};
 pub(crate) use scalar::each3;
 pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite};

@@ -33,7 +33,7 @@ use super::separation::edge_edge_separated;
 use super::start_contact;
 use super::static_tier;
 use super::toi::{SolverTier, Toi};
-use crate::math::{Bounded, BoundedDd, Vec3, all_finite, all_in_filter_range};
+use crate::math::{Bounded, BoundedDd, RangeCheck, Vec3};
 use crate::pair_kernel::certified_common_sign;
 
 /// Edge–edge CCD, exact: `Some(toi)` iff the closed segments touch for some
@@ -73,15 +73,21 @@ pub fn edge_edge_traced(
     eb1_t1: &Vec3,
 ) -> (Option<Toi>, SolverTier) {
     edge_edge_traced_with(
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, true,
+        ea0_t0,
+        ea1_t0,
+        eb0_t0,
+        eb1_t0,
+        ea0_t1,
+        ea1_t1,
+        eb0_t1,
+        eb1_t1,
+        RangeCheck::PerQuery,
     )
 }
 
-/// [`edge_edge_traced`]; `check_range` false is for a caller that has
-/// checked that every coordinate of the query passes
-/// [`crate::math::in_filter_range`] (the pipeline checks a whole frame
-/// step once): the fast tiers then skip that check (debug builds assert
-/// it). The same results.
+/// [`edge_edge_traced`], with the range check `range` says: per query, or
+/// skipped for a pipeline that checked its whole step ([`RangeCheck`]).
+/// The same results.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn edge_edge_traced_with(
     ea0_t0: &Vec3,
@@ -92,16 +98,13 @@ pub(crate) fn edge_edge_traced_with(
     ea1_t1: &Vec3,
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
-    check_range: bool,
+    range: RangeCheck,
 ) -> (Option<Toi>, SolverTier) {
     // A non-finite coordinate: no contact (documented; the exact path
-    // takes finite doubles). A caller that skips the range check has
-    // checked its frames whole, finiteness included.
-    if check_range
-        && !all_finite(&[
-            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-        ])
-    {
+    // takes finite doubles). A checked step is finite throughout.
+    if !range.finite(&[
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ]) {
         return (None, SolverTier::Float);
     }
     // Coincident endpoints at the start: contact at t = 0, before any tier
@@ -110,15 +113,7 @@ pub(crate) fn edge_edge_traced_with(
         return (Some(Toi::exact(0.0)), SolverTier::Float);
     }
     if let Some(result) = filtered(
-        ea0_t0,
-        ea1_t0,
-        eb0_t0,
-        eb1_t0,
-        ea0_t1,
-        ea1_t1,
-        eb0_t1,
-        eb1_t1,
-        check_range,
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, range,
     ) {
         return (result, SolverTier::Float);
     }
@@ -126,7 +121,7 @@ pub(crate) fn edge_edge_traced_with(
     let points = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
-    if (!check_range || all_in_filter_range(&points))
+    if range.in_range(&points)
         && edge_edge_separated(
             ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
         )
@@ -152,18 +147,14 @@ fn filtered(
     ea1_t1: &Vec3,
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
-    check: bool,
+    range: RangeCheck,
 ) -> Option<Option<Toi>> {
     let points = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
-    if check && !all_in_filter_range(&points) {
+    if !range.in_range(&points) {
         return None;
     }
-    debug_assert!(
-        all_in_filter_range(&points),
-        "a query out of the filter range"
-    );
     if let Some(decided) = static_tier::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ) {

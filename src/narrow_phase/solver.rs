@@ -17,7 +17,7 @@ use super::toi::{SolverTier, Toi};
 use super::vertex_face::vertex_face_traced_with;
 use super::{edge_edge, provot, vertex_face};
 use crate::enum_with_all::enum_with_all;
-use crate::math::Vec3;
+use crate::math::{RangeCheck, Vec3};
 use crate::pair_kernel::QueryKind;
 
 enum_with_all! {
@@ -99,27 +99,26 @@ impl Solver {
     /// otherwise, and from a solver without tiers.
     #[inline]
     pub fn solve_traced(self, kind: QueryKind, q: &[Vec3; 8]) -> (Option<Toi>, SolverTier) {
-        self.solve_traced_with(kind, q, true)
+        self.solve_traced_with(kind, q, RangeCheck::PerQuery)
     }
 
-    /// [`Solver::solve_traced`]; `check_range` false is for a caller that
-    /// has checked that every coordinate is in the exact solver's filter
-    /// range ([`crate::math::in_filter_range`]; the pipeline checks a whole
-    /// step once). The same results.
+    /// [`Solver::solve_traced`], with the range check `range` says: per
+    /// query, or skipped for a pipeline that checked its whole step
+    /// ([`RangeCheck`]). The same results.
     #[inline]
     pub(crate) fn solve_traced_with(
         self,
         kind: QueryKind,
         q: &[Vec3; 8],
-        check_range: bool,
+        range: RangeCheck,
     ) -> (Option<Toi>, SolverTier) {
         let [a, b, c, d, e, f, g, h] = q;
         match (self, kind) {
             (Solver::Exact, QueryKind::VertexFace) => {
-                vertex_face_traced_with(a, b, c, d, e, f, g, h, check_range)
+                vertex_face_traced_with(a, b, c, d, e, f, g, h, range)
             }
             (Solver::Exact, QueryKind::EdgeEdge) => {
-                edge_edge_traced_with(a, b, c, d, e, f, g, h, check_range)
+                edge_edge_traced_with(a, b, c, d, e, f, g, h, range)
             }
             (Solver::Cubic, kind) => (self.solve(kind, q), SolverTier::Float),
         }
@@ -161,6 +160,7 @@ impl FromStr for Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::StepInRange;
 
     /// Names parse back to their solvers; an unknown name's error lists
     /// every name.
@@ -189,7 +189,14 @@ mod tests {
                 for q in [&hit, &miss] {
                     let plain = s.solve(kind, q);
                     assert_eq!(s.solve_traced(kind, q).0, plain, "{s} {kind:?}");
-                    assert_eq!(s.solve_traced_with(kind, q, false).0, plain, "{s} {kind:?}");
+                    let step = q.map(|p| [[p.x, p.y, p.z]; 2]);
+                    let checked = RangeCheck::of(StepInRange::check(&step));
+                    assert!(checked.step_checked());
+                    assert_eq!(
+                        s.solve_traced_with(kind, q, checked).0,
+                        plain,
+                        "{s} {kind:?}"
+                    );
                 }
             }
             let (toi, tier) = s.solve_traced(QueryKind::VertexFace, &hit);

@@ -52,7 +52,7 @@ use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::start_contact;
 use super::static_tier;
 use super::toi::{SolverTier, Toi};
-use crate::math::{Bounded, BoundedDd, Vec3, all_finite, all_in_filter_range};
+use crate::math::{Bounded, BoundedDd, RangeCheck, Vec3};
 use crate::pair_kernel::certified_common_sign;
 
 /// Vertex–face CCD, exact: `Some(toi)` iff the vertex touches the closed
@@ -88,14 +88,22 @@ pub fn vertex_face_traced(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
 ) -> (Option<Toi>, SolverTier) {
-    vertex_face_traced_with(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, true)
+    vertex_face_traced_with(
+        v_t0,
+        f0_t0,
+        f1_t0,
+        f2_t0,
+        v_t1,
+        f0_t1,
+        f1_t1,
+        f2_t1,
+        RangeCheck::PerQuery,
+    )
 }
 
-/// [`vertex_face_traced`]; `check_range` false is for a caller that has
-/// checked that every coordinate of the query passes
-/// [`crate::math::in_filter_range`] (the pipeline checks a whole frame
-/// step once): the fast tiers then skip that check (debug builds assert
-/// it). The same results.
+/// [`vertex_face_traced`], with the range check `range` says: per query, or
+/// skipped for a pipeline that checked its whole step ([`RangeCheck`]).
+/// The same results.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn vertex_face_traced_with(
     v_t0: &Vec3,
@@ -106,12 +114,11 @@ pub(crate) fn vertex_face_traced_with(
     f0_t1: &Vec3,
     f1_t1: &Vec3,
     f2_t1: &Vec3,
-    check_range: bool,
+    range: RangeCheck,
 ) -> (Option<Toi>, SolverTier) {
     // A non-finite coordinate: no contact (documented; the exact path
-    // takes finite doubles). A caller that skips the range check has
-    // checked its frames whole, finiteness included.
-    if check_range && !all_finite(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]) {
+    // takes finite doubles). A checked step is finite throughout.
+    if !range.finite(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]) {
         return (None, SolverTier::Float);
     }
     // Coincident points at the start: contact at t = 0, before any tier
@@ -119,17 +126,7 @@ pub(crate) fn vertex_face_traced_with(
     if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {
         return (Some(Toi::exact(0.0)), SolverTier::Float);
     }
-    if let Some(result) = filtered(
-        v_t0,
-        f0_t0,
-        f1_t0,
-        f2_t0,
-        v_t1,
-        f0_t1,
-        f1_t1,
-        f2_t1,
-        check_range,
-    ) {
+    if let Some(result) = filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, range) {
         return (result, SolverTier::Float);
     }
     let exact = oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
@@ -149,16 +146,12 @@ fn filtered(
     f0_t1: &Vec3,
     f1_t1: &Vec3,
     f2_t1: &Vec3,
-    check: bool,
+    range: RangeCheck,
 ) -> Option<Option<Toi>> {
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
-    if check && !all_in_filter_range(&points) {
+    if !range.in_range(&points) {
         return None;
     }
-    debug_assert!(
-        all_in_filter_range(&points),
-        "a query out of the filter range"
-    );
     if let Some(decided) =
         static_tier::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
     {

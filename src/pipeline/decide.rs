@@ -14,7 +14,7 @@ use super::config::PipelineConfig;
 use super::report::ContactPair;
 use crate::broad_phase::{EePair, VfPair};
 use crate::filter::{CulledBy, FilterSet, Points, SlpfTable};
-use crate::math::{Vec3, all_coordinates_in_filter_range};
+use crate::math::{RangeCheck, StepInRange, Vec3};
 use crate::mesh::{Feature, Step, TriMesh};
 use crate::narrow_phase::{
     Solver, SolverTier, Toi, WithinVerdict, edge_edge_within_traced_with,
@@ -22,16 +22,15 @@ use crate::narrow_phase::{
 };
 use crate::pair_kernel::QueryKind;
 
-/// The exact test of a pair; `in_range` when the step's every coordinate
-/// is in the solver's filter range (its fast tiers then skip the check);
-/// within `min_distance` when it is positive (the exact
+/// The exact test of a pair, the coordinates' range checked as `range`
+/// says (skipped when the step was checked whole); within `min_distance` when it is positive (the exact
 /// minimum-separation solver: [`PipelineConfig::check`] has refused any
 /// other at `d > 0`).
 #[inline]
 pub(super) fn solve(
     solver: Solver,
     kind: QueryKind,
-    in_range: bool,
+    range: RangeCheck,
     min_distance: f64,
     q: &[Vec3; 8],
 ) -> (Option<Toi>, SolverTier) {
@@ -39,32 +38,32 @@ pub(super) fn solve(
     if min_distance > 0.0 {
         return match kind {
             QueryKind::VertexFace => {
-                vertex_face_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+                vertex_face_within_traced_with(a, b, c, d, e, f, g, h, min_distance, range)
             }
             QueryKind::EdgeEdge => {
-                edge_edge_within_traced_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+                edge_edge_within_traced_with(a, b, c, d, e, f, g, h, min_distance, range)
             }
         };
     }
-    solver.solve_traced_with(kind, q, !in_range)
+    solver.solve_traced_with(kind, q, range)
 }
 
 /// The minimum-separation test of a pair (`min_distance > 0`) whose bracket
-/// may be loose ([`WithinVerdict`]); `in_range` as for [`solve`].
+/// may be loose ([`WithinVerdict`]); `range` as for [`solve`].
 #[inline]
 pub(super) fn solve_verdict(
     kind: QueryKind,
-    in_range: bool,
+    range: RangeCheck,
     min_distance: f64,
     q: &[Vec3; 8],
 ) -> (WithinVerdict, SolverTier) {
     let [a, b, c, d, e, f, g, h] = q;
     match kind {
         QueryKind::VertexFace => {
-            vertex_face_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+            vertex_face_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, range)
         }
         QueryKind::EdgeEdge => {
-            edge_edge_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, !in_range)
+            edge_edge_within_verdict_with(a, b, c, d, e, f, g, h, min_distance, range)
         }
     }
 }
@@ -106,10 +105,11 @@ pub(super) struct PairCtx<'a> {
     pub(super) solver: Solver,
     /// Minimum separation (0: contact).
     pub(super) min_distance: f64,
-    /// Every coordinate of `x` is in the exact solver's filter range
-    /// ([`crate::math::in_filter_range`]), checked once here instead of
-    /// per pair by the solver (the same outputs, less work per pair).
-    pub(super) in_range: bool,
+    /// Checked per pair, or (the proof) every coordinate of `x` is in the
+    /// exact solver's filter range ([`crate::math::in_filter_range`]),
+    /// checked once here instead of per pair (the same outputs, less work
+    /// per pair).
+    pub(super) range: RangeCheck,
     /// Keep the colliding pairs, not only their counts.
     pub(super) collect_pairs: bool,
     /// Brackets may be loose: a minimum-separation step that does not
@@ -153,10 +153,7 @@ impl<'a> PairCtx<'a> {
                 .zip(step.x_t1)
                 .map(|(a, b)| [[a.x, a.y, a.z], [b.x, b.y, b.z]]),
         );
-        let in_range = x
-            .par_iter()
-            .with_min_len(4096)
-            .all(|p| all_coordinates_in_filter_range(p.as_flattened()));
+        let range = RangeCheck::of(StepInRange::check(&x));
         let slpf = uses_slpf.then(|| {
             let mut table = slpf.unwrap_or_default();
             table.update(step.x_t0, step.x_t1, &cfg.directions);
@@ -173,7 +170,7 @@ impl<'a> PairCtx<'a> {
             window: cfg.window,
             solver: cfg.solver,
             min_distance: cfg.min_distance,
-            in_range,
+            range,
             collect_pairs: cfg.collect_pairs,
             loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
             loose_cap,

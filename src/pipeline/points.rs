@@ -53,7 +53,7 @@ pub(super) fn codim_points(
     let stop = || cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || ctx.overflowed();
     // In contact, the points' filter first (in its range); then the exact
     // edge–edge test of `p p` against `a b` (`a == b` for a point).
-    let filter = ctx.in_range && ctx.min_distance == 0.0;
+    let filter = ctx.range.step_checked() && ctx.min_distance == 0.0;
     let test = |p: u32, [a, b]: [u32; 2]| {
         if stop() {
             return None;
@@ -72,7 +72,7 @@ pub(super) fn codim_points(
         solve(
             Solver::Exact,
             QueryKind::EdgeEdge,
-            ctx.in_range,
+            ctx.range,
             ctx.min_distance,
             &q,
         )

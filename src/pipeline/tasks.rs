@@ -149,7 +149,7 @@ impl<P: Pair> KindSink<P> {
         for p in &survivors {
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
             let (toi, tier) = if ctx.loose {
-                let (verdict, tier) = solve_verdict(P::KIND, ctx.in_range, ctx.min_distance, &q);
+                let (verdict, tier) = solve_verdict(P::KIND, ctx.range, ctx.min_distance, &q);
                 match verdict {
                     WithinVerdict::Tight(toi) => (toi, tier),
                     WithinVerdict::Loose(toi) => {
@@ -161,7 +161,7 @@ impl<P: Pair> KindSink<P> {
                     }
                 }
             } else {
-                solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q)
+                solve(ctx.solver, P::KIND, ctx.range, ctx.min_distance, &q)
             };
             self.fallbacks += u64::from(tier == SolverTier::Exact);
             if let Some(toi) = toi {
@@ -376,7 +376,7 @@ pub(super) fn take_listed(sinks: &mut [TaskSink<'_>]) -> (Vec<VfPair>, Vec<EePai
 /// and whether the exact path decided it (`1`) or not (`0`).
 fn tight_bracket<P: Pair>(ctx: &PairCtx<'_>, p: &P) -> (Option<Toi>, u64) {
     let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-    let (t, tier) = solve(ctx.solver, P::KIND, ctx.in_range, ctx.min_distance, &q);
+    let (t, tier) = solve(ctx.solver, P::KIND, ctx.range, ctx.min_distance, &q);
     debug_assert!(t.is_some(), "a pair within d without a time of impact");
     (t, u64::from(tier == SolverTier::Exact))
 }

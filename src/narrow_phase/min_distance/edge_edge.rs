@@ -6,7 +6,7 @@
 use super::certificates::EdgeEdge;
 use super::distance_arg::Separation;
 use super::filtered::filtered;
-use crate::math::Vec3;
+use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::edge_edge_traced_with;
 use crate::narrow_phase::oracle;
 use crate::narrow_phase::toi::{SolverTier, Toi};
@@ -57,14 +57,21 @@ pub fn edge_edge_within_traced(
     d: f64,
 ) -> (Option<Toi>, SolverTier) {
     edge_edge_within_traced_with(
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d, true,
+        ea0_t0,
+        ea1_t0,
+        eb0_t0,
+        eb1_t0,
+        ea0_t1,
+        ea1_t1,
+        eb0_t1,
+        eb1_t1,
+        d,
+        RangeCheck::PerQuery,
     )
 }
 
-/// [`edge_edge_within_traced`]; `check_range` false is for a caller that
-/// has checked that every coordinate passes
-/// [`crate::math::in_filter_range`] (as for the contact solvers' `_with`
-/// variants). The same results.
+/// [`edge_edge_within_traced`], with the range check `range` says (as for
+/// the contact solvers' `_with` variants). The same results.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn edge_edge_within_traced_with(
     ea0_t0: &Vec3,
@@ -76,28 +83,18 @@ pub(crate) fn edge_edge_within_traced_with(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
     d: f64,
-    check_range: bool,
+    range: RangeCheck,
 ) -> (Option<Toi>, SolverTier) {
     // A non-finite coordinate: never within `d` (as for contact).
-    if check_range
-        && !crate::math::all_finite(&[
-            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-        ])
-    {
+    if !range.finite(&[
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ]) {
         return (None, SolverTier::Float);
     }
     let d = match Separation::of(d) {
         Separation::Contact => {
             return edge_edge_traced_with(
-                ea0_t0,
-                ea1_t0,
-                eb0_t0,
-                eb1_t0,
-                ea0_t1,
-                ea1_t1,
-                eb0_t1,
-                eb1_t1,
-                check_range,
+                ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, range,
             );
         }
         Separation::Never => return (None, SolverTier::Float),
@@ -108,7 +105,7 @@ pub(crate) fn edge_edge_within_traced_with(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
     let features = EdgeEdge::new(points);
-    if let Some(decided) = filtered(&features, points, d, check_range) {
+    if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);
     }
     let exact = oracle::edge_edge_within(

@@ -28,7 +28,7 @@
 use super::certificates::{Features, advance, apart, apart_on_an_axis, at_rest_within, within};
 use super::plane::{advance_by_plane, apart_by_plane};
 use super::search;
-use crate::math::{Vec3, all_in_filter_range, in_filter_range};
+use crate::math::{RangeCheck, Vec3, in_filter_range};
 use crate::narrow_phase::Toi;
 
 /// Every pair of points in the filter range is closer than this (`2²⁰²`).
@@ -41,15 +41,14 @@ const MAX_ADVANCES: u32 = 24;
 const TINY_D: f64 = 1.0 / (1u128 << 87) as f64;
 
 /// The fast path for a finite `d > 0`: `Some(decision)` when certified,
-/// `None` to defer. `check` false: the caller has checked the coordinates'
-/// range.
+/// `None` to defer; the coordinates' range checked as `range` says.
 pub(super) fn filtered<F: Features>(
     f: &F,
     points: [&Vec3; 8],
     d: f64,
-    check: bool,
+    range: RangeCheck,
 ) -> Option<Option<Toi>> {
-    match advanced(f, points, d, check) {
+    match advanced(f, points, d, range) {
         Advanced::Decided(decision) => Some(decision),
         Advanced::Defer => None,
         Advanced::From(from) => search_from(f, &from),
@@ -81,8 +80,13 @@ pub(super) struct Start {
 }
 
 /// Steps 1–4 of the fast path (module doc).
-pub(super) fn advanced<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advanced {
-    match prelude(f, points, d, check) {
+pub(super) fn advanced<F: Features>(
+    f: &F,
+    points: [&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> Advanced {
+    match prelude(f, points, d, range) {
         Advanced::From(mut from) => match advance_steps(f, &mut from) {
             Some(decision) => Advanced::Decided(decision),
             None => Advanced::From(from),
@@ -93,8 +97,8 @@ pub(super) fn advanced<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bo
 
 /// Steps 1–3 of the fast path (module doc): `Advanced::From` with
 /// `start = 0` when they decide nothing.
-fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> Advanced {
-    let (d_out, d_in) = match separations(points, d, check) {
+fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, range: RangeCheck) -> Advanced {
+    let (d_out, d_in) = match separations(points, d, range) {
         Ok(ds) => ds,
         Err(other) => return other,
     };
@@ -128,14 +132,14 @@ pub(super) fn at_rest(points: &[&Vec3; 8]) -> bool {
 
 /// Step 1, and `d` for exclusions and for inclusions (module doc); `Err`
 /// with the decision when the range decides.
-fn separations(points: [&Vec3; 8], d: f64, check: bool) -> Result<(f64, Option<f64>), Advanced> {
-    if check && !all_in_filter_range(&points) {
+fn separations(
+    points: [&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> Result<(f64, Option<f64>), Advanced> {
+    if !range.in_range(&points) {
         return Err(Advanced::Defer);
     }
-    debug_assert!(
-        all_in_filter_range(&points),
-        "a query out of the filter range"
-    );
     if d >= BEYOND_RANGE {
         return Err(Advanced::Decided(Some(Toi::exact(0.0))));
     }
@@ -152,8 +156,13 @@ fn separations(points: [&Vec3; 8], d: f64, check: bool) -> Result<(f64, Option<f
 /// the range leaves the fast path out). Steps 2–3 are skipped: a pair that
 /// comes within `d` is never apart on an axis, and one within `d` at `t = 0`
 /// fails the step.
-pub(super) fn first_step_end<F: Features>(f: &F, points: [&Vec3; 8], d: f64, check: bool) -> f64 {
-    match separations(points, d, check) {
+pub(super) fn first_step_end<F: Features>(
+    f: &F,
+    points: [&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> f64 {
+    match separations(points, d, range) {
         Ok((d_out, _)) => advance(f, d_out, 0.0).unwrap_or(0.0),
         Err(_) => 0.0,
     }

@@ -17,7 +17,7 @@ use super::{
     vertex_face_within_traced, vertex_face_within_verdict_with,
 };
 use crate::exact::{Algebraic, Dyadic};
-use crate::math::Vec3;
+use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::toi::{SolverTier, Toi};
 use crate::narrow_phase::{edge_edge_traced, oracle, vertex_face_traced};
 
@@ -105,7 +105,16 @@ fn verdict_agrees(kind: Kind, q: &Query, d: f64, tight: Option<Toi>) -> Result<(
         Kind::EdgeEdge => edge_edge_within_verdict_with,
     };
     let (verdict, _) = f(
-        &q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7], d, true,
+        &q[0],
+        &q[1],
+        &q[2],
+        &q[3],
+        &q[4],
+        &q[5],
+        &q[6],
+        &q[7],
+        d,
+        RangeCheck::PerQuery,
     );
     match verdict {
         WithinVerdict::Tight(toi) => prop_assert_eq!(toi, tight, "{:?} {:?} d = {:e}", kind, q, d),

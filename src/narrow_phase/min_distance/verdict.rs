@@ -21,7 +21,7 @@ use super::distance_arg::Separation;
 use super::filtered::{Advanced, advanced, at_rest, first_step_end, first_within, search_below};
 use super::search;
 use crate::exact::Algebraic;
-use crate::math::Vec3;
+use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::oracle;
 use crate::narrow_phase::toi::{SolverTier, Toi};
 use crate::narrow_phase::{edge_edge_traced_with, vertex_face_traced_with};
@@ -59,15 +59,15 @@ pub(crate) fn vertex_face_within_verdict_with(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
     d: f64,
-    check_range: bool,
+    range: RangeCheck,
 ) -> (WithinVerdict, SolverTier) {
     let p = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
     verdict(
         &VertexFace::new(p),
         p,
         d,
-        check_range,
-        || vertex_face_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], check_range),
+        range,
+        || vertex_face_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
         || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
 }
@@ -85,7 +85,7 @@ pub(crate) fn edge_edge_within_verdict_with(
     eb0_t1: &Vec3,
     eb1_t1: &Vec3,
     d: f64,
-    check_range: bool,
+    range: RangeCheck,
 ) -> (WithinVerdict, SolverTier) {
     let p = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
@@ -94,8 +94,8 @@ pub(crate) fn edge_edge_within_verdict_with(
         &EdgeEdge::new(p),
         p,
         d,
-        check_range,
-        || edge_edge_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], check_range),
+        range,
+        || edge_edge_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
         || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
 }
@@ -106,7 +106,7 @@ fn verdict<F: Features>(
     features: &F,
     points: [&Vec3; 8],
     d: f64,
-    check_range: bool,
+    range: RangeCheck,
     contact: impl FnOnce() -> (Option<Toi>, SolverTier),
     exact: impl FnOnce() -> Option<Algebraic>,
 ) -> (WithinVerdict, SolverTier) {
@@ -136,7 +136,7 @@ fn verdict<F: Features>(
         contact()
     };
     if let Some(t0) = touch {
-        let lower = first_step_end(features, points, d, check_range);
+        let lower = first_step_end(features, points, d, range);
         debug_assert!(lower <= t0.upper, "a contact before the span apart");
         let toi = Toi {
             lower,
@@ -145,7 +145,7 @@ fn verdict<F: Features>(
         return (WithinVerdict::Loose(toi), contact_tier);
     }
     // Not touching: the fast path, as the tight solver runs it.
-    let from = match advanced(features, points, d, check_range) {
+    let from = match advanced(features, points, d, range) {
         Advanced::Decided(decision) => return (WithinVerdict::Tight(decision), contact_tier),
         Advanced::Defer => None,
         Advanced::From(from) => Some(from),

@@ -6,7 +6,7 @@
 use super::certificates::VertexFace;
 use super::distance_arg::Separation;
 use super::filtered::filtered;
-use crate::math::Vec3;
+use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::oracle;
 use crate::narrow_phase::toi::{SolverTier, Toi};
 use crate::narrow_phase::vertex_face_traced_with;
@@ -54,14 +54,21 @@ pub fn vertex_face_within_traced(
     d: f64,
 ) -> (Option<Toi>, SolverTier) {
     vertex_face_within_traced_with(
-        v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d, true,
+        v_t0,
+        f0_t0,
+        f1_t0,
+        f2_t0,
+        v_t1,
+        f0_t1,
+        f1_t1,
+        f2_t1,
+        d,
+        RangeCheck::PerQuery,
     )
 }
 
-/// [`vertex_face_within_traced`]; `check_range` false is for a caller that
-/// has checked that every coordinate passes
-/// [`crate::math::in_filter_range`] (as for the contact solvers' `_with`
-/// variants). The same results.
+/// [`vertex_face_within_traced`], with the range check `range` says (as for
+/// the contact solvers' `_with` variants). The same results.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn vertex_face_within_traced_with(
     v_t0: &Vec3,
@@ -73,26 +80,16 @@ pub(crate) fn vertex_face_within_traced_with(
     f1_t1: &Vec3,
     f2_t1: &Vec3,
     d: f64,
-    check_range: bool,
+    range: RangeCheck,
 ) -> (Option<Toi>, SolverTier) {
     // A non-finite coordinate: never within `d` (as for contact).
-    if check_range
-        && !crate::math::all_finite(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1])
-    {
+    if !range.finite(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]) {
         return (None, SolverTier::Float);
     }
     let d = match Separation::of(d) {
         Separation::Contact => {
             return vertex_face_traced_with(
-                v_t0,
-                f0_t0,
-                f1_t0,
-                f2_t0,
-                v_t1,
-                f0_t1,
-                f1_t1,
-                f2_t1,
-                check_range,
+                v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, range,
             );
         }
         Separation::Never => return (None, SolverTier::Float),
@@ -101,7 +98,7 @@ pub(crate) fn vertex_face_within_traced_with(
     };
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
     let features = VertexFace::new(points);
-    if let Some(decided) = filtered(&features, points, d, check_range) {
+    if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);
     }
     let exact = oracle::vertex_face_within(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d)
