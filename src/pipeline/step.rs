@@ -74,17 +74,19 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::bodies::BodiesError;
+use super::bodies::{BodiesError, BodyParts};
 use super::clock::Clock;
 use super::config::{PipelineConfig, TimeAligned};
 use super::decide::{PairBuffers, PairCtx};
 use super::motion::{AUTO_MIN_MOTION, motion_ratio};
 use super::points::codim_points;
-use super::report::{BvhCounts, BvhMode, ContactPair, KindCounts, StageTimes, StepReport};
+use super::report::{
+    BvhCounts, BvhMode, ContactPair, KindCounts, PointCounts, StageTimes, StepReport,
+};
 use super::tasks::{LOOSE_CAP, TaskSink, collect, take_listed};
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::mesh::{MeshError, Step};
-use crate::narrow_phase::{SeparationError, Solver};
+use crate::narrow_phase::{SeparationError, Solver, Toi};
 
 /// Why a step could not run.
 #[derive(Debug, thiserror::Error)]
@@ -362,91 +364,36 @@ impl Pipeline {
                 )
             },
         );
-        let built = match built {
-            Ok(built) => built,
-            Err(e) => {
-                self.buffers = ctx.into_buffers();
-                return Err(e.into());
+        let bvh_ms = t.ms();
+        // Stages 2b–5 on the tree; the filters' arrays go back to the
+        // pipeline however the step ends.
+        let decided = match built {
+            Err(e) => Err(e.into()),
+            Ok(built) => {
+                if at_rest && built {
+                    // Kept whatever happens to the rest of this call.
+                    self.built_at_rest = cfg.time_aligned == TimeAligned::Auto;
+                }
+                self.rebuild = false;
+                let bvh = self.bvh.as_ref().expect("built above");
+                decide_pairs(&ctx, bvh, step, cfg, parts.as_ref(), cancel, list_only)
+                    .map(|decided| (built, decided))
             }
         };
-        if at_rest && built {
-            // Kept whatever happens to the rest of this call.
-            self.built_at_rest = cfg.time_aligned == TimeAligned::Auto;
-        }
-        self.rebuild = false;
-        let bvh = self.bvh.as_ref().expect("built above");
-        let bvh_ms = t.ms();
-
-        // Stages 2b–4, fused: traversal, with the filters and then the
-        // exact tests run on each batch of candidates as the traversal
-        // emits it (neither the candidates nor the survivors are stored).
-        let t = Clock::start();
-        let make_sink = || TaskSink::new(&ctx, cancel);
-        let (mut sinks, bp) = match parts.as_ref().filter(|p| !p.all_self_colliding()) {
-            Some(p) => bvh.self_candidates_par_skipping(&p.skip_within, make_sink),
-            None => bvh.self_candidates_par(make_sink),
-        };
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || ctx.overflowed() {
-            drop(sinks);
-            let e = stopped(&ctx, cfg);
-            self.buffers = ctx.into_buffers();
-            return Err(e);
-        }
-        let mut vf = KindCounts {
-            candidates: bp.vf_candidates,
-            candidates_same_component: bp.vf_same_component,
-            ..KindCounts::default()
-        };
-        let mut ee = KindCounts {
-            candidates: bp.ee_candidates,
-            candidates_same_component: bp.ee_same_component,
-            ..KindCounts::default()
-        };
-        let listed = if list_only {
-            take_listed(&mut sinks)
-        } else {
-            Listed::default()
-        };
-        let (busy, mut toi, mut pairs) = collect(&ctx, sinks, &mut vf, &mut ee, mesh);
-        let fused_ms = t.ms();
-        // Stage 5: the codimensional points' pairs (none in most meshes).
-        let t = Clock::start();
-        let skip = parts
-            .as_ref()
-            .filter(|p| !p.all_self_colliding())
-            .map_or(&[][..], |p| &p.skip_within[..]);
-        let points = if list_only {
-            None
-        } else {
-            let Some(points) = codim_points(&ctx, step, cfg, skip, cancel, &mut toi, &mut pairs)
-            else {
-                let e = stopped(&ctx, cfg);
-                self.buffers = ctx.into_buffers();
-                return Err(e);
-            };
-            points
-        };
-        let points_ms = t.ms();
-        // The tasks add their kept pairs to the total in batches: the
-        // limit on the exact total.
-        ctx.check_kept((pairs.len() + listed.0.len() + listed.1.len()) as u64);
-        if ctx.overflowed() {
-            let e = stopped(&ctx, cfg);
-            self.buffers = ctx.into_buffers();
-            return Err(e);
-        }
-        // The filters and the exact tests ran inside the traversal's tasks:
-        // their shares of the fused stage are their summed busy times spread
-        // over the workers. (Their setup ran alongside the BVH's stage, and
-        // counts there.)
-        let threads = rayon::current_num_threads() as f64;
-        let filter_ms = (busy.filter / threads).min(fused_ms);
-        let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms) + points_ms;
         self.buffers = ctx.into_buffers();
-        let traverse_ms = fused_ms + points_ms - filter_ms - solve_ms;
-        vf.finish();
-        ee.finish();
-
+        let (built, decided) = decided?;
+        let Decided {
+            vf,
+            ee,
+            points,
+            bvh_tests,
+            toi,
+            pairs,
+            listed,
+            traverse_ms,
+            filter_ms,
+            solve_ms,
+        } = decided;
         let report = StepReport {
             vertices: mesh.num_vertices(),
             edges: mesh.num_edges(),
@@ -467,12 +414,7 @@ impl Pipeline {
             vf,
             ee,
             points,
-            bvh_tests: BvhCounts {
-                node_tests: bp.node_tests,
-                leaf_pairs: bp.leaf_pairs,
-                leaf_pairs_pruned: bp.leaf_pairs_pruned,
-                feature_tests: bp.feature_tests,
-            },
+            bvh_tests,
             toi: toi.map(|t| t.lower),
             toi_upper: toi.map(|t| t.upper),
             time_ms: StageTimes {
@@ -485,6 +427,109 @@ impl Pipeline {
         };
         Ok((StepOutcome { report, pairs }, listed))
     }
+}
+
+/// What a step's pairs came to ([`decide_pairs`]).
+struct Decided {
+    vf: KindCounts,
+    ee: KindCounts,
+    points: Option<PointCounts>,
+    bvh_tests: BvhCounts,
+    toi: Option<Toi>,
+    pairs: Vec<ContactPair>,
+    listed: Listed,
+    traverse_ms: f64,
+    filter_ms: f64,
+    solve_ms: f64,
+}
+
+/// Stages 2b–5 of a step on its built or refitted `bvh`: the traversal with
+/// the filters and the exact tests fused into its tasks (neither the
+/// candidates nor the survivors are stored), then the codimensional
+/// points' pairs; with `list_only`, the pairs the filters pass are listed
+/// instead of tested, and the points are left out. `Err` when the tasks
+/// stopped early (a cancellation, or more pairs to keep than allowed).
+#[allow(clippy::too_many_arguments)]
+fn decide_pairs(
+    ctx: &PairCtx<'_>,
+    bvh: &Bvh,
+    step: &Step<'_>,
+    cfg: &PipelineConfig,
+    parts: Option<&BodyParts>,
+    cancel: Option<&AtomicBool>,
+    list_only: bool,
+) -> Result<Decided, PipelineError> {
+    let t = Clock::start();
+    let make_sink = || TaskSink::new(ctx, cancel);
+    let skip = parts
+        .filter(|p| !p.all_self_colliding())
+        .map(|p| &p.skip_within[..]);
+    let (mut sinks, bp) = match skip {
+        Some(skip) => bvh.self_candidates_par_skipping(skip, make_sink),
+        None => bvh.self_candidates_par(make_sink),
+    };
+    if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || ctx.overflowed() {
+        return Err(stopped(ctx, cfg));
+    }
+    let mut vf = KindCounts {
+        candidates: bp.vf_candidates,
+        candidates_same_component: bp.vf_same_component,
+        ..KindCounts::default()
+    };
+    let mut ee = KindCounts {
+        candidates: bp.ee_candidates,
+        candidates_same_component: bp.ee_same_component,
+        ..KindCounts::default()
+    };
+    let listed = if list_only {
+        take_listed(&mut sinks)
+    } else {
+        Listed::default()
+    };
+    let (busy, mut toi, mut pairs) = collect(ctx, sinks, &mut vf, &mut ee, step.mesh);
+    let fused_ms = t.ms();
+    // Stage 5: the codimensional points' pairs (none in most meshes).
+    let t = Clock::start();
+    let points = if list_only {
+        None
+    } else {
+        let skip = skip.unwrap_or(&[]);
+        codim_points(ctx, step, cfg, skip, cancel, &mut toi, &mut pairs)
+            .ok_or_else(|| stopped(ctx, cfg))?
+    };
+    let points_ms = t.ms();
+    // The tasks add their kept pairs to the total in batches: the limit on
+    // the exact total.
+    ctx.check_kept((pairs.len() + listed.0.len() + listed.1.len()) as u64);
+    if ctx.overflowed() {
+        return Err(stopped(ctx, cfg));
+    }
+    // The filters and the exact tests ran inside the traversal's tasks:
+    // their shares of the fused stage are their summed busy times spread
+    // over the workers. (Their setup ran alongside the BVH's stage, and
+    // counts there.)
+    let threads = rayon::current_num_threads() as f64;
+    let filter_ms = (busy.filter / threads).min(fused_ms);
+    let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms) + points_ms;
+    vf.finish();
+    ee.finish();
+    Ok(Decided {
+        vf,
+        ee,
+        points,
+        bvh_tests: BvhCounts {
+            node_tests: bp.node_tests,
+            leaf_pairs: bp.leaf_pairs,
+            leaf_pairs_pruned: bp.leaf_pairs_pruned,
+            feature_tests: bp.feature_tests,
+        },
+        toi,
+        pairs,
+        listed,
+        traverse_ms: fused_ms + points_ms - filter_ms - solve_ms,
+        filter_ms,
+        solve_ms,
+    })
 }
 
 /// Why a step's tasks stopped early: more pairs to keep than allowed, or
