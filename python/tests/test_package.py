@@ -121,3 +121,40 @@ def test_the_stubs_parameters_are_the_modules():
             assert type(got) is type(want) and got == want, f"{name}({n}): {got!r} != {want!r}"
         checked += 1
     assert checked >= 20
+
+
+def accepted_names(keyword):
+    """The names `keyword` accepts, as the error for an unknown one lists
+    them (the library's own list)."""
+    import re
+
+    import numpy as np
+
+    try:
+        ccdlab.Pipeline(np.array([[0, 1, 2]]), **{keyword: "no such name"})
+    except ValueError as e:
+        message = str(e)
+    else:
+        raise AssertionError(f"{keyword}: an unknown name was taken")
+    if "expected one of:" in message:
+        return set(message.split("expected one of:")[1].replace(" ", "").split(","))
+    return set(re.findall(r'"([a-z+]+)"', message.split("pass", 1)[1]))
+
+
+def test_every_docstring_lists_exactly_the_accepted_names():
+    # Written by hand in each docstring: a solver or filter setting added to
+    # the library must be added to every docstring that lists them.
+    import re
+
+    accepted = {k: accepted_names(k) for k in ("solver", "filters", "time_aligned")}
+    assert accepted["solver"] >= {"exact", "cubic"}
+    assert accepted["time_aligned"] == {"auto", "on", "off"}
+    seen = {k: 0 for k in accepted}
+    for name, _ in stub_definitions():
+        doc = inspect.getdoc(runtime(name)) or ""
+        for keyword, listed in re.findall(r"^(\w+) : \{([^}]*)\}", doc, re.M):
+            if keyword in accepted:
+                names = {n.strip().strip('"') for n in listed.split(",")}
+                assert names == accepted[keyword], (name, keyword, sorted(names))
+                seen[keyword] += 1
+    assert all(seen.values()), seen
