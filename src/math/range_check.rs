@@ -1,5 +1,5 @@
 //! Where a query's coordinates are checked against the filtered paths'
-//! range ([`in_filter_range`], finiteness included): per query, or once for
+//! range ([`in_filter_range`](super::in_filter_range), finiteness included): per query, or once for
 //! a whole frame step, which then carries a [`StepInRange`] proof that only
 //! the check can make.
 //!
