@@ -17,6 +17,8 @@
 //! **More than 13 directions** are not offered: every feature test and
 //! k-DOP of the build would pay for them, and the pairs they would separate
 //! are culled by the filters anyway (docs/notes/bounding-volumes.md).
+//!
+//! docs/design.md §2.1.
 
 use std::fmt;
 use std::str::FromStr;

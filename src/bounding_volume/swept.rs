@@ -5,6 +5,9 @@
 //! is exact (min/max only), so a feature's k-DOP contains the swept k-DOP of
 //! each of its vertices bit for bit. The BVH (`broad_phase`) computes the same
 //! values in its own memory layout, with the same functions.
+//!
+//! docs/design.md §2.1 (the swept BVs) and §6 (their outward rounding, closed
+//! overlap).
 
 use super::Kdop;
 use crate::mesh::Step;

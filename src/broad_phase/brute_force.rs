@@ -34,6 +34,9 @@
 //! every axis) and drops pairs that share a vertex. On this frame pair the
 //! one-ulp nudge, in f32 or f64, changes no count; touching does: with
 //! strict overlap the counts would be 1,619,113 and 5,096,837.
+//!
+//! docs/design.md §6 (the set the BVH must reproduce, and the sort and sweep
+//! that also gives the codimensional points' pairs).
 
 use super::bvh::half_up;
 use super::candidate::{BroadPhaseStats, CandidateSet, EePair, VfPair};

@@ -5,7 +5,9 @@
 //! [`TriMesh::edge_owner`](crate::mesh::TriMesh::edge_owner): the
 //! lowest-indexed face containing the feature). Since every vertex and edge has
 //! exactly one owner, a traversal that visits each overlapping pair of leaves
-//! once emits every vertex–face and edge–edge pair at most once.
+//! once emits every vertex–face and edge–edge pair at most once
+//! (docs/design.md §2.1; the proof that the traversal gives exactly the
+//! brute-force set, and the quantized nodes, are §6).
 //!
 //! **Deviation.** The paper's meshes have every vertex and edge in a face;
 //! ours may have edges in no face and vertices in no face and no edge

@@ -1,5 +1,8 @@
 //! What the broad phase emits: vertex–face and edge–edge candidate pairs (mesh
 //! indices, not global IDs), the sink they go to, and the counters of a run.
+//!
+//! docs/design.md §6 (the candidate set) and §10 (sinks per task, concatenated
+//! in order; cancellation through [`CandidateSink::stopped`]).
 
 /// A vertex–face candidate: vertex `v` is not a corner of face `f`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,7 +1,8 @@
 //! How far a step's vertices move against the size of its features: the
 //! choice of [`TimeAligned::Auto`](super::TimeAligned::Auto). Not from the
 //! paper (Wan, Fu & Yao 2022 build every BVH of swept k-DOPs); a cost
-//! model's input, never a verdict on a pair.
+//! model's input, never a verdict on a pair (docs/design.md §6,
+//! "Time-aligned pruning").
 //!
 //! **Why the ratio decides.** Time-aligned pruning drops a leaf or feature
 //! pair whose swept k-DOPs overlap but whose k-DOPs at `t = 0` and at
