@@ -1,5 +1,6 @@
 //! Dyadic rationals `k / 2^j`: the isolating-interval endpoints of root
-//! isolation, and the exact form of every double.
+//! isolation, and the exact form of every double (the exact oracles of
+//! docs/design.md §9, item 8, and §5).
 
 use std::cmp::Ordering;
 

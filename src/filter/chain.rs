@@ -1,6 +1,8 @@
 //! The filter settings of the pipeline, and their composition in the paper's
-//! order: SLPF first, DNF on the survivors (Wan, Fu & Yao 2022, §3.2); then
-//! the coplanar-window filter, which is not the paper's.
+//! order: SLPF first, DNF on the survivors (Wan, Fu & Yao 2022, §3.2;
+//! docs/design.md §2.2); then the coplanar-window filter, which is not the
+//! paper's (docs/design.md §7). At a minimum separation `d > 0` the filters
+//! run in their within-`d` forms, SLPF off (docs/design.md §5).
 
 use std::fmt;
 use std::str::FromStr;

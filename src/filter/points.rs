@@ -2,6 +2,10 @@
 //! fast paths use on them. (The fast paths work on `[f64; 3]` rather than
 //! [`Vec3`]: the same arithmetic, in the same order, without the generic
 //! layers that keep a compiler from keeping the values in registers.)
+//!
+//! The eight points are a query's four points (docs/design.md §1, §2.2; here
+//! in the data sets' row order, not §2.2's `a, b, c, d`) at `t = 0` and at
+//! `t = 1`.
 
 use crate::math::Vec3;
 

@@ -54,6 +54,8 @@
 //! every product's exact value is a multiple of at least `2⁻¹⁰⁷⁴`, so that
 //! `TwoProd` is exact, no magnitude is subnormal and `u²·m` is normal (see
 //! [`crate::narrow_phase`]'s precise tier for the count).
+//!
+//! docs/design.md §8 (`BoundedDd`) and §9 (the precise tier).
 
 use super::scalar::UNIT_ROUNDOFF;
 

@@ -19,6 +19,8 @@
 //! `2⁸⁰⁸`, and `TwoProd` keeps every term a multiple of the product's
 //! granularity. Terms outside that range are refused ([`ExactSum::add`]
 //! returns `false`), never rounded.
+//!
+//! docs/design.md §8 ("Exact sums").
 
 use super::BoundedDd;
 use super::bounded_dd::{two_prod, two_sum};

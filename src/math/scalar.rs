@@ -4,7 +4,8 @@
 //! All CCD code is `f64` ([`Real`]); f32 inputs are widened exactly (every f32
 //! is an f64). Error bounds are written as expressions of
 //! [`UNIT_ROUNDOFF`] `u = ε/2` (Higham, *Accuracy and Stability of Numerical
-//! Algorithms*, 2nd ed., 2002, §2.2), never as pasted decimals.
+//! Algorithms*, 2nd ed., 2002, §2.2), never as pasted decimals
+//! (docs/design.md §8).
 
 /// The one scalar of the CCD path.
 pub type Real = f64;

@@ -6,6 +6,9 @@
 //! [`Solver::solve`] and [`Solver::solve_traced`]; a minimum separation
 //! `d > 0` is decided by the exact minimum-separation functions whatever
 //! the solver (see [`Solver::has_min_distance`]).
+//!
+//! The solvers: `exact`, docs/design.md §9; `cubic`, the float baseline of
+//! §2.3 (Provot 1997); minimum separation, §5.
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,4 +1,6 @@
-//! What a CCD query returns.
+//! What a CCD query returns: the time of impact of docs/design.md §1, as a
+//! bracket of doubles (from an exact solver its lower end is never late,
+//! §9; the float baseline's is an estimate, §2.3).
 
 use crate::exact::Algebraic;
 

@@ -22,6 +22,9 @@
 //! Valid only when every input coordinate passes
 //! [`crate::math::in_filter_range`] and `t̃` is `0` or in `[2⁻⁶⁰, 1]`
 //! (the range model of [`crate::math::Bounded`]); otherwise `None`.
+//!
+//! docs/design.md §9, item 8 (the oracle), with the `Bounded` model and range
+//! of §8.
 
 use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
 
