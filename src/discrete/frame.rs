@@ -1,7 +1,8 @@
 //! Rigid world-from-local frames given as 4×4 matrices (Trushin 2015,
 //! «Понятие коллизии»: "for every bounding volume a matrix of the transition
 //! from its local frame to the world frame is given; its first three columns
-//! give the orientation, the fourth the position of the local origin").
+//! give the orientation, the fourth the position of the local origin";
+//! docs/design.md §3).
 //!
 //! The paper inverts these matrices (`M₂⁻¹`) and measures distances in the
 //! local frame, which is only right for rigid frames; so a [`Frame`] must be a

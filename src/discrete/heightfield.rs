@@ -1,7 +1,7 @@
 //! The regular height grid of Strashnov & Torgashev, "Collision detection
 //! algorithms of bounding cylinders with terrain model", International
 //! Journal of Open Information Technologies, 2020, §II, formula (1) and
-//! Fig. 2.
+//! Fig. 2; docs/design.md §3.
 //!
 //! Vertices `V_ij = (x₀ + j·d_x, y₀ + i·d_y, H_ij)`, `j = 0..M`, `i = 0..N`
 //! (formula (1)): `i` runs along y (rows), `j` along x (columns). The solid

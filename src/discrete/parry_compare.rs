@@ -35,6 +35,9 @@
 //!   distance against one triangle. They coincide for a flat element and a
 //!   lateral or single-point contact, and differ in general: we report the
 //!   difference, not a pass/fail.
+//!
+//! docs/design.md §4 (parry3d-f64, the baseline) and §3 (the detectors compared
+//! with it).
 
 use parry3d_f64::math::{Matrix, Pose, Rotation, Vector};
 use parry3d_f64::query::{

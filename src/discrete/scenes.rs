@@ -3,7 +3,7 @@
 //! means the same inputs everywhere) and the scripted scenes of Strashnov &
 //! Torgashev 2020, §VI: barrels on asphalt with a curb (Fig. 9: lying,
 //! standing, tilted, and against the curb) and a wheel rolling over a hill
-//! (Fig. 10).
+//! (Fig. 10). docs/design.md §3.
 
 use nalgebra::{Matrix4, UnitQuaternion};
 

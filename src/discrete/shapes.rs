@@ -1,7 +1,8 @@
 //! The analytic bounding volumes of the discrete detectors, validated at
 //! construction: Trushin's (2015) sphere and box, each with a 4×4
 //! world-from-local matrix, and Strashnov & Torgashev's (2020, §II, Fig. 1)
-//! cylinder given by centre `C`, unit axis `v`, radius `r` and height `h`.
+//! cylinder given by centre `C`, unit axis `v`, radius `r` and height `h`
+//! (docs/design.md §3).
 
 use nalgebra::Matrix4;
 

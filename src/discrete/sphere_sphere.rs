@@ -1,7 +1,7 @@
 //! Sphere–sphere collision (Trushin, "Collision detection for bounding
 //! spheres and rectangular parallelepipeds in 3D modeling systems", Software &
 //! Systems 4(112), 2015, pp. 105–109, DOI 10.15827/0236-235X.112.105-109;
-//! section «Определение коллизии двух сфер», Fig. 1).
+//! section «Определение коллизии двух сфер», Fig. 1; docs/design.md §3).
 //!
 //! The first object is always a sphere (centre `O₁`, radius `r₁`). The
 //! collision point `P` is the point of the second object's surface closest to

@@ -1,5 +1,5 @@
 //! Case (6), contact of the lower base with an element (Strashnov &
-//! Torgashev 2020, §IV-A, formulas (6)–(8), Fig. 7).
+//! Torgashev 2020, §IV-A, formulas (6)–(8), Fig. 7; docs/design.md §3).
 //!
 //! The lower base projects onto the element plane as an ellipse with centre
 //! `C̃₁ = C₁ + s(C₁)n_P` and semi-axes `a = |C̃₁Ã₁|`, `b = |C̃₁D̃₁|`

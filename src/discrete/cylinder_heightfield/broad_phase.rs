@@ -1,5 +1,5 @@
 //! Broad phase (Strashnov & Torgashev 2020, §III, formulas (2)–(4), Figs. 4–5
-//! and the Algorithm «Широкая фаза определения коллизий»).
+//! and the Algorithm «Широкая фаза определения коллизий»; docs/design.md §3).
 //!
 //! 1. The cylinder's AABB: `x_max = C_x + (h/2)|v_x| + r√(1 − v_x²)`,
 //!    `x_min` symmetric, likewise for y and z (formulas (2), (3)); with the

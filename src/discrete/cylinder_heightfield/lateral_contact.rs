@@ -1,5 +1,5 @@
 //! Case (9), contact of the lateral surface with an element (Strashnov &
-//! Torgashev 2020, §IV-B, formulas (9), (10), Fig. 8).
+//! Torgashev 2020, §IV-B, formulas (9), (10), Fig. 8; docs/design.md §3).
 //!
 //! The plane cuts the cylinder in the trapezoid `KLMN` with half-widths
 //! `w_i = √(s(A_i)(2r − s(A_i)))` at the projections `Ã_i = A_i + s(A_i)n_P`

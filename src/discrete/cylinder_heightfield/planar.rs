@@ -3,6 +3,11 @@
 //! between convex polygons, Cyrus–Beck clipping (Cyrus & Beck 1978, the
 //! paper's ref. \[18\]) and segment–polygon closest points. Polygons are convex
 //! and counter-clockwise seen from `+n`.
+//!
+//! The SAT and the clipping are those of lateral contact (Strashnov &
+//! Torgashev 2020, §IV-B, refs. \[3\] and \[18\]); the closest points serve base,
+//! lateral and one-point contact and the second pass (§IV-A–D).
+//! docs/design.md §3.
 
 use crate::math::{Real, Vec3};
 

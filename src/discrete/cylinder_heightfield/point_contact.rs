@@ -1,5 +1,6 @@
 //! Case (11), contact of the lower base with an element in one point
-//! (Strashnov & Torgashev 2020, §IV-C, formulas (11), (12), Fig. 6).
+//! (Strashnov & Torgashev 2020, §IV-C, formulas (11), (12), Fig. 6;
+//! docs/design.md §3).
 //!
 //! `Q` is the element's point closest to `Ã₁`, the projection of `A₁` onto the
 //! element plane. If `Q` is outside the cylinder (`|z_Q| > h/2` or

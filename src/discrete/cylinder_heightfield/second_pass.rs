@@ -1,5 +1,5 @@
 //! The second pass over `Ω_I` and `Ω_E` (Strashnov & Torgashev 2020, §IV-D,
-//! formulas (13), (14)).
+//! formulas (13), (14); docs/design.md §3).
 //!
 //! `Ω_I` (elements entirely inside the projected base), nearest the ellipse
 //! boundary first: each corner not in `G_F` is added to `G_I` and `G_F`; a

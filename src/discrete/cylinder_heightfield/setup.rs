@@ -1,5 +1,5 @@
 //! Per-element set-up of the narrow phase (Strashnov & Torgashev 2020, §IV,
-//! opening paragraphs and Fig. 6): the base points
+//! opening paragraphs and Fig. 6; docs/design.md §3): the base points
 //! `A_i = C_i + r·w`, `B_i = C_i − r·w` (`i = 1, 2`) with
 //! `w = V₀V₁/|V₀V₁|` if `v ∥ n_P`, else `((v·n_P)v − n_P)/‖…‖`, so that
 //! `w·v = 0` and `w·n_P ≤ 0` (`A_i` is the lowest point of base `i` with

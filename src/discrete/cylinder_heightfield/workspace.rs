@@ -1,6 +1,8 @@
 //! The reusable scratch of one query: the paper's sets `L(C_P)` (raw contact
 //! points), `Ω_I`, `Ω_E` (elements kept for the second pass), `G_F`, `G_I`
-//! (vertices), and the ellipse frames of the base-contact elements. Cleared,
+//! (vertices), defined in Strashnov & Torgashev 2020, §IV, opening
+//! paragraphs (docs/design.md §3), and the ellipse frames of the
+//! base-contact elements. Cleared,
 //! never shrunk, per query: after warm-up a query allocates nothing.
 
 use super::super::heightfield::Element;
