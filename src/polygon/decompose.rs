@@ -24,6 +24,10 @@
 //!
 //! Cost: `O(n²)` ear clipping (neighbour re-test after each clip),
 //! `O(n·d)` merging; run once per shape, outside timed queries.
+//!
+//! The pieces are those of the paper's method (the second polygon split into
+//! convex pieces) and of both baselines (Fayzrakhmanov et al. ≈2015, the text
+//! before step 1 and Fig. 1; docs/design.md §3, "2D polygons in the crate").
 
 use std::cmp::Ordering;
 use std::collections::HashMap;

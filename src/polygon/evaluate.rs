@@ -19,6 +19,8 @@
 //!   exact test (a vector that is right up to rounding is accepted; one that
 //!   is wrong by more than ~10⁻⁹ of the scale is not), and `|t|` counts as
 //!   minimal when within `tol` of the oracle's.
+//!
+//! docs/design.md §3, "2D polygons in the crate".
 
 use crate::enum_with_all::enum_with_all;
 use crate::math::{Real, UNIT_ROUNDOFF, gamma};

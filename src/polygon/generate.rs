@@ -1,5 +1,6 @@
 //! Seeded random polygons for tests, benches and reports (no algorithm of a
-//! paper; the paper gives no test set, so these are ours).
+//! paper; the paper gives no test set, so these are ours;
+//! docs/design.md §3, "2D polygons in the crate").
 //!
 //! - [`star_polygon`]: `n` vertices at jittered, strictly increasing angles
 //!   around a centre, radius `r·(1 − s·U)` with spikiness `s ∈ [0, 1)`.

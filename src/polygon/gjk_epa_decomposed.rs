@@ -1,5 +1,6 @@
 //! Baseline 2 of the paper's comparison: GJK/EPA with convex decomposition,
-//! through parry2d-f64 0.31.
+//! through parry2d-f64 0.31 (Fayzrakhmanov et al. ≈2015, Fig. 3;
+//! docs/design.md §3, "2D polygons in the crate").
 //!
 //! Each convex piece becomes a `parry2d_f64::shape::ConvexPolygon`
 //! (`from_convex_polyline_unmodified`, so parry keeps our exact vertices;

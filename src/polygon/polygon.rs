@@ -13,6 +13,8 @@
 //!
 //! Validation is `O(n²)` (all edge pairs); it runs once per shape, outside
 //! any timed query.
+//!
+//! docs/design.md §3, "2D polygons in the crate".
 
 use std::cmp::Ordering;
 

@@ -14,6 +14,8 @@
 //!
 //! Every predicate here returns the sign of the exact real-number quantity for
 //! the doubles it is given; nothing is rounded into the answer.
+//!
+//! docs/design.md §3, "2D polygons in the crate".
 
 use crate::math::{Real, TINY, UNIT_ROUNDOFF, gamma};
 use num_bigint::BigInt;

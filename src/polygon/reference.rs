@@ -13,6 +13,8 @@
 //! This is the slow oracle (`O(n·m)` segment tests) for the three fast
 //! methods of this module; it makes no claim about translation vectors (see
 //! [`super::penetration`] for that).
+//!
+//! docs/design.md §3, "2D polygons in the crate".
 
 use std::cmp::Ordering;
 

@@ -1,5 +1,6 @@
 //! Baseline 1 of the paper's comparison ("ТРО"/SAT with convex
-//! decomposition): both polygons split into convex pieces
+//! decomposition; Fayzrakhmanov et al. ≈2015, Fig. 3; docs/design.md §3):
+//! both polygons split into convex pieces
 //! ([`ConvexDecomposition`]), the textbook separating axis theorem on every
 //! piece pair, pairs combined by the shared rule of [`super::resolution`].
 //!

@@ -11,6 +11,8 @@
 //! two non-convex polygons (text before the steps: "one is treated as an
 //! indivisible object, the second is split into convex objects, and the first
 //! is tested against each convex object of the second in turn").
+//! docs/design.md §3 (the paper; what the crate claims for it is
+//! "2D polygons in the crate").
 //!
 //! # Readings chosen where the paper is ambiguous
 //!
