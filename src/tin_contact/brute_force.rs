@@ -22,6 +22,8 @@
 //!
 //! Cost: dozens of big-integer root isolations per face pair, and a
 //! quadratic scan over contacts; for tests on small meshes.
+//!
+//! docs/design.md §3, "Moving TINs in the crate".
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;

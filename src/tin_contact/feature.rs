@@ -1,6 +1,6 @@
 //! Features of a triangle (as sets of its corners), the fifteen elementary
 //! pairs of a triangle pair, and the six contact forms of Yu, Shen & Chang
-//! (2000), §1 and Fig. 1.
+//! (2000), §1 and Fig. 1; docs/design.md §3.
 //!
 //! A face of a triangle `x₀x₁x₂` — a vertex, an edge or the whole closed
 //! triangle — is the convex hull of a non-empty subset of its corners, so it

@@ -1,5 +1,6 @@
 //! Contacts between two moving triangle meshes (TINs), each reported once:
-//! Yu, Shen & Chang (2000), §3, steps 1–5.
+//! Yu, Shen & Chang (2000), §3, steps 1–5; docs/design.md §3, "Moving TINs
+//! in the crate".
 //!
 //! 1. Broad phase: every face pair whose swept axis-aligned boxes
 //!    ([`crate::bounding_volume::Kdop`] with the three coordinate slabs,

@@ -1,6 +1,7 @@
 //! The contact region: a point, a segment or a convex polygon, in `f64`
 //! coordinates (Yu et al. 2000: the point `S` of Eqs. (4) and (8), the
-//! segment `S₁S₂` of Eq. (12), the bounded planar region of §2.4).
+//! segment `S₁S₂` of Eq. (12), the bounded planar region of §2.4;
+//! docs/design.md §3, "Moving TINs in the crate").
 //!
 //! The region's *kind* (its dimension) is decided exactly by the caller
 //! ([`super::triangle_pair()`]); its coordinates are approximations: the

@@ -1,5 +1,6 @@
 //! The contact of two moving triangles at their first time of impact,
-//! classified into one of the six forms of Yu, Shen & Chang (2000), §1–§2.
+//! classified into one of the six forms of Yu, Shen & Chang (2000), §1–§2
+//! (docs/design.md §3, "Moving TINs in the crate").
 //!
 //! 1. `t*`, exact ([`super::first_time()`]).
 //! 2. At `t*`, exact incidence tests ([`super::incidence`]) find the

@@ -3,7 +3,8 @@
 //! grid with a ridge and hills, a small TIN aircraft (fuselage, wings, fin;
 //! 14 triangles), and two planned routes over the same ground track — one
 //! low enough to strike the ridge, one that clears it. It stands in for the
-//! paper's Fig. 2 ("飞行器沿预先规划好的航线飞行时, 在红线区域内发生碰地").
+//! paper's Fig. 2 ("飞行器沿预先规划好的航线飞行时, 在红线区域内发生碰地"; Yu et
+//! al. 2000, §3; docs/design.md §3).
 
 use std::path::Path;
 

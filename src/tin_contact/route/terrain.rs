@@ -15,6 +15,9 @@
 //!
 //! **Range.** Every coordinate (mesh vertices, grid samples, and the
 //! waypoints of [`super::waypoints`]) must lie within ±[`MAX_COORDINATE`].
+//!
+//! docs/design.md §3 (the route application of Yu et al.; the grid as in the
+//! cylinder–terrain detector).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! A planned route: a 3D polyline of waypoints with a time at each (Yu et
-//! al. 2000, §3: "飞行器沿预先规划好的航线飞行").
+//! al. 2000, §3: "飞行器沿预先规划好的航线飞行"; docs/design.md §3).
 //!
 //! Text format (file): one waypoint per line, `x y z` or `x y z t`
 //! (whitespace or commas between numbers), `#` starts a comment, blank lines
