@@ -199,6 +199,19 @@ pub(super) mod tests {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
+        /// A vertex on an edge at `t = 0` whose coefficients round
+        /// ([`crate::filter::window::tests::vertex_on_an_edge_at_the_start`]):
+        /// the pair touches, so it is within every `d`, however small, and
+        /// the margin of a tiny `d` adds nothing to the cubic's own rounding
+        /// bound: never culled.
+        #[test]
+        fn never_culls_a_touch_at_the_start_within_a_tiny_d(
+            q in crate::filter::window::tests::vertex_on_an_edge_at_the_start(),
+            d in prop_oneof![Just(1e-300), Just(1e-20), Just(f64::from_bits(1))],
+        ) {
+            prop_assert_eq!(dnf_within(QueryKind::VertexFace, &vf(q), d), Verdict::Pass);
+        }
+
         /// A culled pair is never within `d` (the exact solver, whose
         /// verdicts are checked against the exact oracle elsewhere); at
         /// `d` it culls no more than DNF itself at 0.

@@ -289,6 +289,30 @@ mod tests {
     }
 
     proptest! {
+        /// A vertex on a triangle's edge that is orthogonal to `(1, 1, 1)`
+        /// (the difference exact, coordinates in `[1, 2)`): the exact
+        /// projections along `(1, 1, 1)` tie, the computed ones (two
+        /// roundings each) may not, and the table's margin is what keeps it
+        /// from culling. The static pair touches: never culled.
+        #[test]
+        fn never_culls_a_vertex_on_an_edge_whose_projections_round_apart(
+            px in 1.0..2.0f64, py in 1.0..2.0f64, pz in 1.0..2.0f64,
+            k in (1u64..(1u64 << 40)).prop_map(|i| i as f64 * 2f64.powi(-52)),
+            j in 1i32..4,
+        ) {
+            let p = Vec3::new(px, py, pz);
+            let e = Vec3::new(k, -2.0 * k, k);
+            let (a, b) = (p - e, p + e * f64::from(j));
+            let c = p - Vec3::new(4.0, 4.0, 4.0);
+            prop_assume!(a - p == -e && b - p == e * f64::from(j));
+            let x = [p, a, b, c];
+            prop_assert!(crate::narrow_phase::oracle::vertex_face(&p, &a, &b, &c, &p, &a, &b, &c).is_some());
+            let table = SlpfTable::new(&x, &x, &PAPER_DIRECTIONS);
+            prop_assert!(!table.cull_vertex_face(0, [1, 2, 3]), "{:?}", x);
+        }
+    }
+
+    proptest! {
         /// The paper's directions take their own path through
         /// [`SlpfTable::update`] (constants the compiler folds): its
         /// records and margins are those of the general path, which a sixth

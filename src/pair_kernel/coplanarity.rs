@@ -25,13 +25,18 @@
 //! The **scaled** coefficients `c_k = C(3,k)·b_k` have the signs of `b_k` and
 //! need no division; [`coplanarity_scaled`] returns them. Every coefficient
 //! carries its rounding bound ([`Bounded`]), so signs read from them are
-//! certified.
+//! certified where the model holds: no product underflows, which every
+//! coordinate in the filter range guarantees ([`crate::math::in_filter_range`];
+//! docs/design.md §8). Outside it (coordinates far below `2⁻¹⁴⁰`, or
+//! subnormal) a bound can underflow to zero and a sign be wrong: callers
+//! check the range first, as the filters and the exact solvers do.
 
 use crate::math::{Bounded, BoundedVec3, Vec3};
 
 /// Scaled Bernstein coefficients `[b₀, 3b₁, 3b₂, b₃]` of the coplanarity cubic
-/// `det[b−a, c−a, d−a]` on `t ∈ [0, 1]`, with certified error bounds.
-/// Arguments: the four points at `t = 0`, then at `t = 1`.
+/// `det[b−a, c−a, d−a]` on `t ∈ [0, 1]`, with certified error bounds for
+/// coordinates in the filter range (module doc). Arguments: the four points
+/// at `t = 0`, then at `t = 1`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn coplanarity_scaled(
@@ -68,8 +73,9 @@ pub fn bernstein_from_scaled(c: &[Bounded; 4]) -> [Bounded; 4] {
 
 /// The certified common sign of all four coefficients: `Some(1)` if all are
 /// certainly positive, `Some(-1)` if all certainly negative, else `None`.
-/// When `Some`, the cubic has no root in `[0, 1]` (the Bernstein polynomial
-/// lies in the convex hull of its coefficients).
+/// When `Some`, and the coefficients' bounds hold (module doc), the cubic has
+/// no root in `[0, 1]` (the Bernstein polynomial lies in the convex hull of
+/// its coefficients).
 #[inline]
 pub fn certified_common_sign(c: &[Bounded; 4]) -> Option<i8> {
     if c.iter().all(Bounded::certainly_positive) {

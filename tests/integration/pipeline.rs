@@ -888,6 +888,41 @@ proptest! {
     }
 }
 
+/// Two triangles at mixed tiny scales: a static triangle of size `2⁻³⁰⁰`
+/// and a small one (size `2⁻³⁰²`) whose first corner, at `2⁻⁴⁷⁴`, falls
+/// through it. The coplanarity products underflow, so DNF's per-operation
+/// bounds do not hold (it once culled this pair with the default filters):
+/// every filter setting reports exactly the exact oracle's collisions.
+#[test]
+fn a_fall_through_whose_coplanarity_products_underflow_is_reported() {
+    let (s, t) = (2f64.powi(-300), 2f64.powi(-474));
+    let p0 = Vec3::new(1.375 * t, 1.375 * t, (2.75 - 2f64.powi(-50)) * t);
+    let p1 = Vec3::new(1.375 * t, 1.375 * t, 102.75 * t);
+    let (up, side) = (Vec3::new(0.0, 0.0, s), Vec3::new(s / 4.0, 0.0, s));
+    let triangle = [Vec3::zeros(), Vec3::new(s, 0.0, s), Vec3::new(0.0, s, s)];
+    let x0 = [triangle.as_slice(), &[p0, p0 + up, p0 + side]].concat();
+    let x1 = [triangle.as_slice(), &[p1, p1 + up, p1 + side]].concat();
+    let mesh = TriMesh::new(6, vec![[0, 1, 2], [3, 4, 5]]).unwrap();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let want: BTreeSet<_> = oracle_collisions(&step).keys().copied().collect();
+    let vertex_through_face = (
+        QueryKind::VertexFace,
+        mesh.global_id(Feature::Vertex(3)),
+        mesh.global_id(Feature::Face(0)),
+    );
+    assert!(want.contains(&vertex_through_face), "{want:?}");
+    for filters in FilterSet::ALL {
+        for window in [false, true] {
+            let config = PipelineConfig {
+                window,
+                ..collecting(filters)
+            };
+            let out = Pipeline::new(config).step(&step).unwrap();
+            assert_eq!(keys(&out.pairs), want, "{filters:?}, window {window}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
