@@ -2,8 +2,9 @@
 # Builds and tests the Python package from a clean state: a fresh virtual
 # environment in a temporary folder, `pip install .` from the repository root
 # (maturin builds the extension module in python/; numpy and the build
-# backend come from PyPI), then `pytest python/tests`. Fails on any failure,
-# and when no test is collected (pytest's exit code 5).
+# backend come from PyPI), then `pytest python/tests`, with the newest numpy
+# and again with the oldest the package declares. Fails on any failure, and
+# when no test is collected (pytest's exit code 5).
 #
 # Usage: scripts/python_test.sh [pytest arguments...]
 # Environment: PYTHON (default python3), CARGO_TARGET_DIR (the Rust build
@@ -33,4 +34,14 @@ if [ "$status" -eq 5 ]; then
     echo "python_test: no tests were collected" >&2
     exit 1
 fi
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+# Again with the oldest numpy the package declares (pyproject.toml's
+# `numpy>=X.Y`: the newest X.Y.*), which pip installed the newest of above.
+oldest=$(sed -n 's/.*"numpy>=\([0-9]*\.[0-9]*\)".*/\1/p' "$repo/pyproject.toml")
+if [ -z "$oldest" ]; then
+    echo "python_test: no numpy>=X.Y requirement found in pyproject.toml" >&2
+    exit 1
+fi
+python -m pip install --quiet "numpy==$oldest.*"
+echo "python_test: again with numpy $(python -c 'import numpy; print(numpy.__version__)')"
+python -m pytest -q -p no:cacheprovider "$repo/python/tests" "$@"

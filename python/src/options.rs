@@ -71,10 +71,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Threads {
     }
 }
 
-/// Whether `obj` is a bool: Python's, or numpy's (no `PyBool`, but its type
-/// is named `bool` too).
+/// Whether `obj` is a bool: Python's, or numpy's (no `PyBool`; its type is
+/// `numpy.bool` from numpy 2, `numpy.bool_` before).
 fn is_bool(obj: &Borrowed<'_, '_, PyAny>) -> PyResult<bool> {
-    Ok(obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool")
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(true);
+    }
+    let name = obj.get_type().fully_qualified_name()?;
+    Ok(name == "numpy.bool" || name == "numpy.bool_")
 }
 
 /// `min_distance=`: a float or an int (numpy's included); a bool is a

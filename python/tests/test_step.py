@@ -5,6 +5,7 @@ import hashlib
 import inspect
 import pickle
 import pydoc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -248,7 +249,10 @@ def test_help_shows_docstrings():
         assert f.__doc__ and len(f.__doc__) > 40, f
     text = pydoc.render_doc(ccdlab.step)
     assert "Parameters" in text and "collect_pairs" in text and "time_aligned" in text
-    assert ccdlab.__version__ == "0.1.0"
+    # The workspace's one version (the root Cargo.toml).
+    import tomllib
+    cargo = tomllib.loads((Path(__file__).resolve().parents[2] / "Cargo.toml").read_text())
+    assert ccdlab.__version__ == cargo["workspace"]["package"]["version"]
     sig = inspect.signature(ccdlab.step)
     assert sig.parameters["k"].default == 26 and sig.parameters["time_aligned"].default == "auto"
     assert inspect.signature(ccdlab.Pipeline).parameters["num_vertices"].default is None
