@@ -171,6 +171,7 @@ pub fn write_atomic_with(
 
 /// Why [`replace_folder`] failed; `out` is as it was in every case.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum FolderError<E> {
     /// The temporary folder could not be made beside `out` (a parent that
     /// cannot be created or written, or `out` without a folder name).

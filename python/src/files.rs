@@ -267,7 +267,8 @@ pub(crate) fn queries(
             "solver: {e}; pass solver=\"exact\" with min_distance={min_distance:?}"
         )),
         ScoreError::OracleWithoutSeparation => value_error(format!("oracle: {e}")),
-        ScoreError::NoTruth(_) => value_error(e.to_string()),
+        // `NoTruth`, and any variant to come: the error names its file.
+        _ => value_error(e.to_string()),
     })?;
     if !(0..=60_000).contains(&min_time_ms) {
         return Err(value_error(format!(

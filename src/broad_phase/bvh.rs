@@ -450,6 +450,7 @@ pub(crate) fn half_up(d: f64) -> f64 {
 
 /// Why a BVH operation was refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BroadPhaseError {
     /// The step's mesh is not the one the BVH was built for. Rebuild the BVH
     /// for the new topology.

@@ -3,6 +3,7 @@
 
 /// Why a shape, a frame or a height grid was refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DiscreteError {
     /// A size (radius, height, half-extent, grid step) is zero, negative, NaN
     /// or infinite. Give a finite positive value.

@@ -5,6 +5,7 @@
 /// Why a count or a time was refused (the report wraps it in its own
 /// `invalid --NAME` error).
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LimitError {
     /// A count of zero.
     #[error("0: must be at least 1 (there would be nothing to compare or time)")]

@@ -105,6 +105,7 @@ pub struct WithinOptions {
 /// Why a score is refused: [`WithinOptions`] that do not fit the solver,
 /// or a query set without ground truth.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ScoreError {
     /// The distance is no finite double `≥ 0`.
     #[error(transparent)]

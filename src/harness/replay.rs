@@ -18,6 +18,7 @@ use crate::pipeline::{
 
 /// Why a replay stopped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReplayError {
     /// A frame could not be read.
     #[error(transparent)]

@@ -63,6 +63,7 @@ pub const MAX_SAMPLES: u32 = 1 << 20;
 
 /// Bad input to the sampler or the check.
 #[derive(Debug, thiserror::Error, PartialEq)]
+#[non_exhaustive]
 pub enum SamplerError {
     /// The separation is negative, NaN or infinite.
     #[error("the separation {0} is not a finite distance ≥ 0")]

@@ -16,6 +16,7 @@ use crate::mesh::{MeshError, TriMesh, check_finite, check_same_topology, read_fr
 
 /// Why a sequence could not be opened or a frame read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SequenceError {
     /// The path is neither a folder of frames nor a known scene name.
     #[error("{0}: not a folder of frames, nor a scene name (cloth_ball, funnel, generated)")]

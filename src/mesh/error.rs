@@ -8,6 +8,7 @@ use crate::printable::Printable;
 /// for files, the path and line or element index) so that the input can be
 /// fixed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum MeshError {
     /// The file could not be opened or read. Check the path and permissions.
     #[error("{path}: {source}", path = path.display())]

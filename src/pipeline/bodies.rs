@@ -84,6 +84,7 @@ impl SelfColliding {
 
 /// Why bodies do not fit a mesh or are not bodies.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BodiesError {
     /// A vertex's body has no entry in the list of which bodies collide
     /// with themselves.

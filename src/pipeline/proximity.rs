@@ -257,6 +257,7 @@ impl From<StepOutcome> for Proximity {
 
 /// Why a distance is no distance ([`proximity_distance`]).
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DistanceError {
     /// Below zero (−0.0 is zero).
     #[error("{0:?} is negative; a distance is at least 0")]

@@ -90,6 +90,7 @@ use crate::narrow_phase::{SeparationError, Solver, Toi};
 
 /// Why a step could not run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PipelineError {
     /// The step's mesh does not match the BVH of earlier steps (another
     /// vertex count or other faces); [`Pipeline::rebuild_next`] first to

@@ -40,6 +40,7 @@ use super::predicates::orient2d;
 /// [`Polygon`] (the two-ears theorem and exact predicates guarantee an ear);
 /// reported instead of panicking.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DecomposeError {
     /// Ear clipping found no ear among the remaining vertices.
     #[error("ear clipping found no ear with {remaining} vertices left (input not simple?)")]

@@ -80,6 +80,7 @@ impl Method {
 
 /// A pair could not be prepared (unreachable for validated polygons).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PrepareError {
     /// Decomposition failed.
     #[error("polygon {which}: {source}")]

@@ -29,6 +29,7 @@ pub type Vec2 = nalgebra::Vector2<Real>;
 /// refer to the input order; edge `i` runs from vertex `i` to vertex
 /// `(i + 1) mod n`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PolygonError {
     /// Fewer than three vertices. Fix: give at least three.
     #[error("polygon has {count} vertices; at least 3 are needed")]

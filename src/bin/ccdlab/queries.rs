@@ -131,7 +131,8 @@ fn option_error(args: &Args, e: ScoreError) -> Box<dyn Error> {
         ScoreError::OracleWithoutSeparation => {
             format!("--oracle with --min-distance {:?}: {e}", args.min_distance)
         }
-        ScoreError::NoTruth(_) => e.to_string(),
+        // `NoTruth`, and any variant to come: the error names its file.
+        _ => e.to_string(),
     }
     .into()
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Why the discrete report could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DiscreteReportError {
     /// A bad command-line value.
     #[error("invalid --{name}: {message}")]

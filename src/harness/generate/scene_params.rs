@@ -22,6 +22,7 @@ pub const MAX_CLOTH_VERTEX_FRAMES: usize = 1 << 26;
 /// Why a scene cannot be generated: a parameter out of range, or a spec
 /// that does not parse. Every message names the parameter and its range.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// Fix: pass a resolution (cloth vertices per side) in `2..=1024`.
     #[error("resolution {0}: the cloth needs 2 to {MAX_RESOLUTION} vertices per side")]

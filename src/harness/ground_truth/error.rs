@@ -9,6 +9,7 @@ use crate::printable::Printable;
 /// variant names the file, and the line (and field) or entry where one is
 /// known.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DataError {
     /// The file or folder could not be read.
     #[error("{path}: {source}", path = path.display())]

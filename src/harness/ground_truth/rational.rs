@@ -19,6 +19,7 @@ use crate::printable::excerpt;
 
 /// Why `numerator / denominator` was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RationalError {
     /// A field is not an integer (optional sign, then decimal digits).
     #[error("`{0}` is not an integer")]

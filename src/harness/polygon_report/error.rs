@@ -8,6 +8,7 @@ use crate::polygon::evaluate::PrepareError;
 
 /// Errors of the polygon report and of `ccdlab polygons query`.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PolygonReportError {
     /// A bad command-line value.
     #[error("invalid --{name}: {message}")]

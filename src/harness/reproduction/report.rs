@@ -20,6 +20,7 @@ use crate::io::{FolderError, replace_folder};
 
 /// Why a report could not be made. Nothing was written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReportError {
     /// A file or folder could not be read or written.
     #[error("{}: {source}", path.display())]

@@ -6,6 +6,7 @@ use crate::tin_contact::route::RouteError;
 
 /// Why a route could not be flown or its report written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RouteReportError {
     /// A bad input file or value.
     #[error(transparent)]

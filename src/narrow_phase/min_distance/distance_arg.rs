@@ -9,6 +9,7 @@
 
 /// Why [`validate_separation`] refuses a distance.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SeparationError {
     /// NaN.
     #[error("the minimum separation is not a number")]

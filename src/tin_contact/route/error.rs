@@ -9,6 +9,7 @@ use crate::printable::Printable;
 /// Why a route scenario was refused. Each variant says what to fix; text
 /// quoted from a file is displayed with its control characters escaped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RouteError {
     /// A mesh file (terrain or object) could not be read or is not a valid
     /// triangle mesh (out-of-range indices, no faces, NaN coordinates, …);
