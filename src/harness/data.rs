@@ -71,7 +71,8 @@ fn missing_message(looked: &[PathBuf], from_env: bool) -> String {
     } else {
         format!(
             "no data set found; looked in:\n{looked}\nthe data sets are committed under datasets/ \
-             (restore them with `git checkout -- datasets`) or set {DATA_ENV}"
+             in ccdlab's repository (run from a clone's root, or restore them there with \
+             `git checkout -- datasets`), not in the published crate; or set {DATA_ENV} to a copy"
         )
     }
 }

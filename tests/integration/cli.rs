@@ -1314,3 +1314,18 @@ fn solver_and_filter_names_come_from_the_library() {
         }
     }
 }
+
+/// `--version` names the commit the binary was built from, as the JSON
+/// outputs' stamps do; wrong arguments exit with status 2 (the help's exit
+/// statuses).
+#[test]
+fn the_version_names_the_build_commit_and_wrong_arguments_exit_2() {
+    let (out, _) = succeeds(&["--version"]);
+    let stamp = ccdlab::harness::stamp::Stamp::new(1).git_commit;
+    assert_eq!(
+        out.trim(),
+        format!("ccdlab {} (commit {stamp})", env!("CARGO_PKG_VERSION"))
+    );
+    let out = ccdlab(&["step", "--no-such-option"]);
+    assert_eq!(out.status.code(), Some(2));
+}
