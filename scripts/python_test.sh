@@ -42,6 +42,11 @@ if [ -z "$oldest" ]; then
     echo "python_test: no numpy>=X.Y requirement found in pyproject.toml" >&2
     exit 1
 fi
-python -m pip install --quiet "numpy==$oldest.*"
+# A Python newer than that numpy has no wheel for it (numpy 1.26: up to 3.12):
+# then said, and not run.
+if ! python -m pip install --quiet --only-binary=:all: "numpy==$oldest.*"; then
+    echo "python_test: numpy $oldest has no wheel for $(python -V); not run with the oldest numpy" >&2
+    exit 0
+fi
 echo "python_test: again with numpy $(python -c 'import numpy; print(numpy.__version__)')"
 python -m pytest -q -p no:cacheprovider "$repo/python/tests" "$@"
