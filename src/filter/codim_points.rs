@@ -29,9 +29,9 @@
 //! The signs are certified by [`Bounded`] (rigorous rounding-error bounds
 //! from `f64::EPSILON`, on differences of the inputs), whose model needs
 //! every coordinate in the filter range ([`crate::math::in_filter_range`]):
-//! callers check that first.
+//! both functions check it, and a pair outside it is not called apart.
 
-use crate::math::{Bounded, BoundedVec3, Vec3};
+use crate::math::{Bounded, BoundedVec3, Vec3, all_in_filter_range};
 
 /// Whether a quadratic with these Bernstein coefficients is certainly
 /// nonzero on its interval (all three of one certified sign).
@@ -69,8 +69,9 @@ fn apart_on(c: [[Bounded; 3]; 3], depth: u32) -> bool {
 }
 
 /// `true` when the point `p` and the segment `a b` (positions at `t = 0`,
-/// then at `t = 1`) certainly do not touch on `[0, 1]` (module doc). Every
-/// coordinate must be in the filter range.
+/// then at `t = 1`) certainly do not touch on `[0, 1]` (module doc). The
+/// cross products' bounds hold only in the filter range
+/// ([`crate::math::in_filter_range`]): outside it, `false`.
 #[allow(clippy::too_many_arguments)]
 pub fn point_segment_apart(
     p0: &Vec3,
@@ -80,6 +81,9 @@ pub fn point_segment_apart(
     a1: &Vec3,
     b1: &Vec3,
 ) -> bool {
+    if !all_in_filter_range(&[p0, a0, b0, p1, a1, b1]) {
+        return false;
+    }
     let (w0, u0) = (
         BoundedVec3::difference(p0, a0),
         BoundedVec3::difference(b0, a0),
@@ -97,9 +101,13 @@ pub fn point_segment_apart(
 }
 
 /// `true` when the points `p` and `q` (positions at `t = 0`, then at
-/// `t = 1`) certainly do not meet on `[0, 1]` (module doc). Every
-/// coordinate must be in the filter range.
+/// `t = 1`) certainly do not meet on `[0, 1]` (module doc). The
+/// determinants' bounds hold only in the filter range
+/// ([`crate::math::in_filter_range`]): outside it, `false`.
 pub fn point_point_apart(p0: &Vec3, q0: &Vec3, p1: &Vec3, q1: &Vec3) -> bool {
+    if !all_in_filter_range(&[p0, q0, p1, q1]) {
+        return false;
+    }
     let (d0, d1) = (
         BoundedVec3::difference(p0, q0),
         BoundedVec3::difference(p1, q1),
@@ -132,6 +140,26 @@ mod tests {
             3 => small_point(),
             1 => (-3.0..3.0f64, -3.0..3.0f64, -3.0..3.0f64).prop_map(|(x, y, z)| Vec3::new(x, y, z)),
         ]
+    }
+
+    /// Outside the filter range (here coordinates of `2⁻¹⁰⁰⁰`, whose
+    /// products underflow) nothing is called apart, however far apart:
+    /// the bounds do not hold there.
+    #[test]
+    fn nothing_outside_the_filter_range_is_called_apart() {
+        let tiny = 2f64.powi(-1000);
+        let (p, q, r) = (
+            Vec3::new(tiny, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.0, tiny, 0.0),
+        );
+        assert!(!point_point_apart(&p, &q, &p, &q));
+        assert!(!point_segment_apart(&p, &q, &r, &p, &q, &r));
+        // The same configuration scaled into the range is apart.
+        let k = 2f64.powi(1000);
+        let [p, q, r] = [p, q, r].map(|x| x * k);
+        assert!(point_point_apart(&p, &q, &p, &q));
+        assert!(point_segment_apart(&p, &q, &r, &p, &q, &r));
     }
 
     #[test]
