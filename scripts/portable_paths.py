@@ -13,8 +13,9 @@ folder inside the repository) before the folders that hold them.
 
 The rewrite is textual (the JSON-escaped folder after a string's opening quote), so the
 files keep their layout byte for byte apart from the paths. Each file must parse before and
-after; a file that still names a rewritten folder afterwards (a path inside a longer string)
-stops the script with its name. Files are replaced atomically, and only when they changed.
+after; a file with a string that still names a rule's folder afterwards (the folder itself,
+or a path inside a longer string) stops the script with its name. Files are replaced
+atomically, and only when they changed.
 """
 
 from __future__ import annotations
@@ -41,13 +42,29 @@ def parse_rules(args: list[str]) -> list[tuple[str, str]]:
 def rewrite(text: str, rules: list[tuple[str, str]]) -> str:
     """`text` with every string literal that starts with a rule's folder rewritten, rule by
     rule in order (a string rewritten by one rule no longer starts with a later one's folder).
-    A JSON string literal starts with a quote, so the needle is the quote and the escaped
-    folder; the only other place it can occur is after an escaped quote inside a string,
-    where the rewrite is just as right."""
+    A JSON string literal starts with a quote, so the needle is the quote and the folder, as
+    the writer spelled it: raw UTF-8 (serde_json) or with non-ASCII escaped (Python's json);
+    the only other place it can occur is after an escaped quote inside a string, where the
+    rewrite is just as right."""
     for folder, standin in rules:
-        needle = '"' + json.dumps(folder + "/")[1:-1]
-        text = text.replace(needle, '"' + (standin + "/" if standin else ""))
+        replacement = '"' + (standin + "/" if standin else "")
+        for spelled in {json.dumps(folder + "/")[1:-1],
+                        json.dumps(folder + "/", ensure_ascii=False)[1:-1]}:
+            text = text.replace('"' + spelled, replacement)
     return text
+
+
+def strings(value):
+    """Every string in a parsed JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from strings(v)
 
 
 def main(argv: list[str]) -> int:
@@ -64,10 +81,10 @@ def main(argv: list[str]) -> int:
         except json.JSONDecodeError as e:
             raise SystemExit(f"error: {path}: not JSON before the rewrite: {e}")
         new = rewrite(text, rules)
-        json.loads(new)
-        left = [folder for folder, _ in rules if json.dumps(folder + "/")[1:-1] in new]
-        if left:
-            raise SystemExit(f"error: {path}: still names {left[0]}/ inside a longer string")
+        for s in strings(json.loads(new)):
+            for folder, _ in rules:
+                if s == folder or folder + "/" in s:
+                    raise SystemExit(f"error: {path}: still names {folder} in {s!r}")
         if new != text:
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             tmp.write_text(new, encoding="utf-8")

@@ -40,6 +40,11 @@ cargo bench --bench pipeline
 echo "== 2/5 ccdlab step (1 and 2 threads)"
 cargo build --release --bin ccdlab
 bin="$target/release/ccdlab"
+# The scenes' frames are named under the data root as data_dir gives it, so that the
+# peer's records of them are rewritten to `datasets/…` below.
+# shellcheck source=scripts/data_dir.sh
+source scripts/data_dir.sh
+if data_root="$(data_dir "$PWD" 2> /dev/null)"; then export CCDLAB_DATA="$data_root"; fi
 scenes="$("$bin" report --list-scenes)"
 # Generated scenes have no frame files: write the measured step's two frames
 # (`ccdlab generate` with the spec's resolution and frame count) so that the
@@ -99,11 +104,9 @@ shopt -s nullglob
 peer_records=("$work"/peer_ipctk_*.json)
 shopt -u nullglob
 if [ ${#peer_records[@]} -gt 0 ]; then
-  # shellcheck source=scripts/data_dir.sh
-  source scripts/data_dir.sh
   rules=("$work=")
   # Generated scenes run without the data sets; then no record names them.
-  if data_root="$(data_dir "$PWD" 2> /dev/null)"; then rules+=("$data_root=datasets"); fi
+  if [ -n "$data_root" ]; then rules+=("$data_root=datasets"); fi
   python3 scripts/portable_paths.py "${rules[@]}" -- "${peer_records[@]}"
 fi
 

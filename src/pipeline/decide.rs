@@ -23,9 +23,9 @@ use crate::narrow_phase::{
 use crate::pair_kernel::QueryKind;
 
 /// The exact test of a pair, the coordinates' range checked as `range`
-/// says (skipped when the step was checked whole); within `min_distance` when it is positive (the exact
-/// minimum-separation solver: [`PipelineConfig::check`] has refused any
-/// other at `d > 0`).
+/// says (skipped when the step was checked whole); within `min_distance`
+/// when it is positive (the exact minimum-separation solver:
+/// [`PipelineConfig::check`] has refused any other at `d > 0`).
 #[inline]
 pub(super) fn solve(
     solver: Solver,

@@ -589,7 +589,11 @@ fn committed_records_name_no_machine_folder() {
         absolute.extend(
             found
                 .into_iter()
-                .filter(|s| s.starts_with('/') || s.starts_with('~') || s.get(1..3) == Some(":\\"))
+                .filter(|s| {
+                    s.starts_with('/')
+                        || s.starts_with('~')
+                        || matches!(s.get(1..3), Some(":\\" | ":/"))
+                })
                 .map(|s| format!("{}: {s}", file.display())),
         );
     }
