@@ -2,7 +2,10 @@
 
 import ast
 import inspect
+import re
 from pathlib import Path
+
+import numpy as np
 
 import ccdlab
 from ccdlab import _native
@@ -126,10 +129,6 @@ def test_the_stubs_parameters_are_the_modules():
 def accepted_names(keyword):
     """The names `keyword` accepts, as the error for an unknown one lists
     them (the library's own list)."""
-    import re
-
-    import numpy as np
-
     try:
         ccdlab.Pipeline(np.array([[0, 1, 2]]), **{keyword: "no such name"})
     except ValueError as e:
@@ -144,8 +143,6 @@ def accepted_names(keyword):
 def test_every_docstring_lists_exactly_the_accepted_names():
     # Written by hand in each docstring: a solver or filter setting added to
     # the library must be added to every docstring that lists them.
-    import re
-
     accepted = {k: accepted_names(k) for k in ("solver", "filters", "time_aligned")}
     assert accepted["solver"] >= {"exact", "cubic"}
     assert accepted["time_aligned"] == {"auto", "on", "off"}

@@ -5,6 +5,7 @@ import hashlib
 import inspect
 import pickle
 import pydoc
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -250,7 +251,6 @@ def test_help_shows_docstrings():
     text = pydoc.render_doc(ccdlab.step)
     assert "Parameters" in text and "collect_pairs" in text and "time_aligned" in text
     # The workspace's one version (the root Cargo.toml).
-    import tomllib
     cargo = tomllib.loads((Path(__file__).resolve().parents[2] / "Cargo.toml").read_text())
     assert ccdlab.__version__ == cargo["workspace"]["package"]["version"]
     sig = inspect.signature(ccdlab.step)

@@ -21,8 +21,8 @@
 
 use super::Verdict;
 use super::cubic::{Cubic, coplanarity_static};
-use super::points::points;
-use crate::math::{Bounded, Vec3, all_in_filter_range};
+use super::points::{Points, points};
+use crate::math::{Bounded, Vec3, all_coordinates_in_filter_range};
 use crate::pair_kernel::{certified_common_sign, coplanarity_scaled};
 
 /// DNF on a vertex–face pair (data set row order).
@@ -40,9 +40,8 @@ pub fn dnf_vertex_face(
 ) -> Verdict {
     let q = points([f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1]);
     let cubic = coplanarity_static(&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]);
-    dnf_verdict(cubic.as_ref(), || {
-        all_in_filter_range(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1])
-            .then(|| coplanarity_scaled(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1))
+    dnf_verdict(cubic.as_ref(), &q, || {
+        coplanarity_scaled(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1)
     })
 }
 
@@ -63,20 +62,18 @@ pub fn dnf_edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ]);
     let cubic = coplanarity_static(&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]);
-    let p = [
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-    ];
-    dnf_verdict(cubic.as_ref(), || {
-        all_in_filter_range(&p)
-            .then(|| coplanarity_scaled(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]))
+    dnf_verdict(cubic.as_ref(), &q, || {
+        coplanarity_scaled(
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        )
     })
 }
 
 /// DNF's verdict from the pair's statically bounded cubic
 /// ([`super::cubic`]), falling back to the certified coefficients
-/// (`certified()`, [`coplanarity_scaled`]; `None` for a pair outside the
-/// filter range, where their bounds do not hold) when that bound cannot
-/// decide.
+/// (`certified()`, [`coplanarity_scaled`]) when that bound cannot decide,
+/// for a pair whose points `p` are in the filter range only (elsewhere
+/// their bounds do not hold, and the pair passes).
 ///
 /// The verdict is the certified coefficients' verdict in every case: the
 /// static bound is at least the certified one, so a common sign it
@@ -85,14 +82,16 @@ pub fn dnf_edge_edge(
 #[inline(always)]
 pub(crate) fn dnf_verdict(
     cubic: Option<&Cubic>,
-    certified: impl FnOnce() -> Option<[Bounded; 4]>,
+    p: &Points,
+    certified: impl FnOnce() -> [Bounded; 4],
 ) -> Verdict {
     match cubic.and_then(Cubic::common_sign) {
         Some(0) => Verdict::Pass,
         Some(_) => Verdict::Culled,
-        None => {
-            Verdict::culled_if(certified().is_some_and(|c| certified_common_sign(&c).is_some()))
+        None if all_coordinates_in_filter_range(p.as_flattened()) => {
+            Verdict::culled_if(certified_common_sign(&certified()).is_some())
         }
+        None => Verdict::Pass,
     }
 }
 

@@ -94,7 +94,7 @@ use super::cubic::{Cubic, ee_cubic, vf_cubic};
 use super::dnf_within::{D_MIN, NORM_MIN, dnf_beyond, normal_margin};
 use super::points::{P3, Points, cross, dot, lerp, points, sub};
 use super::{CulledBy, Verdict};
-use crate::math::{Bounded, TINY, UNIT_ROUNDOFF, Vec3, all_in_filter_range, gamma};
+use crate::math::{Bounded, TINY, UNIT_ROUNDOFF, Vec3, gamma};
 use crate::pair_kernel::{QueryKind, coplanarity_scaled};
 
 /// How many times a window is halved at most (windows are `2⁻ᵈ` wide at
@@ -489,7 +489,7 @@ pub fn window_edge_edge(
 #[inline]
 pub fn dnf_window_vertex_face(dnf: bool, window: bool, p: &Points) -> Option<CulledBy> {
     let cubic = vf_cubic(p);
-    if dnf && super::dnf::dnf_verdict(cubic.as_ref(), || vf_certified(p)) == Verdict::Culled {
+    if dnf && super::dnf::dnf_verdict(cubic.as_ref(), p, || vf_certified(p)) == Verdict::Culled {
         return Some(CulledBy::Dnf);
     }
     (window && cubic.is_some_and(|c| window_vf::<false>(&c, p, 0.0, 0.0)))
@@ -500,7 +500,7 @@ pub fn dnf_window_vertex_face(dnf: bool, window: bool, p: &Points) -> Option<Cul
 #[inline]
 pub fn dnf_window_edge_edge(dnf: bool, window: bool, p: &Points) -> Option<CulledBy> {
     let cubic = ee_cubic(p);
-    if dnf && super::dnf::dnf_verdict(cubic.as_ref(), || ee_certified(p)) == Verdict::Culled {
+    if dnf && super::dnf::dnf_verdict(cubic.as_ref(), p, || ee_certified(p)) == Verdict::Culled {
         return Some(CulledBy::Dnf);
     }
     (window && cubic.is_some_and(|c| window_ee::<false>(&c, p, 0.0, 0.0)))
@@ -547,21 +547,16 @@ pub fn window_within(kind: QueryKind, p: &Points, d: f64) -> Verdict {
     Verdict::culled_if(dnf_window_within(kind, false, true, p, d).is_some())
 }
 
-/// The certified coplanarity coefficients of a vertex–face pair, or `None`
-/// outside the filter range (where their bounds do not hold).
 #[inline(always)]
-fn vf_certified(p: &Points) -> Option<[Bounded; 4]> {
+fn vf_certified(p: &Points) -> [Bounded; 4] {
     let v = p.map(Vec3::from);
-    all_in_filter_range(&v.each_ref())
-        .then(|| coplanarity_scaled(&v[1], &v[2], &v[3], &v[0], &v[5], &v[6], &v[7], &v[4]))
+    coplanarity_scaled(&v[1], &v[2], &v[3], &v[0], &v[5], &v[6], &v[7], &v[4])
 }
 
-/// [`vf_certified`] for an edge–edge pair.
 #[inline(always)]
-fn ee_certified(p: &Points) -> Option<[Bounded; 4]> {
+fn ee_certified(p: &Points) -> [Bounded; 4] {
     let v = p.map(Vec3::from);
-    all_in_filter_range(&v.each_ref())
-        .then(|| coplanarity_scaled(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]))
+    coplanarity_scaled(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7])
 }
 
 /// The window test on a vertex–face pair `[v, f0, f1, f2]` at `t = 0`, then

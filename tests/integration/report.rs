@@ -555,24 +555,18 @@ fn committed_records_name_no_machine_folder() {
             _ => {}
         }
     }
-    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, files);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let mut under = std::collections::BTreeSet::new();
+    crate::datasets::files_under(&reports, Path::new(""), &mut under);
+    let files: Vec<PathBuf> = (under.iter())
+        .filter(|f| {
+            matches!(
+                f.extension().and_then(|e| e.to_str()),
                 Some("json" | "jsonl")
-            ) {
-                files.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"),
-        &mut files,
-    );
+            )
+        })
+        .map(|f| reports.join(f))
+        .collect();
     assert!(files.len() > 100, "{} records found", files.len());
     let mut absolute = Vec::new();
     for file in &files {
