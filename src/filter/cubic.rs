@@ -25,8 +25,9 @@
 //! that `err ≥ 2⁻⁹⁴⁵` dwarfs the absolute error of any underflowing product
 //! (at most `2⁻¹⁰⁷⁵` each, a few dozen of them) and no product overflows.
 
-use super::points::{P3, Points, cross, dot, sub};
+use super::points::{P3, Points, sub};
 use crate::math::UNIT_ROUNDOFF;
+use crate::pair_kernel::coplanarity_of_differences;
 
 /// Smallest largest difference coordinate the bound is used for (`2⁻³⁰⁰`).
 const U_MIN: f64 = f64::from_bits((1023 - 300) << 52);
@@ -100,16 +101,7 @@ pub(crate) fn coplanarity_static(
     if !(U_MIN..=U_MAX).contains(&big) {
         return None;
     }
-    let n0 = cross(&u0, &v0);
-    let n1 = cross(&u1, &v1);
-    let (p, q) = (cross(&u0, &v1), cross(&u1, &v0));
-    let s = [p[0] + q[0], p[1] + q[1], p[2] + q[2]];
-    let c = [
-        dot(&n0, &w0),
-        dot(&s, &w0) + dot(&n0, &w1),
-        dot(&s, &w1) + dot(&n1, &w0),
-        dot(&n1, &w1),
-    ];
+    let c = coplanarity_of_differences(&[u0, v0, w0], &[u1, v1, w1]);
     if !(c[0] + c[1] + c[2] + c[3]).is_finite() {
         return None;
     }

@@ -17,6 +17,7 @@
 use std::ops::{Add, Mul, Sub};
 
 use crate::math::{Bounded, BoundedDd, ExactSum, Vec3, each3, two_sum};
+use crate::pair_kernel::coplanarity_of_differences;
 
 /// A certified number (module doc).
 pub trait Certified: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
@@ -172,18 +173,11 @@ pub fn coplanarity<N: Certified>(
     c_t1: &Vec3,
     d_t1: &Vec3,
 ) -> [N; 4] {
-    let d = CVec3::<N>::difference;
-    let (u0, v0, w0) = (d(b_t0, a_t0), d(c_t0, a_t0), d(d_t0, a_t0));
-    let (u1, v1, w1) = (d(b_t1, a_t1), d(c_t1, a_t1), d(d_t1, a_t1));
-    let n0 = u0.cross(&v0);
-    let n1 = u1.cross(&v1);
-    let s = u0.cross(&v1).add(&u1.cross(&v0));
-    [
-        n0.dot(&w0),
-        s.dot(&w0) + n0.dot(&w1),
-        s.dot(&w1) + n1.dot(&w0),
-        n1.dot(&w1),
-    ]
+    let d = |p, q| CVec3::<N>::difference(p, q).0;
+    coplanarity_of_differences(
+        &[d(b_t0, a_t0), d(c_t0, a_t0), d(d_t0, a_t0)],
+        &[d(b_t1, a_t1), d(c_t1, a_t1), d(d_t1, a_t1)],
+    )
 }
 
 /// The scaled Bernstein coefficients of [`coplanarity`], computed exactly

@@ -61,6 +61,7 @@
 
 use super::roots::{Bracket, Scan, T_MIN};
 use crate::math::{UNIT_ROUNDOFF, Vec3};
+use crate::pair_kernel::coplanarity_of_differences;
 
 const U: f64 = UNIT_ROUNDOFF;
 
@@ -104,11 +105,6 @@ fn dot(a: &V3, b: &V3) -> f64 {
 }
 
 #[inline(always)]
-fn add(a: &V3, b: &V3) -> V3 {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-#[inline(always)]
 fn max_abs(vs: [&V3; 3]) -> V3 {
     std::array::from_fn(|i| vs[0][i].abs().max(vs[1][i].abs()).max(vs[2][i].abs()))
 }
@@ -143,15 +139,7 @@ fn cubic(
 ) -> Result<([f64; 4], f64, f64), i8> {
     let (u0, v0, w0) = (sub(b0, a0), sub(c0, a0), sub(d0, a0));
     let (u1, v1, w1) = (sub(b1, a1), sub(c1, a1), sub(d1, a1));
-    let n0 = cross(&u0, &v0);
-    let n1 = cross(&u1, &v1);
-    let s = add(&cross(&u0, &v1), &cross(&u1, &v0));
-    let c = [
-        dot(&n0, &w0),
-        dot(&s, &w0) + dot(&n0, &w1),
-        dot(&s, &w1) + dot(&n1, &w0),
-        dot(&n1, &w1),
-    ];
+    let c = coplanarity_of_differences(&[u0, v0, w0], &[u1, v1, w1]);
     let e = coefficient_bounds(&max_abs([&u0, &v0, &w0]), &max_abs([&u1, &v1, &w1]));
     let s: [i8; 4] = std::array::from_fn(|i| sign(c[i], e[i]));
     if s[0] * s[1] * s[2] * s[3] == 0 {

@@ -31,6 +31,8 @@
 //! subnormal) a bound can underflow to zero and a sign be wrong: callers
 //! check the range first, as the filters and the exact solvers do.
 
+use std::ops::{Add, Mul, Sub};
+
 use crate::math::{Bounded, BoundedVec3, Vec3};
 
 /// Scaled Bernstein coefficients `[b₀, 3b₁, 3b₂, b₃]` of the coplanarity cubic
@@ -49,17 +51,47 @@ pub fn coplanarity_scaled(
     c_t1: &Vec3,
     d_t1: &Vec3,
 ) -> [Bounded; 4] {
-    let d = BoundedVec3::difference;
-    let (u0, v0, w0) = (d(b_t0, a_t0), d(c_t0, a_t0), d(d_t0, a_t0));
-    let (u1, v1, w1) = (d(b_t1, a_t1), d(c_t1, a_t1), d(d_t1, a_t1));
-    let n0 = u0.cross(&v0);
-    let n1 = u1.cross(&v1);
-    let s = u0.cross(&v1).add(&u1.cross(&v0));
+    let d = |p, q| BoundedVec3::difference(p, q).0;
+    coplanarity_of_differences(
+        &[d(b_t0, a_t0), d(c_t0, a_t0), d(d_t0, a_t0)],
+        &[d(b_t1, a_t1), d(c_t1, a_t1), d(d_t1, a_t1)],
+    )
+}
+
+/// The scaled coefficients `[b₀, 3b₁, 3b₂, b₃]` (module doc) from the
+/// differences `[u₀, v₀, w₀]` at `t = 0` and `[u₁, v₁, w₁]` at `t = 1`, in any
+/// number type: plain doubles (the filters' and the solver's static bounds),
+/// [`Bounded`] and the solver's certified types. The one place the formula is
+/// written; every caller's error analysis assumes exactly this order of
+/// operations.
+#[inline(always)]
+pub(crate) fn coplanarity_of_differences<N>(at_t0: &[[N; 3]; 3], at_t1: &[[N; 3]; 3]) -> [N; 4]
+where
+    N: Copy + Add<Output = N> + Sub<Output = N> + Mul<Output = N>,
+{
+    #[inline(always)]
+    fn cross<N: Copy + Sub<Output = N> + Mul<Output = N>>(a: &[N; 3], b: &[N; 3]) -> [N; 3] {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    }
+    #[inline(always)]
+    fn dot<N: Copy + Add<Output = N> + Mul<Output = N>>(a: &[N; 3], b: &[N; 3]) -> N {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+    let [u0, v0, w0] = at_t0;
+    let [u1, v1, w1] = at_t1;
+    let n0 = cross(u0, v0);
+    let n1 = cross(u1, v1);
+    let (p, q) = (cross(u0, v1), cross(u1, v0));
+    let s = [p[0] + q[0], p[1] + q[1], p[2] + q[2]];
     [
-        n0.dot(&w0),
-        s.dot(&w0) + n0.dot(&w1),
-        s.dot(&w1) + n1.dot(&w0),
-        n1.dot(&w1),
+        dot(&n0, w0),
+        dot(&s, w0) + dot(&n0, w1),
+        dot(&s, w1) + dot(&n1, w0),
+        dot(&n1, w1),
     ]
 }
 

@@ -8,6 +8,7 @@ mod coplanarity;
 mod query_kind;
 mod separation;
 
+pub(crate) use coplanarity::coplanarity_of_differences;
 pub use coplanarity::{bernstein_from_scaled, certified_common_sign, coplanarity_scaled};
 pub use query_kind::QueryKind;
 pub use separation::{edge_edge_apart_along, vertex_face_apart_along};
