@@ -342,7 +342,8 @@ impl StagedFolder {
         Ok(stage)
     }
 
-    /// `out`.
+    /// The folder the staged files replace or join on
+    /// [`StagedFolder::commit`].
     pub fn out(&self) -> &Path {
         &self.out
     }

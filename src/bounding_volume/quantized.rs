@@ -158,7 +158,8 @@ pub struct QuantizedKdopQuery<const N: usize> {
 }
 
 impl<const N: usize> QuantizedKdopQuery<N> {
-    /// `q`, loaded.
+    /// `q` in the form the overlap test reads (its slabs in SIMD registers
+    /// on x86-64), for testing one k-DOP against many.
     #[inline(always)]
     pub fn new(q: &QuantizedKdop<N>) -> QuantizedKdopQuery<N> {
         QuantizedKdopQuery::merge_of(std::slice::from_ref(q))

@@ -12,7 +12,11 @@ use crate::mesh::Step;
 /// A BVH that breaks an invariant the traversal relies on: what and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid BVH: {0}")]
-pub struct InvalidBvh(pub String);
+pub struct InvalidBvh(
+    /// The invariant broken, and the node, leaf, slot or feature that
+    /// breaks it.
+    pub String,
+);
 
 impl<const N: usize> KdopBvh<N> {
     /// Checks the invariants the traversal relies on, against `step` (the

@@ -96,7 +96,7 @@ impl CandidateSet {
         self.edge_edge.sort_unstable();
     }
 
-    /// Sorted copy.
+    /// This set with both lists sorted ([`CandidateSet::sort`]).
     pub fn sorted(mut self) -> CandidateSet {
         self.sort();
         self

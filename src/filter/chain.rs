@@ -191,7 +191,10 @@ impl fmt::Display for FilterSet {
 /// An unknown filter-set name.
 #[derive(Debug, thiserror::Error)]
 #[error("unknown filter setting {0:?}; expected one of: {names}", names = FilterSet::ALL.map(|f| f.name()).join(", "))]
-pub struct UnknownFilterSet(pub String);
+pub struct UnknownFilterSet(
+    /// The name given.
+    pub String,
+);
 
 impl FromStr for FilterSet {
     type Err = UnknownFilterSet;

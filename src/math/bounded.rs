@@ -50,11 +50,17 @@ use super::scalar::{UNIT_ROUNDOFF, Vec3, each3};
 
 /// Inputs of the filtered paths are integer multiples of `2^FILTER_LSB_MIN`.
 pub const FILTER_LSB_MIN: i32 = -140;
-/// Largest coordinate magnitude the filtered paths accept (`2²⁰⁰`).
+/// Largest coordinate magnitude of the filtered paths (`2²⁰⁰`). Not an input
+/// limit: the solvers decide larger (finite) coordinates exactly, on the
+/// slower exact path, and the filters pass them on.
 pub const FILTER_MAX_MAGNITUDE: f64 = f64::from_bits((1023 + 200) << 52);
 
-/// `true` when `x` is zero, or a multiple of `2⁻¹⁴⁰` with `|x| ≤ 2²⁰⁰` (see
-/// the module doc). NaN and infinities are outside.
+/// `true` when `x` is zero, or a multiple of `2⁻¹⁴⁰` with `|x| ≤ 2²⁰⁰`: the
+/// range where the filtered paths' rounding bounds hold (no product of
+/// differences underflows or overflows; docs/design.md §8, the
+/// [`design`](crate::design) page). Every double in `[2⁻⁸⁷, 2²⁰⁰]` is in it.
+/// Not an input limit: outside it the filters pass a pair on and the
+/// solvers take the exact path. NaN and infinities are outside.
 #[inline]
 pub fn in_filter_range(x: f64) -> bool {
     if x == 0.0 {
@@ -126,7 +132,11 @@ fn surely_in_filter_range(x: f64) -> bool {
     (a < FILTER_MAX_MAGNITUDE) & ((a >= LOW) | (a == 0.0))
 }
 
-/// A computed value with its magnitude and rounding count (see module doc).
+/// A computed value with its magnitude and rounding count, which bound its
+/// rounding error (Higham 2002, §3; docs/design.md §8, the
+/// [`design`](crate::design) page): the sign is certified when
+/// `|v| > fl((2k + 2)·u·m)` ([`Bounded::error_bound`]), for inputs in
+/// [`in_filter_range`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounded {
     /// Computed value.

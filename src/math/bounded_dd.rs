@@ -91,7 +91,10 @@ pub fn two_prod(a: f64, b: f64) -> (f64, f64) {
     (p, a.mul_add(b, -p))
 }
 
-/// A double-double value with a certified error bound (see module doc).
+/// A double-double value `hi + lo` with a certified error bound
+/// ([`BoundedDd::error_bound`]), for inputs in [`super::in_filter_range`]:
+/// the precise tier of the exact solvers (docs/design.md §8, the
+/// [`design`](crate::design) page).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoundedDd {
     /// Leading part: the computed value rounded to a double.

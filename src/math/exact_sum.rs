@@ -30,7 +30,11 @@ pub const LIMBS: usize = 46;
 /// Exponent of the accumulator's least significant bit.
 pub const LSB: i32 = -576;
 
-/// An exact sum of doubles (module doc).
+/// An exact sum of doubles and of products of doubles, in a fixed-point
+/// accumulator of 46 32-bit digits from `2⁻⁵⁷⁶` (Kulisch & Miranker
+/// 1986; Neal 2015): its exact sign, zero included, without big integers or
+/// allocation. Terms outside that range are refused ([`ExactSum::add`]
+/// returns `false`), never rounded (docs/design.md §8, "Exact sums").
 #[derive(Clone, Debug)]
 pub struct ExactSum {
     limbs: [i64; LIMBS],

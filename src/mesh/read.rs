@@ -80,7 +80,7 @@ fn read_mesh_located(path: &Path) -> Result<(MeshData, Option<usize>), MeshError
 /// Each frame is checked on its own first, and a fault is reported against
 /// the file that has it: faces and edges (at least one of them,
 /// [`MeshError::NoFaces`]; [`check_mesh`]: indices in range, three distinct
-/// corners, two distinct ends) and
+/// corners, two distinct ends; no face repeated, [`MeshError::RepeatedFace`]) and
 /// finite coordinates ([`MeshError::NonFinite`]). Then the second frame must
 /// hold as many vertices as the first ([`MeshError::VertexCountMismatch`]),
 /// the same faces ([`MeshError::FaceMismatch`]) and the same edges

@@ -56,17 +56,19 @@ pub struct TriMesh {
     num_components: usize,
 }
 
-/// Checks `faces` over `num_vertices` vertices as [`TriMesh::new`] does,
-/// without building anything: 32-bit counts, indices in range, three
-/// distinct corners per face.
+/// Checks `faces` over `num_vertices` vertices without building anything:
+/// 32-bit counts, indices in range, three distinct corners per face. These
+/// are [`TriMesh::new`]'s checks but one: a face with the corners of an
+/// earlier face ([`MeshError::RepeatedFace`]) is found only when the edges
+/// are numbered, by `TriMesh::new`.
 pub fn check_faces(num_vertices: usize, faces: &[[u32; 3]]) -> Result<(), MeshError> {
     check_mesh(num_vertices, faces, &[])
 }
 
-/// Checks `faces` and `edges` over `num_vertices` vertices as
-/// [`TriMesh::with_edges`] does, without building anything: 32-bit counts,
-/// indices in range, three distinct corners per face and two distinct ends
-/// per edge. A mesh with no faces and no edges is points alone (particles),
+/// Checks `faces` and `edges` over `num_vertices` vertices without building
+/// anything: 32-bit counts, indices in range, three distinct corners per
+/// face and two distinct ends per edge ([`TriMesh::with_edges`]'s checks but
+/// the repeated face, as for [`check_faces`]). A mesh with no faces and no edges is points alone (particles),
 /// or nothing at all; the file readers refuse it ([`MeshError::NoFaces`]).
 pub fn check_mesh(
     num_vertices: usize,

@@ -17,7 +17,7 @@ use crate::math::Vec3;
 use crate::pair_kernel::{bernstein_from_scaled, coplanarity_scaled};
 
 /// Vertex–face CCD with the float cubic method (may miss or invent
-/// collisions). Arguments in data set row order.
+/// collisions). Arguments as [`super::vertex_face()`]'s.
 #[allow(clippy::too_many_arguments)]
 pub fn vertex_face(
     v_t0: &Vec3,
@@ -51,7 +51,7 @@ pub fn vertex_face(
 }
 
 /// Edge–edge CCD with the float cubic method (may miss or invent
-/// collisions). Arguments in data set row order.
+/// collisions). Arguments as [`super::vertex_face()`]'s.
 #[allow(clippy::too_many_arguments)]
 pub fn edge_edge(
     ea0_t0: &Vec3,

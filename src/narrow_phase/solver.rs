@@ -69,9 +69,9 @@ impl Solver {
     /// run the exact minimum-separation solver ([`super::vertex_face_within`],
     /// [`super::edge_edge_within`]) whatever is chosen: only
     /// [`Solver::Exact`], whose functions they are, has this capability. A
-    /// solver that decides `d > 0` its own way would be dispatched there
-    /// (`pipeline::decide::solve` and `solve_verdict`, `query_eval::score_at`,
-    /// the Python package's `QuerySolver`).
+    /// solver that decides `d > 0` its own way would be dispatched where the
+    /// step, the query scores and the Python batches choose the
+    /// minimum-separation solver (docs/design.md §5).
     pub const fn has_min_distance(self) -> bool {
         match self {
             Solver::Exact => true,
@@ -148,7 +148,10 @@ pub fn min_distance_solvers() -> String {
 /// An unknown solver name.
 #[derive(Debug, thiserror::Error)]
 #[error("unknown solver {0:?}; expected one of: {names}", names = Solver::ALL.map(|s| s.name()).join(", "))]
-pub struct UnknownSolver(pub String);
+pub struct UnknownSolver(
+    /// The name given.
+    pub String,
+);
 
 impl FromStr for Solver {
     type Err = UnknownSolver;

@@ -10,6 +10,12 @@ use crate::exact::Algebraic;
 /// the truth) that a simulator should use. The float baseline
 /// ([`super::Solver::Cubic`]) gives an estimate in this shape, which may
 /// miss the true time.
+///
+/// The contract is the containment and the lower end, not the width: the
+/// exact path's brackets are at most [`EXACT_TOI_WIDTH`] wide (or a known
+/// time), the float tiers' are narrowed by Newton's method as far as their
+/// error bounds certify, and within a distance `d > 0` they are at most
+/// `2⁻³⁰` wide (docs/design.md §5). A simulator steps by `lower`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Toi {
     /// A lower bound on the earliest contact time.

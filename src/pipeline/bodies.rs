@@ -35,8 +35,13 @@ use super::BodyCounts;
 use crate::broad_phase::NOT_SKIPPED;
 use crate::mesh::{Step, TriMesh};
 
-/// Which feature pairs a step tests ([`super::PipelineConfig::bodies`];
-/// module doc).
+/// Which feature pairs a step tests ([`super::PipelineConfig::bodies`]), by
+/// body: the IPC Toolkit's `can_collide`, as data. Every vertex is in a
+/// body; a pair of features is tested unless all its vertices are in one
+/// body that does not collide with itself (a static obstacle, or one of
+/// several objects that only collide with each other). The pairs skipped
+/// are not counted as candidates; every other verdict and bracket is that
+/// of a step without bodies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Bodies {
     /// Every connected component of the mesh is a body that does not

@@ -15,7 +15,9 @@ pub struct PipelineConfig {
     pub filters: FilterSet,
     /// SLPF projection directions (exact, need not be unit).
     pub directions: Vec<[f64; 3]>,
-    /// Narrow-phase method.
+    /// The test that decides the pairs the filters pass: the exact solver
+    /// (the default; no false negative or positive) or a baseline
+    /// ([`Solver`]).
     pub solver: Solver,
     /// Run the coplanar-window filter ([`crate::filter::window_vertex_face`])
     /// on the pairs the paper's filters pass, before the solver. Not part of

@@ -65,8 +65,10 @@ impl Intersections {
     }
 }
 
-/// The pairs of features of `mesh` at the positions `x` that touch or
-/// cross (module doc), listed, on the current rayon pool. Exact for every
+/// The pairs of features of `mesh` at the positions `x` that touch (a
+/// vertex on a face, two edges meeting, a codimensional point on an edge or
+/// a point) or cross (an edge through a triangle's relative interior), of
+/// those that share no vertex, listed, on the current rayon pool. Exact for every
 /// double input; the same for any thread count. The lists are as long as
 /// the answer: a mesh of many coincident vertices has quadratically many
 /// touching pairs; [`intersections_with`] counts them without keeping any.

@@ -4,6 +4,13 @@
 //! earliest time of impact. A mesh's static intersections at one instant
 //! compose the same stages ([`intersections()`]), and so do the pairs within
 //! a distance of each other ([`proximity()`]).
+//!
+//! With an exact solver ([`crate::narrow_phase::Solver::Exact`], the
+//! default) a step's colliding pairs are exactly those that touch, or come
+//! within [`PipelineConfig::min_distance`], at some `t ∈ [0, 1]`: the
+//! filters cull only pairs provably apart under rounding, and the BVH's
+//! candidates hold every pair the brute force would test (docs/design.md
+//! §6–§8). The outcome is the same for any number of threads.
 
 mod bodies;
 mod candidates;

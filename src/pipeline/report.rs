@@ -123,7 +123,7 @@ pub struct BodyCounts {
 /// tests run fused, in the traversal's tasks, so only `bvh` and `total` are
 /// measured apart: `traverse`, `filter` and `solve` are **estimates** that
 /// split the fused stage's wall time by the filters' and the tests' busy
-/// times (see `pipeline::step`).
+/// times, summed over the tasks and spread over the workers).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageTimes {
     /// Building the BVH or refitting it ([`StepReport::bvh`] says which); the
@@ -171,13 +171,15 @@ impl std::fmt::Display for BvhMode {
 /// The report of one step (the JSON of `ccdlab step --json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepReport {
-    /// `#V`.
+    /// The mesh's vertex count, `#V`.
     pub vertices: usize,
-    /// `#E` (unique edges).
+    /// The mesh's edge count, `#E`: the faces' edges, each once, then the
+    /// codimensional edges.
     pub edges: usize,
-    /// `#F`.
+    /// The mesh's face count, `#F`.
     pub faces: usize,
-    /// Bounding-volume planes.
+    /// The `k` of the BVH's k-DOPs (26 for the paper's 26-DOP,
+    /// [`super::PipelineConfig::axes`]).
     pub k: usize,
     /// Filter setting that ran (with [`super::TimeAligned::Auto`], the
     /// configured one without SLPF when the BVH pruned).
@@ -193,7 +195,8 @@ pub struct StepReport {
     /// existed read as `false`.
     #[serde(default)]
     pub time_aligned: bool,
-    /// Solver.
+    /// The exact test that decided the pairs the filters passed
+    /// ([`super::PipelineConfig::solver`]).
     pub solver: Solver,
     /// The minimum separation the step was decided for
     /// ([`super::PipelineConfig::min_distance`]); absent from the JSON at 0
@@ -220,11 +223,12 @@ pub struct StepReport {
     /// The BVH traversal's tests.
     #[serde(default)]
     pub bvh_tests: BvhCounts,
-    /// Earliest time of impact over all colliding pairs (the first time two
-    /// features touch, or come within the minimum separation `d > 0`), as a
-    /// conservative lower bound: never later than the true one, and it may
-    /// equal it. `0` when a pair touches, or is within `d`, at `t = 0`;
-    /// `null` without contact.
+    /// The lower end of the earliest time of impact's bracket: the least
+    /// [`ContactPair::toi_lower`] over all colliding pairs (the first time
+    /// two features touch, or come within the minimum separation `d > 0`),
+    /// never later than the true time, and it may equal it. `Some(0.0)`
+    /// when a pair touches, or is within `d`, at `t = 0`; `None` without
+    /// contact (`null` in the JSON).
     ///
     /// As a simulator's step size along `x_t1 − x_t0` (the README's *time
     /// of impact as a step size*): `None` allows the whole step; otherwise
@@ -234,7 +238,9 @@ pub struct StepReport {
     /// can be taken from these positions. The rounded positions of the
     /// shortened step are certified by a step to them, if need be.
     pub toi: Option<f64>,
-    /// An upper bound on the earliest time of impact.
+    /// The upper end of the earliest time of impact's bracket: the true
+    /// time lies in `[toi, toi_upper]` (the least upper end over the
+    /// colliding pairs' brackets); `None` without contact.
     pub toi_upper: Option<f64>,
     /// Stage times.
     pub time_ms: StageTimes,

@@ -245,7 +245,34 @@ impl Pipeline {
         self.bvh.as_ref()
     }
 
-    /// Runs one step on the current rayon thread pool.
+    /// Runs one step: every vertex–face and edge–edge pair of `step`'s mesh
+    /// (but those that share a vertex) that touches, or comes within
+    /// [`PipelineConfig::min_distance`], at some `t ∈ [0, 1]` is colliding;
+    /// the report counts them per stage and gives the earliest time of
+    /// impact ([`StepReport::toi`]), and [`StepOutcome::pairs`] lists them
+    /// when [`PipelineConfig::collect_pairs`] is set. With an exact solver
+    /// (the default) no pair is missed and none invented.
+    ///
+    /// The first step builds the BVH; later ones refit it for their frames
+    /// ([`StepReport::bvh`]), so a sequence of one mesh steps through one
+    /// pipeline; after [`Pipeline::rebuild_next`] (needed before a step of
+    /// another mesh) the next step builds anew.
+    ///
+    /// Runs on the current rayon thread pool (the global one, all CPUs,
+    /// outside any [`rayon::ThreadPool::install`]); the pairs, their order,
+    /// the counts and the time of impact are the same for any number of
+    /// threads.
+    ///
+    /// # Errors
+    ///
+    /// [`PipelineError::BroadPhase`] when the mesh is not the kept BVH's;
+    /// [`PipelineError::Frames`] for positions that do not fit the mesh or
+    /// are not finite (a `Step` not made by [`Step::new`]);
+    /// [`PipelineError::Bodies`], [`PipelineError::MinDistance`],
+    /// [`PipelineError::Direction`] and [`PipelineError::NoSeparation`] for
+    /// a configuration that does not fit the step or is invalid
+    /// ([`PipelineConfig::check`]); [`PipelineError::TooManyPairs`] when
+    /// more than [`PipelineConfig::max_pairs`] pairs would be kept.
     pub fn step(&mut self, step: &Step<'_>) -> Result<StepOutcome, PipelineError> {
         Ok(self.run(step, None, Run::Test)?.0)
     }
