@@ -110,17 +110,17 @@ struct Pass<P> {
 
 #[inline]
 fn vf_points(step: &Step<'_>, p: &VfPair) -> Points {
-    let [a, b, c] = step.mesh.faces()[p.f as usize].map(|i| i as usize);
-    let (x0, x1, v) = (step.x_t0, step.x_t1, p.v as usize);
+    let [a, b, c] = step.mesh().faces()[p.f as usize].map(|i| i as usize);
+    let (x0, x1, v) = (step.x_t0(), step.x_t1(), p.v as usize);
     [x0[v], x0[a], x0[b], x0[c], x1[v], x1[a], x1[b], x1[c]].map(|p| [p.x, p.y, p.z])
 }
 
 #[inline]
 fn ee_points(step: &Step<'_>, p: &EePair) -> Points {
-    let edges = step.mesh.edges();
+    let edges = step.mesh().edges();
     let [a, b] = edges[p.e0 as usize].map(|i| i as usize);
     let [c, d] = edges[p.e1 as usize].map(|i| i as usize);
-    let (x0, x1) = (step.x_t0, step.x_t1);
+    let (x0, x1) = (step.x_t0(), step.x_t1());
     [x0[a], x0[b], x0[c], x0[d], x1[a], x1[b], x1[c], x1[d]].map(|p| [p.x, p.y, p.z])
 }
 
@@ -146,7 +146,7 @@ fn filter_pairs<P: Copy>(pairs: &[P], cull: impl Fn(&P) -> Option<CulledBy>) -> 
 fn projections(step: &Step<'_>, setting: FilterSet) -> Option<SlpfTable> {
     setting
         .uses_slpf()
-        .then(|| SlpfTable::new(step.x_t0, step.x_t1, &PAPER_DIRECTIONS))
+        .then(|| SlpfTable::new(step.x_t0(), step.x_t1(), &PAPER_DIRECTIONS))
 }
 
 /// The pipeline's filter stage on vertex–face candidates, sequential: the
@@ -154,7 +154,7 @@ fn projections(step: &Step<'_>, setting: FilterSet) -> Option<SlpfTable> {
 /// coplanar window off (the paper's stage).
 fn filter_vf(step: &Step<'_>, pairs: &[VfPair], setting: FilterSet) -> Pass<VfPair> {
     let proj = projections(step, setting);
-    let faces = step.mesh.faces();
+    let faces = step.mesh().faces();
     filter_pairs(pairs, |p| {
         let slpf_culls =
             (proj.as_ref()).is_some_and(|pr| pr.cull_vertex_face(p.v, faces[p.f as usize]));
@@ -168,7 +168,7 @@ fn filter_vf(step: &Step<'_>, pairs: &[VfPair], setting: FilterSet) -> Pass<VfPa
 /// [`filter_vf`].
 fn filter_ee(step: &Step<'_>, pairs: &[EePair], setting: FilterSet) -> Pass<EePair> {
     let proj = projections(step, setting);
-    let edges = step.mesh.edges();
+    let edges = step.mesh().edges();
     filter_pairs(pairs, |p| {
         let (ea, eb) = (edges[p.e0 as usize], edges[p.e1 as usize]);
         let slpf_culls = proj.as_ref().is_some_and(|pr| pr.cull_edge_edge(ea, eb));
@@ -407,10 +407,10 @@ fn fresh_step_toi(config: &PipelineConfig, step: &Step<'_>) -> Option<f64> {
 
 /// The mean length of the mesh's edges at `t = 0`.
 fn mean_edge_length(step: &Step<'_>) -> f64 {
-    let edges = step.mesh.edges();
+    let edges = step.mesh().edges();
     let sum: f64 = edges
         .iter()
-        .map(|&[a, b]| (step.x_t0[a as usize] - step.x_t0[b as usize]).norm())
+        .map(|&[a, b]| (step.x_t0()[a as usize] - step.x_t0()[b as usize]).norm())
         .sum();
     sum / edges.len().max(1) as f64
 }

@@ -35,14 +35,18 @@ pub fn check_frame(mesh: &TriMesh, x: &[Vec3], frame: &'static str) -> Result<()
 
 /// One step of a deforming mesh: every vertex moves linearly from `x_t0` to
 /// `x_t1` over `t ∈ [0, 1]`.
+///
+/// Made only by [`Step::new`], so every `Step` holds two frames of its
+/// mesh's vertex count with finite coordinates: what the BVH, the filters
+/// and the solvers take without checking again.
 #[derive(Debug, Clone, Copy)]
 pub struct Step<'a> {
     /// Topology, shared by both frames.
-    pub mesh: &'a TriMesh,
+    pub(crate) mesh: &'a TriMesh,
     /// Positions at `t = 0`.
-    pub x_t0: &'a [Vec3],
+    pub(crate) x_t0: &'a [Vec3],
     /// Positions at `t = 1`.
-    pub x_t1: &'a [Vec3],
+    pub(crate) x_t1: &'a [Vec3],
 }
 
 impl<'a> Step<'a> {
@@ -52,6 +56,24 @@ impl<'a> Step<'a> {
         check_frame(mesh, x_t0, "x_t0")?;
         check_frame(mesh, x_t1, "x_t1")?;
         Ok(Step { mesh, x_t0, x_t1 })
+    }
+
+    /// The topology, shared by both frames.
+    #[inline]
+    pub fn mesh(&self) -> &'a TriMesh {
+        self.mesh
+    }
+
+    /// The positions at `t = 0`, one per vertex.
+    #[inline]
+    pub fn x_t0(&self) -> &'a [Vec3] {
+        self.x_t0
+    }
+
+    /// The positions at `t = 1`, one per vertex.
+    #[inline]
+    pub fn x_t1(&self) -> &'a [Vec3] {
+        self.x_t1
     }
 
     /// The eight points of vertex `v` against face `f`, in the data sets'

@@ -97,10 +97,10 @@ fn all_pairs(step: &Step<'_>, axes: KdopAxes) -> CandidateSet {
 /// [`all_pairs`] with every vertex k-DOP grown by `r`.
 fn all_pairs_grown(step: &Step<'_>, axes: KdopAxes, r: f64) -> CandidateSet {
     fn go<const N: usize>(step: &Step<'_>, r: f64) -> CandidateSet {
-        let m = step.mesh;
+        let m = step.mesh();
         let v: Vec<Kdop<N>> = (0..m.num_vertices())
             .map(|i| {
-                let mut b = Kdop::from_points(&[step.x_t0[i], step.x_t1[i]]);
+                let mut b = Kdop::from_points(&[step.x_t0()[i], step.x_t1()[i]]);
                 b.inflate_in(r);
                 b
             })
@@ -410,10 +410,10 @@ fn aligned_f64<const N: usize>(step: &Step<'_>, half: f64, a: &[u32], b: &[u32])
         k
     };
     let (a0, a1, b0, b1) = (
-        at(a, step.x_t0),
-        at(a, step.x_t1),
-        at(b, step.x_t0),
-        at(b, step.x_t1),
+        at(a, step.x_t0()),
+        at(a, step.x_t1()),
+        at(b, step.x_t0()),
+        at(b, step.x_t1()),
     );
     (0..N).all(|i| {
         let below = a0.hi[i] < b0.lo[i] && a1.hi[i] < b1.lo[i];
@@ -454,8 +454,8 @@ fn check_time_aligned<const N: usize>(step: &Step<'_>, d: f64) -> Result<(), Tes
     prop_assert!(stats.leaf_pairs + stats.leaf_pairs_pruned <= swept_stats.leaf_pairs);
     let kept = kept.sorted();
     prop_assert!(is_subset(&kept, &swept));
-    let (m, half) = (step.mesh, half_up(d));
-    let (x0, x1) = (step.x_t0, step.x_t1);
+    let (m, half) = (step.mesh(), half_up(d));
+    let (x0, x1) = (step.x_t0(), step.x_t1());
     let p = |i: u32| [&x0[i as usize], &x1[i as usize]];
     for c in &swept.vertex_face {
         let f = m.faces()[c.f as usize];

@@ -25,7 +25,7 @@ use super::pipeline::{Scene, cloth_ball, funnel, random_sheet};
 /// The exact verdict on every listed pair, keyed as the step's pairs are:
 /// `(kind, global id a, global id b) → [lower, upper]`.
 fn decided(step: &Step<'_>, c: &Candidates, d: f64) -> BTreeMap<(QueryKind, u64, u64), [f64; 2]> {
-    let mesh = step.mesh;
+    let mesh = step.mesh();
     let vf = |&VfPair { v, f }: &VfPair| {
         let [a, b, c, e, p, q, r, s] = step.vertex_face_points(v, f);
         let toi = if d > 0.0 {

@@ -149,7 +149,7 @@ type PairKey = (QueryKind, u64, u64);
 /// (every pair within `d` is among them); each with whether it joins the
 /// cloth and the sphere (two components).
 fn oracle_pairs_within(step: &Step<'_>, d: f64) -> BTreeSet<(PairKey, bool)> {
-    let (mesh, a, b) = (step.mesh, step.x_t0, step.x_t1);
+    let (mesh, a, b) = (step.mesh(), step.x_t0(), step.x_t1());
     let comp = mesh.component();
     let (candidates, _) = brute_force_candidates_within(step, KdopAxes::Dop26, d);
     let mut out = BTreeSet::new();

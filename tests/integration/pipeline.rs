@@ -599,7 +599,7 @@ pub(super) fn oracle_collisions_within(
     step: &Step<'_>,
     d: f64,
 ) -> BTreeMap<(QueryKind, u64, u64), [f64; 2]> {
-    let (mesh, a, b) = (step.mesh, step.x_t0, step.x_t1);
+    let (mesh, a, b) = (step.mesh(), step.x_t0(), step.x_t1());
     let bracket = |mut t: ccdlab::exact::Algebraic| {
         t.refine_to(EXACT_TOI_WIDTH);
         [t.lower_f64(), t.upper_f64()]

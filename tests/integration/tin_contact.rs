@@ -401,7 +401,8 @@ fn check_against_oracle(a: &Step<'_>, b: &Step<'_>) -> MeshContacts {
             assert_ne!((c.a, c.b), (d.a, d.b));
             let nested = |x: &ccdlab::tin_contact::MeshContact,
                           y: &ccdlab::tin_contact::MeshContact| {
-                sub_features(a.mesh, y.a).contains(&x.a) && sub_features(b.mesh, y.b).contains(&x.b)
+                sub_features(a.mesh(), y.a).contains(&x.a)
+                    && sub_features(b.mesh(), y.b).contains(&x.b)
             };
             if nested(c, d) || nested(d, c) {
                 assert_ne!(c.time.clone().compare(&mut d.time.clone()), Ordering::Equal);
