@@ -16,6 +16,20 @@ pub enum DiscreteError {
         /// The value given.
         value: f64,
     },
+    /// A coordinate or size is beyond ±[`crate::discrete::MAX_MAGNITUDE`]
+    /// (`2⁵⁰⁰`), where the detectors' arithmetic could overflow. Rescale the
+    /// units.
+    #[error(
+        "{shape}: {what} has a magnitude {value:e} beyond 2^500 (about 3.3e150), the detectors' range; rescale the units"
+    )]
+    TooLarge {
+        /// The shape.
+        shape: &'static str,
+        /// The parameter, point or matrix part.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
     /// A point or vector has a NaN or infinite coordinate.
     #[error("{shape}: {what} has a non-finite coordinate: {value:?}")]
     NonFinite {
@@ -96,6 +110,15 @@ pub enum DiscreteError {
         /// Samples along y (index `i`).
         rows: usize,
         /// Samples along x (index `j`).
+        cols: usize,
+    },
+    /// `rows × cols` heights are more than can be allocated
+    /// ([`crate::discrete::HeightGrid::from_fn`]).
+    #[error("height grid: {rows}×{cols} samples are more than can be allocated")]
+    GridTooLarge {
+        /// Samples along y.
+        rows: usize,
+        /// Samples along x.
         cols: usize,
     },
     /// The number of heights does not match `rows × cols`.

@@ -12,6 +12,7 @@
 use nalgebra::{Matrix3, Matrix4};
 
 use super::error::DiscreteError;
+use super::shapes::in_range;
 use crate::math::{Real, Vec3};
 
 /// How far from orthonormal the rotation block may be: `max |RᵀR − I|`.
@@ -51,7 +52,9 @@ impl Frame {
     /// # Errors
     /// [`DiscreteError::NonFiniteMatrix`], [`DiscreteError::NotAffine`],
     /// [`DiscreteError::SingularMatrix`] (|det| ≤ [`RIGID_TOLERANCE`]),
-    /// [`DiscreteError::LeftHanded`], [`DiscreteError::NotRigid`].
+    /// [`DiscreteError::LeftHanded`], [`DiscreteError::NotRigid`],
+    /// [`DiscreteError::TooLarge`] (a translation beyond
+    /// [`super::MAX_MAGNITUDE`]).
     pub fn from_matrix(shape: &'static str, m: &Matrix4<Real>) -> Result<Frame, DiscreteError> {
         for row in 0..4 {
             for col in 0..4 {
@@ -84,6 +87,9 @@ impl Frame {
             return Err(DiscreteError::NotRigid { shape, error });
         }
         let translation = Vec3::new(m[(0, 3)], m[(1, 3)], m[(2, 3)]);
+        for c in translation.iter() {
+            in_range(shape, "matrix translation", *c)?;
+        }
         Ok(Frame {
             rotation,
             translation,

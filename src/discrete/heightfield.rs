@@ -90,7 +90,7 @@ impl Element {
     /// An element from 3 or 4 counter-clockwise corners; the plane is taken at
     /// the first corner with normal `(c₁ − c₀) × (c_last − c₀)`. Used for the
     /// flat patch of the broad phase and by tests.
-    pub fn from_corners(
+    pub(crate) fn from_corners(
         cell: (usize, usize),
         kind: ElementKind,
         corners: &[Vec3],
@@ -134,7 +134,7 @@ impl HeightGrid {
         if rows < 2 || cols < 2 {
             return Err(DiscreteError::GridTooSmall { rows, cols });
         }
-        if heights.len() != rows * cols {
+        if rows.checked_mul(cols) != Some(heights.len()) {
             return Err(DiscreteError::GridSizeMismatch {
                 rows,
                 cols,
@@ -188,7 +188,9 @@ impl HeightGrid {
     /// A grid sampled from `f(x, y)` (convenience for scenes and tests).
     ///
     /// # Errors
-    /// As [`HeightGrid::new`] (e.g. `f` returning NaN).
+    /// As [`HeightGrid::new`] (e.g. `f` returning NaN), and
+    /// [`DiscreteError::GridTooLarge`] when `rows × cols` heights cannot be
+    /// allocated.
     pub fn from_fn(
         origin: [Real; 2],
         step: [Real; 2],
@@ -196,7 +198,10 @@ impl HeightGrid {
         cols: usize,
         f: impl Fn(Real, Real) -> Real,
     ) -> Result<HeightGrid, DiscreteError> {
-        let mut heights = Vec::with_capacity(rows * cols);
+        let mut heights = Vec::new();
+        rows.checked_mul(cols)
+            .and_then(|n| heights.try_reserve_exact(n).ok())
+            .ok_or(DiscreteError::GridTooLarge { rows, cols })?;
         for i in 0..rows {
             for j in 0..cols {
                 heights.push(f(
@@ -385,6 +390,17 @@ mod tests {
             HeightGrid::new([0.0, 0.0], [1.0, 1.0], 2, 2, vec![0.0; 3]),
             Err(DiscreteError::GridSizeMismatch { .. })
         ));
+        // A size whose product wraps to the heights' length.
+        assert!(matches!(
+            HeightGrid::new([0.0, 0.0], [1.0, 1.0], 2, (1 << 63) + 2, vec![0.0; 4]),
+            Err(DiscreteError::GridSizeMismatch { .. })
+        ));
+        for (rows, cols) in [(2, (1 << 63) + 2), (1 << 31, 1 << 31)] {
+            assert_eq!(
+                HeightGrid::from_fn([0.0, 0.0], [1.0, 1.0], rows, cols, |_, _| 0.0),
+                Err(DiscreteError::GridTooLarge { rows, cols })
+            );
+        }
         assert!(matches!(
             HeightGrid::new([0.0, 0.0], [1.0, 1.0], 2, 2, vec![0.0, 0.0, Real::NAN, 0.0]),
             Err(DiscreteError::NonFiniteHeight { i: 1, j: 0, .. })

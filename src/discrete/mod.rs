@@ -25,6 +25,6 @@ pub mod sphere_sphere;
 pub use error::DiscreteError;
 pub use frame::Frame;
 pub use heightfield::HeightGrid;
-pub use shapes::{AXIS_UNIT_TOLERANCE, Cuboid, Cylinder, Sphere};
+pub use shapes::{AXIS_UNIT_TOLERANCE, Cuboid, Cylinder, MAX_MAGNITUDE, Sphere};
 pub use sphere_cuboid::sphere_cuboid;
 pub use sphere_sphere::{PositionClass, SphereContact, sphere_sphere};

@@ -15,24 +15,45 @@ use crate::math::{Real, Vec3, is_finite};
 /// and refuses vectors that were never normalised.
 pub const AXIS_UNIT_TOLERANCE: Real = 1.0 / (1u64 << 26) as Real; // 2⁻²⁶ = √(2⁻⁵²) = √ε
 
+/// The largest magnitude of a coordinate or a size the shapes take (`2⁵⁰⁰ ≈
+/// 3.3·10¹⁵⁰`): the detectors' sums, differences, norms and squares of such
+/// values stay finite. Larger ones are refused
+/// ([`DiscreteError::TooLarge`]): rescale the units.
+pub const MAX_MAGNITUDE: Real = f64::from_bits((1023 + 500) << 52);
+
 fn positive(shape: &'static str, what: &'static str, value: Real) -> Result<Real, DiscreteError> {
-    if value.is_finite() && value > 0.0 {
+    if !(value.is_finite() && value > 0.0) {
+        Err(DiscreteError::NonPositive { shape, what, value })
+    } else {
+        in_range(shape, what, value)
+    }
+}
+
+/// `value` if its magnitude is at most [`MAX_MAGNITUDE`].
+pub(super) fn in_range(
+    shape: &'static str,
+    what: &'static str,
+    value: Real,
+) -> Result<Real, DiscreteError> {
+    if value.abs() <= MAX_MAGNITUDE {
         Ok(value)
     } else {
-        Err(DiscreteError::NonPositive { shape, what, value })
+        Err(DiscreteError::TooLarge { shape, what, value })
     }
 }
 
 fn finite_point(shape: &'static str, what: &'static str, p: Vec3) -> Result<Vec3, DiscreteError> {
-    if is_finite(&p) {
-        Ok(p)
-    } else {
-        Err(DiscreteError::NonFinite {
+    if !is_finite(&p) {
+        return Err(DiscreteError::NonFinite {
             shape,
             what,
             value: [p.x, p.y, p.z],
-        })
+        });
     }
+    for c in p.iter() {
+        in_range(shape, what, *c)?;
+    }
+    Ok(p)
 }
 
 /// A sphere: radius `r`, local origin at its centre (Trushin 2015).
@@ -47,7 +68,7 @@ impl Sphere {
     ///
     /// # Errors
     /// A bad matrix (see [`Frame::from_matrix`]) or a radius that is not
-    /// finite and positive.
+    /// finite and positive; a radius beyond [`MAX_MAGNITUDE`].
     pub fn new(m: &Matrix4<Real>, radius: Real) -> Result<Sphere, DiscreteError> {
         Ok(Sphere {
             frame: Frame::from_matrix("sphere", m)?,
@@ -58,7 +79,8 @@ impl Sphere {
     /// A sphere centred at `centre` (identity orientation).
     ///
     /// # Errors
-    /// A non-finite centre or a radius that is not finite and positive.
+    /// A non-finite centre or a radius that is not finite and positive; a
+    /// coordinate or radius beyond [`MAX_MAGNITUDE`].
     pub fn at(centre: Vec3, radius: Real) -> Result<Sphere, DiscreteError> {
         Ok(Sphere {
             frame: Frame::from_translation(finite_point("sphere", "centre", centre)?),
@@ -100,7 +122,8 @@ impl Cuboid {
     /// and height `h`.
     ///
     /// # Errors
-    /// A bad matrix or a size that is not finite and positive.
+    /// A bad matrix or a size that is not finite and positive; a size beyond
+    /// [`MAX_MAGNITUDE`].
     pub fn new(m: &Matrix4<Real>, l: Real, w: Real, h: Real) -> Result<Cuboid, DiscreteError> {
         Ok(Cuboid {
             frame: Frame::from_matrix("box", m)?,
@@ -164,7 +187,7 @@ impl Cylinder {
     /// # Errors
     /// A non-finite centre or axis, a zero axis, an axis whose length is off 1
     /// by more than [`AXIS_UNIT_TOLERANCE`], or a radius or height that is not
-    /// finite and positive.
+    /// finite and positive; a coordinate or size beyond [`MAX_MAGNITUDE`].
     pub fn new(
         centre: Vec3,
         axis: Vec3,

@@ -119,6 +119,27 @@ mod tests {
         Sphere::at(Vec3::new(x, y, z), r).unwrap()
     }
 
+    /// At the edge of the shapes' range the contact stays finite; beyond it
+    /// the sphere is refused (it was a NaN contact).
+    #[test]
+    fn the_largest_spheres_give_a_finite_contact() {
+        use crate::discrete::{DiscreteError, MAX_MAGNITUDE};
+        let m = MAX_MAGNITUDE;
+        // Touching at the origin.
+        let c = sphere_sphere(&s(m, 0.0, 0.0, m), &s(-m, 0.0, 0.0, m)).unwrap();
+        assert_eq!((c.point, c.normal), (Vec3::zeros(), Vec3::x()), "{c:?}");
+        assert_eq!(c.depth, 0.0);
+        for (centre, r) in [(Vec3::repeat(1e308), 1.0), (Vec3::zeros(), 1e308)] {
+            assert!(matches!(
+                Sphere::at(centre, r),
+                Err(DiscreteError::TooLarge {
+                    shape: "sphere",
+                    ..
+                })
+            ));
+        }
+    }
+
     #[test]
     fn fig_1a_centre_outside() {
         // O₁ = (3,0,0), r₁ = 1.5; O₂ = 0, r₂ = 2: P = (2,0,0), N = +x, D = 0.5.

@@ -146,9 +146,16 @@ impl Algebraic {
         }
     }
 
-    /// Refines until the enclosing interval is at most `width` wide.
+    /// Refines until the enclosing interval is at most `width` wide, or the
+    /// number is known exactly. A `width` that is not positive (or NaN)
+    /// refines to the smallest positive double, `2⁻¹⁰⁷⁴`: an irrational
+    /// number never reaches width 0.
     pub fn refine_to(&mut self, width: f64) {
-        let w = Dyadic::from_f64(width.max(0.0));
+        if width == f64::INFINITY {
+            return;
+        }
+        let smallest = f64::from_bits(1);
+        let w = Dyadic::from_f64(if width > 0.0 { width } else { smallest });
         loop {
             let (lo, hi) = self.bounds();
             if hi.sub(lo) <= w || self.as_exact().is_some() {
@@ -332,7 +339,10 @@ impl Algebraic {
 }
 
 /// All roots of `p` in the closed interval `[0, 1]`, in increasing order,
-/// each once. `p` must not be the zero polynomial.
+/// each once.
+///
+/// # Panics
+/// When `p` is the zero polynomial (every point is a root).
 ///
 /// Root isolation runs on `p` itself first: when it finishes within
 /// `DIRECT_VCA_DEPTH` (48) halvings, finds no root at a dyadic point, and ends
@@ -449,6 +459,26 @@ mod tests {
         let mut a = a.clone();
         a.refine_to(1e-12);
         a.lower_f64()
+    }
+
+    /// √½ (irrational) refined to width 0, NaN or a negative width stops at
+    /// the smallest double's width; to +∞ it does not refine.
+    #[test]
+    fn refining_to_no_width_terminates() {
+        let root = || roots_in_unit_interval(&p(&[-1, 0, 2])).remove(0);
+        let before = root();
+        let width = |a: &Algebraic| a.upper_f64() - a.lower_f64();
+        let mut a = root();
+        a.refine_to(f64::INFINITY);
+        assert_eq!(width(&a), width(&before));
+        for w in [0.0, -1.0, f64::NAN] {
+            let mut a = root();
+            a.refine_to(w);
+            let (lo, hi) = a.bounds();
+            assert!(hi.sub(lo) <= Dyadic::from_f64(f64::from_bits(1)), "{w}");
+            assert!(a.lower_f64() <= std::f64::consts::FRAC_1_SQRT_2);
+            assert!(std::f64::consts::FRAC_1_SQRT_2 <= a.upper_f64() + f64::EPSILON);
+        }
     }
 
     #[test]

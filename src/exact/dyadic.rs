@@ -11,6 +11,12 @@ use super::poly::SignOrdering;
 use super::scale::decompose;
 
 /// The number `num / 2^exp`.
+///
+/// Exact: adding or comparing two dyadics first brings them to a common
+/// denominator, shifting one numerator by the difference of their
+/// exponents, so memory and time grow with that difference (in bits). The
+/// crate's own dyadics (doubles, and intervals bisected from them) keep it
+/// below a few thousand bits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dyadic {
     /// Numerator.
@@ -46,6 +52,9 @@ impl Dyadic {
     }
 
     /// The exact value of a finite double.
+    ///
+    /// # Panics
+    /// When `x` is NaN or infinite.
     pub fn from_f64(x: f64) -> Dyadic {
         let (m, e) = decompose(x);
         if e >= 0 {

@@ -209,6 +209,9 @@ impl IntPoly {
     /// skipped (a coefficient of the running remainder is already zero): the
     /// subresultant sequence in [`IntPoly::gcd_up_to_scalar`] divides by
     /// factors that only divide the full-power remainder.
+    ///
+    /// # Panics
+    /// When `d` is the zero polynomial.
     pub fn pseudo_rem(&self, d: &IntPoly) -> IntPoly {
         let dd = d.degree().expect("pseudo-remainder by the zero polynomial");
         let mut r = self.clone();

@@ -10,8 +10,11 @@ use num_bigint::BigInt;
 use num_traits::Zero;
 
 /// Splits a finite double into `(m, e)` with `x = m · 2^e`, `m` odd (or zero).
+///
+/// # Panics
+/// When `x` is NaN or infinite (it has no such form).
 pub fn decompose(x: f64) -> (i64, i32) {
-    debug_assert!(x.is_finite());
+    assert!(x.is_finite(), "decompose: {x} is not a finite double");
     if x == 0.0 {
         return (0, 0);
     }

@@ -149,9 +149,13 @@ impl ConvexDecomposition {
 }
 
 /// Ear-clipping triangulation of a counter-clockwise simple polygon; returns
-/// counter-clockwise index triangles.
+/// counter-clockwise index triangles. Fewer than three vertices have no
+/// ear ([`DecomposeError::NoEar`]).
 pub fn ear_clip(v: &[Vec2]) -> Result<Vec<[usize; 3]>, DecomposeError> {
     let n = v.len();
+    if n < 3 {
+        return Err(DecomposeError::NoEar { remaining: n });
+    }
     let mut prev: Vec<usize> = (0..n).map(|i| (i + n - 1) % n).collect();
     let mut next: Vec<usize> = (0..n).map(|i| (i + 1) % n).collect();
     let mut active = vec![true; n];

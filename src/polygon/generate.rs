@@ -68,12 +68,21 @@ fn angles(rng: &mut Rng, n: usize, jitter: Real) -> Vec<Real> {
 
 /// A random star-shaped simple polygon with `n ≥ 3` vertices around `centre`,
 /// outer radius `r`, spikiness `s ∈ [0, 1)` (0: on a circle, convex).
+///
+/// # Panics
+/// When `centre` is not finite, `r` not finite and positive or `s` not in
+/// `[0, 1)`, or none of 1000 draws is simple (a radius so small that
+/// rounding merges the points).
 pub fn star_polygon(rng: &mut Rng, n: usize, centre: Vec2, r: Real, s: Real) -> Polygon {
+    assert!(
+        centre.iter().all(|c| c.is_finite()) && r.is_finite() && r > 0.0 && (0.0..1.0).contains(&s),
+        "star_polygon: centre {centre:?}, r {r}, s {s} (need a finite centre, r > 0, s in [0, 1))"
+    );
     let n = n.max(3);
     // Edge span < (1 + jitter)·2π/n ≤ π needs jitter < n/2 − 1; for n = 3
     // that is 0.5.
     let jitter = if n == 3 { 0.45 } else { 0.9 };
-    loop {
+    for _ in 0..MAX_DRAWS {
         let pts: Vec<Vec2> = angles(rng, n, jitter)
             .into_iter()
             .map(|a| {
@@ -85,9 +94,20 @@ pub fn star_polygon(rng: &mut Rng, n: usize, centre: Vec2, r: Real, s: Real) -> 
             return p;
         }
     }
+    panic!(
+        "star_polygon: no simple polygon in {MAX_DRAWS} draws (r {r} too small for {n} vertices?)"
+    );
 }
 
+/// Draws of [`star_polygon`] before it gives up: a star-shaped draw is
+/// simple unless rounding merges or crosses its points, which happens only
+/// at radii near the underflow range.
+const MAX_DRAWS: usize = 1000;
+
 /// A random convex polygon with `n ≥ 3` vertices on the circle of radius `r`.
+///
+/// # Panics
+/// As [`star_polygon`].
 pub fn convex_polygon(rng: &mut Rng, n: usize, centre: Vec2, r: Real) -> Polygon {
     star_polygon(rng, n, centre, r, 0.0)
 }
@@ -109,6 +129,9 @@ pub struct PairLayout {
 /// A random pair: `a` (star, radius 1, at the origin) and `b` (radius
 /// uniform in `[0.15, 1)`) with its centre uniform in the disc of radius
 /// `1 + r_b`, so pairs range from nested through crossing to disjoint.
+///
+/// # Panics
+/// When `layout.spikiness` is not in `[0, 1)` ([`star_polygon`]).
 pub fn random_pair(rng: &mut Rng, layout: PairLayout) -> (Polygon, Polygon) {
     let a = star_polygon(rng, layout.n_a, Vec2::zeros(), 1.0, layout.spikiness);
     let r_b = rng.range(0.15, 1.0);
@@ -125,6 +148,9 @@ pub fn random_pair(rng: &mut Rng, layout: PairLayout) -> (Polygon, Polygon) {
 /// (radius uniform in `[0.5, 1)`) centred uniformly in the disc of radius
 /// 0.8 around `a`'s centre, redrawn until they intersect. The workload of a
 /// collision-*resolution* timing.
+///
+/// # Panics
+/// As [`random_pair`].
 pub fn overlapping_pair(rng: &mut Rng, layout: PairLayout) -> (Polygon, Polygon) {
     loop {
         let a = star_polygon(rng, layout.n_a, Vec2::zeros(), 1.0, layout.spikiness);
@@ -158,6 +184,21 @@ mod tests {
         assert_eq!(p, q);
         assert_eq!(p.0.len(), 12);
         assert_eq!(p.1.len(), 7);
+    }
+
+    #[test]
+    fn parameters_that_allow_no_polygon_panic_rather_than_hang() {
+        for (r, s) in [
+            (Real::NAN, 0.5),
+            (0.0, 0.5),
+            (-1.0, 0.5),
+            (1.0, Real::NAN),
+            (1.0, 1.0),
+        ] {
+            let draw =
+                std::panic::catch_unwind(|| star_polygon(&mut Rng::new(3), 8, Vec2::zeros(), r, s));
+            assert!(draw.is_err(), "r {r}, s {s}");
+        }
     }
 
     #[test]

@@ -119,6 +119,11 @@ fn crossing(p0: Vec2, p1: Vec2, q0: Vec2, q1: Vec2) -> Option<Vec2> {
 /// The minimum translation of the polygon decomposed as `a` that separates it
 /// from the polygon decomposed as `b` (interiors disjoint; touching allowed).
 /// Zero when the interiors do not overlap.
+///
+/// A slow oracle for small polygons: it builds a hull for every pair of
+/// pieces (memory in `P_a · P_b` hulls of up to `k_a · k_b` points) and
+/// tests every candidate point against every hull (module doc, *Cost*; the
+/// command line caps it at 1024 vertices).
 pub fn minimum_translation(a: &ConvexDecomposition, b: &ConvexDecomposition) -> Vec2 {
     minimum_translation_from(a, b, Vec2::zeros())
 }

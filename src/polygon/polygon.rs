@@ -90,6 +90,8 @@ pub struct Polygon {
 
 impl Polygon {
     /// Validates `vertices` (in either orientation) as a simple polygon.
+    /// The simplicity check compares every pair of edges: time quadratic in
+    /// the vertex count (the command line caps polygons at 4096 vertices).
     pub fn new(vertices: Vec<Vec2>) -> Result<Polygon, PolygonError> {
         let n = vertices.len();
         if n < 3 {

@@ -90,16 +90,20 @@ pub fn boundaries_meet(a: &[Vec2], b: &[Vec2]) -> bool {
     })
 }
 
-/// The exact relation of two closed simple polygons given as vertex loops.
+/// The exact relation of two closed simple polygons given as vertex loops
+/// (an empty loop is no region: disjoint from everything).
 pub fn relation(a: &[Vec2], b: &[Vec2]) -> Relation {
+    let (Some(&a0), Some(&b0)) = (a.first(), b.first()) else {
+        return Relation::Disjoint;
+    };
     if boundaries_meet(a, b) {
         return Relation::BoundariesMeet;
     }
     // Boundaries disjoint: containment is all-or-nothing, one vertex decides.
-    if point_in_polygon(b[0], a) == Containment::Inside {
+    if point_in_polygon(b0, a) == Containment::Inside {
         return Relation::SecondInsideFirst;
     }
-    if point_in_polygon(a[0], b) == Containment::Inside {
+    if point_in_polygon(a0, b) == Containment::Inside {
         return Relation::FirstInsideSecond;
     }
     Relation::Disjoint

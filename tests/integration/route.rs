@@ -95,7 +95,7 @@ fn first_contact_where_expected_in_each_vertex_form() {
     let c = land_at(5.0, 5.3);
     assert_eq!(c.contacts.len(), 1);
     assert_eq!(c.contacts[0].form, Form::VertexEdge);
-    let e = terrain.mesh.find_edge(vid(5, 5), vid(6, 5)).unwrap();
+    let e = terrain.mesh().find_edge(vid(5, 5), vid(6, 5)).unwrap();
     assert_eq!(c.contacts[0].b, Feature::Edge(e));
     // On a grid vertex: vertex–vertex, found by every face pair around it.
     let c = land_at(5.0, 5.0);
@@ -106,7 +106,7 @@ fn first_contact_where_expected_in_each_vertex_form() {
     // On a cell diagonal (x + y = 11): vertex–edge with the diagonal.
     let c = land_at(5.5, 5.5);
     assert_eq!(c.contacts[0].form, Form::VertexEdge);
-    let e = terrain.mesh.find_edge(vid(5, 6), vid(6, 5)).unwrap();
+    let e = terrain.mesh().find_edge(vid(5, 6), vid(6, 5)).unwrap();
     assert_eq!(c.contacts[0].b, Feature::Edge(e));
 }
 

@@ -82,7 +82,10 @@ pub fn cylinder_aabb(cyl: &Cylinder, eps_vertical: Real, slack: Real) -> Aabb {
         );
         (c - e, c + e)
     };
-    let widen = half * eps_vertical.sqrt() + slack;
+    // A negative or NaN `ε` never counts as vertical (above) and widens by
+    // nothing: `max` maps both to 0 (a NaN widening would make the box
+    // miss every cell).
+    let widen = half * eps_vertical.max(0.0).sqrt() + slack;
     let w = Vec3::repeat(widen);
     Aabb {
         min: lo - w,
@@ -141,6 +144,10 @@ mod tests {
         let b = cylinder_aabb(&cyl, 0.0, 0.0);
         assert!((b.max - Vec3::new(1.4, 1.0, 1.4)).norm() < 1e-15);
         assert!((b.min + Vec3::new(1.4, 1.0, 1.4)).norm() < 1e-15);
+        // A negative or NaN ε is ε = 0, not a NaN box that misses every cell.
+        for eps in [-1.0, Real::NAN] {
+            assert_eq!(cylinder_aabb(&cyl, eps, 0.0), b, "{eps}");
+        }
         // Vertical guard.
         let cyl = Cylinder::new(Vec3::zeros(), Vec3::z(), 1.0, 2.0).unwrap();
         let b = cylinder_aabb(&cyl, 1e-12, 0.0);

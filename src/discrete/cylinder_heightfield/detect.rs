@@ -22,7 +22,8 @@ use crate::math::{Real, Vec3, gamma};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
     /// `ε` of the broad-phase Algorithm: `|v_z² − 1| ≤ ε` means a vertical
-    /// axis. Default `γ₄` (the rounding of `v_z²` for a unit `v`).
+    /// axis. Default `γ₄` (the rounding of `v_z²` for a unit `v`). A negative
+    /// or NaN value means no axis counts as vertical.
     pub eps_vertical: Real,
     /// `ε_H`: a range with `|H_max − H_min| ≤ ε_H` is a flat patch, tested as
     /// one plane at `H_max` (conservative). Default 0: exactly equal heights.

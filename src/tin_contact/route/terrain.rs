@@ -59,12 +59,22 @@ pub(super) fn out_of_range_message(value: Real) -> String {
 #[derive(Debug, Clone)]
 pub struct Tin {
     /// Topology.
-    pub mesh: TriMesh,
+    pub(crate) mesh: TriMesh,
     /// Vertex positions.
-    pub positions: Vec<Vec3>,
+    pub(crate) positions: Vec<Vec3>,
 }
 
 impl Tin {
+    /// The topology.
+    pub fn mesh(&self) -> &TriMesh {
+        &self.mesh
+    }
+
+    /// The vertex positions, one per vertex of [`Tin::mesh`].
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+
     /// A TIN from positions and triangles; `role` (`terrain`, `object`) and
     /// `path` name it in errors (no faces, out-of-range or repeated
     /// indices, non-finite coordinates or ones beyond ±[`MAX_COORDINATE`]).
@@ -365,6 +375,11 @@ fn sample_count(rows: usize, cols: usize) -> Result<usize, String> {
 /// A vertical lookup of a TIN's surface: the highest point of the mesh
 /// above `(x, y)`. Faces are bucketed on a uniform grid over their xy
 /// bounding boxes. For plots and profiles only (floating point).
+///
+/// The grid has about one cell per face (at most 1024 × 1024), coarsened
+/// until the faces' entries number at most [`SurfaceLookup::MAX_ENTRIES_PER_FACE`]
+/// per face: long slivers, each of whose boxes covers much of the terrain,
+/// would otherwise cost memory in faces × cells.
 #[derive(Debug, Clone)]
 pub struct SurfaceLookup {
     lo: [Real; 2],
@@ -374,47 +389,84 @@ pub struct SurfaceLookup {
     tris: Vec<[Vec3; 3]>,
 }
 
+/// A grid of `side × side` cells over `lo..hi`, and the cell of a coordinate.
+struct Grid {
+    lo: [Real; 2],
+    cell: [Real; 2],
+    side: usize,
+}
+
+impl Grid {
+    fn new(lo: [Real; 2], hi: [Real; 2], side: usize) -> Grid {
+        let cell = [0, 1].map(|d| ((hi[d] - lo[d]) / side as Real).max(Real::MIN_POSITIVE));
+        Grid { lo, cell, side }
+    }
+
+    /// The cells `[first, last]` along axis `d` that `[x0, x1]` meets.
+    fn span(&self, x0: Real, x1: Real, d: usize) -> [usize; 2] {
+        let index = |x: Real| {
+            let k = ((x - self.lo[d]) / self.cell[d]).floor();
+            (k.max(0.0) as usize).min(self.side - 1)
+        };
+        [index(x0), index(x1)]
+    }
+}
+
 impl SurfaceLookup {
+    /// The most bucket entries per face the grid is coarsened to (see the
+    /// type's doc).
+    pub const MAX_ENTRIES_PER_FACE: usize = 16;
+
     /// Buckets the faces of `tin`.
     pub fn new(tin: &Tin) -> SurfaceLookup {
         let (lo, hi) = tin.bounds();
+        let (lo, hi) = ([lo.x, lo.y], [hi.x, hi.y]);
         let nf = tin.mesh.num_faces().max(1);
-        let side = ((nf as Real).sqrt().ceil() as usize).clamp(1, 1024);
-        let n = [side, side];
-        let cell = [
-            ((hi.x - lo.x) / side as Real).max(Real::MIN_POSITIVE),
-            ((hi.y - lo.y) / side as Real).max(Real::MIN_POSITIVE),
-        ];
-        let mut buckets = vec![Vec::new(); side * side];
         let tris: Vec<[Vec3; 3]> = tin
             .mesh
             .faces()
             .iter()
             .map(|f| f.map(|v| tin.positions[v as usize]))
             .collect();
-        let index = |x: Real, d: usize| -> usize {
-            let k = ((x - [lo.x, lo.y][d]) / cell[d]).floor();
-            (k.max(0.0) as usize).min(n[d] - 1)
-        };
-        for (f, t) in tris.iter().enumerate() {
-            let (x0, x1) = (
-                t.iter().map(|p| p.x).fold(Real::INFINITY, Real::min),
-                t.iter().map(|p| p.x).fold(Real::NEG_INFINITY, Real::max),
-            );
-            let (y0, y1) = (
-                t.iter().map(|p| p.y).fold(Real::INFINITY, Real::min),
-                t.iter().map(|p| p.y).fold(Real::NEG_INFINITY, Real::max),
-            );
-            for i in index(y0, 1)..=index(y1, 1) {
-                for j in index(x0, 0)..=index(x1, 0) {
-                    buckets[i * n[0] + j].push(f as u32);
+        let boxes: Vec<[[Real; 2]; 2]> = tris
+            .iter()
+            .map(|t| {
+                [0, 1].map(|d| {
+                    let c = t.map(|p| p[d]);
+                    [c[0].min(c[1]).min(c[2]), c[0].max(c[1]).max(c[2])]
+                })
+            })
+            .collect();
+        let spans =
+            |grid: &Grid, b: &[[Real; 2]; 2]| [0, 1].map(|d| grid.span(b[d][0], b[d][1], d));
+        let mut grid = Grid::new(lo, hi, ((nf as Real).sqrt().ceil() as usize).clamp(1, 1024));
+        while grid.side > 1 {
+            let entries: usize = boxes
+                .iter()
+                .map(|b| {
+                    let [[x0, x1], [y0, y1]] = spans(&grid, b);
+                    (x1 - x0 + 1) * (y1 - y0 + 1)
+                })
+                .sum();
+            if entries <= Self::MAX_ENTRIES_PER_FACE * nf {
+                break;
+            }
+            grid = Grid::new(lo, hi, grid.side / 2);
+        }
+        let side = grid.side;
+        let mut buckets = vec![Vec::new(); side * side];
+        for (f, b) in boxes.iter().enumerate() {
+            let [[x0, x1], [y0, y1]] = spans(&grid, b);
+            for i in y0..=y1 {
+                for j in x0..=x1 {
+                    buckets[i * side + j].push(f as u32);
                 }
             }
         }
         SurfaceLookup {
-            lo: [lo.x, lo.y],
-            cell,
-            n,
+            lo,
+            cell: grid.cell,
+            n: [side, side],
             buckets,
             tris,
         }
@@ -478,6 +530,36 @@ mod tests {
         assert_eq!(look.height(-0.5, 2.25), Some(-2.5));
         assert!(look.height(-0.9, 2.05).is_some());
         assert_eq!(look.height(5.0, 5.0), None);
+    }
+
+    /// Slivers whose boxes each cover the whole terrain: the grid coarsens
+    /// until the entries are bounded per face (they would be faces × cells,
+    /// about `n²`), and the lookup still finds each sliver's height.
+    #[test]
+    fn slivers_keep_the_lookup_small() {
+        let n = 2000u32;
+        let mut positions = Vec::new();
+        for k in 0..n {
+            let z = f64::from(k);
+            let y = 1.0 - 1e-7 * f64::from(k + 1);
+            positions.extend([
+                Vec3::new(0.0, 0.0, z),
+                Vec3::new(1.0, 1.0, z),
+                Vec3::new(1.0, y, z),
+            ]);
+        }
+        let faces = (0..n).map(|k| [3 * k, 3 * k + 1, 3 * k + 2]).collect();
+        let tin = Tin::new("terrain", Path::new("slivers.obj"), positions, faces).unwrap();
+        let look = SurfaceLookup::new(&tin);
+        let entries: usize = look.buckets.iter().map(Vec::len).sum();
+        assert!(
+            entries <= SurfaceLookup::MAX_ENTRIES_PER_FACE * n as usize,
+            "{entries}"
+        );
+        // Just below the diagonal near (1, 1), inside every sliver wider
+        // than the point's offset: the topmost of them.
+        let h = look.height(0.999_999_9, 0.999_999_9 - 1e-8).unwrap();
+        assert!(h >= f64::from(n - 1) - 1e-6, "{h}");
     }
 
     #[test]

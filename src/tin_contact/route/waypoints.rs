@@ -130,7 +130,19 @@ impl Route {
                     }
                     times.push(*t);
                 }
-                (false, None) => times.push(distances[k] / speed),
+                (false, None) => {
+                    let t = distances[k] / speed;
+                    if !t.is_finite() {
+                        return Err(RouteError::OutOfRange {
+                            path: path(),
+                            element: format!("waypoint {k} (line {line})"),
+                            message: format!(
+                                "the time to reach it at speed {speed} overflows; give a larger speed"
+                            ),
+                        });
+                    }
+                    times.push(t);
+                }
                 _ => {
                     return Err(RouteError::BadTime {
                         path: path(),
@@ -301,6 +313,12 @@ mod tests {
         assert!(matches!(e, RouteError::BadTime { waypoint: 1, .. }), "{e}");
         let e = Route::parse(p(), "0 0 0 1\n1 0 0 1\n", 1.0).unwrap_err();
         assert!(e.to_string().contains("does not increase"), "{e}");
+        // A speed so small that the times overflow.
+        let e = Route::parse(p(), "0 0 0\n# far\n1 0 0\n", 1e-320).unwrap_err();
+        assert!(
+            matches!(&e, RouteError::OutOfRange { element, .. } if element == "waypoint 1 (line 3)"),
+            "{e}"
+        );
         let e = Route::parse_inline("0,0,0;inf,0,0", 1.0).unwrap_err();
         assert!(e.to_string().contains("<inline>"), "{e}");
         // Coordinates whose route length overflowed ("invalid route: its
