@@ -184,6 +184,8 @@
 //! | `tin-contact` | `tin_contact`: contact forms of moving TINs, the route over terrain | |
 
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, Cargo.toml's metadata) labels feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 /// The nalgebra whose `Vector3<f64>` is [`math::Vec3`], the type of every
 /// position the library takes: a crate that builds its frames with it needs

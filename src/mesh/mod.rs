@@ -13,5 +13,7 @@ pub use frame::{Step, check_finite, check_frame};
 pub use obj::{parse_obj, read_obj, write_obj};
 pub use ply::{parse_ply, read_ply, write_ply};
 pub(crate) use read::first_face_difference;
-pub use read::{MeshData, MeshFormat, check_same_topology, read_frame, read_mesh, read_step};
+pub use read::{
+    MeshData, MeshFormat, check_same_topology, read_frame, read_frame_mesh, read_mesh, read_step,
+};
 pub use trimesh::{Feature, NO_OWNER, TriMesh, check_faces, check_mesh};

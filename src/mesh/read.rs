@@ -98,6 +98,17 @@ pub fn read_step(
     Ok((mesh, m0.positions, m1.positions))
 }
 
+/// Reads one frame ([`read_frame`]: checked on its own, the file named in
+/// every error) and builds its topology: the mesh and the positions that
+/// [`crate::pipeline::intersections()`] and [`crate::pipeline::proximity()`]
+/// take, as [`read_step`] reads a step's.
+pub fn read_frame_mesh(path: &Path) -> Result<(TriMesh, Vec<Vec3>), MeshError> {
+    let frame = read_frame(path)?;
+    let mesh = TriMesh::with_edges(frame.positions.len(), frame.faces, &frame.edges)
+        .map_err(|e| e.in_file(path))?;
+    Ok((mesh, frame.positions))
+}
+
 /// Reads one frame and checks it on its own (faces, edges and finite
 /// coordinates), naming the file in every error, and the line of a
 /// non-finite coordinate in a text file. A file with no faces and no edges

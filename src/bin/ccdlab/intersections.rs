@@ -8,8 +8,10 @@ use std::time::Instant;
 
 use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::harness::stamp::Stamp;
-use ccdlab::mesh::{TriMesh, read_frame};
+use ccdlab::mesh::{TriMesh, read_frame_mesh};
 use ccdlab::pipeline::{Intersections, intersections_with};
+
+use crate::frame_line::frame_line;
 
 /// Arguments of `ccdlab intersections`.
 #[derive(Debug, clap::Args)]
@@ -38,13 +40,11 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             .map_err(|e| format!("--pairs {}: {e}", path.display()))?;
     }
     let pool = crate::pipeline_args::thread_pool(args.threads)?;
-    let frame = read_frame(&args.frame)?;
-    let mesh = TriMesh::with_edges(frame.positions.len(), frame.faces, &frame.edges)
-        .map_err(|e| e.in_file(&args.frame))?;
+    let (mesh, x) = read_frame_mesh(&args.frame)?;
     let start = Instant::now();
     // The pairs are kept only to be written.
     let collect = args.pairs.is_some();
-    let found = pool.install(|| intersections_with(&mesh, &frame.positions, collect, None))?;
+    let found = pool.install(|| intersections_with(&mesh, &x, collect, None))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(path) = &args.pairs {
         write_pairs(path, &mesh, &found)?;
@@ -67,12 +67,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         println!(
-            "{}: {} V, {} E, {} F; {} threads",
-            args.frame.display(),
-            mesh.num_vertices(),
-            mesh.num_edges(),
-            mesh.num_faces(),
-            pool.current_num_threads()
+            "{}",
+            frame_line(&args.frame, &mesh, pool.current_num_threads())
         );
         println!(
             "edges through triangles: {}; touching pairs: {vf} vertex-face, {ee} edge-edge, {ve} point-edge, {vv} point-point; {:.2} ms",

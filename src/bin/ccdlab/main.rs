@@ -8,6 +8,7 @@ mod candidates;
 mod choices;
 mod counts_table;
 mod discrete;
+mod frame_line;
 mod generate;
 mod intersections;
 mod limits;

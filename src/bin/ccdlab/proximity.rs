@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::harness::stamp::Stamp;
-use ccdlab::mesh::{TriMesh, read_frame};
+use ccdlab::mesh::read_frame_mesh;
 use ccdlab::pipeline::{Bodies, Proximity, ProximityOptions, proximity_with};
 
 use crate::choices::Switch;
+use crate::frame_line::frame_line;
 use crate::pipeline_args::listing_error;
 
 /// Arguments of `ccdlab proximity`.
@@ -55,9 +56,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             .map_err(|e| format!("--pairs {}: {e}", path.display()))?;
     }
     let pool = crate::pipeline_args::thread_pool(args.threads)?;
-    let frame = read_frame(&args.frame)?;
-    let mesh = TriMesh::with_edges(frame.positions.len(), frame.faces, &frame.edges)
-        .map_err(|e| e.in_file(&args.frame))?;
+    let (mesh, x) = read_frame_mesh(&args.frame)?;
     let options = ProximityOptions {
         // The pairs are kept only to be written.
         collect_pairs: args.pairs.is_some(),
@@ -65,11 +64,11 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     };
     let start = Instant::now();
     let found = pool
-        .install(|| proximity_with(&mesh, &frame.positions, args.distance, &options, None))
+        .install(|| proximity_with(&mesh, &x, args.distance, &options, None))
         .map_err(|e| listing_error(e, "without --pairs, `ccdlab proximity` counts them"))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(path) = &args.pairs {
-        let distances = pool.install(|| found.distances(&mesh, &frame.positions));
+        let distances = pool.install(|| found.distances(&mesh, &x));
         write_pairs(path, &found, &distances)?;
     }
     let (vf, ee) = (found.report.vf.colliding, found.report.ee.colliding);
@@ -92,12 +91,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         println!(
-            "{}: {} V, {} E, {} F; {} threads",
-            args.frame.display(),
-            mesh.num_vertices(),
-            mesh.num_edges(),
-            mesh.num_faces(),
-            pool.current_num_threads()
+            "{}",
+            frame_line(&args.frame, &mesh, pool.current_num_threads())
         );
         println!(
             "pairs within {:?}: {vf} vertex-face, {ee} edge-edge, {ve} point-edge, {vv} point-point; {:.2} ms",
