@@ -11,6 +11,7 @@ mod bvh;
 mod bvh_build;
 mod bvh_descent;
 mod bvh_edge_face;
+mod bvh_feature_level;
 mod bvh_refit;
 mod bvh_traverse;
 mod bvh_validate;
