@@ -45,7 +45,10 @@
 //! - **Exact.** With the default solver ([`narrow_phase::Solver::Exact`]) a
 //!   step reports exactly the pairs that touch (or come within
 //!   `min_distance`) at some `t ∈ [0, 1]` on the straight paths between the
-//!   two frames' doubles: no false negative, no false positive. The filters
+//!   two frames' doubles, of the pairs it tests (all but those that share a
+//!   vertex, and those within a body that [`pipeline::PipelineConfig::bodies`]
+//!   says does not collide with itself): no false negative, no false
+//!   positive. The filters
 //!   cull a pair only when it is provably apart under floating-point
 //!   rounding; every finite coordinate is accepted, and where the fast
 //!   paths' error bounds do not hold (coordinates far from 1 in magnitude,
@@ -64,9 +67,9 @@
 //!   `f32` coordinates (PLY `float`) are widened exactly to `f64`. The single
 //!   queries answer `None` for a non-finite coordinate.
 //!
-//! Build with optimizations: a debug build runs the pipeline some fifty
-//! times slower (a dependent crate can set `opt-level = 3` for `ccdlab` in
-//! its dev profile, as the README shows).
+//! Build with optimizations: a debug build runs the pipeline many times
+//! slower (a dependent crate can optimize `ccdlab` alone in its dev
+//! profile, as the README shows).
 //!
 //! ## Use
 //!

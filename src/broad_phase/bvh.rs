@@ -487,7 +487,8 @@ pub enum BroadPhaseError {
         edge: usize,
     },
     /// A frame of the step holds another number of positions than its mesh
-    /// has vertices (a [`Step`] built from its fields, not by [`Step::new`]).
+    /// has vertices: a safeguard, since [`Step::new`], the only way to make
+    /// a [`Step`], refuses such frames.
     #[error("the step's positions at t = {time} are {found}, its mesh has {expected} vertices")]
     FrameLength {
         /// 0 or 1.

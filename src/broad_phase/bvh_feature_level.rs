@@ -4,7 +4,8 @@
 //! down to the candidate pairs.
 //!
 //! **What is emitted.** For every pair of distinct leaves `A`, `B` reached
-//! (below), with `f_A`, `f_B` their faces: `(v, f_B)` for every vertex `v`
+//! (`bvh_traverse`'s module doc: which, and why the output is exactly the
+//! brute-force set), with `f_A`, `f_B` their faces: `(v, f_B)` for every vertex `v`
 //! owned by `A` with `BV(v) ∩ BV(f_B) ≠ ∅` and `v` not a corner of `f_B`;
 //! symmetrically `(u, f_A)` for `u` owned by `B`; and `(e, e')` for every edge
 //! `e` owned by `A` and `e'` owned by `B` whose k-DOPs overlap and which share

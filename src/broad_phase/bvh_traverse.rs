@@ -146,11 +146,12 @@ pub(super) struct Scratch {
     pub(super) cluster: Vec<u32>,
     /// Those of the next cluster (gathered together with the current).
     pub(super) cluster_next: Vec<u32>,
-    /// The partners' owned vertex slots and edge slots (see `features`).
+    /// The partners' owned vertex slots and edge slots (see
+    /// `bvh_feature_level::features`).
     pub(super) vslots: Vec<u32>,
     pub(super) eslots: Vec<u32>,
     /// Feature pairs of the current query that pass the outer test (see
-    /// `features`).
+    /// `bvh_feature_level::features`).
     pub(super) hits: Vec<u64>,
     pub(super) vf: Vec<VfPair>,
     pub(super) vf_len: usize,

@@ -304,6 +304,36 @@ mod tests {
         ));
     }
 
+    /// Beyond `MAX_MAGNITUDE`, through each constructor's checks.
+    #[test]
+    fn magnitudes_beyond_the_range_are_refused() {
+        let big = 2.0 * MAX_MAGNITUDE;
+        let far = Vec3::new(0.0, big, 0.0);
+        let mut shifted = Matrix4::identity();
+        shifted[(2, 3)] = -big;
+        let too_large = |r: Result<(), DiscreteError>, what: &str| {
+            assert!(
+                matches!(&r, Err(DiscreteError::TooLarge { what: w, .. }) if *w == what),
+                "{r:?}"
+            );
+        };
+        too_large(Sphere::new(&shifted, 1.0).map(drop), "matrix translation");
+        too_large(
+            Cuboid::new(&shifted, 1.0, 1.0, 1.0).map(drop),
+            "matrix translation",
+        );
+        let id = Matrix4::identity();
+        too_large(Cuboid::new(&id, 1.0, big, 1.0).map(drop), "half-width w");
+        too_large(Cylinder::new(far, Vec3::z(), 1.0, 1.0).map(drop), "centre");
+        too_large(
+            Cylinder::new(Vec3::zeros(), Vec3::z(), 1.0, big).map(drop),
+            "height",
+        );
+        // At the bound itself, accepted.
+        let m = MAX_MAGNITUDE;
+        assert!(Cylinder::new(Vec3::repeat(m), Vec3::z(), m, m).is_ok());
+    }
+
     #[test]
     fn box_centre_follows_the_local_z_axis() {
         // Box lying on its side: local z = world x.

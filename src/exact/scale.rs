@@ -34,6 +34,9 @@ pub fn decompose(x: f64) -> (i64, i32) {
 }
 
 /// The integers `x_i / 2^E` for the common exponent `E = min e_i`.
+///
+/// # Panics
+/// When an `x_i` is NaN or infinite ([`decompose`]).
 pub fn to_common_scale<const N: usize>(xs: &[f64; N]) -> [BigInt; N] {
     let parts = xs.map(decompose);
     let e_min = parts

@@ -52,15 +52,16 @@ use super::scalar::{UNIT_ROUNDOFF, Vec3, each3};
 pub const FILTER_LSB_MIN: i32 = -140;
 /// Largest coordinate magnitude of the filtered paths (`2²⁰⁰`). Not an input
 /// limit: the solvers decide larger (finite) coordinates exactly, on the
-/// slower exact path, and the filters pass them on.
+/// slower exact path, and the filters cull such pairs only by bounds that
+/// hold there.
 pub const FILTER_MAX_MAGNITUDE: f64 = f64::from_bits((1023 + 200) << 52);
 
 /// `true` when `x` is zero, or a multiple of `2⁻¹⁴⁰` with `|x| ≤ 2²⁰⁰`: the
 /// range where the filtered paths' rounding bounds hold (no product of
 /// differences underflows or overflows; docs/design.md §8, the
 /// [`design`](crate::design) page). Every double in `[2⁻⁸⁷, 2²⁰⁰]` is in it.
-/// Not an input limit: outside it the filters pass a pair on and the
-/// solvers take the exact path. NaN and infinities are outside.
+/// Not an input limit: outside it the filters cull a pair only by bounds
+/// that hold there, and the solvers take the exact path. NaN and infinities are outside.
 #[inline]
 pub fn in_filter_range(x: f64) -> bool {
     if x == 0.0 {

@@ -35,6 +35,10 @@ pub const LSB: i32 = -576;
 /// 1986; Neal 2015): its exact sign, zero included, without big integers or
 /// allocation. Terms outside that range are refused ([`ExactSum::add`]
 /// returns `false`), never rounded (docs/design.md §8, "Exact sums").
+/// Products ([`ExactSum::add_product`]) are exact for factors formed from
+/// inputs in [`super::in_filter_range`], as every caller's are: there no
+/// partial product underflows. Outside it a product whose error term
+/// underflows would be lost without the sum being marked inexact.
 #[derive(Clone, Debug)]
 pub struct ExactSum {
     limbs: [i64; LIMBS],
@@ -99,7 +103,8 @@ impl ExactSum {
     }
 
     /// Adds `sign · Π factors` exactly, each factor an exact two-term sum
-    /// `(hi, lo)` (as from [`two_sum`]). At most four factors.
+    /// `(hi, lo)` (as from [`two_sum`]) of differences of inputs in
+    /// [`super::in_filter_range`] (the type's doc). At most four factors.
     pub fn add_product(&mut self, sign: f64, factors: &[(f64, f64)]) {
         debug_assert!(factors.len() <= 4);
         // 128 terms suffice only because the sign is ±1 (one term to start).

@@ -36,9 +36,10 @@ pub fn check_frame(mesh: &TriMesh, x: &[Vec3], frame: &'static str) -> Result<()
 /// One step of a deforming mesh: every vertex moves linearly from `x_t0` to
 /// `x_t1` over `t ∈ [0, 1]`.
 ///
-/// Made only by [`Step::new`], so every `Step` holds two frames of its
-/// mesh's vertex count with finite coordinates: what the BVH, the filters
-/// and the solvers take without checking again.
+/// Made outside the crate only by [`Step::new`] (and inside it only from
+/// checked frames), so every `Step` holds two frames of its mesh's vertex
+/// count with finite coordinates: what the BVH, the filters and the solvers
+/// take without checking again.
 #[derive(Debug, Clone, Copy)]
 pub struct Step<'a> {
     /// Topology, shared by both frames.

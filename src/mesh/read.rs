@@ -80,11 +80,13 @@ fn read_mesh_located(path: &Path) -> Result<(MeshData, Option<usize>), MeshError
 /// Each frame is checked on its own first, and a fault is reported against
 /// the file that has it: faces and edges (at least one of them,
 /// [`MeshError::NoFaces`]; [`check_mesh`]: indices in range, three distinct
-/// corners, two distinct ends; no face repeated, [`MeshError::RepeatedFace`]) and
+/// corners, two distinct ends) and
 /// finite coordinates ([`MeshError::NonFinite`]). Then the second frame must
 /// hold as many vertices as the first ([`MeshError::VertexCountMismatch`]),
 /// the same faces ([`MeshError::FaceMismatch`]) and the same edges
-/// ([`MeshError::EdgeMismatch`]), reported against the second file.
+/// ([`MeshError::EdgeMismatch`]), reported against the second file. Last,
+/// building the topology refuses a face with the corners of an earlier one
+/// ([`MeshError::RepeatedFace`]), reported against the first file.
 pub fn read_step(
     path_t0: &Path,
     path_t1: &Path,
@@ -182,6 +184,27 @@ fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::Scratch;
+
+    /// One frame and its topology; a repeated face is named in the file.
+    #[test]
+    fn read_frame_mesh_builds_the_topology_and_names_the_file() {
+        let dir = Scratch::new("read-frame-mesh");
+        let square = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n";
+        let (mesh, x) = read_frame_mesh(&dir.file("square.obj", square)).unwrap();
+        assert_eq!(
+            (mesh.num_vertices(), mesh.num_faces(), mesh.num_edges()),
+            (4, 2, 5)
+        );
+        assert_eq!(x[2], Vec3::new(1.0, 1.0, 0.0));
+        let twice = dir.file("twice.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 2 3 1\n");
+        let e = read_frame_mesh(&twice).unwrap_err();
+        assert!(
+            matches!(e.innermost(), MeshError::RepeatedFace { .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("twice.obj"), "{e}");
+    }
 
     #[test]
     fn extensions_are_case_insensitive_and_unknown_ones_refused() {

@@ -27,6 +27,9 @@ use crate::exact::{SignOrdering, to_common_scale};
 use crate::math::{BoundedVec3, Vec3, all_in_filter_range};
 
 /// The exact sign of `det[a − d, b − d, c − d]`.
+///
+/// # Panics
+/// When a coordinate is NaN or infinite (it has no exact value).
 pub fn orient3d(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> Ordering {
     if all_in_filter_range(&[a, b, c, d]) {
         let ad = BoundedVec3::difference(a, d);
@@ -40,6 +43,9 @@ pub fn orient3d(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> Ordering {
 }
 
 /// [`orient3d`] in big integers only (the reference of the filter).
+///
+/// # Panics
+/// When a coordinate is NaN or infinite (it has no exact value).
 pub fn orient3d_exact(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> Ordering {
     let mut xs = [0.0; 12];
     for (k, p) in [a, b, c, d].iter().enumerate() {
@@ -60,6 +66,9 @@ pub fn orient3d_exact(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> Ordering {
 /// inside the three edges (the three orientations `orient3d(p, q, x_k,
 /// x_{k+1})` non-zero and of one sign). A triangle with zero area has no
 /// relative interior and is never pierced.
+///
+/// # Panics
+/// When a coordinate is NaN or infinite (it has no exact value).
 pub fn segment_pierces_triangle(p: &Vec3, q: &Vec3, x: [&Vec3; 3]) -> bool {
     let sp = orient3d(x[0], x[1], x[2], p);
     let sq = orient3d(x[0], x[1], x[2], q);

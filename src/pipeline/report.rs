@@ -195,8 +195,9 @@ pub struct StepReport {
     /// existed read as `false`.
     #[serde(default)]
     pub time_aligned: bool,
-    /// The exact test that decided the pairs the filters passed
-    /// ([`super::PipelineConfig::solver`]).
+    /// The test that decided the pairs the filters passed
+    /// ([`super::PipelineConfig::solver`]; exact unless a baseline was
+    /// chosen).
     pub solver: Solver,
     /// The minimum separation the step was decided for
     /// ([`super::PipelineConfig::min_distance`]); absent from the JSON at 0
@@ -225,8 +226,9 @@ pub struct StepReport {
     pub bvh_tests: BvhCounts,
     /// The lower end of the earliest time of impact's bracket: the least
     /// [`ContactPair::toi_lower`] over all colliding pairs (the first time
-    /// two features touch, or come within the minimum separation `d > 0`),
-    /// never later than the true time, and it may equal it. `Some(0.0)`
+    /// two features touch, or come within the minimum separation `d > 0`);
+    /// with an exact solver never later than the true time, and it may
+    /// equal it. `Some(0.0)`
     /// when a pair touches, or is within `d`, at `t = 0`; `None` without
     /// contact (`null` in the JSON).
     ///
@@ -238,8 +240,8 @@ pub struct StepReport {
     /// can be taken from these positions. The rounded positions of the
     /// shortened step are certified by a step to them, if need be.
     pub toi: Option<f64>,
-    /// The upper end of the earliest time of impact's bracket: the true
-    /// time lies in `[toi, toi_upper]` (the least upper end over the
+    /// The upper end of the earliest time of impact's bracket: with an
+    /// exact solver the true time lies in `[toi, toi_upper]` (the least upper end over the
     /// colliding pairs' brackets); `None` without contact.
     pub toi_upper: Option<f64>,
     /// Stage times.

@@ -98,9 +98,9 @@ pub enum PipelineError {
     #[error(transparent)]
     BroadPhase(#[from] BroadPhaseError),
     /// The positions do not fit the mesh (a length other than its vertex
-    /// count) or hold a non-finite coordinate: a [`Step`] built from its
-    /// fields rather than by [`Step::new`] (which checks the same), or the
-    /// frame given to [`super::intersections()`] or [`super::proximity()`].
+    /// count) or hold a non-finite coordinate: the frame given to
+    /// [`super::intersections()`] or [`super::proximity()`] ([`Step::new`]
+    /// refuses the same, so a step's frames always fit).
     #[error("the step's frames: {0}")]
     Frames(#[from] MeshError),
     /// [`PipelineConfig::bodies`] do not fit the step's mesh.
@@ -246,7 +246,8 @@ impl Pipeline {
     }
 
     /// Runs one step: every vertex–face and edge–edge pair of `step`'s mesh
-    /// (but those that share a vertex) that touches, or comes within
+    /// (but those that share a vertex, and those that
+    /// [`PipelineConfig::bodies`] skips) that touches, or comes within
     /// [`PipelineConfig::min_distance`], at some `t ∈ [0, 1]` is colliding;
     /// the report counts them per stage and gives the earliest time of
     /// impact ([`StepReport::toi`]), and [`StepOutcome::pairs`] lists them
@@ -266,8 +267,6 @@ impl Pipeline {
     /// # Errors
     ///
     /// [`PipelineError::BroadPhase`] when the mesh is not the kept BVH's;
-    /// [`PipelineError::Frames`] for positions that do not fit the mesh or
-    /// are not finite (a `Step` not made by [`Step::new`]);
     /// [`PipelineError::Bodies`], [`PipelineError::MinDistance`],
     /// [`PipelineError::Direction`] and [`PipelineError::NoSeparation`] for
     /// a configuration that does not fit the step or is invalid
@@ -327,8 +326,9 @@ impl Pipeline {
         // d (`crate::filter::dnf_window_within`); SLPF, proven for contact
         // only, is off.
         cfg.check()?;
-        // `Step`'s fields are public: check what `Step::new` checks (a
-        // position per vertex, finite coordinates), in linear time.
+        // The frames of `intersections` and `proximity` become a `Step`
+        // inside the crate: check what `Step::new` checks (a position per
+        // vertex, finite coordinates), in linear time.
         Step::new(mesh, step.x_t0, step.x_t1)?;
         let min_distance = cfg.min_distance;
         let within = min_distance > 0.0;

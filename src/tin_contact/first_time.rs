@@ -101,6 +101,9 @@ pub fn elementary_exact(
 
 /// Whether the triangles interpenetrate at `t = 0`: an edge of one pierces
 /// the other's relative interior transversally (exact).
+///
+/// # Panics
+/// When a coordinate is NaN or infinite (it has no exact value).
 pub fn pierced_at_start(a_t0: &[Vec3; 3], b_t0: &[Vec3; 3]) -> bool {
     if !Kdop6::from_points(a_t0).overlaps(&Kdop6::from_points(b_t0)) {
         return false;

@@ -26,6 +26,9 @@ use crate::math::{Vec3, in_filter_range};
 
 /// The earliest contact time of edges `ea0 ea1` and `eb0 eb1`, exactly;
 /// `None` when they do not touch in `[0, 1]`. Arguments in data set row order.
+///
+/// # Panics
+/// When a coordinate is NaN or infinite (it has no exact value).
 #[allow(clippy::too_many_arguments)]
 pub fn edge_edge(
     ea0_t0: &Vec3,

@@ -24,6 +24,9 @@ use crate::math::{Vec3, in_filter_range};
 
 /// The earliest contact time of vertex `v` and triangle `f0 f1 f2`, exactly;
 /// `None` when they do not touch in `[0, 1]`. Arguments in data set row order.
+///
+/// # Panics
+/// When a coordinate is NaN or infinite (it has no exact value).
 #[allow(clippy::too_many_arguments)]
 pub fn vertex_face(
     v_t0: &Vec3,

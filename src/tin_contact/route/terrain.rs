@@ -377,9 +377,10 @@ fn sample_count(rows: usize, cols: usize) -> Result<usize, String> {
 /// bounding boxes. For plots and profiles only (floating point).
 ///
 /// The grid has about one cell per face (at most 1024 × 1024), coarsened
-/// until the faces' entries number at most [`SurfaceLookup::MAX_ENTRIES_PER_FACE`]
-/// per face: long slivers, each of whose boxes covers much of the terrain,
-/// would otherwise cost memory in faces × cells.
+/// until the faces' entries number at most
+/// [`SurfaceLookup::MAX_ENTRIES_PER_FACE`] per face on average (in all, at
+/// most that many times the face count): long slivers, each of whose boxes
+/// covers much of the terrain, would otherwise cost memory in faces × cells.
 #[derive(Debug, Clone)]
 pub struct SurfaceLookup {
     lo: [Real; 2],
@@ -413,8 +414,8 @@ impl Grid {
 }
 
 impl SurfaceLookup {
-    /// The most bucket entries per face the grid is coarsened to (see the
-    /// type's doc).
+    /// The most bucket entries per face, on average, the grid is coarsened
+    /// to (see the type's doc).
     pub const MAX_ENTRIES_PER_FACE: usize = 16;
 
     /// Buckets the faces of `tin`.

@@ -13,7 +13,9 @@ use crate::math::Vec3;
 ///
 /// The same contract for `d` as [`crate::narrow_phase::edge_edge_within`]:
 /// a negative or NaN `d` admits no time (`None`), `d = +∞` every time (`0`).
-/// Coordinates must be finite.
+///
+/// # Panics
+/// When a coordinate is NaN or infinite.
 #[allow(clippy::too_many_arguments)]
 pub fn edge_edge_within(
     ea0_t0: &Vec3,
