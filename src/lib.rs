@@ -48,11 +48,11 @@
 //!   two frames' doubles, of the pairs it tests (all but those that share a
 //!   vertex, and those within a body that [`pipeline::PipelineConfig::bodies`]
 //!   says does not collide with itself): no false negative, no false
-//!   positive. The filters
-//!   cull a pair only when it is provably apart under floating-point
-//!   rounding; every finite coordinate is accepted, and where the fast
-//!   paths' error bounds do not hold (coordinates far from 1 in magnitude,
-//!   [`math::in_filter_range`]) the pair goes to exact arithmetic.
+//!   positive. The filters cull a pair only when it is provably apart under
+//!   floating-point rounding; every finite coordinate is accepted, and where
+//!   the fast paths' error bounds do not hold (coordinates far from 1 in
+//!   magnitude, [`math::in_filter_range`]) a pair is decided by bounds that
+//!   hold there or in exact arithmetic.
 //! - **Time of impact** ([`narrow_phase::Toi`]): a bracket `[lower, upper]`
 //!   of doubles holding the earliest such time; `lower` is never late and is
 //!   the value to step by. A step's [`pipeline::StepReport::toi`] is the
