@@ -383,14 +383,13 @@ fn sample_count(rows: usize, cols: usize) -> Result<usize, String> {
 /// covers much of the terrain, would otherwise cost memory in faces × cells.
 #[derive(Debug, Clone)]
 pub struct SurfaceLookup {
-    lo: [Real; 2],
-    cell: [Real; 2],
-    n: [usize; 2],
+    grid: Grid,
     buckets: Vec<Vec<u32>>,
     tris: Vec<[Vec3; 3]>,
 }
 
 /// A grid of `side × side` cells over `lo..hi`, and the cell of a coordinate.
+#[derive(Debug, Clone, Copy)]
 struct Grid {
     lo: [Real; 2],
     cell: [Real; 2],
@@ -465,9 +464,7 @@ impl SurfaceLookup {
             }
         }
         SurfaceLookup {
-            lo,
-            cell: grid.cell,
-            n: [side, side],
+            grid,
             buckets,
             tris,
         }
@@ -475,17 +472,15 @@ impl SurfaceLookup {
 
     /// The largest height of the surface above `(x, y)`, or `None` outside.
     pub fn height(&self, x: Real, y: Real) -> Option<Real> {
-        let j = ((x - self.lo[0]) / self.cell[0]).floor();
-        let i = ((y - self.lo[1]) / self.cell[1]).floor();
+        let Grid { lo, cell, side } = self.grid;
+        let j = ((x - lo[0]) / cell[0]).floor();
+        let i = ((y - lo[1]) / cell[1]).floor();
         if !(j >= 0.0 && i >= 0.0) {
             return None;
         }
-        let (i, j) = (
-            (i as usize).min(self.n[1] - 1),
-            (j as usize).min(self.n[0] - 1),
-        );
+        let (i, j) = ((i as usize).min(side - 1), (j as usize).min(side - 1));
         let mut best: Option<Real> = None;
-        for &f in &self.buckets[i * self.n[0] + j] {
+        for &f in &self.buckets[i * side + j] {
             let [a, b, c] = self.tris[f as usize];
             let det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
             if det == 0.0 {
