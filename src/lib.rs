@@ -24,8 +24,9 @@
 //! ## Start here
 //!
 //! - [`mesh`]: a [`mesh::TriMesh`] (faces; edges derived), its frames
-//!   ([`mesh::read_step`] from two PLY/OBJ files, or your own `Vec<Vec3>`),
-//!   and a checked [`mesh::Step`] (two frames of one mesh).
+//!   ([`mesh::read_step`] from two PLY/OBJ files, your own `Vec<Vec3>`, or
+//!   rows `[[f64; 3]]` viewed in place by [`math::vec3_slice`]), and a
+//!   checked [`mesh::Step`] (two frames of one mesh).
 //! - [`pipeline`]: [`pipeline::Pipeline::step`] runs a step and answers a
 //!   [`pipeline::StepReport`] (counts per stage, the earliest time of impact,
 //!   stage times) and, if asked for, every colliding [`pipeline::ContactPair`];

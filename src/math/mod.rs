@@ -15,4 +15,4 @@ pub use bounded_dd::{BoundedDd, two_prod, two_sum};
 pub use exact_sum::ExactSum;
 pub(crate) use range_check::{RangeCheck, StepInRange};
 pub(crate) use scalar::each3;
-pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite};
+pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite, vec3_slice};

@@ -13,6 +13,23 @@ pub type Real = f64;
 /// A point or direction in 3D.
 pub type Vec3 = nalgebra::Vector3<Real>;
 
+/// Rows of three coordinates (`[x, y, z]`, how most simulators and array
+/// libraries store positions) viewed as [`Vec3`]s, without a copy: a
+/// `Vector3<f64>` is laid out as `[f64; 3]`. What [`crate::mesh::Step::new`]
+/// and the single queries take.
+///
+/// ```
+/// use ccdlab::math::vec3_slice;
+/// let rows = vec![[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]];
+/// let points = vec3_slice(&rows);
+/// assert_eq!(points[1].y, 4.0);
+/// assert_eq!(points.as_ptr().cast::<f64>(), rows.as_ptr().cast::<f64>());
+/// ```
+#[inline]
+pub fn vec3_slice(rows: &[[Real; 3]]) -> &[Vec3] {
+    bytemuck::cast_slice(rows)
+}
+
 /// Unit roundoff `u = ε/2 = 2⁻⁵³`: for round-to-nearest,
 /// `fl(a ∘ b) = (a ∘ b)(1 + δ)`, `|δ| ≤ u`, without underflow or overflow
 /// (Higham 2002, Thm. 2.2).

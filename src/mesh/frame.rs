@@ -53,6 +53,21 @@ pub struct Step<'a> {
 impl<'a> Step<'a> {
     /// Pairs two frames of `mesh`, checking vertex counts and finiteness
     /// ([`check_frame`]; the error names `x_t0` or `x_t1`).
+    ///
+    /// Positions kept as rows `[f64; 3]` are taken in place through
+    /// [`crate::math::vec3_slice`]:
+    ///
+    /// ```
+    /// use ccdlab::math::vec3_slice;
+    /// use ccdlab::mesh::{Step, TriMesh};
+    ///
+    /// let mesh = TriMesh::new(3, vec![[0, 1, 2]])?;
+    /// let x_t0 = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    /// let x_t1 = x_t0.map(|[x, y, z]| [x, y, z + 1.0]);
+    /// let step = Step::new(&mesh, vec3_slice(&x_t0), vec3_slice(&x_t1))?;
+    /// assert_eq!(step.x_t1()[2].z, 1.0);
+    /// # Ok::<(), ccdlab::mesh::MeshError>(())
+    /// ```
     pub fn new(mesh: &'a TriMesh, x_t0: &'a [Vec3], x_t1: &'a [Vec3]) -> Result<Self, MeshError> {
         check_frame(mesh, x_t0, "x_t0")?;
         check_frame(mesh, x_t1, "x_t1")?;
