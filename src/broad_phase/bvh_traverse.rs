@@ -112,7 +112,8 @@
 //! they hold exactly the sequential output, for any thread count, and the
 //! counters are the same.
 //!
-//! Nothing is allocated per pair; buffers grow per task and are reused.
+//! Nothing is allocated per pair: each task starts with fresh buffers, grows
+//! them to its largest cluster and reuses them for the rest of its leaves.
 //!
 //! docs/design.md §6.
 

@@ -38,7 +38,11 @@ pub struct KindCounts {
     /// filter).
     pub culling_rate_percent: f64,
     /// Candidates the exact solver's float fast path left to the exact
-    /// fallback.
+    /// fallback. At `min_distance > 0` this depends on
+    /// [`PipelineConfig::collect_pairs`](crate::pipeline::PipelineConfig::collect_pairs):
+    /// kept pairs each get a narrow bracket of their time, which the fallback
+    /// may have to decide; otherwise only the brackets that may hold the
+    /// step's earliest time are narrowed.
     pub exact_fallbacks: u64,
 }
 
