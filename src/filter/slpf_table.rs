@@ -1,7 +1,7 @@
 //! SLPF on a per-vertex projection table: the form of Wan, Fu & Yao's
 //! spatial linear projection filter (2022, §2, Eqs. (1)–(2)) that the
 //! pipeline runs, with one rounding bound per direction instead of one per
-//! pair (docs/design.md §2.2 and §8; the per-pair kernels are in
+//! pair (docs/design.md §2.2 and §7; the per-pair kernels are in
 //! `slpf.rs`).
 
 use super::slpf::PAPER_DIRECTIONS;
@@ -15,12 +15,17 @@ use crate::math::{TINY, Vec3, gamma};
 /// `|p̃ − x·s|` over all of them: a projection is a sum of at most three
 /// terms, so `|p̃ − x·s| ≤ γ₃·Σᵢ|sᵢxᵢ|` (Higham 2002, §3.1; `γ₂` and no
 /// products for the paper's 0/1 directions, none at all along a coordinate
-/// axis), plus `3·2⁻¹⁰⁷⁵` for products that underflow. A pair is culled along
+/// axis), plus `3·2⁻¹⁰²²`, more than the `3·2⁻¹⁰⁷⁵` that products which
+/// underflow can lose (the code's `γ₃` is the safe `4u` of
+/// [`crate::math::gamma`], which also covers the roundings of `Σᵢ|sᵢxᵢ|`
+/// and of `δ_s` itself). The bound is absolute, so it holds at every
+/// magnitude: the table needs no filter-range check. A pair is culled along
 /// `s` when one primitive's projections exceed the other's by more than
-/// `m_s = 2δ_s(1 + 4u)` at `t = 0` and at `t = 1`, comparing the largest of
-/// one with the smallest of the other (exact operations): if
-/// `fl(p̃ − q̃) > m_s` then `p̃ − q̃ > 2δ_s`, so the exact projections are
-/// strictly ordered — the condition of Eqs. (1)–(2), certified.
+/// `m_s = fl(2δ_s(1 + γ₈))` (at least `2δ_s(1 + u)`) at `t = 0` and at
+/// `t = 1`, comparing the largest of one with the smallest of the other
+/// (exact operations): if `fl(p̃ − q̃) > m_s` then `p̃ − q̃ > 2δ_s`, so the
+/// exact projections are strictly ordered — the condition of Eqs. (1)–(2),
+/// certified.
 ///
 /// It can differ from the per-pair kernels [`super::slpf_vertex_face`] and
 /// [`super::slpf_edge_edge`] (whose bounds are relative to the differences) only on

@@ -23,14 +23,19 @@
 //!   have one strict sign at both `l` and `r`, the projections are disjoint on
 //!   the whole window: no contact there.
 //!
-//! The filter covers `[0, 1]` by windows, refining a window by halving (up to
-//! [`WINDOW_DEPTH`] times) only while neither test decides it, and culls the
-//! pair when every window is decided. `s` need not be exact or unit: any
-//! constant vector works, so the directions are computed in plain floating
-//! point at the window's mid-time `t_m`: for VF the triangle's normal `n` and
-//! its in-plane edge normals `e × n` (the separating axes of a point and a
-//! triangle in their common plane), for EE `m = e_a × e_b` and the in-plane
-//! normals `e_a × m`, `e_b × m`.
+//! The filter first halves the cubic's windows (up to [`WINDOW_DEPTH`]
+//! times; a cubic with one certified sign change is bisected towards its
+//! single root instead) and merges the windows its test cannot free into
+//! at most `MAX_RUNS` runs of adjacent windows (more, and the pair
+//! passes); then each run needs one direction along which the projections
+//! are apart over the whole run, and the pair is culled when every run has
+//! one. `s` need not be exact or unit: any constant vector works, so the
+//! directions are computed in plain floating point at the run's mid-time:
+//! for VF the in-plane normals `e × n` of the triangle's edges whose line
+//! has the vertex outside (the separating axes of a point and a triangle in
+//! their common plane), for EE `e_a × m` and `e_b × m` (`m = e_a × e_b`) of
+//! an edge whose line has both ends of the other edge on one side. The
+//! normals `n` and `m` themselves are not tried.
 //!
 //! **Rounding.** The cubic's coefficients come with one static bound
 //! ([`super::cubic`]); its subdivisions run in plain floating point, each
@@ -87,8 +92,9 @@
 //!
 //! **Guarantee:** [`Verdict::Culled`] ⇒ no contact in `[0, 1]`; within `d`,
 //! the features stay more than `d` apart on `[0, 1]`. Tested against the
-//! exact oracle on random and near-degenerate pairs, and on every candidate
-//! of the real steps (`tests/integration/pipeline.rs`).
+//! exact oracle on random and near-degenerate pairs, and on the real steps
+//! against the exact solver run on every candidate with no filter
+//! (`tests/integration/pipeline.rs`).
 
 use super::cubic::{Cubic, ee_cubic, vf_cubic};
 use super::dnf_within::{D_MIN, NORM_MIN, dnf_beyond, normal_margin};
