@@ -107,9 +107,17 @@ impl<P: Pair> KindSink<P> {
     }
 
     /// Runs the filters on a batch of candidates, then the exact test on
-    /// their survivors.
+    /// their survivors. A pair that took the exact fallback (which can take
+    /// long on extreme coordinates) is followed by a look at `cancel`: once
+    /// set, the rest of the batch is left (the step answers `Cancelled`).
     #[inline(always)]
-    fn batch(&mut self, ctx: &PairCtx<'_>, pairs: &[P], busy: &mut Busy) {
+    fn batch(
+        &mut self,
+        ctx: &PairCtx<'_>,
+        pairs: &[P],
+        busy: &mut Busy,
+        cancel: Option<&AtomicBool>,
+    ) {
         let t = busy_ms();
         self.survivors.clear();
         if let Some(group) = ctx.vertex_group {
@@ -146,14 +154,19 @@ impl<P: Pair> KindSink<P> {
         // Taken out for the loop (and put back) so that the loop may update
         // the rest of the sink.
         let survivors = std::mem::take(&mut self.survivors);
+        let mut after_exact = false;
         for p in &survivors {
+            if after_exact && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                break;
+            }
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
             let (toi, tier) = if ctx.loose {
                 let (verdict, tier) = solve_verdict(P::KIND, ctx.range, ctx.min_distance, &q);
                 match verdict {
                     WithinVerdict::Tight(toi) => (toi, tier),
                     WithinVerdict::Loose(toi) => {
-                        self.fallbacks += u64::from(tier == SolverTier::Exact);
+                        after_exact = tier == SolverTier::Exact;
+                        self.fallbacks += u64::from(after_exact);
                         self.colliding += 1;
                         self.colliding_same_component += u64::from(p.same_component(ctx));
                         self.keep_loose(ctx, *p, toi);
@@ -163,7 +176,8 @@ impl<P: Pair> KindSink<P> {
             } else {
                 solve(ctx.solver, P::KIND, ctx.range, ctx.min_distance, &q)
             };
-            self.fallbacks += u64::from(tier == SolverTier::Exact);
+            after_exact = tier == SolverTier::Exact;
+            self.fallbacks += u64::from(after_exact);
             if let Some(toi) = toi {
                 self.colliding += 1;
                 self.colliding_same_component += u64::from(p.same_component(ctx));
@@ -261,13 +275,13 @@ impl<'c> TaskSink<'c> {
 impl CandidateSink for TaskSink<'_> {
     fn vertex_face(&mut self, pairs: &[VfPair]) {
         if !self.stopped() {
-            self.vf.batch(self.ctx, pairs, &mut self.busy);
+            self.vf.batch(self.ctx, pairs, &mut self.busy, self.cancel);
         }
     }
 
     fn edge_edge(&mut self, pairs: &[EePair]) {
         if !self.stopped() {
-            self.ee.batch(self.ctx, pairs, &mut self.busy);
+            self.ee.batch(self.ctx, pairs, &mut self.busy, self.cancel);
         }
     }
 
