@@ -546,7 +546,8 @@ class Pipeline:
         ValueError
             Bad frames, or frames of another vertex count than the mesh's.
         RuntimeError
-            The pipeline is running a step in another thread.
+            The pipeline is already running a step (in another thread, or a
+            call further up this thread's stack).
         """
     def proximity(
         self, V: npt.ArrayLike, *, distances: bool = False
@@ -587,7 +588,8 @@ class Pipeline:
             a pipeline made with ``self_collision="moving"`` (at one instant
             nothing moves).
         RuntimeError
-            The pipeline is running a step in another thread.
+            The pipeline is already running a step (in another thread, or a
+            call further up this thread's stack).
         """
     def rebuild_next(self) -> None:
         """Makes the next step build its BVH anew instead of refitting it

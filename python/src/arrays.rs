@@ -11,7 +11,8 @@ use numpy::{
     PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyMemoryError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+    PyFileNotFoundError, PyMemoryError, PyOSError, PyPermissionError, PyRuntimeError, PyTypeError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 
@@ -95,7 +96,20 @@ pub(crate) fn as_ndarray<'py>(
         Some(dtype) => numpy.call_method1("asarray", (obj, dtype)),
         None => numpy.call_method1("asarray", (obj,)),
     };
-    converted.map_err(|e| value_error(format!("{name}: cannot be read as an array ({e})")))
+    // What numpy says of a value it cannot convert (`TypeError`,
+    // `ValueError`) becomes a `ValueError` naming the argument, with
+    // numpy's as its cause; anything else (`KeyboardInterrupt`,
+    // `MemoryError`) passes as it was raised.
+    converted.map_err(|e| {
+        let py = obj.py();
+        if e.is_instance_of::<PyTypeError>(py) || e.is_instance_of::<PyValueError>(py) {
+            let error = value_error(format!("{name}: cannot be read as an array ({e})"));
+            error.set_cause(py, Some(e));
+            error
+        } else {
+            e
+        }
+    })
 }
 
 /// `numpy.ma.isMaskedArray(obj)`.

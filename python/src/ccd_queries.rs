@@ -2,19 +2,15 @@
 //! parallel), in the data sets' argument order; contact, or within a
 //! minimum separation `min_distance` (docs/design.md §5).
 
-use std::sync::atomic::Ordering;
-use std::time::Instant;
-
 use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{QueryKind, Toi};
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
 use crate::arrays::*;
 use crate::options::*;
-use crate::workers::{SIGNAL_POLL, run_interruptible, thread_pool};
+use crate::workers::map_interruptible;
 
 /// Solves one query of `kind` given as eight array-likes.
 pub(crate) fn solve_one(
@@ -40,11 +36,12 @@ type BatchResult<'py> = (
     Bound<'py, PyArray1<f64>>,
 );
 
-/// Queries a one-thread batch solves between two looks at the clock.
-const CLOCK_CHUNK: usize = 64;
+/// The fewest queries a worker of a batch takes at a time.
+const QUERIES_PER_TASK: usize = 64;
 
 /// Solves every query of an `(n, 8, 3)` array, in parallel (on the calling
-/// thread for `threads=1`). Ctrl-C stops it with `KeyboardInterrupt`.
+/// thread when one suffices: `threads=1`, or a batch of at most
+/// [`QUERIES_PER_TASK`] queries). Ctrl-C stops it with `KeyboardInterrupt`.
 pub(crate) fn solve_batch<'py>(
     py: Python<'py>,
     kind: QueryKind,
@@ -56,41 +53,9 @@ pub(crate) fn solve_batch<'py>(
     let solver = QuerySolver::parse(solver, min_distance)?;
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
-    let tois: Vec<Option<Toi>> = if threads == Some(1) {
-        // One thread: on the calling one, without starting a pool; every
-        // `SIGNAL_POLL` it takes the interpreter lock back to run the
-        // signal handlers.
-        let mut tois = Vec::with_capacity(qs.len());
-        while tois.len() < qs.len() {
-            py.detach(|| {
-                let start = Instant::now();
-                for chunk in qs[tois.len()..].chunks(CLOCK_CHUNK) {
-                    tois.extend(chunk.iter().map(|q| solver.solve(kind, q)));
-                    if start.elapsed() >= SIGNAL_POLL {
-                        break;
-                    }
-                }
-            });
-            py.check_signals()?;
-        }
-        tois
-    } else {
-        let pool = thread_pool(threads)?;
-        // Once cancelled, the remaining queries are skipped; the partial
-        // result is dropped for the signal's exception.
-        run_interruptible(py, &pool, |cancel| {
-            qs.par_iter()
-                .with_min_len(64)
-                .map(|q| {
-                    if cancel.load(Ordering::Relaxed) {
-                        None
-                    } else {
-                        solver.solve(kind, q)
-                    }
-                })
-                .collect()
-        })?
-    };
+    let tois: Vec<Option<Toi>> = map_interruptible(py, &qs, threads, QUERIES_PER_TASK, |q| {
+        solver.solve(kind, q)
+    })?;
     let hit: Array1<bool> = tois.iter().map(Option::is_some).collect();
     let lower: Array1<f64> = tois
         .iter()

@@ -4,18 +4,16 @@
 //! with the paper's pair by pair (docs/design.md §2).
 
 use std::str::FromStr;
-use std::sync::atomic::Ordering;
 
 use ccdlab::filter::{CulledBy, FilterSet, PAPER_DIRECTIONS};
 use ccdlab::narrow_phase::QueryKind;
 use numpy::ndarray::Array1;
 use numpy::{IntoPyArray, PyArray1, PyFixedUnicode};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
 use crate::arrays::{query_batch, value_error};
 use crate::options::{Distance, Threads, parse_min_distance, parse_threads};
-use crate::workers::{run_interruptible, thread_pool};
+use crate::workers::map_interruptible;
 
 /// A filter's name as a numpy `<U6` element: `""` for a pair no filter
 /// culls.
@@ -43,8 +41,12 @@ fn name(by: Option<CulledBy>) -> Name {
     PyFixedUnicode(out)
 }
 
-/// Runs the filters on every query of an `(n, 8, 3)` array, in parallel.
-/// Ctrl-C stops it with `KeyboardInterrupt`.
+/// The fewest queries a worker of a batch takes at a time.
+const QUERIES_PER_TASK: usize = 256;
+
+/// Runs the filters on every query of an `(n, 8, 3)` array, in parallel (on
+/// the calling thread when one suffices). Ctrl-C stops it with
+/// `KeyboardInterrupt`.
 fn cull_batch<'py>(
     py: Python<'py>,
     kind: QueryKind,
@@ -58,21 +60,10 @@ fn cull_batch<'py>(
     let d = parse_min_distance(min_distance)?;
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
-    let pool = thread_pool(threads)?;
-    // Once cancelled, the remaining queries are skipped; the partial result
-    // is dropped for the signal's exception.
-    let culled: Vec<Option<CulledBy>> = run_interruptible(py, &pool, |cancel| {
-        qs.par_iter()
-            .with_min_len(256)
-            .map(|q| {
-                if cancel.load(Ordering::Relaxed) {
-                    None
-                } else {
-                    filters.cull(kind, &PAPER_DIRECTIONS, window, d, q)
-                }
-            })
-            .collect()
-    })?;
+    let culled: Vec<Option<CulledBy>> =
+        map_interruptible(py, &qs, threads, QUERIES_PER_TASK, |q| {
+            filters.cull(kind, &PAPER_DIRECTIONS, window, d, q)
+        })?;
     Ok(culled
         .into_iter()
         .map(name)

@@ -67,7 +67,46 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Threads {
                 "threads: expected an int (1 to 1024) or None, got bool",
             ));
         }
-        Ok(Threads(obj.extract()?))
+        // An int beyond i64 is out of range as much as 0 is: a
+        // `ValueError`, not pyo3's `OverflowError`.
+        match obj.extract::<i64>() {
+            Ok(n) => Ok(Threads(n)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(value_error(format!(
+                "threads: {} is out of range; pass 1 to {MAX_THREADS}, or None for all CPUs",
+                &*obj
+            ))),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// `num_vertices=`: a non-negative int (numpy's included); a negative or
+/// too large one is a `ValueError`, a bool a `TypeError`.
+#[derive(Clone, Copy)]
+pub(crate) struct VertexCount(pub(crate) usize);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for VertexCount {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if is_bool(&obj)? {
+            return Err(PyTypeError::new_err(
+                "num_vertices: expected an int or None, got bool",
+            ));
+        }
+        let out_of_range = || {
+            value_error(format!(
+                "num_vertices: {} is out of range; pass a vertex count (0 or more) or None",
+                &*obj
+            ))
+        };
+        match obj.extract::<i64>() {
+            Ok(n) => usize::try_from(n)
+                .map(VertexCount)
+                .map_err(|_| out_of_range()),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
+            Err(e) => Err(e),
+        }
     }
 }
 

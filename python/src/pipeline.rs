@@ -166,7 +166,7 @@ pub(crate) fn step(
 ///     face repeating a vertex, an edge joining a vertex to itself, or a bad
 ///     option (with ``num_vertices`` given,
 ///     ``bodies`` that do not fit the mesh too).
-#[pyclass(module = "ccdlab", name = "Pipeline", frozen)]
+#[pyclass(module = "ccdlab", name = "Pipeline", frozen, weakref)]
 pub(crate) struct PyPipeline {
     faces: Vec<[u32; 3]>,
     /// The codimensional edges, as given (validated).
@@ -239,9 +239,10 @@ impl PyPipeline {
                 Ok(state)
             }
             Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
-                "this Pipeline is running a step in another thread: a pipeline's steps follow \
-                 one another (each refits the BVH of the one before); use one Pipeline per \
-                 thread",
+                "this Pipeline is already running a step (in another thread, or further up \
+                 this thread's stack: an __array__ method or a signal handler that calls it \
+                 again): a pipeline's steps follow one another (each refits the BVH of the one \
+                 before); use one Pipeline per thread",
             )),
         }
     }
@@ -272,8 +273,9 @@ impl PyPipeline {
         min_distance: Distance,
         bodies: Option<&Bound<'_, PyAny>>,
         self_collision: SelfCollision,
-        num_vertices: Option<usize>,
+        num_vertices: Option<VertexCount>,
     ) -> PyResult<PyPipeline> {
+        let num_vertices = num_vertices.map(|VertexCount(n)| n);
         let options = Options::parse(
             k,
             filters,
@@ -340,7 +342,8 @@ impl PyPipeline {
     /// ValueError
     ///     Bad frames, or frames of another vertex count than the mesh's.
     /// RuntimeError
-    ///     The pipeline is running a step in another thread.
+    ///     The pipeline is already running a step (in another thread, or a
+    ///     call further up this thread's stack).
     #[allow(non_snake_case)]
     fn step(
         &self,
@@ -391,7 +394,8 @@ impl PyPipeline {
     ///     a pipeline made with ``self_collision="moving"`` (at one instant
     ///     nothing moves).
     /// RuntimeError
-    ///     The pipeline is running a step in another thread.
+    ///     The pipeline is already running a step (in another thread, or a
+    ///     call further up this thread's stack).
     #[pyo3(signature = (V, *, distances = false))]
     #[allow(non_snake_case)]
     fn proximity<'py>(

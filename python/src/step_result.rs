@@ -35,7 +35,7 @@ use super::*;
 /// report : dict
 ///     Counts per stage, stage times, what ran: the JSON object of
 ///     ``ccdlab step --json``.
-#[pyclass(module = "ccdlab", name = "StepResult", frozen)]
+#[pyclass(module = "ccdlab", name = "StepResult", frozen, weakref)]
 pub(crate) struct StepResult {
     toi: Option<f64>,
     toi_upper: Option<f64>,

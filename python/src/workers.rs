@@ -179,3 +179,92 @@ pub(crate) fn run_interruptible<T: Send>(
         (None, None) => unreachable!("a task that did not panic sent its result"),
     }
 }
+
+/// Items a one-thread batch handles between two looks at the clock.
+const CLOCK_CHUNK: usize = 64;
+
+/// The threads a batch of `items` can keep busy when no task takes fewer
+/// than `per_task` items: `requested` (for `None`, `RAYON_NUM_THREADS` or
+/// all logical CPUs, as rayon's default) but at most `⌈items / per_task⌉`,
+/// and at least 1. A pool of more would start threads that find no work.
+pub(crate) fn batch_threads(requested: Option<usize>, items: usize, per_task: usize) -> usize {
+    let most = items.div_ceil(per_task.max(1)).max(1);
+    if most == 1 {
+        return 1;
+    }
+    requested.unwrap_or_else(default_threads).clamp(1, most)
+}
+
+/// rayon's default thread count: `RAYON_NUM_THREADS` when it is a positive
+/// number, else the logical CPUs (counted once: the count reads the
+/// process's CPU quota, which costs more than a small batch).
+fn default_threads() -> usize {
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|s| s.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| {
+            *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        })
+}
+
+/// `f` of every item, in order, on [`batch_threads`] threads (no task
+/// takes fewer than `per_task` items). One thread runs on the calling
+/// thread, without a pool, taking the interpreter lock back every
+/// [`SIGNAL_POLL`] to run the signal handlers; more run on a pool of their
+/// own ([`run_interruptible`]), where a signal makes the items not yet
+/// begun be skipped. Either way a signal handler's exception (Ctrl-C's
+/// `KeyboardInterrupt`) is raised instead of the result.
+pub(crate) fn map_interruptible<T: Sync, U: Send>(
+    py: Python<'_>,
+    items: &[T],
+    threads: Option<usize>,
+    per_task: usize,
+    f: impl Fn(&T) -> U + Sync,
+) -> PyResult<Vec<U>> {
+    use rayon::prelude::*;
+    let threads = batch_threads(threads, items.len(), per_task);
+    if threads == 1 {
+        let mut out = Vec::with_capacity(items.len());
+        while out.len() < items.len() {
+            py.detach(|| {
+                let start = std::time::Instant::now();
+                for chunk in items[out.len()..].chunks(CLOCK_CHUNK) {
+                    out.extend(chunk.iter().map(&f));
+                    if start.elapsed() >= SIGNAL_POLL {
+                        break;
+                    }
+                }
+            });
+            py.check_signals()?;
+        }
+        return Ok(out);
+    }
+    let pool = thread_pool(Some(threads))?;
+    let out = run_interruptible(py, &pool, |cancel| {
+        items
+            .par_iter()
+            .with_min_len(per_task)
+            .map(|item| (!cancel.load(Ordering::Relaxed)).then(|| f(item)))
+            .collect::<Vec<Option<U>>>()
+    })?;
+    // Not cancelled (or the signal's exception was raised above): every
+    // item was mapped.
+    Ok(out.into_iter().map(|u| u.expect("mapped")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batch_threads;
+
+    #[test]
+    fn a_batch_starts_no_more_threads_than_it_has_tasks() {
+        assert_eq!(batch_threads(Some(16), 1, 64), 1);
+        assert_eq!(batch_threads(Some(16), 64, 64), 1);
+        assert_eq!(batch_threads(Some(16), 65, 64), 2);
+        assert_eq!(batch_threads(Some(4), 10_000, 64), 4);
+        assert_eq!(batch_threads(Some(3), 0, 64), 1);
+        assert_eq!(batch_threads(None, 1, 256), 1);
+    }
+}

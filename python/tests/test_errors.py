@@ -101,6 +101,7 @@ def test_mismatched_frames():
     ({"threads": 0}, "threads: 0 is out of range"),
     ({"threads": -3}, "threads: -3 is out of range"),
     ({"threads": 5000}, "threads: 5000 is out of range"),
+    ({"threads": 2**70}, "threads: 1180591620717411303424 is out of range"),
 ])
 def test_bad_options(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -193,6 +194,46 @@ def test_an_int_beyond_64_bits_is_a_bad_k_not_an_overflow():
         ccdlab.step(V, W, F, k=2**64)
     with pytest.raises(ValueError, match="k: `18446744073709551615` is not a k-DOP"):
         ccdlab.step(V, W, F, k=np.uint64(2**64 - 1))
+
+
+@pytest.mark.parametrize("n,match", [
+    (-1, "num_vertices: -1 is out of range"),
+    (2**70, "num_vertices: 1180591620717411303424 is out of range"),
+])
+def test_a_bad_vertex_count_is_a_value_error(n, match):
+    with pytest.raises(ValueError, match=match):
+        ccdlab.Pipeline(F, num_vertices=n)
+    with pytest.raises(TypeError, match="num_vertices: expected an int or None, got bool"):
+        ccdlab.Pipeline(F, num_vertices=True)
+    assert ccdlab.Pipeline(F, num_vertices=np.int64(4)).num_vertices == 4
+
+
+class _Raises:
+    """An array-like whose conversion raises `error`."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __array__(self, dtype=None, copy=None):
+        raise self.error
+
+
+def test_what_numpy_cannot_convert_is_a_value_error_with_numpy_s_as_cause():
+    with pytest.raises(ValueError, match="V0: cannot be read as an array") as e:
+        ccdlab.step(_Raises(TypeError("no")), W, F)
+    assert isinstance(e.value.__cause__, TypeError)
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, MemoryError, RuntimeError])
+def test_other_exceptions_in_a_conversion_pass_unchanged(error):
+    # Ctrl-C (or running out of memory) while a list is converted is not
+    # a bad value.
+    with pytest.raises(error):
+        ccdlab.step(_Raises(error()), W, F)
+    with pytest.raises(error):
+        ccdlab.vertex_face_ccd_batch(_Raises(error()))
+    with pytest.raises(error):
+        ccdlab.Pipeline(_Raises(error()))
 
 
 def test_numpy_integers_and_bools_are_ints_and_bools():

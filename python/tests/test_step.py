@@ -237,6 +237,22 @@ def test_a_small_step():
     assert none.toi is None and none.vf_pairs.shape == (0, 2) and none.ee_pairs.shape == (0, 2)
 
 
+def test_results_and_pipelines_take_weak_references():
+    """A cache keyed weakly by pipeline (or result) works, and lets go."""
+    import gc
+    import weakref
+
+    F = np.array([[0, 1, 2]])
+    V = np.eye(3)
+    p = ccdlab.Pipeline(F)
+    r = p.step(V, V)
+    refs = [weakref.ref(p), weakref.ref(r)]
+    assert refs[0]() is p and refs[1]() is r
+    del p, r
+    gc.collect()
+    assert [ref() for ref in refs] == [None, None]
+
+
 def test_read_mesh_returns_arrays(funnel):
     V0, _, F = funnel
     assert V0.dtype == np.float64 and V0.shape == (9450, 3)

@@ -116,7 +116,7 @@ def test_a_pipeline_stepping_in_another_thread_says_so(ball):
         time.sleep(0.001)
     t.join()
     assert state["busy"], "the step ended before this thread saw it running"
-    assert all("running a step in another thread" in m for m in state["busy"])
+    assert all("is already running a step" in m for m in state["busy"])
     assert p.num_vertices == len(V0)
     # Free again: it takes changes and steps.
     p.rebuild_next()
