@@ -140,7 +140,9 @@ def vertex_face_ccd_batch(
         As for ``vertex_face_ccd``: a minimum separation d >= 0 (default 0,
         contact).
     threads : int or None, optional
-        Worker threads, 1 to 1024; None (default): all logical CPUs.
+        Worker threads, 1 to 1024; None (default): all logical CPUs. At
+        most one per 64 queries: a batch of 64 or fewer runs on the
+        calling thread.
 
     Returns
     -------
@@ -180,7 +182,9 @@ def edge_edge_ccd_batch(
         As for ``edge_edge_ccd``: a minimum separation d >= 0 (default 0,
         contact).
     threads : int or None, optional
-        Worker threads, 1 to 1024; None (default): all logical CPUs.
+        Worker threads, 1 to 1024; None (default): all logical CPUs. At
+        most one per 64 queries: a batch of 64 or fewer runs on the
+        calling thread.
 
     Returns
     -------
@@ -234,7 +238,9 @@ def vertex_face_filter_batch(
     min_distance : float, optional
         A minimum separation d >= 0 (default 0: contact).
     threads : int or None, optional
-        Worker threads, 1 to 1024; None (default): all logical CPUs.
+        Worker threads, 1 to 1024; None (default): all logical CPUs. At
+        most one per 256 queries: a batch of 256 or fewer runs on the
+        calling thread.
 
     Returns
     -------

@@ -219,7 +219,9 @@ pub(crate) fn edge_edge_ccd(
 ///     As for ``vertex_face_ccd``: a minimum separation d >= 0 (default 0,
 ///     contact).
 /// threads : int or None, optional
-///     Worker threads, 1 to 1024; None (default): all logical CPUs.
+///     Worker threads, 1 to 1024; None (default): all logical CPUs. At
+///     most one per 64 queries: a batch of 64 or fewer runs on the
+///     calling thread.
 ///
 /// Returns
 /// -------
@@ -270,7 +272,9 @@ pub(crate) fn vertex_face_ccd_batch<'py>(
 ///     As for ``edge_edge_ccd``: a minimum separation d >= 0 (default 0,
 ///     contact).
 /// threads : int or None, optional
-///     Worker threads, 1 to 1024; None (default): all logical CPUs.
+///     Worker threads, 1 to 1024; None (default): all logical CPUs. At
+///     most one per 64 queries: a batch of 64 or fewer runs on the
+///     calling thread.
 ///
 /// Returns
 /// -------

@@ -97,7 +97,9 @@ fn cull_batch<'py>(
 /// min_distance : float, optional
 ///     A minimum separation d >= 0 (default 0: contact).
 /// threads : int or None, optional
-///     Worker threads, 1 to 1024; None (default): all logical CPUs.
+///     Worker threads, 1 to 1024; None (default): all logical CPUs. At
+///     most one per 256 queries: a batch of 256 or fewer runs on the
+///     calling thread.
 ///
 /// Returns
 /// -------
