@@ -514,7 +514,10 @@ fn decide_pairs(
     } else {
         Listed::default()
     };
-    let (busy, mut toi, mut pairs) = collect(ctx, sinks, &mut vf, &mut ee, step.mesh);
+    let (busy, mut toi, mut pairs) = collect(ctx, cancel, sinks, &mut vf, &mut ee, step.mesh);
+    if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        return Err(stopped(ctx, cfg));
+    }
     let fused_ms = t.ms();
     // Stage 5: the codimensional points' pairs (none in most meshes).
     let t = Clock::start();

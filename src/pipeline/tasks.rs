@@ -156,7 +156,7 @@ impl<P: Pair> KindSink<P> {
         let survivors = std::mem::take(&mut self.survivors);
         let mut after_exact = false;
         for p in &survivors {
-            if after_exact && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            if after_exact && is_set(cancel) {
                 break;
             }
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
@@ -169,7 +169,7 @@ impl<P: Pair> KindSink<P> {
                         self.fallbacks += u64::from(after_exact);
                         self.colliding += 1;
                         self.colliding_same_component += u64::from(p.same_component(ctx));
-                        self.keep_loose(ctx, *p, toi);
+                        self.keep_loose(ctx, *p, toi, cancel);
                         continue;
                     }
                 }
@@ -216,7 +216,9 @@ impl<P: Pair> KindSink<P> {
     /// tight brackets folded into `toi`, as `collect` would fold them), so
     /// that a step whose pairs are all within `d` (a collapsed mesh, a `d`
     /// larger than the mesh) keeps bounded memory.
-    fn keep_loose(&mut self, ctx: &PairCtx<'_>, p: P, toi: Toi) {
+    /// The narrowing stops (the pairs left are dropped) once `cancel` is
+    /// set: the step then answers `Cancelled`.
+    fn keep_loose(&mut self, ctx: &PairCtx<'_>, p: P, toi: Toi, cancel: Option<&AtomicBool>) {
         self.loose_upper = self.loose_upper.min(toi.upper);
         if toi.lower <= self.loose_bound() {
             self.loose.push((p, toi.lower));
@@ -226,6 +228,9 @@ impl<P: Pair> KindSink<P> {
             self.loose.retain(|&(_, lower)| lower <= bound);
             if self.loose.len() > ctx.loose_cap / 2 {
                 for (p, _) in self.loose.drain(..) {
+                    if is_set(cancel) {
+                        break;
+                    }
                     let (t, fallbacks) = tight_bracket(ctx, &p);
                     self.fallbacks += fallbacks;
                     if let Some(t) = t {
@@ -286,8 +291,14 @@ impl CandidateSink for TaskSink<'_> {
     }
 
     fn stopped(&self) -> bool {
-        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || self.ctx.overflowed()
+        is_set(self.cancel) || self.ctx.overflowed()
     }
+}
+
+/// Whether the step is cancelled.
+#[inline]
+fn is_set(cancel: Option<&AtomicBool>) -> bool {
+    cancel.is_some_and(|c| c.load(Ordering::Relaxed))
 }
 
 /// One kind's counts from all tasks, added up into `counts`; its earliest
@@ -338,9 +349,12 @@ fn collect_kind<P: Pair>(
 /// [`LOOSE_MARGIN`], `U` the smallest upper end of all brackets, tight or
 /// loose, gets its tight bracket from [`solve`]. Every other pair's tight
 /// bracket would lie wholly after the smallest tight upper end, so the
-/// result is that of a step with every bracket tight.
+/// result is that of a step with every bracket tight. Once `cancel` is set
+/// the narrowing skips the pairs left (the caller then answers
+/// `Cancelled`).
 pub(super) fn collect(
     ctx: &PairCtx<'_>,
+    cancel: Option<&AtomicBool>,
     sinks: Vec<TaskSink<'_>>,
     vf: &mut KindCounts,
     ee: &mut KindCounts,
@@ -364,8 +378,8 @@ pub(super) fn collect(
             .min(vf_upper)
             .min(ee_upper)
             + LOOSE_MARGIN;
-        vf.exact_fallbacks += narrow(ctx, &vf_loose, bound, &mut toi);
-        ee.exact_fallbacks += narrow(ctx, &ee_loose, bound, &mut toi);
+        vf.exact_fallbacks += narrow(ctx, cancel, &vf_loose, bound, &mut toi);
+        ee.exact_fallbacks += narrow(ctx, cancel, &ee_loose, bound, &mut toi);
         // Spread over the workers like the tasks' busy times.
         busy.solve += (busy_ms() - t) * rayon::current_num_threads() as f64;
     }
@@ -397,16 +411,17 @@ fn tight_bracket<P: Pair>(ctx: &PairCtx<'_>, p: &P) -> (Option<Toi>, u64) {
 
 /// The tight brackets of the `loose` pairs whose lower end is at most
 /// `bound`, folded into `toi`; returns how many of them the exact path
-/// decided.
+/// decided. Once `cancel` is set the pairs left are skipped.
 fn narrow<P: Pair + Sync>(
     ctx: &PairCtx<'_>,
+    cancel: Option<&AtomicBool>,
     loose: &[(P, f64)],
     bound: f64,
     toi: &mut Option<Toi>,
 ) -> u64 {
     let (found, fallbacks) = loose
         .par_iter()
-        .filter(|(_, lower)| *lower <= bound)
+        .filter(|(_, lower)| *lower <= bound && !is_set(cancel))
         .map(|(p, _)| tight_bracket(ctx, p))
         .reduce(
             || (None, 0),
@@ -416,4 +431,73 @@ fn narrow<P: Pair + Sync>(
         *toi = Some(earliest(*toi, t));
     }
     fallbacks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filter::FilterSet;
+    use crate::mesh::{Step, TriMesh};
+    use crate::pipeline::PipelineConfig;
+    use crate::pipeline::decide::PairBuffers;
+
+    /// Six vertices falling through a triangle, every coordinate beyond the
+    /// filter range (`2²⁵⁰`), so that each pair takes the exact fallback:
+    /// the mesh, its two frames and the six vertex–face pairs.
+    fn far_falling_vertices() -> (TriMesh, Vec<Vec3>, Vec<Vec3>, Vec<VfPair>) {
+        let s = 2f64.powi(250);
+        let mut faces = vec![[0, 1, 2]];
+        let mut x0 = vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(8.0, 0.0, 0.0),
+            Vec3::new(0.0, 8.0, 0.0),
+        ];
+        for k in 0..2u32 {
+            let n = x0.len() as u32;
+            faces.push([n, n + 1, n + 2]);
+            let y = 1.0 + 2.0 * k as f64;
+            x0.extend([
+                Vec3::new(1.0, y, 1.0),
+                Vec3::new(2.0, y, 1.0),
+                Vec3::new(1.0, y + 1.0, 1.0),
+            ]);
+        }
+        let down = Vec3::new(0.0, 0.0, 2.0);
+        let x1: Vec<Vec3> = (x0.iter().enumerate())
+            .map(|(i, p)| if i < 3 { *p } else { p - down })
+            .collect();
+        let scaled = |x: Vec<Vec3>| x.into_iter().map(|p| p * s).collect::<Vec<_>>();
+        let mesh = TriMesh::new(x0.len(), faces).unwrap();
+        let pairs = (3..9).map(|v| VfPair { v, f: 0 }).collect();
+        (mesh, scaled(x0), scaled(x1), pairs)
+    }
+
+    /// A batch reads the cancel flag after each pair that took the exact
+    /// fallback: cancelled, it stops after the first; not cancelled, it
+    /// tests all six.
+    #[test]
+    fn a_cancelled_batch_stops_after_one_exact_fallback() {
+        let (mesh, x0, x1, pairs) = far_falling_vertices();
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let cfg = PipelineConfig {
+            filters: FilterSet::None,
+            window: false,
+            ..PipelineConfig::default()
+        };
+        let ctx = PairCtx::new(
+            &cfg,
+            FilterSet::None,
+            &step,
+            None,
+            PairBuffers::default(),
+            LOOSE_CAP,
+            false,
+        );
+        for (cancelled, tested) in [(true, 1), (false, 6)] {
+            let mut sink = KindSink::<VfPair>::new();
+            let cancel = AtomicBool::new(cancelled);
+            sink.batch(&ctx, &pairs, &mut Busy::default(), Some(&cancel));
+            assert_eq!((sink.fallbacks, sink.colliding), (tested, tested));
+        }
+    }
 }
