@@ -53,7 +53,9 @@ pub(crate) fn solve_batch<'py>(
     let solver = QuerySolver::parse(solver, min_distance)?;
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
-    let tois: Vec<Option<Toi>> = map_interruptible(py, &qs, threads, QUERIES_PER_TASK, |q| {
+    // A query's cost is unbounded (the exact fallback on extreme
+    // coordinates): on the calling thread the clock is read after each one.
+    let tois: Vec<Option<Toi>> = map_interruptible(py, &qs, threads, QUERIES_PER_TASK, 1, |q| {
         solver.solve(kind, q)
     })?;
     let hit: Array1<bool> = tois.iter().map(Option::is_some).collect();

@@ -96,7 +96,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for VertexCount {
         }
         let out_of_range = || {
             value_error(format!(
-                "num_vertices: {} is out of range; pass a vertex count (0 or more) or None",
+                "num_vertices: {} is out of range; pass a vertex count (0 to 2**63 - 1) or None",
                 &*obj
             ))
         };

@@ -180,9 +180,6 @@ pub(crate) fn run_interruptible<T: Send>(
     }
 }
 
-/// Items a one-thread batch handles between two looks at the clock.
-const CLOCK_CHUNK: usize = 64;
-
 /// The threads a batch of `items` can keep busy when no task takes fewer
 /// than `per_task` items: `requested` (for `None`, `RAYON_NUM_THREADS` or
 /// all logical CPUs, as rayon's default) but at most `⌈items / per_task⌉`,
@@ -211,16 +208,19 @@ fn default_threads() -> usize {
 
 /// `f` of every item, in order, on [`batch_threads`] threads (no task
 /// takes fewer than `per_task` items). One thread runs on the calling
-/// thread, without a pool, taking the interpreter lock back every
-/// [`SIGNAL_POLL`] to run the signal handlers; more run on a pool of their
-/// own ([`run_interruptible`]), where a signal makes the items not yet
-/// begun be skipped. Either way a signal handler's exception (Ctrl-C's
+/// thread, without a pool, looking at the clock every `clock_every` items
+/// and taking the interpreter lock back every [`SIGNAL_POLL`] to run the
+/// signal handlers (so `clock_every` items should take far less than
+/// that: 1 for items of unbounded cost); more run on a pool of their own
+/// ([`run_interruptible`]), where a signal makes the items not yet begun
+/// be skipped. Either way a signal handler's exception (Ctrl-C's
 /// `KeyboardInterrupt`) is raised instead of the result.
 pub(crate) fn map_interruptible<T: Sync, U: Send>(
     py: Python<'_>,
     items: &[T],
     threads: Option<usize>,
     per_task: usize,
+    clock_every: usize,
     f: impl Fn(&T) -> U + Sync,
 ) -> PyResult<Vec<U>> {
     use rayon::prelude::*;
@@ -230,7 +230,7 @@ pub(crate) fn map_interruptible<T: Sync, U: Send>(
         while out.len() < items.len() {
             py.detach(|| {
                 let start = std::time::Instant::now();
-                for chunk in items[out.len()..].chunks(CLOCK_CHUNK) {
+                for chunk in items[out.len()..].chunks(clock_every.max(1)) {
                     out.extend(chunk.iter().map(&f));
                     if start.elapsed() >= SIGNAL_POLL {
                         break;

@@ -107,16 +107,15 @@ def test_layouts_dtypes_and_threads_give_the_same_answers():
         np.testing.assert_array_equal(a, b)
     # Batches too small to share (one worker's share or less run on the
     # calling thread) and just large enough: the same answers.
-    for n in (1, 64, 65, 257):
-        if n > len(q):
-            continue
-        part = [a[:n] for a in ref]
+    many = np.concatenate([q] * (600 // len(q) + 1))
+    solved = [np.concatenate([a] * (600 // len(q) + 1)) for a in ref]
+    for n in (1, 64, 65, 256, 257, 600):
         for threads in (None, 2, 7):
-            for a, b in zip(part, ccdlab.vertex_face_ccd_batch(q[:n], threads=threads)):
-                np.testing.assert_array_equal(a, b)
-        culled = ccdlab.vertex_face_filter_batch(q[:n], threads=1)
-        for threads in (None, 2):
-            np.testing.assert_array_equal(culled, ccdlab.vertex_face_filter_batch(q[:n], threads=threads))
+            for a, b in zip(solved, ccdlab.vertex_face_ccd_batch(many[:n], threads=threads)):
+                np.testing.assert_array_equal(a[:n], b)
+        culled = ccdlab.vertex_face_filter_batch(many[:n], threads=1)
+        for threads in (None, 2, 7):
+            np.testing.assert_array_equal(culled, ccdlab.vertex_face_filter_batch(many[:n], threads=threads))
     # An empty batch.
     hit, lower, upper = ccdlab.edge_edge_ccd_batch(np.zeros((0, 8, 3)))
     assert hit.shape == lower.shape == upper.shape == (0,)

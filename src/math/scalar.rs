@@ -16,7 +16,7 @@ pub type Vec3 = nalgebra::Vector3<Real>;
 /// Rows of three coordinates (`[x, y, z]`, how most simulators and array
 /// libraries store positions) viewed as [`Vec3`]s, without a copy: a
 /// `Vector3<f64>` is laid out as `[f64; 3]`. What [`crate::mesh::Step::new`]
-/// and the single queries take.
+/// takes.
 ///
 /// ```
 /// use ccdlab::math::vec3_slice;
