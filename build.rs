@@ -20,7 +20,17 @@ fn main() {
     // paths: Cargo reruns the script on every build for a path that does not exist.
     let mut watched: Vec<PathBuf> = SOURCES.iter().map(|p| root.join(p)).collect();
     let commit = match checkout_commit(root) {
-        None => "unknown".to_string(),
+        None => {
+            // A checkout where git failed (missing, or a transient failure
+            // under load): the next commit or `git add` reruns the script,
+            // so that the stamp is not left `unknown` until the sources
+            // change.
+            let dot_git = root.join(".git");
+            if dot_git.is_dir() {
+                watched.extend(["HEAD", "index"].map(|f| dot_git.join(f)));
+            }
+            "unknown".to_string()
+        }
         Some((hash, false)) => hash,
         Some((hash, true)) => {
             // Dirty: committing the sources as they are makes the stamp clean, so the
