@@ -55,28 +55,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for IntOrStr {
 }
 
 /// `threads=`: an int (numpy's included); a bool is a `TypeError` (as for
-/// `k`), not one thread.
-pub(crate) struct Threads(i64);
+/// `k`), not one thread. Checked by [`parse_threads`].
+pub(crate) struct Threads(Result<i64, String>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Threads {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if is_bool(&obj)? {
-            return Err(PyTypeError::new_err(
-                "threads: expected an int (1 to 1024) or None, got bool",
-            ));
-        }
-        // An int beyond i64 is out of range as much as 0 is: a
-        // `ValueError`, not pyo3's `OverflowError`.
-        match obj.extract::<i64>() {
-            Ok(n) => Ok(Threads(n)),
-            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(value_error(format!(
-                "threads: {} is out of range; pass 1 to {MAX_THREADS}, or None for all CPUs",
-                &*obj
-            ))),
-            Err(e) => Err(e),
-        }
+        int_arg(&obj, "threads", "an int (1 to 1024) or None").map(Threads)
     }
 }
 
@@ -89,24 +75,37 @@ impl<'a, 'py> FromPyObject<'a, 'py> for VertexCount {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if is_bool(&obj)? {
-            return Err(PyTypeError::new_err(
-                "num_vertices: expected an int or None, got bool",
-            ));
-        }
-        let out_of_range = || {
-            value_error(format!(
-                "num_vertices: {} is out of range; pass a vertex count (0 to 2**63 - 1) or None",
-                &*obj
-            ))
-        };
-        match obj.extract::<i64>() {
-            Ok(n) => usize::try_from(n)
-                .map(VertexCount)
-                .map_err(|_| out_of_range()),
-            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
-            Err(e) => Err(e),
-        }
+        let n = int_arg(&obj, "num_vertices", "an int or None")?;
+        n.ok()
+            .and_then(|n| usize::try_from(n).ok())
+            .map(VertexCount)
+            .ok_or_else(|| {
+                value_error(format!(
+                    "num_vertices: {} is out of range; pass a vertex count (0 to 2**63 - 1) or None",
+                    &*obj
+                ))
+            })
+    }
+}
+
+/// The int argument `name` (numpy's included): a bool is a `TypeError`
+/// saying `expected`; an int beyond 64 bits is `Err` with its digits (out
+/// of range for every use here: a `ValueError` for the caller to raise, not
+/// pyo3's `OverflowError`).
+fn int_arg(
+    obj: &Borrowed<'_, '_, PyAny>,
+    name: &str,
+    expected: &str,
+) -> PyResult<Result<i64, String>> {
+    if is_bool(obj)? {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: expected {expected}, got bool"
+        )));
+    }
+    match obj.extract::<i64>() {
+        Ok(n) => Ok(Ok(n)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Err(obj.to_string())),
+        Err(e) => Err(e),
     }
 }
 
@@ -349,9 +348,10 @@ impl QuerySolver {
 pub(crate) fn parse_threads(threads: Option<Threads>) -> PyResult<Option<usize>> {
     match threads.map(|Threads(n)| n) {
         None => Ok(None),
-        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(Some(n as usize)),
+        Some(Ok(n)) if (1..=MAX_THREADS).contains(&n) => Ok(Some(n as usize)),
         Some(n) => Err(value_error(format!(
-            "threads: {n} is out of range; pass 1 to {MAX_THREADS}, or None for all CPUs"
+            "threads: {} is out of range; pass 1 to {MAX_THREADS}, or None for all CPUs",
+            n.map_or_else(|digits| digits, |n| n.to_string())
         ))),
     }
 }

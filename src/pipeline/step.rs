@@ -72,7 +72,7 @@
 //! counts and times of impact combined in chunk order, so counts, pairs and
 //! the time of impact are identical for any number of threads.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::bodies::{BodiesError, BodyParts};
 use super::clock::Clock;
@@ -83,7 +83,7 @@ use super::points::codim_points;
 use super::report::{
     BvhCounts, BvhMode, ContactPair, KindCounts, PointCounts, StageTimes, StepReport,
 };
-use super::tasks::{LOOSE_CAP, TaskSink, collect, take_listed};
+use super::tasks::{LOOSE_CAP, TaskSink, collect, is_set, take_listed};
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::mesh::{MeshError, Step};
 use crate::narrow_phase::{SeparationError, Solver, Toi};
@@ -496,7 +496,7 @@ fn decide_pairs(
         Some(skip) => bvh.self_candidates_par_skipping(skip, make_sink),
         None => bvh.self_candidates_par(make_sink),
     };
-    if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || ctx.overflowed() {
+    if is_set(cancel) || ctx.overflowed() {
         return Err(stopped(ctx, cfg));
     }
     let mut vf = KindCounts {
@@ -515,7 +515,7 @@ fn decide_pairs(
         Listed::default()
     };
     let (busy, mut toi, mut pairs) = collect(ctx, cancel, sinks, &mut vf, &mut ee, step.mesh);
-    if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+    if is_set(cancel) {
         return Err(stopped(ctx, cfg));
     }
     let fused_ms = t.ms();

@@ -297,7 +297,7 @@ impl CandidateSink for TaskSink<'_> {
 
 /// Whether the step is cancelled.
 #[inline]
-fn is_set(cancel: Option<&AtomicBool>) -> bool {
+pub(super) fn is_set(cancel: Option<&AtomicBool>) -> bool {
     cancel.is_some_and(|c| c.load(Ordering::Relaxed))
 }
 

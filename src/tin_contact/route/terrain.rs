@@ -402,13 +402,16 @@ impl Grid {
         Grid { lo, cell, side }
     }
 
+    /// The cell along axis `d` that holds `x` (the last one beyond the
+    /// grid), or `None` before the grid (or for NaN).
+    fn index(&self, x: Real, d: usize) -> Option<usize> {
+        let k = ((x - self.lo[d]) / self.cell[d]).floor();
+        (k >= 0.0).then(|| (k as usize).min(self.side - 1))
+    }
+
     /// The cells `[first, last]` along axis `d` that `[x0, x1]` meets.
     fn span(&self, x0: Real, x1: Real, d: usize) -> [usize; 2] {
-        let index = |x: Real| {
-            let k = ((x - self.lo[d]) / self.cell[d]).floor();
-            (k.max(0.0) as usize).min(self.side - 1)
-        };
-        [index(x0), index(x1)]
+        [x0, x1].map(|x| self.index(x, d).unwrap_or(0))
     }
 }
 
@@ -472,15 +475,9 @@ impl SurfaceLookup {
 
     /// The largest height of the surface above `(x, y)`, or `None` outside.
     pub fn height(&self, x: Real, y: Real) -> Option<Real> {
-        let Grid { lo, cell, side } = self.grid;
-        let j = ((x - lo[0]) / cell[0]).floor();
-        let i = ((y - lo[1]) / cell[1]).floor();
-        if !(j >= 0.0 && i >= 0.0) {
-            return None;
-        }
-        let (i, j) = ((i as usize).min(side - 1), (j as usize).min(side - 1));
+        let (j, i) = (self.grid.index(x, 0)?, self.grid.index(y, 1)?);
         let mut best: Option<Real> = None;
-        for &f in &self.buckets[i * side + j] {
+        for &f in &self.buckets[i * self.grid.side + j] {
             let [a, b, c] = self.tris[f as usize];
             let det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
             if det == 0.0 {
