@@ -31,15 +31,19 @@
 //!   [`pipeline::StepReport`] (counts per stage, the earliest time of impact,
 //!   stage times) and, if asked for, every colliding [`pipeline::ContactPair`];
 //!   [`pipeline::PipelineConfig`] chooses the BVH, filters, solver and the
-//!   minimum separation `min_distance`.
+//!   minimum separation `min_distance`; [`pipeline::Pipeline::step_on_candidates`]
+//!   decides candidate pairs found by another broad phase, yours or a
+//!   simulator's, with the same filters and exact tests.
 //! - [`narrow_phase`]: single queries, [`narrow_phase::vertex_face()`] and
 //!   [`narrow_phase::edge_edge()`] (contact), and
 //!   [`narrow_phase::vertex_face_within`] and
 //!   [`narrow_phase::edge_edge_within`] (within a distance `d`).
 //!
-//! The other modules are the pipeline's stages, for those who study or
-//! replace one (`bounding_volume`, `broad_phase`, `filter`, `pair_kernel`,
+//! The other modules are the pipeline's stages, for those who study one or
+//! use it alone (`bounding_volume`, `broad_phase`, `filter`, `pair_kernel`,
 //! `exact`, `math`), and the [`harness`] that reproduces the papers' tables.
+//! The pipeline composes them itself; a broad phase of your own feeds the
+//! rest of it through [`pipeline::Pipeline::step_on_candidates`].
 //!
 //! ## Guarantees
 //!

@@ -555,6 +555,58 @@ class Pipeline:
             The pipeline is already running a step (in another thread, or a
             call further up this thread's stack).
         """
+    def step_on_candidates(
+        self,
+        V0: npt.ArrayLike,
+        V1: npt.ArrayLike,
+        vf: npt.ArrayLike,
+        ee: npt.ArrayLike,
+    ) -> StepResult:
+        """Decides the step from ``V0`` to ``V1`` on the candidate pairs given
+        instead of the BVH's: the filters and exact tests of ``step``, on
+        pairs found by a broad phase of one's own (or a simulator's), with
+        its counts, earliest time of impact and (when collected) pairs. The
+        pairs may come in any order, with repeats and either edge first;
+        each distinct pair is decided and counted once. The BVH is neither
+        used nor touched (the next ``step`` refits it as before).
+
+        For an exact result the pairs must hold every pair whose features'
+        swept volumes touch (come within ``min_distance``); more cost the
+        filters work, never a wrong verdict. ``k`` and ``time_aligned`` (the
+        BVH's) play no part; ``bodies`` and ``self_collision`` drop the
+        pairs within a body as in ``step``. The codimensional points' pairs
+        (``ve_pairs``, ``vv_pairs``) are not decided. ``ccdlab.candidates``
+        with ``filters="none", window=False, time_aligned=False`` gives the
+        BVH's own pairs, which give ``step``'s result.
+
+        Parameters
+        ----------
+        V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+            Vertex positions, as for ``step``.
+        vf : ndarray, shape (p, 2), any integer dtype
+            Vertex–face pairs, rows ``(vertex, face)``: a vertex that is not a
+            corner of the face (``[]``: none).
+        ee : ndarray, shape (q, 2), any integer dtype
+            Edge–edge pairs, rows of two indices into
+            ``ccdlab.edges(F, edges)`` that share no endpoint (``[]``: none).
+
+        Returns
+        -------
+        StepResult
+            As ``step``; ``report["bvh"]`` is ``"given"``, the BVH's counts
+            zero, and ``report["vf"]["candidates"]`` the distinct pairs
+            decided.
+
+        Raises
+        ------
+        ValueError
+            Bad frames (as ``step``), or a pair that is no candidate: a wrong
+            shape or dtype, an index out of range, a vertex that is a corner
+            of its face, edges that share an endpoint (naming the first such
+            pair by its kind and row).
+        RuntimeError
+            As ``step``.
+        """
     def proximity(
         self, V: npt.ArrayLike, *, distances: bool = False
     ) -> Dict[str, npt.NDArray[Any]]:

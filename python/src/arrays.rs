@@ -273,13 +273,55 @@ pub(crate) fn query_batch(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[V
     Ok(out)
 }
 
+/// What an index array's entries number, for their range and messages.
+#[derive(Debug, Clone, Copy)]
+enum Indexed {
+    /// Vertices of a mesh of this many, when known (faces, edges).
+    Vertices(Option<usize>),
+    /// Any elements of a mesh (candidate pairs): each below 2³² − 1, the
+    /// library checking them against the mesh.
+    Elements,
+}
+
+impl Indexed {
+    /// One past the largest index allowed.
+    fn limit(self) -> i128 {
+        match self {
+            Indexed::Vertices(Some(n)) => n as i128,
+            Indexed::Vertices(None) => i128::from(u32::MAX - 1),
+            Indexed::Elements => i128::from(u32::MAX),
+        }
+    }
+
+    /// The message for `index`, negative or past the limit, in row
+    /// `element` of the array `name` of `what`s.
+    fn refused(self, name: &str, what: &str, element: usize, index: i128) -> String {
+        match self {
+            Indexed::Vertices(_) if index < 0 => format!(
+                "{name}: {what} {element} (numbered from 0) has a negative vertex index {index}"
+            ),
+            Indexed::Vertices(Some(num_vertices)) => format!(
+                "{name}: {what} {element} refers to vertex {index} (both numbered from 0), but \
+                 the mesh has {num_vertices} vertices"
+            ),
+            Indexed::Vertices(None) => format!(
+                "{name}: {what} {element} (numbered from 0) refers to vertex {index}; at most \
+                 2^32 - 2 vertices are supported"
+            ),
+            Indexed::Elements => format!(
+                "{name}: {what} {element} (numbered from 0) has index {index}, not one from 0 \
+                 to 2**32 - 2"
+            ),
+        }
+    }
+}
+
 /// The rows of an `(m, K)` index array of element type `T` as `what`s
-/// (faces, edges), every index checked to be at least 0 and below `limit`
-/// (`num_vertices`, when given, for the message).
+/// (faces, edges, pairs), every index checked to be at least 0 and in the
+/// range `indexed` allows.
 fn index_rows<T: Copy + Into<i128> + numpy::Element, const K: usize>(
     array: &Bound<'_, PyAny>,
-    limit: i128,
-    num_vertices: Option<usize>,
+    indexed: Indexed,
     name: &str,
     what: &str,
 ) -> PyResult<Vec<[u32; K]>> {
@@ -292,26 +334,11 @@ fn index_rows<T: Copy + Into<i128> + numpy::Element, const K: usize>(
         .into_dimensionality::<Ix2>()
         .map_err(|e| value_error(format!("{name}: {e}")))?;
     let mut out = rows_vec(view.nrows(), name)?;
+    let limit = indexed.limit();
     for (element, r) in view.outer_iter().enumerate() {
         let row: [i128; K] = std::array::from_fn(|c| r[c].into());
-        for index in row {
-            if index < 0 {
-                return Err(value_error(format!(
-                    "{name}: {what} {element} (numbered from 0) has a negative vertex index {index}"
-                )));
-            }
-            if index >= limit {
-                return Err(value_error(match num_vertices {
-                    Some(num_vertices) => format!(
-                        "{name}: {what} {element} refers to vertex {index} (both numbered from \
-                         0), but the mesh has {num_vertices} vertices"
-                    ),
-                    None => format!(
-                        "{name}: {what} {element} (numbered from 0) refers to vertex {index}; \
-                         at most 2^32 - 2 vertices are supported"
-                    ),
-                }));
-            }
+        if let Some(&index) = row.iter().find(|&&i| i < 0 || i >= limit) {
+            return Err(value_error(indexed.refused(name, what, element, index)));
         }
         out.push(row.map(|i| i as u32));
     }
@@ -326,7 +353,7 @@ pub(crate) fn faces(
     num_vertices: Option<usize>,
     name: &str,
 ) -> PyResult<Vec<[u32; 3]>> {
-    index_array(obj, num_vertices, name, "face")
+    index_array(obj, Indexed::Vertices(num_vertices), name, "face")
 }
 
 /// An `(m, 2)` array of vertex indices (any integer dtype) as edges, as
@@ -336,13 +363,20 @@ pub(crate) fn edges(
     num_vertices: Option<usize>,
     name: &str,
 ) -> PyResult<Vec<[u32; 2]>> {
-    index_array(obj, num_vertices, name, "edge")
+    index_array(obj, Indexed::Vertices(num_vertices), name, "edge")
 }
 
-/// An `(m, K)` array of vertex indices (any integer dtype) as rows of `what`s.
+/// An `(m, 2)` array of element indices (any integer dtype) as candidate
+/// pairs, `(vertex, face)` or `(edge, edge)`: each from 0 to 2³² − 2 (the
+/// library checks them against the mesh).
+pub(crate) fn pairs(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<[u32; 2]>> {
+    index_array(obj, Indexed::Elements, name, "row")
+}
+
+/// An `(m, K)` array of indices (any integer dtype) as rows of `what`s.
 fn index_array<const K: usize>(
     obj: &Bound<'_, PyAny>,
-    num_vertices: Option<usize>,
+    indexed: Indexed,
     name: &str,
     what: &str,
 ) -> PyResult<Vec<[u32; K]>> {
@@ -353,27 +387,30 @@ fn index_array<const K: usize>(
         return Ok(Vec::new());
     }
     let dtype = untyped.dtype();
+    let entries = match indexed {
+        Indexed::Vertices(_) => "vertex indices",
+        Indexed::Elements => "indices",
+    };
     if untyped.ndim() != 2 || untyped.shape()[1] != K {
         return Err(value_error(format!(
-            "{name}: expected an array of shape (m, {K}) of vertex indices, got shape {}",
+            "{name}: expected an array of shape (m, {K}) of {entries}, got shape {}",
             shape_text(untyped.shape())
         )));
     }
-    let limit = num_vertices.map_or(i128::from(u32::MAX - 1), |n| n as i128);
     match dtype.kind() {
         b'i' => {
             let a = match array.cast::<PyArrayDyn<i64>>() {
                 Ok(a) => a.clone().into_any(),
                 Err(_) => array.call_method1("astype", ("int64",))?,
             };
-            index_rows::<i64, K>(&a, limit, num_vertices, name, what)
+            index_rows::<i64, K>(&a, indexed, name, what)
         }
         b'u' => {
             let a = match array.cast::<PyArrayDyn<u64>>() {
                 Ok(a) => a.clone().into_any(),
                 Err(_) => array.call_method1("astype", ("uint64",))?,
             };
-            index_rows::<u64, K>(&a, limit, num_vertices, name, what)
+            index_rows::<u64, K>(&a, indexed, name, what)
         }
         _ => Err(value_error(format!(
             "{name}: dtype {dtype} is not supported; {what} indices need an integer dtype \

@@ -37,6 +37,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, OnceLock, TryLockError};
 
+use ccdlab::broad_phase::{EePair, VfPair};
 use ccdlab::harness::ground_truth::{QuerySet, discover_query_sets_in, load};
 use ccdlab::harness::memory::MeasuredStep;
 use ccdlab::harness::query_eval::{

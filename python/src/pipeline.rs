@@ -358,6 +358,76 @@ impl PyPipeline {
         StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
     }
 
+    /// Decides the step from ``V0`` to ``V1`` on the candidate pairs given
+    /// instead of the BVH's: the filters and exact tests of ``step``, on
+    /// pairs found by a broad phase of one's own (or a simulator's), with
+    /// its counts, earliest time of impact and (when collected) pairs. The
+    /// pairs may come in any order, with repeats and either edge first;
+    /// each distinct pair is decided and counted once. The BVH is neither
+    /// used nor touched (the next ``step`` refits it as before).
+    ///
+    /// For an exact result the pairs must hold every pair whose features'
+    /// swept volumes touch (come within ``min_distance``); more cost the
+    /// filters work, never a wrong verdict. ``k`` and ``time_aligned`` (the
+    /// BVH's) play no part; ``bodies`` and ``self_collision`` drop the
+    /// pairs within a body as in ``step``. The codimensional points' pairs
+    /// (``ve_pairs``, ``vv_pairs``) are not decided. ``ccdlab.candidates``
+    /// with ``filters="none", window=False, time_aligned=False`` gives the
+    /// BVH's own pairs, which give ``step``'s result.
+    ///
+    /// Parameters
+    /// ----------
+    /// V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+    ///     Vertex positions, as for ``step``.
+    /// vf : ndarray, shape (p, 2), any integer dtype
+    ///     Vertex–face pairs, rows ``(vertex, face)``: a vertex that is not a
+    ///     corner of the face (``[]``: none).
+    /// ee : ndarray, shape (q, 2), any integer dtype
+    ///     Edge–edge pairs, rows of two indices into
+    ///     ``ccdlab.edges(F, edges)`` that share no endpoint (``[]``: none).
+    ///
+    /// Returns
+    /// -------
+    /// StepResult
+    ///     As ``step``; ``report["bvh"]`` is ``"given"``, the BVH's counts
+    ///     zero, and ``report["vf"]["candidates"]`` the distinct pairs
+    ///     decided.
+    ///
+    /// Raises
+    /// ------
+    /// ValueError
+    ///     Bad frames (as ``step``), or a pair that is no candidate: a wrong
+    ///     shape or dtype, an index out of range, a vertex that is a corner
+    ///     of its face, edges that share an endpoint (naming the first such
+    ///     pair by its kind and row).
+    /// RuntimeError
+    ///     As ``step``.
+    #[allow(non_snake_case)]
+    fn step_on_candidates(
+        &self,
+        py: Python<'_>,
+        V0: &Bound<'_, PyAny>,
+        V1: &Bound<'_, PyAny>,
+        vf: &Bound<'_, PyAny>,
+        ee: &Bound<'_, PyAny>,
+    ) -> PyResult<StepResult> {
+        let vf: Vec<VfPair> = (pairs(vf, "vf")?.into_iter())
+            .map(|[v, f]| VfPair { v, f })
+            .collect();
+        let ee: Vec<EePair> = (pairs(ee, "ee")?.into_iter())
+            .map(|[e0, e1]| EePair { e0, e1 })
+            .collect();
+        let mut state = self.busy_checked()?;
+        let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
+        let step = Step::new(mesh, &x_t0, &x_t1).map_err(|e| value_error(e.to_string()))?;
+        let outcome = run_interruptible(py, pool, |cancel| {
+            inner.step_on_candidates_cancellable(&step, &vf, &ee, cancel)
+        })?
+        .map_err(|e| value_error(e.to_string()))?;
+        StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
+    }
+
     /// The pairs within this pipeline's ``min_distance`` of each other at
     /// the positions ``V``: what ``ccdlab.proximity(V, F, min_distance, ...)``
     /// answers with this pipeline's ``edges``, ``bodies`` and

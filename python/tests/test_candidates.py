@@ -92,3 +92,71 @@ def test_bad_arguments_are_value_errors():
         ccdlab.candidates(V0, V1, F, min_distance=-1.0)
     with pytest.raises(TypeError):
         ccdlab.candidates(V0, V1, F, solver="exact")
+
+
+# ---------------------------------------------------------------------------
+# Pipeline.step_on_candidates: a step decided on given pairs
+
+
+def _bvh_pairs(V0, V1, F, **options):
+    """The BVH's own candidates: nothing filtered, nothing pruned."""
+    return ccdlab.candidates(V0, V1, F, filters="none", window=False, time_aligned=False, **options)
+
+
+@pytest.mark.parametrize("d", [0.0, 1.911e-5])
+def test_the_bvh_pairs_given_back_give_the_steps_result(d):
+    V0, V1, F = _funnel()
+    found = _bvh_pairs(V0, V1, F, min_distance=d)
+    pipeline = ccdlab.Pipeline(F, min_distance=d, collect_pairs=True, time_aligned=False)
+    given = pipeline.step_on_candidates(V0, V1, found["vf"], found["ee"])
+    r = ccdlab.step(V0, V1, F, min_distance=d, collect_pairs=True, time_aligned=False)
+    for kind in ("vf", "ee"):
+        assert getattr(given, kind + "_pairs").tolist() == getattr(r, kind + "_pairs").tolist()
+        assert np.array_equal(getattr(given, kind + "_toi"), getattr(r, kind + "_toi"))
+        for c in ("candidates", "culled_slpf", "culled_dnf", "culled_window", "after_filter",
+                  "colliding"):
+            assert given.report[kind][c] == r.report[kind][c], (kind, c)
+    assert (given.toi, given.toi_upper) == (r.toi, r.toi_upper) and r.toi is not None
+    assert given.report["bvh"] == "given" and r.report["bvh"] == "build"
+    # The pipeline's BVH was not touched: its first step builds it.
+    assert pipeline.step(V0, V1).report["bvh"] == "build"
+
+
+def test_given_pairs_in_any_order_with_repeats_and_swapped_edges():
+    V0, V1, F = _funnel()
+    found = _bvh_pairs(V0, V1, F)
+    pipeline = ccdlab.Pipeline(F, collect_pairs=True)
+    plain = pipeline.step_on_candidates(V0, V1, found["vf"], found["ee"])
+    vf = np.concatenate([found["vf"][::-1], found["vf"]]).astype(np.uint32)
+    ee = np.concatenate([found["ee"][:, ::-1], found["ee"]]).astype(np.int32)
+    messy = pipeline.step_on_candidates(V0, V1, vf, ee)
+    assert messy.ee_pairs.tolist() == plain.ee_pairs.tolist()
+    assert messy.vf_pairs.tolist() == plain.vf_pairs.tolist()
+    assert messy.report["ee"]["candidates"] == len(found["ee"])
+    none = pipeline.step_on_candidates(V0, V1, [], np.empty((0, 2), np.int64))
+    assert none.toi is None and none.report["vf"]["candidates"] == 0
+
+
+def test_pairs_that_are_no_candidates_are_refused():
+    V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0]], float)
+    F = np.array([[0, 1, 2], [2, 3, 4]])
+    pipeline = ccdlab.Pipeline(F)
+    E = ccdlab.edges(F).tolist()
+    e01, e34, e12 = E.index([0, 1]), E.index([3, 4]), E.index([1, 2])
+    bad = [
+        ([[3, 0], [5, 0]], [], "vertex–face pair 1 (numbered from 0): vertex 5, face 0: out of range"),
+        ([[2, 1]], [], "vertex–face pair 0 (numbered from 0): vertex 2 is a corner of face 1"),
+        ([], [[e01, e34], [e12, e01]], f"edge–edge pair 1 (numbered from 0): edges {e12} and {e01} share"),
+        ([], [[0, 99]], "edge–edge pair 0 (numbered from 0): edges 0, 99: out of range"),
+        ([[-1, 0]], [], "vf: row 0 (numbered from 0) has index -1, not one from 0 to 2**32 - 2"),
+        ([], [[0, 2**32]], "ee: row 0 (numbered from 0) has index 4294967296"),
+        ([[0, 1, 2]], [], "vf: expected an array of shape (m, 2) of indices, got shape (1, 3)"),
+        ([[0.5, 1]], [], "vf: dtype float64 is not supported"),
+    ]
+    for vf, ee, message in bad:
+        with pytest.raises(ValueError) as e:
+            pipeline.step_on_candidates(V, V, vf, ee)
+        assert message in str(e.value), (message, str(e.value))
+    # A valid call still runs on the same pipeline.
+    ok = pipeline.step_on_candidates(V, V, [[3, 0]], [[e01, e34]])
+    assert ok.report["vf"]["candidates"] + ok.report["ee"]["candidates"] == 2

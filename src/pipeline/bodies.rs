@@ -325,6 +325,21 @@ impl BodyParts {
     pub(crate) fn all_self_colliding(&self) -> bool {
         self.vertex_group.is_none() && self.skip_within.iter().all(|&g| g == NOT_SKIPPED)
     }
+
+    /// Every vertex's group ([`BodyParts::vertex_group`], or its
+    /// component's [`BodyParts::skip_within`] where that is `None`), for
+    /// checking pairs one by one ([`within_one_group`]) when they come from
+    /// no traversal; `None` when every body collides with itself.
+    pub(crate) fn vertex_groups(&self, mesh: &TriMesh) -> Option<Vec<u32>> {
+        if self.all_self_colliding() {
+            return None;
+        }
+        Some(self.vertex_group.clone().unwrap_or_else(|| {
+            (mesh.component().iter())
+                .map(|&c| self.skip_within[c as usize])
+                .collect()
+        }))
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ mod points;
 mod proximity;
 mod report;
 mod step;
+mod step_on_candidates;
 mod tasks;
 
 pub use bodies::{Bodies, BodiesError, BodyLabels, SelfColliding};
@@ -39,3 +40,4 @@ pub use report::{
 };
 pub(crate) use report::{culling_rate_percent, is_zero_distance};
 pub use step::{Pipeline, PipelineError, StepOutcome};
+pub use step_on_candidates::{CandidateError, step_on_candidates};

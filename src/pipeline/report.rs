@@ -132,10 +132,12 @@ pub struct BodyCounts {
 pub struct StageTimes {
     /// Building the BVH or refitting it ([`StepReport::bvh`] says which); the
     /// filters' per-vertex arrays are written alongside, on the same
-    /// workers, and count here. (Records made before the name read `refit`.)
+    /// workers, and count here (alone, when the candidates were given).
+    /// (Records made before the name read `refit`.)
     #[serde(alias = "refit")]
     pub bvh: f64,
-    /// BVH traversal: candidate generation (estimated).
+    /// BVH traversal: candidate generation (estimated; with candidates
+    /// given, the rest of the fused stage: chunking and gathering).
     pub traverse: f64,
     /// Low-level filters (estimated).
     pub filter: f64,
@@ -154,6 +156,9 @@ pub enum BvhMode {
     Build,
     /// Refitted the one kept from the previous step (same topology).
     Refit,
+    /// Used none: the caller gave the candidates
+    /// ([`super::Pipeline::step_on_candidates`]).
+    Given,
 }
 
 impl BvhMode {
@@ -162,6 +167,7 @@ impl BvhMode {
         match self {
             BvhMode::Build => "build",
             BvhMode::Refit => "refit",
+            BvhMode::Given => "given",
         }
     }
 }
@@ -215,7 +221,8 @@ pub struct StepReport {
     /// tested every pair, as in records made before bodies existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bodies: Option<BodyCounts>,
-    /// Whether this step built the BVH or refitted it.
+    /// Whether this step built the BVH or refitted it, or was given its
+    /// candidates.
     pub bvh: BvhMode,
     /// Vertex–face counts.
     pub vf: KindCounts,

@@ -83,7 +83,7 @@ use super::points::codim_points;
 use super::report::{
     BvhCounts, BvhMode, ContactPair, KindCounts, PointCounts, StageTimes, StepReport,
 };
-use super::tasks::{LOOSE_CAP, TaskSink, collect, is_set, take_listed};
+use super::tasks::{Busy, LOOSE_CAP, TaskSink, collect, is_set, take_listed};
 use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::mesh::{MeshError, Step};
 use crate::narrow_phase::{SeparationError, Solver, Toi};
@@ -127,6 +127,10 @@ pub enum PipelineError {
     /// The distance of [`super::proximity()`] is negative or not finite.
     #[error("distance: {0}")]
     Distance(#[from] super::DistanceError),
+    /// A given candidate pair is no candidate of the step's mesh
+    /// ([`Pipeline::step_on_candidates`]).
+    #[error("candidates: {0}")]
+    Candidates(#[from] super::CandidateError),
     /// The step was cancelled ([`Pipeline::step_cancellable`]) before it
     /// ended; the BVH stays that of this step's frames.
     #[error("the step was cancelled")]
@@ -187,10 +191,10 @@ pub struct Pipeline {
     /// from its own motion, while further proximity calls refit it.
     built_at_rest: bool,
     /// The filters' per-vertex arrays, kept for the next step.
-    buffers: PairBuffers,
+    pub(super) buffers: PairBuffers,
     /// How many loose brackets' pairs a traversal task keeps
     /// ([`LOOSE_CAP`]; smaller in tests, to reach the narrowing it starts).
-    loose_cap: usize,
+    pub(super) loose_cap: usize,
 }
 
 impl Pipeline {
@@ -535,13 +539,9 @@ fn decide_pairs(
     if ctx.overflowed() {
         return Err(stopped(ctx, cfg));
     }
-    // The filters and the exact tests ran inside the traversal's tasks:
-    // their shares of the fused stage are their summed busy times spread
-    // over the workers. (Their setup ran alongside the BVH's stage, and
-    // counts there.)
-    let threads = rayon::current_num_threads() as f64;
-    let filter_ms = (busy.filter / threads).min(fused_ms);
-    let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms) + points_ms;
+    // The filters and the exact tests ran inside the traversal's tasks.
+    // (Their setup ran alongside the BVH's stage, and counts there.)
+    let (filter_ms, solve_ms) = fused_shares(busy, fused_ms, points_ms);
     vf.finish();
     ee.finish();
     Ok(Decided {
@@ -563,9 +563,20 @@ fn decide_pairs(
     })
 }
 
+/// The filters' and the exact tests' shares of a fused stage that took
+/// `fused_ms`: their busy times, summed over the tasks, spread over the
+/// workers; the exact tests' with `points_ms` (the codimensional points',
+/// measured apart) added.
+pub(super) fn fused_shares(busy: Busy, fused_ms: f64, points_ms: f64) -> (f64, f64) {
+    let threads = rayon::current_num_threads() as f64;
+    let filter_ms = (busy.filter / threads).min(fused_ms);
+    let solve_ms = (busy.solve / threads).min(fused_ms - filter_ms) + points_ms;
+    (filter_ms, solve_ms)
+}
+
 /// Why a step's tasks stopped early: more pairs to keep than allowed, or
 /// else a cancellation.
-fn stopped(ctx: &PairCtx<'_>, cfg: &PipelineConfig) -> PipelineError {
+pub(super) fn stopped(ctx: &PairCtx<'_>, cfg: &PipelineConfig) -> PipelineError {
     match ctx.overflowed() {
         true => PipelineError::TooManyPairs {
             limit: cfg.max_pairs,

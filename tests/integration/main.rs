@@ -36,5 +36,6 @@ mod report;
 #[cfg(feature = "cli")]
 mod route;
 mod separation_sampler;
+mod step_on_candidates;
 #[cfg(feature = "tin-contact")]
 mod tin_contact;
