@@ -15,7 +15,10 @@ use std::process::Command;
 const SOURCES: [&str; 4] = ["src", "Cargo.toml", "Cargo.lock", "build.rs"];
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it was compiled: one compiled script serves every
+    // checkout that shares the target folder.
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by Cargo"));
+    let root = root.as_path();
     // Edits to the sources, or a checkout of other ones, rerun the script. Only existing
     // paths: Cargo reruns the script on every build for a path that does not exist.
     let mut watched: Vec<PathBuf> = SOURCES.iter().map(|p| root.join(p)).collect();
@@ -47,10 +50,19 @@ fn main() {
             format!("{hash}-dirty")
         }
     };
+    // Paths inside the crate relative to it (Cargo resolves them against the package being
+    // built): checkouts that share a target folder share this script's output (Cargo gives
+    // every checkout of one package the same build-script unit), and absolute paths would
+    // watch the first checkout's files for all of them.
     for path in watched.iter().filter(|p| p.exists()) {
-        println!("cargo:rerun-if-changed={}", path.display());
+        let shown = path.strip_prefix(root).unwrap_or(path);
+        println!("cargo:rerun-if-changed={}", shown.display());
     }
     println!("cargo:rustc-env=CCDLAB_GIT_COMMIT={commit}");
+    // The checkout this stamp was taken in: a crate compiled in another one (sharing the
+    // target folder, with sources no newer than this script's run) reads `unknown` instead
+    // (`harness::stamp::GIT_COMMIT`).
+    println!("cargo:rustc-env=CCDLAB_STAMP_ROOT={}", root.display());
 }
 
 /// The commit of the checkout whose top is `root`, and whether the sources differ from it;

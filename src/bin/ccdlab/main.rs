@@ -27,7 +27,6 @@ mod step;
 #[command(
     name = "ccdlab",
     version,
-    long_version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("CCDLAB_GIT_COMMIT"), ")"),
     about,
     long_about = None,
     after_help = "Exit status: 0 on success; 1 on an error (named on standard error) or a failed \
@@ -142,13 +141,21 @@ fn command() -> clap::Command {
         cmd.allow_negative_numbers(true)
             .mut_subcommands(negative_numbers_are_values)
     }
-    negative_numbers_are_values(Cli::command())
+    static LONG_VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let commit = ccdlab::harness::stamp::GIT_COMMIT;
+        format!("{} (commit {commit})", env!("CARGO_PKG_VERSION"))
+    });
+    negative_numbers_are_values(Cli::command().long_version(LONG_VERSION.as_str()))
 }
 
 fn main() -> ExitCode {
     restore_sigpipe();
     exit_cleanly_when_stdout_fails();
     let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
+    if let Err(e) = pipeline_args::check_rayon_threads() {
+        eprintln!("error: {}", without_controls(&e));
+        return ExitCode::FAILURE;
+    }
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Candidates(args) => candidates::run(args),
         Command::Data => data(),
