@@ -20,14 +20,25 @@ impl Scratch {
     /// Makes the empty folder.
     pub fn new(tag: &str) -> Scratch {
         let s = Scratch::unmade(tag);
-        std::fs::create_dir_all(&s.0).unwrap();
+        if let Err(e) = std::fs::create_dir(&s.0) {
+            panic!("cannot make the scratch folder {}: {e}", s.0.display());
+        }
         s
     }
 
     /// The folder not made yet, for a command that must make it (or, on
-    /// failure, not).
+    /// failure, not). The temporary folder must exist: nothing is made
+    /// outside it (a command making the scratch folder would make a missing
+    /// `TMPDIR` too).
     pub fn unmade(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ccdlab-{tag}-{}", std::process::id()));
+        let tmp = std::env::temp_dir();
+        assert!(
+            tmp.is_dir(),
+            "the temporary folder {} (TMPDIR) is not a folder; the tests make their scratch \
+             folders in it",
+            tmp.display()
+        );
+        let dir = tmp.join(format!("ccdlab-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         Scratch(dir)
     }

@@ -13,8 +13,9 @@ pub const DATA_ENV: &str = "CCDLAB_DATA";
 /// A data root must hold at least one of these folders.
 const SOURCES: [&str; 2] = ["ccd-queries", "scalable-ccd"];
 
-/// `$CCDLAB_DATA`, when it is set and not empty.
-fn env_root() -> Option<PathBuf> {
+/// `$CCDLAB_DATA`, when it is set and not empty: then the only place
+/// looked in.
+pub fn env_root() -> Option<PathBuf> {
     std::env::var_os(DATA_ENV)
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)

@@ -571,6 +571,53 @@ fn a_wrong_data_variable_is_reported_as_the_only_place_looked_in() {
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
 }
 
+/// `replay` without a sequence and with `CCDLAB_DATA` set replays the data
+/// sets' scenes found there, or fails naming it: a missing folder, or a
+/// data root without scene frames, is not a silent fallback to the
+/// generated scene.
+#[test]
+fn replay_with_a_wrong_data_variable_fails_instead_of_falling_back() {
+    let d = Scratch::new("replay_data_variable");
+    let queries_only = d.join("data");
+    std::fs::create_dir_all(queries_only.join("ccd-queries")).unwrap();
+    for (dir, needle) in [
+        (Path::new("/no/such/data"), "only place looked in"),
+        (queries_only.as_path(), "no scene frames"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .arg("replay")
+            .env("CCDLAB_DATA", dir)
+            .output()
+            .unwrap();
+        let (stdout, err) = text(&out);
+        assert!(!out.status.success(), "{dir:?}: {stdout}");
+        assert!(
+            err.contains(needle) && err.contains(dir.to_str().unwrap()),
+            "{err}"
+        );
+        assert!(!stdout.contains("generated"), "{stdout}");
+    }
+}
+
+/// `RAYON_NUM_THREADS`, which sets every pool's size without `--threads`,
+/// is held to `--threads`' limit: a huge value is refused before any work
+/// (it used to start that many threads).
+#[test]
+fn a_huge_rayon_thread_count_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(["replay", "generated"])
+        .env("RAYON_NUM_THREADS", "100000")
+        .output()
+        .unwrap();
+    let (stdout, err) = text(&out);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        err.contains("RAYON_NUM_THREADS=100000: at most 1024"),
+        "{err}"
+    );
+    assert!(stdout.is_empty(), "{stdout}");
+}
+
 /// A folder of frames whose name is not UTF-8 replays as any other (as
 /// `step` reads such frames).
 #[test]

@@ -68,30 +68,37 @@ pub(super) fn files_under(dir: &Path, prefix: &Path, out: &mut BTreeSet<PathBuf>
     }
 }
 
-#[test]
-fn datasets_match_manifest() {
-    let root = datasets_dir();
-    let entries = manifest();
-    assert!(entries.len() >= 60, "{} manifest entries", entries.len());
+/// The manifest's files under `root`, each checked for its size and
+/// SHA-256 (named as under `shown`); their paths.
+fn check_listed(root: &Path, shown: &str, entries: &[Entry]) -> BTreeSet<PathBuf> {
     let mut listed = BTreeSet::new();
-    for e in &entries {
+    for e in entries {
         let rel = Path::new(&e.source).join(&e.path);
         let bytes = std::fs::read(root.join(&rel))
-            .unwrap_or_else(|err| panic!("datasets/{}: {err}", rel.display()));
+            .unwrap_or_else(|err| panic!("{shown}/{}: {err}", rel.display()));
         assert_eq!(
             bytes.len() as u64,
             e.bytes,
-            "datasets/{}: size",
+            "{shown}/{}: size",
             rel.display()
         );
         assert_eq!(
             hex(&sha256(&bytes)),
             e.sha256,
-            "datasets/{}: sha256",
+            "{shown}/{}: sha256",
             rel.display()
         );
         listed.insert(rel);
     }
+    listed
+}
+
+#[test]
+fn datasets_match_manifest() {
+    let root = datasets_dir();
+    let entries = manifest();
+    assert!(entries.len() >= 60, "{} manifest entries", entries.len());
+    let listed = check_listed(&root, "datasets", &entries);
     let mut present = BTreeSet::new();
     for source in ["ccd-queries", "scalable-ccd"] {
         files_under(&root.join(source), Path::new(source), &mut present);
@@ -109,6 +116,19 @@ fn datasets_match_manifest() {
             );
         }
     }
+}
+
+/// The data root the ground-truth tests read (`CCDLAB_DATA`, when set to
+/// another copy) holds every file of the manifest unaltered: a copy with a
+/// file missing, cut short or edited fails here, by name, and not only where
+/// a test happens to read it. (A larger copy, the upstream sets whole, may
+/// hold more files.)
+#[test]
+fn the_data_root_in_use_holds_the_listed_files_unaltered() {
+    let root = ccdlab::harness::data::require_root().unwrap_or_else(|e| panic!("{e}"));
+    let entries = manifest();
+    let shown = root.display().to_string();
+    assert_eq!(check_listed(&root, &shown, &entries).len(), entries.len());
 }
 
 #[test]

@@ -51,7 +51,7 @@ pub struct Args {
     /// Time-aligned pruning in the BVH, as for `step`.
     #[arg(long, value_enum, default_value_t = TimeAlignedArg::Auto)]
     time_aligned: TimeAlignedArg,
-    /// Worker threads, 1 to 1024 (default: all logical CPUs).
+    /// Worker threads, 1 to 1024 (default: RAYON_NUM_THREADS when set, else all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
     threads: Option<usize>,
 }

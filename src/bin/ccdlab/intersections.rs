@@ -18,7 +18,7 @@ use crate::frame_line::frame_line;
 pub struct Args {
     /// The frame (PLY or OBJ).
     frame: PathBuf,
-    /// Worker threads, 1 to 1024 (default: all logical CPUs).
+    /// Worker threads, 1 to 1024 (default: RAYON_NUM_THREADS when set, else all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
     threads: Option<usize>,
     /// Write every pair to this CSV: `kind,id_a,id_b` with global IDs (as

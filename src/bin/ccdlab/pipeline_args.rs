@@ -48,7 +48,7 @@ pub struct PipelineArgs {
     /// given per vertex.
     #[arg(long, value_enum, default_value_t = SelfCollision::On)]
     pub self_collision: SelfCollision,
-    /// Worker threads, 1 to 1024 (default: all logical CPUs).
+    /// Worker threads, 1 to 1024 (default: RAYON_NUM_THREADS when set, else all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, MAX_THREADS as u64))]
     pub threads: Option<usize>,
 }
@@ -111,6 +111,23 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn 
         }
         .into()
     })
+}
+
+/// `RAYON_NUM_THREADS` checked as `--threads` is (every pool without
+/// `--threads`, the global one included, takes that many workers): a value
+/// above [`MAX_THREADS`] is refused. Rayon ignores `0` and what is not a
+/// number (all logical CPUs then), and so does this.
+pub fn check_rayon_threads() -> Result<(), String> {
+    let Some(value) = std::env::var_os("RAYON_NUM_THREADS") else {
+        return Ok(());
+    };
+    match value.to_str().and_then(|v| v.parse::<usize>().ok()) {
+        Some(n) if n > MAX_THREADS => Err(format!(
+            "RAYON_NUM_THREADS={n}: at most {MAX_THREADS} worker threads (unset it, or give \
+             --threads N)"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A finite distance `≥ 0` (`--min-distance` of `step`, `replay`,

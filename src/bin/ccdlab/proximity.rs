@@ -28,7 +28,7 @@ pub struct Args {
     /// features in different connected components), as for `step`.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     self_collision: Switch,
-    /// Worker threads, 1 to 1024 (default: all logical CPUs).
+    /// Worker threads, 1 to 1024 (default: RAYON_NUM_THREADS when set, else all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
     threads: Option<usize>,
     /// Write every pair to this CSV: `kind,id_a,id_b,distance` with global

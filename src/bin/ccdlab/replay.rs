@@ -81,9 +81,15 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
 }
 
 /// The data sets' scenes whose frames are found, else the generated
-/// default scene; says which on stdout.
+/// default scene; says which on stdout. With `CCDLAB_DATA` set, scenes
+/// must be found there: a wrong setting is an error, not a fallback.
 fn default_sequences() -> Result<Vec<std::ffi::OsString>, Box<dyn Error>> {
-    if let Some(root) = ccdlab::harness::data::root() {
+    use ccdlab::harness::data;
+    let root = match data::env_root() {
+        Some(_) => Some(data::require_root()?),
+        None => data::root(),
+    };
+    if let Some(root) = root {
         let scenes: Vec<String> = [("cloth_ball", "cloth-ball"), ("funnel", "cloth-funnel")]
             .iter()
             .filter(|(_, dir)| root.join("scalable-ccd").join(dir).join("frames").is_dir())
@@ -97,6 +103,16 @@ fn default_sequences() -> Result<Vec<std::ffi::OsString>, Box<dyn Error>> {
             );
             return Ok(scenes.into_iter().map(Into::into).collect());
         }
+    }
+    if let Some(dir) = data::env_root() {
+        return Err(format!(
+            "{}: no scene frames (scalable-ccd/cloth-ball/frames or \
+             scalable-ccd/cloth-funnel/frames) in {}, the only place looked in while it is set; \
+             name a sequence, or unset it",
+            data::DATA_ENV,
+            dir.display()
+        )
+        .into());
     }
     let p = ccdlab::harness::generate::SceneParams::default();
     println!(

@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_SAMPLES,
           value_parser = crate::limits::whole::<u32>(1, u64::from(MAX_SAMPLES)))]
     samples: u32,
-    /// Worker threads, 1 to 1024 (default: all logical CPUs).
+    /// Worker threads, 1 to 1024 (default: RAYON_NUM_THREADS when set, else all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, 1024))]
     threads: Option<usize>,
     /// Print one JSON object on stdout, and nothing else.
