@@ -473,9 +473,11 @@ fn process_exists(_pid: u32) -> bool {
 }
 
 /// Checks, before any work, that an output file can go to `path`: its
-/// folder exists, it is no folder itself, no read-only file, and none of
-/// `inputs` (a run would otherwise write its results over what it read).
-/// Creates nothing; the write itself may still fail (a full disk).
+/// folder exists and can be written, it is no folder itself, no read-only
+/// file, and none of `inputs` (a run would otherwise write its results over
+/// what it read). Leaves nothing behind (the writability is tried with the
+/// write's own temporary file, removed at once); the write itself may still
+/// fail (a full disk).
 pub fn check_output(path: &Path, inputs: &[&Path]) -> std::io::Result<()> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => Err(Error::new(
@@ -498,15 +500,16 @@ pub fn check_output(path: &Path, inputs: &[&Path]) -> std::io::Result<()> {
                     ErrorKind::InvalidInput,
                     format!("is the input {}; choose another output file", i.display()),
                 )),
-                None => Ok(()),
+                None => check_writable(&real),
             }
         }
         // A device or FIFO: written through.
         Ok(_) => Ok(()),
         Err(e) if e.kind() == ErrorKind::NotFound => {
-            let dir = parent_or_dot(&link_target(path)?).to_path_buf();
+            let target = link_target(path)?;
+            let dir = parent_or_dot(&target);
             if dir.is_dir() {
-                Ok(())
+                check_writable(&target)
             } else {
                 Err(Error::new(
                     ErrorKind::NotFound,
@@ -516,6 +519,34 @@ pub fn check_output(path: &Path, inputs: &[&Path]) -> std::io::Result<()> {
         }
         Err(e) => Err(e),
     }
+}
+
+/// Whether the regular file `path` (its symbolic links resolved) can be
+/// written as [`replace`] writes it: creates its temporary sibling and
+/// removes it again. A folder that cannot be written (its mode, a read-only
+/// file system) would otherwise fail the write only after all the work.
+fn check_writable(path: &Path) -> std::io::Result<()> {
+    let (dir, _, tmp) = temp_sibling(path)?;
+    match std::fs::File::create(&tmp) {
+        Ok(_) => std::fs::remove_file(&tmp),
+        Err(e) => Err(Error::new(
+            e.kind(),
+            format!("folder {} cannot be written: {e}", dir.display()),
+        )),
+    }
+}
+
+/// The folder of the regular file `path`, the prefix of its temporaries
+/// (`.NAME.`) and this process's temporary (`.NAME.PID.tmp`), which
+/// [`replace`] writes and renames into place.
+fn temp_sibling(path: &Path) -> std::io::Result<(&Path, String, PathBuf)> {
+    let dir = parent_or_dot(path);
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "output path has no file name"))?;
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let tmp = dir.join(format!("{prefix}{}.tmp", std::process::id()));
+    Ok((dir, prefix, tmp))
 }
 
 /// The folder of `path` (`.` for a bare file name).
@@ -554,13 +585,8 @@ fn replace(
     permissions: Option<Permissions>,
     fill: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let dir = parent_or_dot(path);
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "output path has no file name"))?;
-    let prefix = format!(".{}.", name.to_string_lossy());
+    let (dir, prefix, tmp) = temp_sibling(path)?;
     remove_stale(dir, &prefix);
-    let tmp = dir.join(format!("{prefix}{}.tmp", std::process::id()));
     let result = (|| {
         let file = std::fs::File::create(&tmp)?;
         let mut w = BufWriter::new(file);

@@ -395,3 +395,86 @@ fn control_characters_in_a_path_are_escaped_in_the_error() {
     );
     assert!(!err.contains('\u{1b}'), "{err:?}");
 }
+
+/// Runs `ccdlab args` as a user whom folder modes bind: the current user,
+/// or, for root (whom they do not bind), `nobody` through `setpriv`; `None`
+/// when root cannot change its user here.
+#[cfg(unix)]
+fn ccdlab_unprivileged(args: &[&str]) -> Option<Output> {
+    let bin = env!("CARGO_BIN_EXE_ccdlab");
+    // SAFETY: `geteuid` only reads the process's user id.
+    if unsafe { libc::geteuid() } != 0 {
+        return Some(ccdlab(args));
+    }
+    let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+    let can = Command::new("setpriv")
+        .args(nobody)
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !can {
+        return None;
+    }
+    let out = Command::new("setpriv")
+        .args(nobody)
+        .arg(bin)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ccdlab through setpriv");
+    Some(out)
+}
+
+/// An output whose folder cannot be written is refused before any work
+/// (nothing on standard output, where the commands print their results),
+/// naming the folder, and nothing is left in it.
+#[cfg(unix)]
+#[test]
+fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = Scratch::new("bad-unwritable-out");
+    let (x0, faces) = quad(0.0);
+    let (x1, _) = quad(1.0);
+    let (f0, f1) = (d.join("f0.ply"), d.join("f1.ply"));
+    write_ply(&f0, &x0, &faces).unwrap();
+    write_ply(&f1, &x1, &faces).unwrap();
+    let ro = d.join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let (f0, f1, dir) = (
+        f0.to_str().unwrap(),
+        f1.to_str().unwrap(),
+        ro.to_str().unwrap(),
+    );
+    let (log, pairs, sets) = (
+        format!("{dir}/x.jsonl"),
+        format!("{dir}/pairs.csv"),
+        format!("{dir}/sets"),
+    );
+    for (args, needles) in [
+        (
+            vec!["replay", "generated:6:3", "--out", &log],
+            vec!["--out", log.as_str(), "cannot be written"],
+        ),
+        (
+            vec!["step", f0, f1, "--pairs", &pairs],
+            vec!["--pairs", pairs.as_str(), "cannot be written"],
+        ),
+        (
+            vec!["candidates", f0, f1, "--out", &sets],
+            vec!["--out", sets.as_str(), "cannot create"],
+        ),
+    ] {
+        let Some(out) = ccdlab_unprivileged(&args) else {
+            eprintln!("skipped: running as root, and setpriv cannot drop to nobody here");
+            return;
+        };
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: work was done first");
+        for needle in needles {
+            assert!(err.contains(needle), "{args:?}: {needle:?} not in {err}");
+        }
+    }
+    assert_eq!(std::fs::read_dir(&ro).unwrap().count(), 0);
+}

@@ -100,15 +100,21 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let name = format!("{}-{}.csv", stem(&args.frame0)?, stem(&args.frame1)?);
     let kinds = ["vertex-face", "edge-edge"].map(|kind| args.out.join(kind));
     let files = kinds.clone().map(|dir| dir.join(&name));
-    // Checked before any work, creating nothing, by the rule of the commits
-    // below (a plain file or nothing at each name); the files are staged
-    // and put in place together once both are written.
-    for f in &files {
+    // Checked before any work, leaving nothing behind, by the rule of the
+    // commits below (a plain file or nothing at each name); the files are
+    // staged and put in place together once both are written. A staging
+    // folder begun and dropped here shows that each folder can be written
+    // (and the folders above it created) before the work, not after.
+    for (dir, f) in kinds.iter().zip(&files) {
         if f.parent().is_some_and(Path::is_dir) {
             check_output(f, &[&args.frame0, &args.frame1])
                 .map_err(|e| format!("--out: {}: {e}", f.display()))?;
             check_replaceable(f).map_err(|e| format!("--out: {}: {}", f.display(), e.message))?;
         }
+        drop(
+            StagedFolder::begin(dir, "candidates")
+                .map_err(|e| format!("--out: {}: {}", e.path.display(), e.message))?,
+        );
     }
     let pool = crate::pipeline_args::thread_pool(args.threads)?;
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
