@@ -298,6 +298,8 @@ impl StagedFolder {
                 return Ok(stage);
             }
             Ok(_) => return Err(bad("exists and is not a folder".into())),
+            // A file above `out`: the walk below names it.
+            Err(e) if e.kind() == ErrorKind::NotADirectory => {}
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 if std::fs::symlink_metadata(out).is_ok() {
                     return Err(bad("is a symbolic link to nothing".into()));
@@ -316,7 +318,8 @@ impl StagedFolder {
             match std::fs::metadata(p) {
                 Ok(m) if m.is_dir() => break,
                 Ok(_) => return Err(bad(format!("{} is not a folder", p.display()))),
-                Err(e) if e.kind() == ErrorKind::NotFound => {
+                // Missing, or below a file: the walk goes on up to the file.
+                Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
                     missing.push(p.to_path_buf());
                     match p.parent() {
                         Some(q) if !q.as_os_str().is_empty() => p = q,
@@ -824,6 +827,12 @@ mod tests {
         // A file where the folder belongs is refused at the start.
         let err = StagedFolder::begin(&out.join("b.md"), "t").unwrap_err();
         assert!(err.message.contains("not a folder"), "{err}");
+        // And so is a folder below a file, naming the file.
+        let file = out.join("b.md");
+        let err = StagedFolder::begin(&file.join("deeper").join("x"), "t").unwrap_err();
+        let named = format!("{} is not a folder", file.display());
+        assert_eq!(err.message, named, "{err}");
+        assert_eq!(names(&out), ["a.md", "b.md", "c.md", "mine.txt"]);
     }
 
     /// The pid of a process that has ended (and been reaped).

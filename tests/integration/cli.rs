@@ -1280,10 +1280,21 @@ fn candidates_are_written_as_query_files() {
     // A file in the way of the folder; a folder `queries` reads as a data
     // set's own layout.
     let blocked = d.file("blocked", "x");
-    fails_with(
-        &["candidates", p0, p1, "--out", blocked.to_str().unwrap()],
-        "--out",
+    let b = blocked.to_str().unwrap();
+    for out in [b, "/dev/full"] {
+        let err = fails_with(&["candidates", p0, p1, "--out", out], "--out");
+        assert!(
+            err.contains(&format!("{out}: exists and is not a folder")),
+            "{err}"
+        );
+    }
+    // Below a file: the file is named, not the folder it cannot hold.
+    let below = blocked.join("sets");
+    let err = fails_with(
+        &["candidates", p0, p1, "--out", below.to_str().unwrap()],
+        &format!("{b} is not a folder"),
     );
+    assert!(!err.contains("cannot be inspected"), "{err}");
     let reserved = d.join("queries");
     fails_with(
         &["candidates", p0, p1, "--out", reserved.to_str().unwrap()],

@@ -81,6 +81,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         )
         .into());
     }
+    if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {
+        return Err(format!("--out {}: exists and is not a folder", args.out.display()).into());
+    }
     if std::fs::metadata(&args.out).is_err() && std::fs::symlink_metadata(&args.out).is_ok() {
         return Err(format!(
             "--out {}: a symbolic link to nothing; remove it or choose another folder",
