@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use ccdlab::harness::generate::{ClothSphere, MAX_GAP, SceneParams};
 use ccdlab::harness::output::StagedFolder;
-use ccdlab::mesh::{write_obj, write_ply};
+use ccdlab::mesh::{MeshError, write_obj, write_ply};
 
 /// Frame file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -152,11 +152,20 @@ fn write_frames(
     let faces = scene.mesh().faces().to_vec();
     let mut names = frame_names(params, format).into_iter();
     while let Some(x) = scene.next_frame()? {
-        let path = stage.path(&names.next().expect("one name per frame"));
-        match format {
-            Format::Ply => write_ply(&path, x, &faces)?,
-            Format::Obj => write_obj(&path, x, &faces)?,
-        }
+        let name = names.next().expect("one name per frame");
+        let path = stage.path(&name);
+        let written = match format {
+            Format::Ply => write_ply(&path, x, &faces),
+            Format::Obj => write_obj(&path, x, &faces),
+        };
+        // A write error (a full disk) names the frame in `--out`: the
+        // staging folder it names is gone once the error is reported.
+        written.map_err(|e| match e {
+            MeshError::Io { source, .. } => {
+                format!("{}: {source}", stage.out().join(&name).display()).into()
+            }
+            e => Box::<dyn Error>::from(e),
+        })?;
     }
     Ok(scene)
 }
