@@ -478,3 +478,35 @@ fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
     }
     assert_eq!(std::fs::read_dir(&ro).unwrap().count(), 0);
 }
+
+/// `report`'s default `--from` is relative to the current folder: run
+/// elsewhere, the error says to run from the repository root or to pass
+/// `--from`; a `--from` given and missing gets no such hint.
+#[test]
+fn report_outside_the_checkout_says_where_to_run_it() {
+    let d = Scratch::new("bad-report-from");
+    let out = d.join("report");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .args(args)
+            .current_dir(&d)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run ccdlab")
+    };
+    let out_arg = out.to_str().unwrap();
+    let given = run(&["report", "--out", out_arg]);
+    let err = String::from_utf8_lossy(&given.stderr);
+    assert_eq!(given.status.code(), Some(1), "{err}");
+    assert!(err.contains("reports/pipeline/data"), "{err}");
+    assert!(
+        err.contains("run from the repository root, or pass --from DIR"),
+        "{err}"
+    );
+    let given = run(&["report", "--from", "elsewhere", "--out", out_arg]);
+    let err = String::from_utf8_lossy(&given.stderr);
+    assert_eq!(given.status.code(), Some(1), "{err}");
+    assert!(err.contains("elsewhere"), "{err}");
+    assert!(!err.contains("--from DIR"), "{err}");
+    assert!(!out.exists());
+}

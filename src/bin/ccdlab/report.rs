@@ -2,10 +2,14 @@
 //! PNG and SVG figures) from the recorded JSON.
 
 use std::error::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ccdlab::harness::reproduction::{ReportOptions, SCENES, generate};
 use ccdlab::harness::sequence::FrameSequence;
+
+/// The default `--from`: the recorded JSON in the repository, relative to
+/// the current folder.
+const DEFAULT_FROM: &str = "reports/pipeline/data";
 
 /// Arguments of `ccdlab report`.
 #[derive(Debug, clap::Args)]
@@ -13,7 +17,7 @@ pub struct Args {
     /// Folder of recorded JSON (counts_<scene>.json from `cargo bench --bench
     /// pipeline`, step_<scene>_t<N>.json, peer_ipctk_<scene>.json,
     /// replay_<scene>_<filters>.jsonl, bench_timings.json).
-    #[arg(long, default_value = "reports/pipeline/data")]
+    #[arg(long, default_value = DEFAULT_FROM)]
     from: PathBuf,
     /// criterion's output folder (e.g. target/criterion): its estimates of
     /// the pipeline benches replace those in bench_timings.json.
@@ -55,6 +59,18 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let out = args
         .out
         .ok_or("give --out DIR, the report folder to write")?;
+    // The default is relative to the current folder, so it is missing when
+    // the command runs outside the repository root; say how to mend that.
+    if args.from == Path::new(DEFAULT_FROM)
+        && let Err(e) = std::fs::metadata(&args.from)
+        && e.kind() == std::io::ErrorKind::NotFound
+    {
+        return Err(format!(
+            "{}: {e}; run from the repository root, or pass --from DIR",
+            args.from.display()
+        )
+        .into());
+    }
     let summary = generate(&ReportOptions {
         from: args.from.clone(),
         criterion: args.criterion,
