@@ -47,3 +47,18 @@ pub fn load_font() -> Option<&'static str> {
         None
     })
 }
+
+/// Why [`load_font`] found no font, for a note: the file `$CCDLAB_FONT`
+/// names (the only one tried when it is set) cannot be read or is no
+/// TrueType font, or, unset, none of [`FONT_PATHS`] is usable.
+pub fn no_font_reason() -> String {
+    match std::env::var(FONT_ENV) {
+        // Opened, not read: the reason without reading the file again.
+        Ok(p) => match std::fs::File::open(&p).and_then(|f| f.metadata()) {
+            Err(e) => format!("the font file {FONT_ENV} names, {p}, cannot be read: {e}"),
+            Ok(m) if m.is_dir() => format!("{FONT_ENV} names a folder, {p}, not a font file"),
+            Ok(_) => format!("the font file {FONT_ENV} names, {p}, is not a usable TrueType font"),
+        },
+        Err(_) => format!("no font found (set {FONT_ENV})"),
+    }
+}

@@ -510,3 +510,30 @@ fn report_outside_the_checkout_says_where_to_run_it() {
     assert!(!err.contains("--from DIR"), "{err}");
     assert!(!out.exists());
 }
+
+/// A `CCDLAB_FONT` that names no readable file: the report is written
+/// without text, and the note names the file, not "set CCDLAB_FONT".
+#[test]
+fn an_unreadable_font_file_is_named_in_the_note() {
+    let d = Scratch::new("bad-report-font");
+    let out = d.join("report");
+    let missing = d.join("no-such-font.ttf");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/pipeline/data");
+    let run = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(["report", "--from", from.to_str().unwrap()])
+        .args(["--out", out.to_str().unwrap()])
+        .env("CCDLAB_FONT", &missing)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ccdlab");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(out.join("README.md").is_file());
+    let note = err
+        .lines()
+        .find(|l| l.contains("figures drawn without text"))
+        .unwrap_or_else(|| panic!("no font note in {err}"));
+    assert!(note.contains(missing.to_str().unwrap()), "{note}");
+    assert!(note.contains("cannot be read"), "{note}");
+    assert!(!note.contains("set CCDLAB_FONT"), "{note}");
+}

@@ -4,6 +4,7 @@
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
+use ccdlab::harness::figure::no_font_reason;
 use ccdlab::harness::reproduction::{ReportOptions, SCENES, generate};
 use ccdlab::harness::sequence::FrameSequence;
 
@@ -86,7 +87,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         );
     }
     if summary.font.is_none() {
-        eprintln!("note: no font found (set CCDLAB_FONT): figures drawn without text");
+        eprintln!("note: {}: figures drawn without text", no_font_reason());
     }
     println!(
         "wrote {} ({} files, {} criterion estimates)",
