@@ -85,7 +85,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
 /// must be found there: a wrong setting is an error, not a fallback.
 fn default_sequences() -> Result<Vec<std::ffi::OsString>, Box<dyn Error>> {
     use ccdlab::harness::data;
-    let root = match data::env_root() {
+    let from_env = data::env_root();
+    let root = match from_env {
         Some(_) => Some(data::require_root()?),
         None => data::root(),
     };
@@ -104,7 +105,7 @@ fn default_sequences() -> Result<Vec<std::ffi::OsString>, Box<dyn Error>> {
             return Ok(scenes.into_iter().map(Into::into).collect());
         }
     }
-    if let Some(dir) = data::env_root() {
+    if let Some(dir) = from_env {
         return Err(format!(
             "{}: no scene frames (scalable-ccd/cloth-ball/frames or \
              scalable-ccd/cloth-funnel/frames) in {}, the only place looked in while it is set; \
