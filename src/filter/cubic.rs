@@ -20,10 +20,19 @@
 //! most 10, `(2·10 + 2)·u·m`, `m ≤ 18U³(1 + γ)`), so a sign this bound
 //! certifies is also certified there.
 //!
-//! **Range.** The bound needs no underflow or overflow to matter: the
-//! coefficients are computed only for `2⁻³⁰⁰ ≤ U ≤ 2²⁰⁰` (else `None`), so
-//! that `err ≥ 2⁻⁹⁴⁵` dwarfs the absolute error of any underflowing product
-//! (at most `2⁻¹⁰⁷⁵` each, a few dozen of them) and no product overflows.
+//! **Range.** The coefficients are computed only for `2⁻³⁰⁰ ≤ U ≤ 2²⁰⁰`
+//! (else `None`), so that no product overflows and underflow stays within
+//! the bound's slack. A difference that falls below the normal range is
+//! exact; a product that underflows is off by at most `2⁻¹⁰⁷⁵` (Higham
+//! 2002, §2.1: an absolute term beside the relative one). A coefficient
+//! holds at most 18 products of two differences (a cross product's terms),
+//! each then multiplied by a difference of magnitude at most `U(1 + u)`,
+//! and at most 18 such second products; with the at most 6 roundings after
+//! them, underflow adds at most `(18·U(1 + u) + 18)·2⁻¹⁰⁷⁵·(1 + u)⁶
+//! ≤ 2⁻¹⁰⁶⁸·max(U, 1)`. The bound leaves that much to spare: `err ≥ 431u·U³`
+//! (three roundings down from `U³·C`) against the relative part's
+//! `γ₁₀·18·(U/(1 − u))³ ≤ 181u·U³`, and `250u·U³ ≥ 2⁻⁴⁵·U³` exceeds
+//! `2⁻¹⁰⁶⁸·max(U, 1)` for every `U ≥ 2⁻³⁰⁰` (`2⁻⁹⁴⁵` at `U = 2⁻³⁰⁰`).
 
 use super::points::{P3, Points, sub};
 use crate::math::UNIT_ROUNDOFF;

@@ -50,7 +50,9 @@
 //! `WINDOW_DEPTH + 1` bits, so `1 − l` and `l` are exact, and
 //! `g̃(l) = fl(fl((1 − l)g̃₀) + fl(l·g̃₁))` has error at most
 //! `γ₄Δ‖s‖₁ + γ₂(1 + γ₄)Δ‖s‖₁ ≤ γ₇Δ‖s‖₁`. With `Δ ≤ (1 + u)Δ̃` for the
-//! computed `Δ̃`, and the threshold itself computed in three roundings,
+//! computed `Δ̃` (a rounded difference is the exact one divided by some
+//! `1 + δ`, `|δ| ≤ u`: Higham 2002, (2.5); one in the subnormal range is
+//! exact), and the threshold itself computed in three roundings,
 //! `E = fl(fl(γ₁₂·Δ̃)·‖s‖₁)` exceeds `γ₇Δ‖s‖₁`; a value counts as positive
 //! only above `E + 2⁻¹⁰²²` and negative only below its negation (the `2⁻¹⁰²²`
 //! covers the absolute error of any product that underflows, at most
