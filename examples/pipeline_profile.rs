@@ -7,9 +7,9 @@
 //! disturb at all (run it with `--runs 1` and `--runs 3` and take half the
 //! difference to cancel reading the frames).
 //!
-//! Usage: `pipeline_profile build|refit|traverse|step FRAME0 FRAME1 [--runs N] [--time-aligned]`
+//! Usage: `pipeline_profile build|refit|traverse|step FRAME0 FRAME1 [--runs N] [--time-aligned] [--k K]`
 //!
-//! - `build`: a new BVH (k = 26) of the step, built over the last run's
+//! - `build`: a new BVH (k = 26, or `--k`) of the step, built over the last run's
 //!   tree (as `ccdlab step --rebuild` does; the first run's is fresh);
 //! - `refit`: a BVH built once, refitted to the step;
 //! - `traverse`: the self traversal of a BVH built once, candidates
@@ -19,7 +19,8 @@
 //!   prints the stage times of the fastest run.
 //!
 //! With `--time-aligned`, the BVH is built with time-aligned pruning
-//! (`PipelineConfig::time_aligned`).
+//! (`PipelineConfig::time_aligned`). `--k K` picks the k-DOP (as
+//! `ccdlab step --k`; default 26) for every part.
 //!
 //! Threads: `RAYON_NUM_THREADS` (a pool of that size; the runs execute on one
 //! of its workers, as `ccdlab step` does).
@@ -28,6 +29,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{BroadPhaseStats, Bvh, CandidateSink, EePair, VfPair};
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::pipeline::{Pipeline, PipelineConfig, StepReport, TimeAligned};
@@ -43,7 +45,7 @@ impl CandidateSink for Discard {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: pipeline_profile build|refit|traverse|step FRAME0 FRAME1 \
-                 [--runs N] [--time-aligned]";
+                 [--runs N] [--time-aligned] [--k K]";
     let (what, f0, f1) = match &args[..] {
         [w, a, b, ..] if ["build", "refit", "traverse", "step"].contains(&w.as_str()) => (w, a, b),
         _ => {
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         }
     };
     let (mut runs, mut time_aligned) = (1, false);
+    let mut axes = KdopAxes::Dop26;
     let mut rest = &args[3..];
     while !rest.is_empty() {
         rest = match rest {
@@ -59,6 +62,16 @@ fn main() -> ExitCode {
                 time_aligned = true;
                 tail
             }
+            [flag, k, tail @ ..] if flag == "--k" => match k.parse::<KdopAxes>() {
+                Ok(a) => {
+                    axes = a;
+                    tail
+                }
+                Err(e) => {
+                    eprintln!("--k: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
             [flag, n, tail @ ..] if flag == "--runs" => match n.parse::<usize>() {
                 Ok(n) if n > 0 => {
                     runs = n;
@@ -98,17 +111,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    pool.install(|| run(what, &step, runs, time_aligned))
+    pool.install(|| run(what, &step, runs, time_aligned, axes))
 }
 
 /// The timed runs (module doc).
-fn run(what: &str, step: &Step<'_>, runs: usize, time_aligned: bool) -> ExitCode {
+fn run(what: &str, step: &Step<'_>, runs: usize, time_aligned: bool, axes: KdopAxes) -> ExitCode {
     let config = PipelineConfig {
         time_aligned: if time_aligned {
             TimeAligned::On
         } else {
             TimeAligned::Off
         },
+        axes,
         ..PipelineConfig::default()
     };
     let build = || Bvh::build_time_aligned(step, config.axes, time_aligned);
@@ -146,7 +160,7 @@ fn run(what: &str, step: &Step<'_>, runs: usize, time_aligned: bool) -> ExitCode
         best = best.min(t.elapsed().as_secs_f64() * 1e3);
     }
     let mut text = format!(
-        "{what}: fastest of {runs} runs {best:.3} ms ({} threads)\n",
+        "{what} ({axes}): fastest of {runs} runs {best:.3} ms ({} threads)\n",
         rayon::current_num_threads()
     );
     if let Some(s) = stats {
