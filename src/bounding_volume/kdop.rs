@@ -80,7 +80,10 @@ impl<const N: usize> Inflation<N> {
             match l1 {
                 1 => r,
                 2 => 2.0 * r,
-                _ => (3.0 * r).next_up(),
+                // 3 for the corner diagonals; any larger ‖d‖₁ (a direction
+                // with a component beyond ±1, none today) rounds up too,
+                // rather than silently growing by 3r.
+                n => (f64::from(n) * r).next_up(),
             }
         });
         Some(Inflation { margin })
