@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checks that two builds of ccdlab give the same outputs on both real steps (cloth-ball 92->93,
-# funnel 227->228) under several settings: `ccdlab step --json` without its times, RSS and thread
-# count, and the `--pairs` file, compared byte for byte. For speed work, where a change must not
-# move a single pair, count or time of impact. Keys that only BIN_B's JSON has (a counter added
-# by the change) are listed, not counted as a difference. Every setting is run and listed; the
-# exit status is 1 when any of them differs or fails to run.
+# funnel 227->228) under several settings: `ccdlab step --json` without its times, RSS, thread
+# count and `stamp` (machine, commit, date), and the `--pairs` file, compared byte for byte. For
+# speed work, where a change must not move a single pair, count or time of impact. Keys that only
+# BIN_B's JSON has (a counter added by the change) are listed, not counted as a difference. Every
+# setting is run and listed; the exit status is 1 when any of them differs or fails to run.
 #
 #   scripts/same_outputs.sh BIN_A BIN_B
 #
@@ -27,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 # The JSON without what may differ from run to run.
 strip='import json, sys
 j = json.load(sys.stdin)
-for k in ("time_ms", "peak_rss_mb", "threads"):
+for k in ("time_ms", "peak_rss_mb", "threads", "stamp"):
     j.pop(k, None)
 print(json.dumps(j, sort_keys=True))'
 # A's JSON against B's with the keys that only B has left out (exit status 1 when they differ);
