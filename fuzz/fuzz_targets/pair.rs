@@ -18,10 +18,10 @@ fuzz_target!(|bytes: &[u8]| {
     let q = query(&mut src);
     let [a, b, c, d, e, f, g, h] = &q;
     let want = oracle_query(kind, &q, 0.0);
-    let (got, tier) = match kind {
+    let (got, tier) = common::timed("exact solver", &(kind, bits(&q)), || match kind {
         QueryKind::VertexFace => vertex_face_traced(a, b, c, d, e, f, g, h),
         QueryKind::EdgeEdge => edge_edge_traced(a, b, c, d, e, f, g, h),
-    };
+    });
     assert_eq!(
         got.is_some(),
         want.is_some(),

@@ -27,7 +27,7 @@ fuzz_target!(|bytes: &[u8]| {
     };
     assert!(validate_separation(d).is_ok());
     let want = oracle_query(kind, &q, d);
-    let (got, tier) = within(d);
+    let (got, tier) = common::timed("within solver", &(kind, bits(&q), d.to_bits()), || within(d));
     assert_eq!(
         got.is_some(),
         want.is_some(),
