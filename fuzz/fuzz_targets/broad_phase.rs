@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Src, bits, distance, mesh, oracle_collisions, points};
+use common::{Src, bits, distance, mesh, oracle_collisions, points_spread};
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{Bvh, CandidateSet, brute_force_candidates_within};
 use ccdlab::mesh::{Feature, Step};
@@ -38,7 +38,7 @@ fuzz_target!(|bytes: &[u8]| {
     let d = distance(&mut src);
     let (m, x0, x1) = mesh(&mut src, 10);
     let step = Step::new(&m, &x0, &x1).unwrap();
-    let other = points(&mut src, 2 * m.num_vertices());
+    let other = points_spread(&mut src, 2 * m.num_vertices(), false);
     let (y0, y1) = other.split_at(m.num_vertices());
     let step2 = Step::new(&m, y0, y1).unwrap();
     // Colliding feature pairs (codimensional points have their own broad

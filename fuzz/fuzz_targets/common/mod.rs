@@ -69,6 +69,14 @@ pub fn ulps(x: f64, k: i32) -> f64 {
 /// points with their own scale, raw doubles, a shared coordinate (coplanar
 /// motion), and a few coordinates moved by ulps. Finite always.
 pub fn points(src: &mut Src<'_>, n: usize) -> Vec<Vec3> {
+    points_spread(src, n, true)
+}
+
+/// [`points`]; without `spread`, one scale for all points and raw doubles
+/// of moderate exponent only: a mesh's many oracle calls stay fast (mixed
+/// magnitudes across the double range make the exact fallback take seconds
+/// a query, a known cost; see the README's "Fuzzing").
+pub fn points_spread(src: &mut Src<'_>, n: usize, spread: bool) -> Vec<Vec3> {
     let header = src.u8();
     let e = exponent(src.u8());
     let scale = pow2(e);
@@ -90,9 +98,12 @@ pub fn points(src: &mut Src<'_>, n: usize) -> Vec<Vec3> {
                     // the exact fallback slow, and they are known; see
                     // the README's "Fuzzing").
                     let r = src.u8();
-                    if r & 3 != 0 {
+                    if r & 3 != 0 || !spread {
                         let e = 1023 - 16 + u64::from(r >> 2) % 32;
                         v = f64::from_bits(v.to_bits() & !(0x7ff << 52) | (e << 52));
+                    }
+                    if !spread {
+                        v *= scale;
                     }
                     *x = if v.is_finite() { v } else { f64::from(src.u8() % 9) - 4.0 };
                 }
@@ -101,6 +112,7 @@ pub fn points(src: &mut Src<'_>, n: usize) -> Vec<Vec3> {
             _ => {
                 // Own scale for a few points: mixed magnitudes.
                 let s = match ctl >> 3 {
+                    _ if !spread => scale,
                     0..=25 => scale,
                     26..=29 => scale * pow2(i32::from(ctl >> 3) - 27),
                     _ => pow2(exponent(src.u8())),
@@ -269,7 +281,7 @@ pub fn mesh(src: &mut Src<'_>, max_v: usize) -> (TriMesh, Vec<Vec3>, Vec<Vec3>) 
         faces.push([0, 1, 2]);
     }
     let mesh = TriMesh::with_edges(nv, faces, &edges).expect("a valid mesh");
-    let p = points(src, 2 * nv);
+    let p = points_spread(src, 2 * nv, false);
     (mesh, p[..nv].to_vec(), p[nv..].to_vec())
 }
 
