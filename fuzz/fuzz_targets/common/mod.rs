@@ -201,7 +201,7 @@ pub fn timed<T>(what: &str, q: &dyn std::fmt::Debug, f: impl FnOnce() -> T) -> T
     let t = start.elapsed();
     if t >= SLOW {
         use std::io::Write;
-        let path = std::env::var("CCDLAB_FUZZ_SLOW").unwrap_or_else(|_| "slow.txt".into());
+        let path = std::env::var("CCDLAB_FUZZ_SLOW").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/slow.txt").into());
         if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
             let _ = writeln!(file, "{what} took {t:?} on {q:?}");
         }
