@@ -7,11 +7,11 @@
 
 mod common;
 
-use common::{Src, bits, distance, mesh, oracle_collisions, points_spread};
 use ccdlab::bounding_volume::KdopAxes;
 use ccdlab::broad_phase::{Bvh, CandidateSet, brute_force_candidates_within};
 use ccdlab::mesh::{Feature, Step};
 use ccdlab::narrow_phase::QueryKind;
+use common::{Src, bits, distance, mesh, oracle_collisions, points_spread};
 use libfuzzer_sys::fuzz_target;
 
 fn set(bvh: &Bvh) -> CandidateSet {
@@ -22,10 +22,17 @@ fn set(bvh: &Bvh) -> CandidateSet {
 
 fn keys(m: &ccdlab::mesh::TriMesh, s: &CandidateSet) -> Vec<(QueryKind, u64, u64)> {
     let vf = s.vertex_face.iter().map(|p| {
-        (QueryKind::VertexFace, m.global_id(Feature::Vertex(p.v)), m.global_id(Feature::Face(p.f)))
+        (
+            QueryKind::VertexFace,
+            m.global_id(Feature::Vertex(p.v)),
+            m.global_id(Feature::Face(p.f)),
+        )
     });
     let ee = s.edge_edge.iter().map(|p| {
-        let (a, b) = (m.global_id(Feature::Edge(p.e0)), m.global_id(Feature::Edge(p.e1)));
+        let (a, b) = (
+            m.global_id(Feature::Edge(p.e0)),
+            m.global_id(Feature::Edge(p.e1)),
+        );
         (QueryKind::EdgeEdge, a.min(b), a.max(b))
     });
     let mut k: Vec<_> = vf.chain(ee).collect();
@@ -44,7 +51,8 @@ fuzz_target!(|bytes: &[u8]| {
     // Colliding feature pairs (codimensional points have their own broad
     // phase, left out here).
     let truth = oracle_collisions(&step, d);
-    let is_point = |id: u64| id < m.num_vertices() as u64 && m.codim_vertices().contains(&(id as u32));
+    let is_point =
+        |id: u64| id < m.num_vertices() as u64 && m.codim_vertices().contains(&(id as u32));
     let want: Vec<_> = truth
         .keys()
         .filter(|(k, a, b)| *k == QueryKind::VertexFace || !(is_point(*a) || is_point(*b)))
@@ -54,13 +62,28 @@ fuzz_target!(|bytes: &[u8]| {
         let (brute, _) = brute_force_candidates_within(&step, axes, d);
         let mut bvh = Bvh::build_within(&step, axes, false, d);
         assert_eq!(bvh.validate(&step), Ok(()), "{axes:?} d {d:?}");
-        assert_eq!(set(&bvh), brute, "{axes:?} d {d:?}: BVH vs brute force on {:?} {:?}", bits(&x0), bits(&x1));
+        assert_eq!(
+            set(&bvh),
+            brute,
+            "{axes:?} d {d:?}: BVH vs brute force on {:?} {:?}",
+            bits(&x0),
+            bits(&x1)
+        );
         let brute_keys = keys(&m, &brute);
         for k in &want {
-            assert!(brute_keys.binary_search(k).is_ok(), "{axes:?} d {d:?}: brute force misses {k:?} on {:?} {:?}", bits(&x0), bits(&x1));
+            assert!(
+                brute_keys.binary_search(k).is_ok(),
+                "{axes:?} d {d:?}: brute force misses {k:?} on {:?} {:?}",
+                bits(&x0),
+                bits(&x1)
+            );
         }
         let aligned = Bvh::build_within(&step, axes, true, d);
-        assert_eq!(aligned.validate(&step), Ok(()), "{axes:?} time-aligned d {d:?}");
+        assert_eq!(
+            aligned.validate(&step),
+            Ok(()),
+            "{axes:?} time-aligned d {d:?}"
+        );
         let aligned_keys = keys(&m, &set(&aligned));
         for k in &want {
             assert!(
@@ -72,6 +95,10 @@ fuzz_target!(|bytes: &[u8]| {
         }
         bvh.refit(&step2).unwrap();
         assert_eq!(bvh.validate(&step2), Ok(()));
-        assert_eq!(set(&bvh), brute_force_candidates_within(&step2, axes, d).0, "{axes:?} d {d:?} after refit");
+        assert_eq!(
+            set(&bvh),
+            brute_force_candidates_within(&step2, axes, d).0,
+            "{axes:?} d {d:?} after refit"
+        );
     }
 });

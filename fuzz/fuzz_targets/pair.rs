@@ -7,9 +7,13 @@
 
 mod common;
 
+use ccdlab::filter::{
+    FilterSet, PAPER_DIRECTIONS, SlpfTable, point_point_apart, point_segment_apart,
+};
+use ccdlab::narrow_phase::{
+    QueryKind, edge_edge_traced, orient3d, orient3d_exact, vertex_face_traced,
+};
 use common::{Src, bits, check_bracket, kind, oracle_query, query};
-use ccdlab::filter::{FilterSet, PAPER_DIRECTIONS, SlpfTable, point_point_apart, point_segment_apart};
-use ccdlab::narrow_phase::{QueryKind, edge_edge_traced, orient3d, orient3d_exact, vertex_face_traced};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
@@ -48,7 +52,11 @@ fuzz_target!(|bytes: &[u8]| {
         QueryKind::VertexFace => table.cull_vertex_face(0, [1, 2, 3]),
         QueryKind::EdgeEdge => table.cull_edge_edge([0, 1], [2, 3]),
     };
-    assert!(!(touches && culled), "{kind:?} SLPF table culls a contact {:?}", bits(&q));
+    assert!(
+        !(touches && culled),
+        "{kind:?} SLPF table culls a contact {:?}",
+        bits(&q)
+    );
     // The codimensional points' filters: point 0 against segment 2–3, and
     // point 0 against point 2, against the oracle's zero-length edge.
     if point_segment_apart(a, c, d, e, g, h) {
@@ -67,5 +75,10 @@ fuzz_target!(|bytes: &[u8]| {
             bits(&pq)
         );
     }
-    assert_eq!(orient3d(a, b, c, d), orient3d_exact(a, b, c, d), "orient3d {:?}", bits(&q[..4]));
+    assert_eq!(
+        orient3d(a, b, c, d),
+        orient3d_exact(a, b, c, d),
+        "orient3d {:?}",
+        bits(&q[..4])
+    );
 });

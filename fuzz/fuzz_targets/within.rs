@@ -7,12 +7,12 @@
 
 mod common;
 
-use common::{Src, bits, check_bracket, distance, kind, oracle_query, query};
 use ccdlab::filter::{FilterSet, PAPER_DIRECTIONS, Verdict, dnf_within, points, window_within};
 use ccdlab::narrow_phase::{
     QueryKind, edge_edge_traced, edge_edge_within_traced, validate_separation, vertex_face_traced,
     vertex_face_within_traced,
 };
+use common::{Src, bits, check_bracket, distance, kind, oracle_query, query};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
@@ -27,7 +27,9 @@ fuzz_target!(|bytes: &[u8]| {
     };
     assert!(validate_separation(d).is_ok());
     let want = oracle_query(kind, &q, d);
-    let (got, tier) = common::timed("within solver", &(kind, bits(&q), d.to_bits()), || within(d));
+    let (got, tier) = common::timed("within solver", &(kind, bits(&q), d.to_bits()), || {
+        within(d)
+    });
     assert_eq!(
         got.is_some(),
         want.is_some(),
@@ -54,8 +56,16 @@ fuzz_target!(|bytes: &[u8]| {
     let near = want.is_some();
     let p = points([a, b, c, dd, e, f, g, h]);
     if d > 0.0 {
-        assert!(!(near && dnf_within(kind, &p, d) == Verdict::Culled), "dnf_within culls {kind:?} d {d:?} {:?}", bits(&q));
-        assert!(!(near && window_within(kind, &p, d) == Verdict::Culled), "window_within culls {kind:?} d {d:?} {:?}", bits(&q));
+        assert!(
+            !(near && dnf_within(kind, &p, d) == Verdict::Culled),
+            "dnf_within culls {kind:?} d {d:?} {:?}",
+            bits(&q)
+        );
+        assert!(
+            !(near && window_within(kind, &p, d) == Verdict::Culled),
+            "window_within culls {kind:?} d {d:?} {:?}",
+            bits(&q)
+        );
     }
     for s in FilterSet::ALL {
         for window in [false, true] {
@@ -77,6 +87,10 @@ fuzz_target!(|bytes: &[u8]| {
         } else {
             assert_eq!(t, None);
         }
-        assert!(FilterSet::SlpfDnf.cull(kind, &PAPER_DIRECTIONS, true, bad, &q).is_none());
+        assert!(
+            FilterSet::SlpfDnf
+                .cull(kind, &PAPER_DIRECTIONS, true, bad, &q)
+                .is_none()
+        );
     }
 });

@@ -48,9 +48,9 @@ pub fn pow2(e: i32) -> f64 {
 /// the double range.
 pub fn exponent(b: u8) -> i32 {
     const EXTREME: [i32; 32] = [
-        -1074, -1073, -1070, -1060, -1040, -1022, -1021, -1000, -800, -700, -600, -540, -520,
-        -500, -400, -300, 150, 180, 190, 200, 210, 250, 300, 340, 400, 500, 600, 700, 1000, 1015,
-        1019, 1021,
+        -1074, -1073, -1070, -1060, -1040, -1022, -1021, -1000, -800, -700, -600, -540, -520, -500,
+        -400, -300, 150, 180, 190, 200, 210, 250, 300, 340, 400, 500, 600, 700, 1000, 1015, 1019,
+        1021,
     ];
     match b >> 5 {
         0..=3 => i32::from(b & 0x1f) - 16 + if b >> 5 == 3 { -40 } else { 0 },
@@ -105,7 +105,11 @@ pub fn points_spread(src: &mut Src<'_>, n: usize, spread: bool) -> Vec<Vec3> {
                     if !spread {
                         v *= scale;
                     }
-                    *x = if v.is_finite() { v } else { f64::from(src.u8() % 9) - 4.0 };
+                    *x = if v.is_finite() {
+                        v
+                    } else {
+                        f64::from(src.u8() % 9) - 4.0
+                    };
                 }
                 Vec3::new(c[0], c[1], c[2])
             }
@@ -201,11 +205,19 @@ pub fn timed<T>(what: &str, q: &dyn std::fmt::Debug, f: impl FnOnce() -> T) -> T
     let t = start.elapsed();
     if t >= SLOW {
         use std::io::Write;
-        let path = std::env::var("CCDLAB_FUZZ_SLOW").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/slow.txt").into());
-        if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        let path = std::env::var("CCDLAB_FUZZ_SLOW")
+            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/slow.txt").into());
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
             let _ = writeln!(file, "{what} took {t:?} on {q:?}");
         }
-        assert!(std::env::var_os("CCDLAB_FUZZ_SLOW_FAILS").is_none(), "{what} took {t:?} on {q:?}");
+        assert!(
+            std::env::var_os("CCDLAB_FUZZ_SLOW_FAILS").is_none(),
+            "{what} took {t:?} on {q:?}"
+        );
     }
     r
 }
@@ -225,13 +237,19 @@ pub fn oracle_query(kind: QueryKind, q: &[Vec3; 8], d: f64) -> Option<Algebraic>
 
 /// The bits of a query, for the report of a disagreement.
 pub fn bits(q: &[Vec3]) -> Vec<[u64; 3]> {
-    q.iter().map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]).collect()
+    q.iter()
+        .map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()])
+        .collect()
 }
 
 /// `toi` brackets the exact time `alpha`: `lower ≤ alpha ≤ upper`.
 pub fn check_bracket(what: &str, toi: Toi, alpha: &Algebraic, q: &[Vec3], d: f64) {
     let mut alpha = alpha.clone();
-    assert!(toi.lower <= toi.upper, "{what}: {toi:?} on {:?} d {d:?}", bits(q));
+    assert!(
+        toi.lower <= toi.upper,
+        "{what}: {toi:?} on {:?} d {d:?}",
+        bits(q)
+    );
     let mut lo = Algebraic::exact(Dyadic::from_f64(toi.lower));
     let mut hi = Algebraic::exact(Dyadic::from_f64(toi.upper));
     assert_ne!(
