@@ -31,8 +31,8 @@
 //! them, underflow adds at most `(18·U(1 + u) + 18)·2⁻¹⁰⁷⁵·(1 + u)⁶
 //! ≤ 2⁻¹⁰⁶⁸·max(U, 1)`. The bound leaves that much to spare: `err ≥ 431u·U³`
 //! (three roundings down from `U³·C`) against the relative part's
-//! `γ₁₀·18·(U/(1 − u))³ ≤ 181u·U³`, and `250u·U³ ≥ 2⁻⁴⁵·U³` exceeds
-//! `2⁻¹⁰⁶⁸·max(U, 1)` for every `U ≥ 2⁻³⁰⁰` (`2⁻⁹⁴⁵` at `U = 2⁻³⁰⁰`).
+//! `γ₁₀·18·(U/(1 − u))³ ≤ 181u·U³`, and `250u·U³ ≥ 2⁻⁴⁶·U³` exceeds
+//! `2⁻¹⁰⁶⁸·max(U, 1)` for every `U ≥ 2⁻³⁰⁰` (`2⁻⁹⁴⁶` at `U = 2⁻³⁰⁰`).
 
 use super::points::{P3, Points, sub};
 use crate::math::UNIT_ROUNDOFF;
