@@ -31,6 +31,8 @@
 //! filters: the pairs wholly within one group are dropped and not counted
 //! as candidates.
 
+use std::borrow::Cow;
+
 use super::BodyCounts;
 use crate::broad_phase::NOT_SKIPPED;
 use crate::mesh::{Step, TriMesh};
@@ -329,16 +331,18 @@ impl BodyParts {
     /// Every vertex's group ([`BodyParts::vertex_group`], or its
     /// component's [`BodyParts::skip_within`] where that is `None`), for
     /// checking pairs one by one ([`within_one_group`]) when they come from
-    /// no traversal; `None` when every body collides with itself.
-    pub(crate) fn vertex_groups(&self, mesh: &TriMesh) -> Option<Vec<u32>> {
+    /// no traversal; `None` when every body collides with itself. Borrowed
+    /// when the parts already hold one per vertex.
+    pub(crate) fn vertex_groups(&self, mesh: &TriMesh) -> Option<Cow<'_, [u32]>> {
         if self.all_self_colliding() {
             return None;
         }
-        Some(self.vertex_group.clone().unwrap_or_else(|| {
-            (mesh.component().iter())
+        Some(match &self.vertex_group {
+            Some(groups) => Cow::Borrowed(groups.as_slice()),
+            None => (mesh.component().iter())
                 .map(|&c| self.skip_within[c as usize])
-                .collect()
-        }))
+                .collect(),
+        })
     }
 }
 

@@ -164,6 +164,7 @@ impl Pipeline {
             .map(|b| b.parts(step))
             .transpose()
             .map_err(PipelineError::Bodies)?;
+        let body_counts = parts.as_ref().map(|p| p.counts);
         let vertex_group = parts.as_ref().and_then(|p| p.vertex_groups(mesh));
         let filters = match cfg.min_distance > 0.0 {
             true => cfg.filters.without_slpf(),
@@ -228,7 +229,7 @@ impl Pipeline {
                 solver: cfg.solver,
                 min_distance: cfg.min_distance,
                 threads: rayon::current_num_threads(),
-                bodies: parts.map(|p| p.counts),
+                bodies: body_counts,
                 bvh: BvhMode::Given,
                 vf: vf_counts,
                 ee: ee_counts,
