@@ -305,6 +305,47 @@ fn a_full_standard_output_is_a_clean_error() {
     assert!(err.contains("cannot write to standard output"), "{err}");
 }
 
+/// The help and the version are output like any other: written in full
+/// (status 0), or, to a full standard output, the same clean error (status
+/// 1) rather than a success that printed nothing.
+#[test]
+fn help_and_version_to_a_full_standard_output_are_a_clean_error() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["-V"],
+        &["step", "--help"],
+        &["help", "replay"],
+    ] {
+        let out = ccdlab(args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            text.starts_with("ccdlab") || text.contains("Usage: ccdlab"),
+            "{args:?}: {text}"
+        );
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
+    // A wrong command line still goes to standard error with status 2.
+    let out = ccdlab(&["step", "--no-such-option"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
 #[test]
 fn report_commands_write_only_where_told() {
     // Without --out they refuse before any work, rather than write into

@@ -1,5 +1,6 @@
 //! `ccdlab`: the command-line front end of the library.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -132,6 +133,24 @@ fn data() -> Result<(), Box<dyn std::error::Error>> {
     }
 }
 
+/// Ends the process when the command line names no command to run: the
+/// help or the version on standard output (status 0), or a wrong command
+/// line on standard error (status 2). Clap's own `exit` ignores a failed
+/// write, so a help or version that never reached a full standard output
+/// would count as a success; it is the clean error that every other output
+/// gives instead (status 1).
+fn exit_without_command(e: clap::Error) -> ! {
+    if e.use_stderr() {
+        e.exit();
+    }
+    let written = e.print().and_then(|()| std::io::stdout().flush());
+    if let Err(cause) = written {
+        eprintln!("error: cannot write to standard output: {cause}");
+        std::process::exit(1);
+    }
+    std::process::exit(e.exit_code());
+}
+
 /// The command line's grammar: `Cli`'s, with negative numbers read as
 /// values everywhere, so that `--threads -1` is refused by the option's own
 /// check (which names the option and its range) rather than taken for an
@@ -151,7 +170,10 @@ fn command() -> clap::Command {
 fn main() -> ExitCode {
     restore_sigpipe();
     exit_cleanly_when_stdout_fails();
-    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
+    let matches = command()
+        .try_get_matches()
+        .unwrap_or_else(|e| exit_without_command(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_without_command(e));
     if let Err(e) = pipeline_args::check_rayon_threads() {
         eprintln!("error: {}", without_controls(&e));
         return ExitCode::FAILURE;
