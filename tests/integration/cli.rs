@@ -1386,4 +1386,29 @@ fn the_version_names_the_build_commit_and_wrong_arguments_exit_2() {
     );
     let out = ccdlab(&["step", "--no-such-option"]);
     assert_eq!(out.status.code(), Some(2));
+    // A value out of its range does not parse either; options that parse
+    // but are refused together are an error, 1, as the help says.
+    let d = Scratch::unmade("cli-exit-status");
+    let [f0, f1] = two_frames(d.join("f").to_str().unwrap(), "4");
+    let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let out = ccdlab(&["step", f0, f1, "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let cubic_at_d = [
+        "step",
+        f0,
+        f1,
+        "--solver",
+        "cubic",
+        "--min-distance",
+        "1e-3",
+    ];
+    let out = ccdlab(&cubic_at_d);
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("--solver cubic with --min-distance"), "{err}");
+    let (help, _) = succeeds(&["--help"]);
+    assert!(
+        help.contains("2 when the command line does not parse") && help.contains("are errors: 1"),
+        "{help}"
+    );
 }

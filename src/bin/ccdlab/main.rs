@@ -32,7 +32,11 @@ mod step;
     long_about = None,
     after_help = "Exit status: 0 on success; 1 on an error (named on standard error) or a failed \
                   check (`sample-check`'s misses, `queries --min-distance` against the ground \
-                  truth, `discrete`'s unexplained disagreements); 2 on wrong arguments."
+                  truth, `discrete`'s unexplained disagreements); 2 when the command line does \
+                  not parse (an unknown option, a missing, malformed or out-of-range value, \
+                  options that exclude each other). Options that parse but that the command then \
+                  refuses (a solver without a minimum separation, a sequence or an output it \
+                  cannot use) are errors: 1. A panic, a bug, exits with 101."
 )]
 struct Cli {
     #[command(subcommand)]
