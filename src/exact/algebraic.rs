@@ -19,7 +19,7 @@
 use std::cmp::Ordering;
 
 use num_bigint::BigInt;
-use num_traits::{One, ToPrimitive};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use super::dyadic::Dyadic;
 use super::poly::{IntPoly, SignOrdering};
@@ -27,6 +27,11 @@ use super::poly::{IntPoly, SignOrdering};
 /// Relative width to which [`Algebraic::refine_with_float`] shrinks an
 /// interval (`2⁻⁴⁰`).
 const FLOAT_REFINE_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// The most bits one step of `Algebraic::refine_quadratic` may gain (`N` at
+/// most `2^4096`): beyond the widths the crate's polynomials need, so that a
+/// long run of successes cannot make one step's numbers grow without bound.
+const MAX_LOG_PARTS: u64 = 4096;
 
 /// A floating-point estimate of the single root of `p` in `(l, r)`, where `p`
 /// has sign `sign_l` at `l` (bisection safeguarded Newton on coefficients
@@ -165,36 +170,110 @@ impl Algebraic {
         }
     }
 
+    /// One step of quadratic interval refinement (Abbott, "Quadratic
+    /// interval refinement for real roots", ACM Commun. Comput. Algebra 48,
+    /// 2014): the interval is cut into `N = 2^log_n` equal parts, the secant
+    /// through the polynomial's values at its ends picks one, and that part
+    /// becomes the interval when the polynomial's exact signs at its ends
+    /// bracket the root; then `N` is squared. Otherwise the interval keeps
+    /// the side those signs leave the root on, and `N` is square-rooted. With
+    /// `N = 2` a step is a bisection. Near a simple root (the isolating
+    /// polynomial is square-free) the secant's error shrinks with the
+    /// square of the width, so the bits gained per step double instead of
+    /// growing by one. Only exact signs decide; the secant only proposes.
+    fn refine_quadratic(&mut self, log_n: &mut u64) {
+        let Repr::Isolated {
+            poly,
+            lo,
+            hi,
+            sign_lo,
+        } = &mut self.repr
+        else {
+            return;
+        };
+        let m = *log_n;
+        let (a, b, j) = lo.common(hi);
+        let fa = poly.eval_dyadic_scaled(&a, j);
+        let fb = poly.eval_dyadic_scaled(&b, j);
+        // fa and fb are non-zero with opposite signs: fa/(fa − fb) ∈ (0, 1),
+        // and the truncated quotient is the part holding the secant's root.
+        let parts = BigInt::one() << m;
+        let i = (&fa << m) / (&fa - &fb);
+        debug_assert!(!i.is_negative() && i < parts);
+        let width = &b - &a;
+        let base = &a << m;
+        let left = Dyadic::new(&base + &i * &width, j + m);
+        let right = Dyadic::new(&base + (&i + 1) * &width, j + m);
+        let sign_left = if i.is_zero() {
+            *sign_lo
+        } else {
+            poly.sign_at_dyadic(&left.num, left.exp)
+        };
+        let sign_right = if &i + 1 == parts {
+            sign_lo.reverse()
+        } else {
+            poly.sign_at_dyadic(&right.num, right.exp)
+        };
+        if sign_left == Ordering::Equal {
+            self.repr = Repr::Exact(left);
+        } else if sign_right == Ordering::Equal {
+            self.repr = Repr::Exact(right);
+        } else if sign_left == *sign_lo && sign_right != *sign_lo {
+            *lo = left;
+            *hi = right;
+            *log_n = (2 * m).min(MAX_LOG_PARTS);
+        } else {
+            if sign_left != *sign_lo {
+                *hi = left;
+            } else {
+                *lo = right;
+            }
+            *log_n = (m / 2).max(1);
+        }
+    }
+
     /// The exact sign of `q` at this number (may refine the interval).
     ///
     /// The interval is first shrunk around a floating-point estimate of the
     /// root ([`Algebraic::refine_with_float`]). Then the gcd test decides an
-    /// exact zero, and otherwise bisection continues until Descartes' rule
-    /// certifies that `q` has no root in the interval.
+    /// exact zero, and otherwise quadratic interval refinement
+    /// (`refine_quadratic`) continues until Descartes' rule certifies that
+    /// `q` has no root in the interval. Roots of `q` very close to this one
+    /// (relative to the interval), which the double estimate cannot
+    /// separate, then cost a number of steps logarithmic in the bits that
+    /// separate them, not linear.
     pub fn sign_of(&mut self, q: &IntPoly) -> Ordering {
+        self.sign_and_steps(q).0
+    }
+
+    /// [`Algebraic::sign_of`], also counting the refinement steps taken after
+    /// the gcd test.
+    fn sign_and_steps(&mut self, q: &IntPoly) -> (Ordering, usize) {
         match q.degree() {
-            None => return Ordering::Equal,
-            Some(0) => return q.leading().sign_ordering(),
+            None => return (Ordering::Equal, 0),
+            Some(0) => return (q.leading().sign_ordering(), 0),
             _ => {}
         }
         self.refine_with_float();
         if let Some(s) = self.try_sign(q) {
-            return s;
+            return (s, 0);
         }
         if let Repr::Isolated { poly, lo, hi, .. } = &self.repr {
             let g = IntPoly::gcd_up_to_scalar(poly, q);
             if g.degree().is_some_and(|d| d > 0)
                 && g.sign_at_dyadic(&lo.num, lo.exp) != g.sign_at_dyadic(&hi.num, hi.exp)
             {
-                return Ordering::Equal;
+                return (Ordering::Equal, 0);
             }
         }
-        loop {
-            self.bisect();
+        let mut log_parts = 1;
+        for steps in 1.. {
+            self.refine_quadratic(&mut log_parts);
             if let Some(s) = self.try_sign(q) {
-                return s;
+                return (s, steps);
             }
         }
+        unreachable!("the loop returns")
     }
 
     /// Shrinks a wide isolating interval to about `2⁻⁴⁰·t` around the root:
@@ -543,6 +622,131 @@ mod tests {
         let mut b = iso(p(&[-1, 0, 2]).mul(&p(&[5, 1])), d(5, 3), d(7, 3));
         assert_eq!(a.compare(&mut b), Ordering::Equal);
         assert_eq!(b.compare(&mut a), Ordering::Equal);
+    }
+
+    /// The slow oracle of [`Algebraic::sign_of`]: the gcd test, then plain
+    /// bisection until Descartes' rule certifies the sign (no float
+    /// estimate, no secant).
+    fn sign_by_bisection(mut a: Algebraic, q: &IntPoly) -> Ordering {
+        if q.degree().is_none_or(|d| d == 0) {
+            return q.leading().sign_ordering();
+        }
+        if let Repr::Isolated { poly, lo, hi, .. } = &a.repr {
+            let g = IntPoly::gcd_up_to_scalar(poly, q);
+            if g.degree().is_some_and(|d| d > 0)
+                && g.sign_at_dyadic(&lo.num, lo.exp) != g.sign_at_dyadic(&hi.num, hi.exp)
+            {
+                return Ordering::Equal;
+            }
+        }
+        loop {
+            if let Some(s) = a.try_sign(q) {
+                return s;
+            }
+            a.bisect();
+        }
+    }
+
+    /// The interval still isolates the same root: inside the one it started
+    /// from, with the polynomial's sign `sign_lo` at its lower end and the
+    /// other sign at its upper end; or an exact root of that polynomial there
+    /// (an exact number stays as it was).
+    fn still_isolates(after: &Algebraic, before: &Algebraic) -> bool {
+        let Repr::Isolated {
+            poly,
+            lo: lo0,
+            hi: hi0,
+            ..
+        } = &before.repr
+        else {
+            return after.as_exact() == before.as_exact();
+        };
+        let sign = |d: &Dyadic| poly.sign_at_dyadic(&d.num, d.exp);
+        match &after.repr {
+            Repr::Exact(d) => lo0 < d && d < hi0 && sign(d) == Ordering::Equal,
+            Repr::Isolated {
+                lo, hi, sign_lo, ..
+            } => {
+                lo0 <= lo
+                    && hi <= hi0
+                    && lo < hi
+                    && sign(lo) == *sign_lo
+                    && sign(hi) == sign_lo.reverse()
+            }
+        }
+    }
+
+    /// α = √10·2⁻²⁰⁰⁰ (the root of `2⁴⁰⁰⁰ t² − 10`), far below the float
+    /// estimate's reach, against `2³⁰⁰⁰ t − m` whose root lies within
+    /// `2⁻³⁰⁰⁰` of it (a relative `2⁻¹⁰⁰⁰`): the signs agree with
+    /// bisection's, and quadratic refinement needs a few dozen steps where
+    /// bisection needs about a thousand.
+    #[test]
+    fn close_tiny_roots_take_logarithmically_many_steps() {
+        let r = IntPoly::from_coeffs(vec![
+            BigInt::from(-10),
+            BigInt::zero(),
+            BigInt::one() << 4000u32,
+        ]);
+        // m = ⌊√10·2¹⁰⁰⁰⌋: m/2³⁰⁰⁰ < α < (m + 1)/2³⁰⁰⁰.
+        let m = (BigInt::from(10) << 2000u32).sqrt();
+        for (c, sign) in [(m.clone(), Ordering::Greater), (m + 1, Ordering::Less)] {
+            let q = IntPoly::linear(-c, BigInt::one() << 3000u32);
+            let alpha = roots_in_unit_interval(&r).remove(0);
+            assert!(alpha.as_exact().is_none());
+            assert_eq!(sign_by_bisection(alpha.clone(), &q), sign);
+            let mut fast = alpha.clone();
+            let (s, steps) = fast.sign_and_steps(&q);
+            assert_eq!(s, sign);
+            assert!(still_isolates(&fast, &alpha));
+            assert!(steps <= 64, "{steps} steps");
+        }
+    }
+
+    /// `2^(2k)·t² − c`: the root `√c/2^k`, irrational unless `c` is a
+    /// square, tiny for a large `k`.
+    fn scaled_square_root(c: i64, k: u32) -> IntPoly {
+        IntPoly::from_coeffs(vec![
+            BigInt::from(-c),
+            BigInt::zero(),
+            BigInt::one() << (2 * k),
+        ])
+    }
+
+    proptest::proptest! {
+        /// Against bisection at the roots of products of tiny square-root
+        /// factors and a small polynomial, for a `q` with a root `near` bits
+        /// (relative) beside the first factor's root (`off` = 0: on it when
+        /// `c` is a square, else just below), times a small polynomial, and
+        /// sharing that factor when `shared`: the same sign at every root,
+        /// and the refined interval still isolates the root.
+        #[test]
+        fn signs_agree_with_bisection(
+            r_factors in proptest::collection::vec((2i64..=11, 0u32..=600), 1..=2),
+            r_small in proptest::collection::vec(-9i64..=9, 1..=3),
+            near in 0u32..=600,
+            off in -1i64..=1,
+            q_small in proptest::collection::vec(-9i64..=9, 1..=3),
+            shared in proptest::prelude::any::<bool>(),
+        ) {
+            let r = r_factors
+                .iter()
+                .fold(p(&r_small), |acc, &(c, k)| acc.mul(&scaled_square_root(c, k)));
+            proptest::prop_assume!(!r.is_zero());
+            let (c, k) = r_factors[0];
+            // 2^(k+near)·t − m for m = ⌊√c·2^near⌋ + off.
+            let m = (BigInt::from(c) << (2 * near)).sqrt() + off;
+            let mut q = p(&q_small).mul(&IntPoly::linear(-m, BigInt::one() << (k + near)));
+            if shared {
+                q = q.mul(&scaled_square_root(c, k));
+            }
+            for alpha in roots_in_unit_interval(&r) {
+                let expected = sign_by_bisection(alpha.clone(), &q);
+                let mut fast = alpha.clone();
+                proptest::prop_assert_eq!(fast.sign_of(&q), expected);
+                proptest::prop_assert!(still_isolates(&fast, &alpha));
+            }
+        }
     }
 
     #[test]
