@@ -261,22 +261,29 @@ impl Algebraic {
         if let Some(s) = self.try_sign(q) {
             return (s, 0);
         }
-        if let Repr::Isolated { poly, lo, hi, .. } = &self.repr {
-            let g = IntPoly::gcd_up_to_scalar(poly, q);
-            if g.degree().is_some_and(|d| d > 0)
-                && g.sign_at_dyadic(&lo.num, lo.exp) != g.sign_at_dyadic(&hi.num, hi.exp)
-            {
-                return (Ordering::Equal, 0);
-            }
+        if self.gcd_vanishes(q) {
+            return (Ordering::Equal, 0);
         }
-        let mut log_parts = 1;
-        for steps in 1.. {
+        let (mut log_parts, mut steps) = (1, 0);
+        loop {
             self.refine_quadratic(&mut log_parts);
+            steps += 1;
             if let Some(s) = self.try_sign(q) {
                 return (s, steps);
             }
         }
-        unreachable!("the loop returns")
+    }
+
+    /// Whether `q` vanishes at this isolated number: `gcd(R, q)` changes
+    /// sign on the interval (its roots are simple roots of `R`, and this
+    /// number is the only one there). `false` for an exact number.
+    fn gcd_vanishes(&self, q: &IntPoly) -> bool {
+        let Repr::Isolated { poly, lo, hi, .. } = &self.repr else {
+            return false;
+        };
+        let g = IntPoly::gcd_up_to_scalar(poly, q);
+        g.degree().is_some_and(|d| d > 0)
+            && g.sign_at_dyadic(&lo.num, lo.exp) != g.sign_at_dyadic(&hi.num, hi.exp)
     }
 
     /// Shrinks a wide isolating interval to about `2⁻⁴⁰·t` around the root:
@@ -634,13 +641,8 @@ mod tests {
         if q.degree().is_none_or(|d| d == 0) {
             return q.leading().sign_ordering();
         }
-        if let Repr::Isolated { poly, lo, hi, .. } = &a.repr {
-            let g = IntPoly::gcd_up_to_scalar(poly, q);
-            if g.degree().is_some_and(|d| d > 0)
-                && g.sign_at_dyadic(&lo.num, lo.exp) != g.sign_at_dyadic(&hi.num, hi.exp)
-            {
-                return Ordering::Equal;
-            }
+        if a.gcd_vanishes(q) {
+            return Ordering::Equal;
         }
         loop {
             if let Some(s) = a.try_sign(q) {
