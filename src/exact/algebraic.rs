@@ -6,7 +6,10 @@
 //! `R(lo)·R(hi) < 0` (an isolating interval). Roots come from
 //! [`roots_in_unit_interval`], which isolates them with the
 //! Vincent–Collins–Akritas bisection (Descartes' rule of signs on the Möbius
-//! transform `(t+1)ⁿ R(1/(t+1))`; Collins & Akritas, SYMSAC 1976).
+//! transform `(t+1)ⁿ R(1/(t+1))`; Collins & Akritas, SYMSAC 1976). A node
+//! that may still hold a close pair of roots after a few halvings is split at
+//! the critical point between them (`split_pair`) instead of being halved
+//! until they part; plain bisection is the tests' oracle there too.
 //!
 //! The sign of another polynomial `Q` at an isolated root `α` is decided
 //! exactly: `Q(α) = 0` iff `G = gcd(R, Q)` changes sign on `(lo, hi)` (the
@@ -264,14 +267,28 @@ impl Algebraic {
         if self.gcd_vanishes(q) {
             return (Ordering::Equal, 0);
         }
+        self.refine_until_signed(q, None)
+            .expect("q does not vanish here, so its sign is certified in finitely many steps")
+    }
+
+    /// Refines (`refine_quadratic`) until Descartes' rule certifies that `q`
+    /// has no root in the interval, at most `max_steps` steps: the sign of
+    /// `q` here and the steps taken, or `None` past the limit. Without a
+    /// limit it ends exactly when `q` does not vanish here.
+    fn refine_until_signed(
+        &mut self,
+        q: &IntPoly,
+        max_steps: Option<usize>,
+    ) -> Option<(Ordering, usize)> {
         let (mut log_parts, mut steps) = (1, 0);
-        loop {
+        while max_steps.is_none_or(|m| steps < m) {
             self.refine_quadratic(&mut log_parts);
             steps += 1;
             if let Some(s) = self.try_sign(q) {
-                return (s, steps);
+                return Some((s, steps));
             }
         }
+        None
     }
 
     /// Whether `q` vanishes at this isolated number: `gcd(R, q)` changes
@@ -439,16 +456,26 @@ impl Algebraic {
 /// the square-free part is not needed. Otherwise (a multiple or dyadic root)
 /// it restarts on the square-free part.
 pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
+    roots_splitting_pairs(p, Some(PAIR_SPLIT_DEPTH))
+}
+
+/// [`roots_in_unit_interval`], with close pairs split after
+/// `pair_split_depth` halvings (`None`: plain Vincent–Collins–Akritas, the
+/// tests' oracle).
+fn roots_splitting_pairs(p: &IntPoly, pair_split_depth: Option<u64>) -> Vec<Algebraic> {
     assert!(!p.is_zero(), "the zero polynomial has no isolated roots");
     if p.degree() == Some(0) {
         return Vec::new();
     }
     let p = p.strip_twos();
-    if let Some(roots) = isolate(&p, Some(DIRECT_VCA_DEPTH)).filter(|(exact, _)| exact.is_empty()) {
+    if let Some(roots) =
+        isolate(&p, Some(DIRECT_VCA_DEPTH), pair_split_depth).filter(|(exact, _)| exact.is_empty())
+    {
         return assemble(&p, roots.0, roots.1);
     }
     let q = p.square_free();
-    let (exact, intervals) = isolate(&q, None).expect("no depth limit");
+    let (exact, intervals) =
+        isolate(&q, None, pair_split_depth).expect("a square-free polynomial, no depth limit");
     assemble(&q, exact, intervals)
 }
 
@@ -456,13 +483,30 @@ pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
 /// roots of a polynomial that may not be square-free.
 const DIRECT_VCA_DEPTH: u64 = 48;
 
+/// Halvings after which a node that Descartes' rule says may hold two roots
+/// is split at its critical point (`split_pair`) instead of halved further.
+const PAIR_SPLIT_DEPTH: u64 = 8;
+
+/// An isolating interval `(lo, hi)`: one simple root inside, none at its ends.
+type Interval = (Dyadic, Dyadic);
+
 /// Vincent–Collins–Akritas on `[0, 1]`: the dyadic roots found exactly, and
-/// the isolating intervals `(c/2^k, (c+1)/2^k)` as `(c, k)`. `None` when
-/// `max_depth` is exceeded (then `q` may have a multiple root).
-#[allow(clippy::type_complexity)]
-fn isolate(q: &IntPoly, max_depth: Option<u64>) -> Option<(Vec<Dyadic>, Vec<(BigInt, u64)>)> {
+/// the isolating intervals. `None` when `max_depth` is exceeded or a multiple
+/// root is found (then `q` may not be square-free; never for a square-free
+/// `q` without a depth limit).
+///
+/// A node that still may hold two roots after `pair_split_depth` halvings is
+/// split at the one root of `q′` in it instead, when Descartes' rule
+/// certifies there is exactly one (`split_pair`): two roots `2⁻ᵐ` apart take
+/// about `m` halvings to separate, the split a number of refinement steps
+/// logarithmic in `m`.
+fn isolate(
+    q: &IntPoly,
+    max_depth: Option<u64>,
+    pair_split_depth: Option<u64>,
+) -> Option<(Vec<Dyadic>, Vec<Interval>)> {
     let mut exact: Vec<Dyadic> = Vec::new();
-    let mut intervals: Vec<(BigInt, u64)> = Vec::new();
+    let mut intervals: Vec<Interval> = Vec::new();
     if q.sign_at_zero() == Ordering::Equal {
         exact.push(Dyadic::zero());
     }
@@ -475,8 +519,20 @@ fn isolate(q: &IntPoly, max_depth: Option<u64>) -> Option<(Vec<Dyadic>, Vec<(Big
         match r.descartes_01() {
             0 => continue,
             1 => {
-                intervals.push((c, k));
+                let hi = Dyadic::new(&c + 1, k);
+                intervals.push((Dyadic::new(c, k), hi));
                 continue;
+            }
+            2 if pair_split_depth.is_some_and(|d| k >= d) => {
+                match split_pair(q, &c, k, max_depth) {
+                    PairSplit::Split(found, pieces) => {
+                        exact.extend(found);
+                        intervals.extend(pieces);
+                        continue;
+                    }
+                    PairSplit::Multiple => return None,
+                    PairSplit::Unsplit => {}
+                }
             }
             _ => {}
         }
@@ -495,10 +551,86 @@ fn isolate(q: &IntPoly, max_depth: Option<u64>) -> Option<(Vec<Dyadic>, Vec<(Big
     Some((exact, intervals))
 }
 
+/// What `split_pair` made of a node.
+enum PairSplit {
+    /// `q′` does not have exactly one root in the node: halve it as usual.
+    Unsplit,
+    /// `q` may have a multiple root in the node (it may not be square-free).
+    Multiple,
+    /// The roots of `q` inside the node (none, one or two): exact ones, and
+    /// isolating intervals.
+    Split(Vec<Dyadic>, Vec<Interval>),
+}
+
+/// Splits the node `(lo, hi) = (c/2^k, (c+1)/2^k)` at the critical point of
+/// `q` in it. When Descartes' rule certifies that `q′` has exactly one root
+/// `γ` in the node (a simple one: `q′` changes sign between the node's
+/// ends), `q` is strictly monotone on `[lo, γ]` and on `[γ, hi]`, so it has
+/// at most one root on each side. `γ` is refined (`refine_until_signed`)
+/// until `q` has no root strictly between its bounds `g₁ ≤ γ ≤ g₂`. Then
+/// on each side the root, if any, is found by exact signs: `g₁` itself when
+/// `q(g₁) = 0`, else in `(lo, g₁)` iff the signs of `q` at `lo` and `g₁` are
+/// non-zero and opposite; `g₂` and `(g₂, hi)` likewise. A root at `lo` or `hi`
+/// is the only one on its side and was recorded by the halving that made
+/// that end, so a bound equal to a node end is not recorded again. `q(γ) = 0`
+/// (a multiple root) never certifies: past the halvings that `max_depth`
+/// leaves, the node counts as holding a multiple root. Every root found is
+/// simple (`q′ ≠ 0` away from `γ`), and `g₁ ≠ g₂` when either is a root.
+fn split_pair(q: &IntPoly, c: &BigInt, k: u64, max_depth: Option<u64>) -> PairSplit {
+    let dq = q.derivative();
+    let c1 = c + 1;
+    if dq.to_interval(c, &c1, k).descartes_01() != 1 {
+        return PairSplit::Unsplit;
+    }
+    let (lo, hi) = (Dyadic::new(c.clone(), k), Dyadic::new(c1, k));
+    let sign = |p: &IntPoly, d: &Dyadic| p.sign_at_dyadic(&d.num, d.exp);
+    let sign_lo = sign(&dq, &lo);
+    if sign_lo == Ordering::Equal || sign(&dq, &hi) != sign_lo.reverse() {
+        return PairSplit::Unsplit;
+    }
+    let mut critical = Algebraic {
+        repr: Repr::Isolated {
+            poly: dq,
+            lo: lo.clone(),
+            hi: hi.clone(),
+            sign_lo,
+        },
+    };
+    critical.refine_with_float();
+    let steps = max_depth.map(|d| d.saturating_sub(k) as usize);
+    let certified = match critical.try_sign(q) {
+        Some(s) => Some(s),
+        None => critical.refine_until_signed(q, steps).map(|(s, _)| s),
+    };
+    if certified.is_none_or(|s| s == Ordering::Equal) {
+        return PairSplit::Multiple;
+    }
+    let (g1, g2) = critical.bounds();
+    let (q_lo, q_g1, q_g2, q_hi) = (sign(q, &lo), sign(q, g1), sign(q, g2), sign(q, &hi));
+    let crosses = |a: Ordering, b: Ordering| a != Ordering::Equal && b == a.reverse();
+    let mut exact = Vec::new();
+    let mut intervals = Vec::new();
+    if q_g1 == Ordering::Equal {
+        if g1 != &lo {
+            exact.push(g1.clone());
+        }
+    } else if crosses(q_lo, q_g1) {
+        intervals.push((lo, g1.clone()));
+    }
+    if q_g2 == Ordering::Equal {
+        if g2 != &hi {
+            exact.push(g2.clone());
+        }
+    } else if crosses(q_g2, q_hi) {
+        intervals.push((g2.clone(), hi));
+    }
+    PairSplit::Split(exact, intervals)
+}
+
 /// The roots as algebraic numbers, sorted. `q` must have only simple roots in
 /// `[0, 1]`; the exact (dyadic) roots are divided out of the polynomial kept
 /// by the isolated ones, so that no interval end is a root.
-fn assemble(q: &IntPoly, exact: Vec<Dyadic>, intervals: Vec<(BigInt, u64)>) -> Vec<Algebraic> {
+fn assemble(q: &IntPoly, exact: Vec<Dyadic>, intervals: Vec<Interval>) -> Vec<Algebraic> {
     let mut reduced = q.clone();
     for d in &exact {
         // d = num / 2^exp with num odd (or d ∈ {0, 1}): factor 2^exp·t − num.
@@ -508,9 +640,7 @@ fn assemble(q: &IntPoly, exact: Vec<Dyadic>, intervals: Vec<(BigInt, u64)>) -> V
             .expect("an exact root's linear factor divides the polynomial");
     }
     let mut roots: Vec<Algebraic> = exact.into_iter().map(Algebraic::exact).collect();
-    for (c, k) in intervals {
-        let lo = Dyadic::new(c.clone(), k);
-        let hi = Dyadic::new(c + 1, k);
+    for (lo, hi) in intervals {
         let sign_lo = reduced.sign_at_dyadic(&lo.num, lo.exp);
         debug_assert_ne!(sign_lo, Ordering::Equal);
         debug_assert_eq!(
@@ -751,6 +881,147 @@ mod tests {
                 proptest::prop_assert_eq!(fast.sign_of(&q), expected);
                 proptest::prop_assert!(still_isolates(&fast, &alpha));
             }
+        }
+    }
+
+    /// The roots' exact values agree pairwise (the same count, in order).
+    fn same_roots(mut a: Vec<Algebraic>, mut b: Vec<Algebraic>) -> bool {
+        a.len() == b.len()
+            && a.iter_mut()
+                .zip(b.iter_mut())
+                .all(|(x, y)| x.compare(y) == Ordering::Equal)
+    }
+
+    /// √2·2⁻³⁰⁰ and a rational root `2⁻⁶⁰⁰` above it share every node down to
+    /// depth 600; the node at depth 8 is split at the critical point between
+    /// them into two isolating intervals, one root each, as plain halving
+    /// finds them.
+    #[test]
+    fn a_close_pair_is_split_at_its_critical_point() {
+        let m: BigInt = (BigInt::from(2) << 600u32).sqrt() + 1;
+        let r = scaled_square_root(2, 300).mul(&IntPoly::linear(-m, BigInt::one() << 600u32));
+        let PairSplit::Split(exact, intervals) = split_pair(&r, &BigInt::zero(), 8, None) else {
+            panic!("the pair is split");
+        };
+        assert!(exact.is_empty());
+        assert_eq!(intervals.len(), 2);
+        assert!(intervals[0].1 <= intervals[1].0);
+        let split = assemble(&r, exact, intervals);
+        assert!(same_roots(split, roots_splitting_pairs(&r, None)));
+    }
+
+    /// A node without real roots that Descartes' rule counts as two (the
+    /// complex pair `(m ± i)/2^k`) is split into nothing.
+    #[test]
+    fn a_complex_pair_splits_into_no_roots() {
+        let k = 200u32;
+        let m = BigInt::from(3);
+        let r = IntPoly::from_coeffs(vec![
+            &m * &m + 1,
+            -(&m << (k + 1)),
+            BigInt::one() << (2 * k),
+        ]);
+        assert!(matches!(
+            split_pair(&r, &BigInt::zero(), 8, None),
+            PairSplit::Split(e, i) if e.is_empty() && i.is_empty()
+        ));
+        assert!(roots_in_unit_interval(&r).is_empty());
+    }
+
+    /// A node whose ends are both roots of `q` (`t·(2^k·t − 1)`, the node
+    /// `(0, 2⁻ᵏ)`), with no root inside and the critical point between: the
+    /// split finds no interval (the ends were recorded by the halvings that
+    /// made them).
+    #[test]
+    fn a_node_between_two_roots_splits_into_no_roots() {
+        let k = 10u32;
+        let q = IntPoly::linear(BigInt::zero(), BigInt::one())
+            .mul(&IntPoly::linear(BigInt::from(-1), BigInt::one() << k));
+        assert!(matches!(
+            split_pair(&q, &BigInt::zero(), u64::from(k), None),
+            PairSplit::Split(e, i) if e.is_empty() && i.is_empty()
+        ));
+    }
+
+    /// A node end that is a root and stays the critical point's bound: `q =
+    /// 2^(2k)·t³ − 2t` (roots 0 and `√2·2⁻ᵏ`, critical point `√(2/3)·2⁻ᵏ`,
+    /// out of the float estimate's reach) on the node `(0, 2^(1−k))`, and its
+    /// mirror image `q(2^(1−k) − t)` on the same node. The refined critical
+    /// interval keeps the end that is a root; the split records it nowhere
+    /// (the halving did) and isolates the other root.
+    #[test]
+    fn a_root_at_a_node_end_is_not_recorded_again() {
+        let k = 1200u32;
+        let q = IntPoly::from_coeffs(vec![
+            BigInt::zero(),
+            BigInt::from(-2),
+            BigInt::zero(),
+            BigInt::one() << (2 * k),
+        ]);
+        // q(w − t)·2^k for w = 2^(1−k), in u = 2^k·t: 4 − 10u + 6u² − u³
+        // (roots 2, the node's upper end, and 2 − √2).
+        let mirrored = IntPoly::from_coeffs(vec![
+            BigInt::from(4),
+            BigInt::from(-10) << k,
+            BigInt::from(6) << (2 * k),
+            -(BigInt::one() << (3 * k)),
+        ]);
+        for poly in [q, mirrored] {
+            let PairSplit::Split(exact, intervals) =
+                split_pair(&poly, &BigInt::zero(), u64::from(k - 1), None)
+            else {
+                panic!("the node is split");
+            };
+            assert!(exact.is_empty(), "{exact:?}");
+            assert_eq!(intervals.len(), 1);
+        }
+    }
+
+    /// One factor of the proptest below: a close pair of tiny roots (the
+    /// square root `√c/2^k` and `m/2^(k+near)` beside it, `m = ⌊√c·2^near⌋ +
+    /// off`), a complex pair `(c ± i)/2^k`, a double root `√c/2^k`, or two
+    /// dyadic roots `c/2^k` and `(c·2^near + 1 + off)/2^(k+near)` (equal when
+    /// `near = 0` and `off = −1`).
+    fn pair_factor(kind: u8, c: i64, k: u32, near: u32, off: i64) -> IntPoly {
+        match kind {
+            0 => {
+                let m = (BigInt::from(c) << (2 * near)).sqrt() + off;
+                scaled_square_root(c, k).mul(&IntPoly::linear(-m, BigInt::one() << (k + near)))
+            }
+            1 => IntPoly::from_coeffs(vec![
+                BigInt::from(c * c + 1),
+                -(BigInt::from(c) << (k + 1)),
+                BigInt::one() << (2 * k),
+            ]),
+            2 => scaled_square_root(c, k).mul(&scaled_square_root(c, k)),
+            _ => {
+                let m: BigInt = (BigInt::from(c) << near) + 1 + off;
+                IntPoly::linear(BigInt::from(-c), BigInt::one() << k)
+                    .mul(&IntPoly::linear(-m, BigInt::one() << (k + near)))
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Splitting pairs finds the roots plain Vincent–Collins–Akritas
+        /// finds, on products of close real pairs, complex pairs, double
+        /// roots and close dyadic roots, tiny and not, with a small
+        /// polynomial.
+        #[test]
+        fn pair_splitting_finds_the_roots_of_plain_isolation(
+            factors in proptest::collection::vec(
+                (0u8..=3, 2i64..=11, 0u32..=160, 0u32..=160, -1i64..=1),
+                1..=3,
+            ),
+            small in proptest::collection::vec(-9i64..=9, 1..=3),
+        ) {
+            let r = factors.iter().fold(p(&small), |acc, &(kind, c, k, near, off)| {
+                acc.mul(&pair_factor(kind, c, k, near, off))
+            });
+            proptest::prop_assume!(!r.is_zero());
+            let split = roots_in_unit_interval(&r);
+            let plain = roots_splitting_pairs(&r, None);
+            proptest::prop_assert!(same_roots(split, plain));
         }
     }
 
