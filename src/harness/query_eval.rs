@@ -40,6 +40,14 @@ pub struct SetScore {
     pub false_positives: usize,
     /// Reported not colliding, truly colliding: missed collisions.
     pub false_negatives: usize,
+    /// The false positives and negatives themselves: the queries whose
+    /// verdict differs from the ground truth, ascending, numbered from 0 in
+    /// the file's order (query `k` is rows `8k + 1` to `8k + 8` of a query
+    /// CSV, blank lines not counted, or pair `k` of a boxes file). The exact
+    /// solver is certified: a query it lists has a wrong ground truth (or
+    /// shows a bug). Left out of JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub disagreements: Vec<usize>,
     /// Mean wall time per query, nanoseconds, one thread.
     pub mean_ns: f64,
     /// For the `exact` solver: queries the float fast path left to the exact
@@ -335,7 +343,12 @@ pub fn score_with(
 ) -> Result<SetScore, ScoreError> {
     require_truth(set)?;
     let hits = set.points.iter().map(|q| collides(set.kind, q));
-    let (positives, false_positives, false_negatives) = tally(set, hits);
+    let Tally {
+        positives,
+        false_positives,
+        false_negatives,
+        disagreements,
+    } = tally(set, hits);
     Ok(SetScore {
         path: set.path.display().to_string(),
         kind: set.kind,
@@ -343,26 +356,40 @@ pub fn score_with(
         positives,
         false_positives,
         false_negatives,
+        disagreements,
         mean_ns: mean_time(set, min_time, collides),
         exact_fallbacks: None,
         within: None,
     })
 }
 
+/// A solver's answers counted against the ground truth.
+#[derive(Default)]
+struct Tally {
+    positives: usize,
+    false_positives: usize,
+    false_negatives: usize,
+    /// The queries counted as false positives or negatives, ascending.
+    disagreements: Vec<usize>,
+}
+
 /// The positives, false positives and false negatives of `hits` (one per
 /// query of `set`) against its ground truth (all 0 without one: the scores
-/// check for it first).
-fn tally(set: &QuerySet, hits: impl Iterator<Item = bool>) -> (usize, usize, usize) {
+/// check for it first), and which queries are wrong.
+fn tally(set: &QuerySet, hits: impl Iterator<Item = bool>) -> Tally {
+    let mut tally = Tally::default();
     let Some(truth) = set.truth.as_deref() else {
-        return (0, 0, 0);
+        return tally;
     };
-    let (mut positives, mut fp, mut fneg) = (0, 0, 0);
-    for (hit, &t) in hits.zip(truth) {
-        positives += usize::from(t);
-        fp += usize::from(hit && !t);
-        fneg += usize::from(!hit && t);
+    for (i, (hit, &t)) in hits.zip(truth).enumerate() {
+        tally.positives += usize::from(t);
+        tally.false_positives += usize::from(hit && !t);
+        tally.false_negatives += usize::from(!hit && t);
+        if hit != t {
+            tally.disagreements.push(i);
+        }
     }
-    (positives, fp, fneg)
+    tally
 }
 
 /// [`score`], and the solver's answer to each query.
@@ -378,15 +405,16 @@ fn score_contact(
         answers.push(toi);
         fallbacks += usize::from(path == SolverTier::Exact);
     }
-    let (positives, fp, fneg) = tally(set, answers.iter().map(Option::is_some));
+    let tally = tally(set, answers.iter().map(Option::is_some));
     let mean_ns = mean_time(set, min_time, |kind, q| solver.solve(kind, q));
     let score = SetScore {
         path: set.path.display().to_string(),
         kind: set.kind,
         queries: set.points.len(),
-        positives,
-        false_positives: fp,
-        false_negatives: fneg,
+        positives: tally.positives,
+        false_positives: tally.false_positives,
+        false_negatives: tally.false_negatives,
+        disagreements: tally.disagreements,
         mean_ns,
         exact_fallbacks: solver.is_exact().then_some(fallbacks),
         within: None,
@@ -568,6 +596,13 @@ mod tests {
         assert_eq!(counts(&yes), (2, 1, 1, 0));
         let no = score_with(&set, Duration::ZERO, |_, _| false).unwrap();
         assert_eq!(counts(&no), (2, 1, 0, 1));
+        // Which queries are wrong, not only how many.
+        assert!(exact.disagreements.is_empty() && own.disagreements.is_empty());
+        assert_eq!((yes.disagreements, no.disagreements), (vec![1], vec![0]));
+        // A wrong ground truth: the exact solver names the query.
+        set.truth = Some(vec![true, true]);
+        let wrong = score(&set, Solver::Exact, Duration::ZERO).unwrap();
+        assert_eq!((wrong.false_negatives, wrong.disagreements), (1, vec![1]));
         // Without ground truth every count would read 0, a perfect score:
         // each score refuses the set instead, naming its file.
         set.truth = None;

@@ -552,6 +552,43 @@ fn queries_refuse_a_set_without_ground_truth() {
     );
 }
 
+/// `queries` names the queries whose ground truth the exact solver
+/// disagrees with (a wrong hand-made truth): all of them, from 0, in the
+/// file's order; a set without disagreement lists none.
+#[test]
+fn queries_name_the_queries_that_disagree_with_the_ground_truth() {
+    let d = Scratch::new("cli-queries-disagree");
+    let triangle = ["0,1,0,1,0,1", "1,1,0,1,0,1", "0,1,1,1,0,1"];
+    // Query 0: through the triangle, truth 1 (right); query 1: still 1
+    // above, truth 1 (wrong); query 2: through, truth 0 (wrong); query 3:
+    // still, truth 0 (right).
+    let mut rows = Vec::new();
+    for (p0, p1, truth) in [
+        ("1,4,1,4,1,1", "1,4,1,4,-1,1", 1),
+        ("1,4,1,4,1,1", "1,4,1,4,1,1", 1),
+        ("1,4,1,4,1,1", "1,4,1,4,-1,1", 0),
+        ("1,4,1,4,1,1", "1,4,1,4,1,1", 0),
+    ] {
+        rows.push(format!("{p0},{truth}\n"));
+        rows.extend(triangle.map(|t| format!("{t},{truth}\n")));
+        rows.push(format!("{p1},{truth}\n"));
+        rows.extend(triangle.map(|t| format!("{t},{truth}\n")));
+    }
+    let csv = d.file("vertex-face/q.csv", rows.concat());
+    let report = queries_json(&[], &csv);
+    let set = &report["sets"][0];
+    assert_eq!(
+        (&set["false_positives"], &set["false_negatives"]),
+        (&Value::from(1), &Value::from(1))
+    );
+    assert_eq!(set["disagreements"], serde_json::json!([1, 2]));
+    // The right half alone: nothing to name.
+    let right = [&rows[..8], &rows[24..]].concat().concat();
+    let csv = d.file("vertex-face/q.csv", right);
+    let report = queries_json(&[], &csv);
+    assert!(report["sets"][0].get("disagreements").is_none(), "{report}");
+}
+
 /// A `CCDLAB_DATA` that holds no data set is the only place looked in, and
 /// the error says so (it used to list the fallbacks it did not try).
 #[test]

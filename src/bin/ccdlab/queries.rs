@@ -165,6 +165,49 @@ fn print_table(r: &QueriesReport) {
         "{:<64} {:>4} {:>8} {:>9} {:>6} {:>6} {:>11.1}",
         "total", "", t.queries, t.positives, t.false_positives, t.false_negatives, t.mean_ns
     );
+    print_disagreements(r);
+}
+
+/// How many of a set's disagreeing queries are named (all are in `--json`).
+const NAMED_DISAGREEMENTS: usize = 10;
+
+/// Which queries each set's FP and FN are: the file's query numbers (from
+/// 0; query k is rows 8k+1 to 8k+8 of a CSV, pair k of a boxes file).
+fn print_disagreements(r: &QueriesReport) {
+    let sets: Vec<&SetScore> = r
+        .sets
+        .iter()
+        .filter(|s| !s.disagreements.is_empty())
+        .collect();
+    if sets.is_empty() {
+        return;
+    }
+    println!();
+    if r.solver.is_exact() {
+        println!(
+            "the exact solver is certified: where it disagrees with the ground truth, check that \
+             query's truth"
+        );
+    }
+    println!(
+        "queries whose verdict differs from the ground truth (numbered from 0: query k is rows \
+         8k+1 to 8k+8 of a CSV, pair k of a boxes file):"
+    );
+    for s in sets {
+        let named: Vec<String> = s
+            .disagreements
+            .iter()
+            .take(NAMED_DISAGREEMENTS)
+            .map(usize::to_string)
+            .collect();
+        let more = s.disagreements.len().saturating_sub(NAMED_DISAGREEMENTS);
+        let more = if more > 0 {
+            format!(" and {more} more (--json lists all)")
+        } else {
+            String::new()
+        };
+        println!("  {}: {}{more}", s.path, named.join(", "));
+    }
 }
 
 /// The verdicts at `d > 0`, each set's mean time beside its time at `d = 0`.
