@@ -12,7 +12,9 @@
 //! extension), parsed as `f64` with correct rounding; `f` (and `fo`) corners
 //! `p`, `p/t`, `p//n`, `p/t/n`, with 1-based indices and negative indices
 //! relative to the vertices defined so far (`-1` is the latest), as the format
-//! defines them. Texture and normal indices must be integers but are otherwise
+//! defines them. A positive index may name a vertex defined further down the
+//! file (as libigl's and tinyobjloader's readers allow); one beyond the file's
+//! last vertex is an error at the line that uses it. Texture and normal indices must be integers but are otherwise
 //! ignored. `l` polylines (`l a b c …`, indices as for faces) are codimensional
 //! edges, one per consecutive pair (rods, hair: [`TriMesh::with_edges`]).
 //! Attribute, grouping, display and point statements are skipped;
@@ -101,16 +103,23 @@ pub(crate) fn parse_obj_located(
     let mut positions: Vec<Vec3> = Vec::new();
     let mut faces: Vec<[u32; 3]> = Vec::new();
     let mut edges: Vec<[u32; 2]> = Vec::new();
+    // The faces and edges with an index beyond the vertices defined so far,
+    // and their lines: checked at the end, against all the vertices.
+    let mut forward: Vec<(usize, Forward)> = Vec::new();
     let mut lines = bytes.split(|&b| b == b'\n').enumerate().peekable();
     let mut statement = String::new();
     while let Some((k, raw)) = lines.next() {
         let line_no = k + 1;
-        // One index of a face or a line, 0-based, or the error at this line.
-        let resolve = |corner: &str, defined, what, out_of_range: &dyn Fn(u64) -> MeshError| {
-            resolve_corner(corner, defined, what).map_err(|e| match e {
-                Corner::Syntax(message) => syntax(path, line_no, message),
-                Corner::OutOfRange(index) => out_of_range(index).at_line(path, line_no),
-            })
+        // One index of a face or a line, 0-based, and whether it is beyond
+        // the vertices defined so far; or the error at this line.
+        let resolve = |corner: &str, defined: usize, what| {
+            let index = resolve_corner(corner, defined, what)
+                .map_err(|message| syntax(path, line_no, message))?;
+            let v = u32::try_from(index).map_err(|_| {
+                let message = format!("{what} `{corner}`: index beyond 2^32 vertices");
+                syntax(path, line_no, message)
+            })?;
+            Ok::<_, MeshError>((v, index >= defined as u64))
         };
         // Join continuation lines; the statement keeps its first line number.
         statement.clear();
@@ -208,15 +217,14 @@ pub(crate) fn parse_obj_located(
                     .at_line(path, line_no));
                 }
                 let mut t = [0u32; 3];
+                let mut ahead = false;
                 for (slot, corner) in t.iter_mut().zip(&args) {
-                    let num_vertices = positions.len();
-                    *slot = resolve(corner, num_vertices, "face corner", &|index| {
-                        MeshError::FaceIndexOutOfRange {
-                            face,
-                            index,
-                            num_vertices,
-                        }
-                    })?;
+                    let (v, beyond) = resolve(corner, positions.len(), "face corner")?;
+                    *slot = v;
+                    ahead |= beyond;
+                }
+                if ahead {
+                    forward.push((line_no, Forward::Face(face)));
                 }
                 faces.push(t);
             }
@@ -228,21 +236,16 @@ pub(crate) fn parse_obj_located(
                         format!("a line needs at least 2 vertices; found {}", args.len()),
                     ));
                 }
-                let mut previous = None;
+                let mut previous: Option<(u32, bool)> = None;
                 for corner in &args {
-                    let edge = edges.len();
-                    let num_vertices = positions.len();
-                    let v = resolve(corner, num_vertices, "line vertex", &|index| {
-                        MeshError::EdgeIndexOutOfRange {
-                            edge,
-                            index,
-                            num_vertices,
+                    let (v, beyond) = resolve(corner, positions.len(), "line vertex")?;
+                    if let Some((a, a_beyond)) = previous {
+                        if a_beyond || beyond {
+                            forward.push((line_no, Forward::Edge(edges.len())));
                         }
-                    })?;
-                    if let Some(a) = previous {
                         edges.push([a, v]);
                     }
-                    previous = Some(v);
+                    previous = Some((v, beyond));
                 }
             }
             k if SKIPPED.contains(&k) => {}
@@ -258,6 +261,32 @@ pub(crate) fn parse_obj_located(
             }
         }
     }
+    // In file order: the first line with an index beyond the file's
+    // vertices is the one named.
+    let num_vertices = positions.len();
+    let missing = |v: &u32| *v as usize >= num_vertices;
+    for (line, at) in forward {
+        let e =
+            match at {
+                Forward::Face(face) => faces[face].iter().find(|v| missing(v)).map(|&v| {
+                    MeshError::FaceIndexOutOfRange {
+                        face,
+                        index: v.into(),
+                        num_vertices,
+                    }
+                }),
+                Forward::Edge(edge) => edges[edge].iter().find(|v| missing(v)).map(|&v| {
+                    MeshError::EdgeIndexOutOfRange {
+                        edge,
+                        index: v.into(),
+                        num_vertices,
+                    }
+                }),
+            };
+        if let Some(e) = e {
+            return Err(e.at_line(path, line));
+        }
+    }
     let data = MeshData {
         positions,
         faces,
@@ -266,16 +295,19 @@ pub(crate) fn parse_obj_located(
     Ok((data, non_finite_line))
 }
 
-enum Corner {
-    Syntax(String),
-    /// A positive index beyond the vertices defined so far (0-based value),
-    /// or a negative one reaching before the first.
-    OutOfRange(u64),
+/// A face or an edge (0-based) with an index beyond the vertices defined
+/// before it.
+#[derive(Clone, Copy)]
+enum Forward {
+    Face(usize),
+    Edge(usize),
 }
 
 /// Resolves one face corner `p[/t[/n]]` to a 0-based vertex index, given the
-/// `defined` vertices so far.
-fn resolve_corner(corner: &str, defined: usize, what: &str) -> Result<u32, Corner> {
+/// `defined` vertices so far: a negative index counts back from them, a
+/// positive one may be beyond them (a vertex further down the file), which
+/// the caller checks.
+fn resolve_corner(corner: &str, defined: usize, what: &str) -> Result<u64, String> {
     let mut parts = corner.split('/');
     let p = parts.next().unwrap_or_default();
     let rest: Vec<&str> = parts.collect();
@@ -289,40 +321,35 @@ fn resolve_corner(corner: &str, defined: usize, what: &str) -> Result<u32, Corne
         .iter()
         .all(|s| s.is_empty() || s.parse::<i64>().is_ok());
     if !well_formed {
-        return Err(Corner::Syntax(format!(
+        return Err(format!(
             "{what} `{corner}` is not of the form p, p/t, p//n or p/t/n"
-        )));
+        ));
     }
-    let i: i64 = p.parse().map_err(|e: std::num::ParseIntError| {
-        Corner::Syntax(match e.kind() {
+    let i: i64 = p
+        .parse()
+        .map_err(|e: std::num::ParseIntError| match e.kind() {
             std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
                 format!("{what} `{corner}`: index `{p}` is out of range (beyond 2^63)")
             }
             _ => format!("{what} `{corner}`: `{p}` is not an integer index"),
-        })
-    })?;
+        })?;
     let index = if i > 0 {
         (i - 1) as u64
     } else if i < 0 {
         // -1 is the latest vertex: defined + i.
         let back = i.unsigned_abs();
         if back > defined as u64 {
-            return Err(Corner::Syntax(format!(
+            return Err(format!(
                 "{what} `{corner}` reaches {back} vertices back, but only {defined} are defined"
-            )));
+            ));
         }
         defined as u64 - back
     } else {
-        return Err(Corner::Syntax(format!(
+        return Err(format!(
             "{what} `{corner}`: OBJ indices start at 1 (0 is not an index)"
-        )));
+        ));
     };
-    if index >= defined as u64 {
-        return Err(Corner::OutOfRange(index));
-    }
-    // defined ≤ the number of `v` lines, far below 2^32 for any real file;
-    // refuse rather than truncate otherwise.
-    u32::try_from(index).map_err(|_| Corner::OutOfRange(index))
+    Ok(index)
 }
 
 /// Writes a triangle mesh as OBJ (`v` lines with shortest round-trip
@@ -453,6 +480,40 @@ mod tests {
             assert_eq!(line, 4);
             assert!(e.to_string().contains("out of range"), "{e}");
         }
+    }
+
+    /// A positive index may name a vertex further down the file (libigl's
+    /// and tinyobjloader's readers read such files); one beyond the file's
+    /// last vertex is an error at the line that uses it, against the
+    /// file's vertex count. Negative indices still count back from the
+    /// vertices defined so far.
+    #[test]
+    fn indices_may_name_vertices_further_down() {
+        let m = parse("f 1 2 3\nl 4 1 2\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf -1 2 3\n").unwrap();
+        assert_eq!(m.positions.len(), 4);
+        assert_eq!(m.faces, vec![[0, 1, 2], [3, 1, 2]]);
+        assert_eq!(m.edges, vec![[3, 0], [0, 1]]);
+        let (e, line) = err("v 0 0 0\nf 1 2 3\nf 1 2 5\nv 1 0 0\nv 0 1 0\nv 0 0 1\n");
+        assert_eq!(line, 3);
+        assert!(matches!(
+            e.innermost(),
+            MeshError::FaceIndexOutOfRange {
+                face: 1,
+                index: 4,
+                num_vertices: 4
+            }
+        ));
+        let (e, line) = err("l 1 2\nl 2 3 9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+        assert_eq!(line, 2);
+        assert!(matches!(
+            e.innermost(),
+            MeshError::EdgeIndexOutOfRange {
+                edge: 2,
+                index: 8,
+                num_vertices: 3
+            }
+        ));
+        assert_eq!(err("f -1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\n").1, 1);
     }
 
     /// Found by mutating a real frame: a control byte inside a coordinate
