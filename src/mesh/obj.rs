@@ -14,8 +14,8 @@
 //! relative to the vertices defined so far (`-1` is the latest), as the format
 //! defines them. A positive index may name a vertex defined further down the
 //! file (as libigl's and tinyobjloader's readers allow); one beyond the file's
-//! last vertex is an error at the line that uses it. Texture and normal indices must be integers but are otherwise
-//! ignored. `l` polylines (`l a b c …`, indices as for faces) are codimensional
+//! last vertex is an error at the line that uses it. Texture and normal
+//! indices must be integers but are otherwise ignored. `l` polylines (`l a b c …`, indices as for faces) are codimensional
 //! edges, one per consecutive pair (rods, hair: [`TriMesh::with_edges`]).
 //! Attribute, grouping, display and point statements are skipped;
 //! free-form geometry (`cstype`, `curv`, `curv2`, `surf`) and unknown
