@@ -272,23 +272,27 @@ impl Algebraic {
     }
 
     /// Refines (`refine_quadratic`) until Descartes' rule certifies that `q`
-    /// has no root in the interval, at most `max_steps` steps: the sign of
-    /// `q` here and the steps taken, or `None` past the limit. Without a
-    /// limit it ends exactly when `q` does not vanish here.
+    /// has no root in the interval: the sign of `q` here and the steps taken.
+    /// With `finest`, gives up (`None`) once the interval is narrower than
+    /// that width without a certificate. Without it, it ends exactly when `q`
+    /// does not vanish here.
     fn refine_until_signed(
         &mut self,
         q: &IntPoly,
-        max_steps: Option<usize>,
+        finest: Option<&Dyadic>,
     ) -> Option<(Ordering, usize)> {
         let (mut log_parts, mut steps) = (1, 0);
-        while max_steps.is_none_or(|m| steps < m) {
+        loop {
+            let (lo, hi) = self.bounds();
+            if finest.is_some_and(|w| &hi.sub(lo) < w) {
+                return None;
+            }
             self.refine_quadratic(&mut log_parts);
             steps += 1;
             if let Some(s) = self.try_sign(q) {
                 return Some((s, steps));
             }
         }
-        None
     }
 
     /// Whether `q` vanishes at this isolated number: `gcd(R, q)` changes
@@ -452,8 +456,9 @@ impl Algebraic {
 ///
 /// Root isolation runs on `p` itself first: when it finishes within
 /// `DIRECT_VCA_DEPTH` (48) halvings, finds no root at a dyadic point, and ends
-/// with one sign variation per interval, every root in `[0, 1]` is simple and
-/// the square-free part is not needed. Otherwise (a multiple or dyadic root)
+/// with intervals of one simple root each (one sign variation, or one side of
+/// a split pair), every root in `[0, 1]` is simple and the square-free part is
+/// not needed. Otherwise (a multiple or dyadic root)
 /// it restarts on the square-free part.
 pub fn roots_in_unit_interval(p: &IntPoly) -> Vec<Algebraic> {
     roots_splitting_pairs(p, Some(PAIR_SPLIT_DEPTH))
@@ -487,7 +492,8 @@ const DIRECT_VCA_DEPTH: u64 = 48;
 /// is split at its critical point (`split_pair`) instead of halved further.
 const PAIR_SPLIT_DEPTH: u64 = 8;
 
-/// An isolating interval `(lo, hi)`: one simple root inside, none at its ends.
+/// An isolating interval `(lo, hi)`: one simple root inside (its ends may be
+/// exact roots until `assemble` divides those out).
 type Interval = (Dyadic, Dyadic);
 
 /// Vincent–Collins–Akritas on `[0, 1]`: the dyadic roots found exactly, and
@@ -573,8 +579,8 @@ enum PairSplit {
 /// non-zero and opposite; `g₂` and `(g₂, hi)` likewise. A root at `lo` or `hi`
 /// is the only one on its side and was recorded by the halving that made
 /// that end, so a bound equal to a node end is not recorded again. `q(γ) = 0`
-/// (a multiple root) never certifies: past the halvings that `max_depth`
-/// leaves, the node counts as holding a multiple root. Every root found is
+/// (a multiple root) never certifies: once `γ`'s interval is narrower than
+/// `2^-max_depth`, the node counts as holding a multiple root. Every root found is
 /// simple (`q′ ≠ 0` away from `γ`), and `g₁ ≠ g₂` when either is a root.
 fn split_pair(q: &IntPoly, c: &BigInt, k: u64, max_depth: Option<u64>) -> PairSplit {
     let dq = q.derivative();
@@ -597,10 +603,13 @@ fn split_pair(q: &IntPoly, c: &BigInt, k: u64, max_depth: Option<u64>) -> PairSp
         },
     };
     critical.refine_with_float();
-    let steps = max_depth.map(|d| d.saturating_sub(k) as usize);
+    // With a depth limit, no finer than the halvings could have gone.
+    let finest = max_depth.map(|d| Dyadic::new(BigInt::one(), d));
     let certified = match critical.try_sign(q) {
         Some(s) => Some(s),
-        None => critical.refine_until_signed(q, steps).map(|(s, _)| s),
+        None => critical
+            .refine_until_signed(q, finest.as_ref())
+            .map(|(s, _)| s),
     };
     if certified.is_none_or(|s| s == Ordering::Equal) {
         return PairSplit::Multiple;
