@@ -225,7 +225,9 @@ pub(crate) fn edges(
 /// dict
 ///     The JSON object of ``ccdlab queries --json``: ``solver``, ``sets``
 ///     (per set: path, kind, queries, positives, false_positives,
-///     false_negatives, mean_ns, exact_fallbacks), ``total`` and ``stamp``.
+///     false_negatives, mean_ns, exact_fallbacks, and where there are false
+///     positives or negatives ``disagreements``, the indices of those
+///     queries in the file's order), ``total`` and ``stamp``.
 ///     At d > 0 also ``min_distance``, and per set and in ``total`` a
 ///     ``within`` dict: positives (at d), contact_misses and
 ///     later_than_contact (ground-truth contacts negative at d, or

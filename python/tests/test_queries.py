@@ -309,3 +309,25 @@ def test_load_queries_without_truth_and_what_it_refuses(tmp_path):
     (folder / "data_0_0.csv").write_text("1,2,3\n")
     with pytest.raises(ValueError, match="data_0_0.csv"):
         ccdlab.load_queries(tmp_path)
+
+
+def test_queries_name_the_queries_whose_truth_is_wrong(tmp_path):
+    # A vertex above a triangle, moving through it (0, 2) or staying (1, 3);
+    # the truth of queries 1 and 2 is wrong.
+    folder = tmp_path / "vertex-face"
+    folder.mkdir()
+    triangle = ["0,1,0,1,0,1", "1,1,0,1,0,1", "0,1,1,1,0,1"]
+    rows = []
+    for end, truth in [("-1", 1), ("1", 1), ("-1", 0), ("1", 0)]:
+        rows.append(f"1,4,1,4,1,1,{truth}\n")
+        rows += [f"{t},{truth}\n" for t in triangle]
+        rows.append(f"1,4,1,4,{end},1,{truth}\n")
+        rows += [f"{t},{truth}\n" for t in triangle]
+    (folder / "q.csv").write_text("".join(rows))
+    (s,) = ccdlab.queries(tmp_path)["sets"]
+    assert (s["false_positives"], s["false_negatives"]) == (1, 1)
+    assert s["disagreements"] == [1, 2]
+    # Right truth only: the key is left out.
+    (folder / "q.csv").write_text("".join(rows[:8] + rows[24:]))
+    (s,) = ccdlab.queries(tmp_path)["sets"]
+    assert "disagreements" not in s and s["false_positives"] == s["false_negatives"] == 0
