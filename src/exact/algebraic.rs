@@ -519,6 +519,8 @@ fn isolate(
     if q.sign_at_one() == Ordering::Equal {
         exact.push(Dyadic::one());
     }
+    // q′, for the pair splits (computed at the first).
+    let mut dq: Option<IntPoly> = None;
     // r(x) = 2^(kn)·q((c + x) / 2^k), x ∈ (0, 1).
     let mut stack = vec![(q.clone(), BigInt::from(0), 0u64)];
     while let Some((r, c, k)) = stack.pop() {
@@ -530,7 +532,8 @@ fn isolate(
                 continue;
             }
             2 if pair_split_depth.is_some_and(|d| k >= d) => {
-                match split_pair(q, &c, k, max_depth) {
+                let dq = dq.get_or_insert_with(|| q.derivative());
+                match split_pair(q, dq, &c, k, max_depth) {
                     PairSplit::Split(found, pieces) => {
                         exact.extend(found);
                         intervals.extend(pieces);
@@ -569,9 +572,9 @@ enum PairSplit {
 }
 
 /// Splits the node `(lo, hi) = (c/2^k, (c+1)/2^k)` at the critical point of
-/// `q` in it. When Descartes' rule certifies that `q′` has exactly one root
-/// `γ` in the node (a simple one: `q′` changes sign between the node's
-/// ends), `q` is strictly monotone on `[lo, γ]` and on `[γ, hi]`, so it has
+/// `q` in it (`dq` is `q′`). When Descartes' rule certifies that `q′` has
+/// exactly one root `γ` in the node (a simple one: `q′` changes sign between
+/// the node's ends), `q` is strictly monotone on `[lo, γ]` and on `[γ, hi]`, so it has
 /// at most one root on each side. `γ` is refined (`refine_until_signed`)
 /// until `q` has no root strictly between its bounds `g₁ ≤ γ ≤ g₂`. Then
 /// on each side the root, if any, is found by exact signs: `g₁` itself when
@@ -582,21 +585,20 @@ enum PairSplit {
 /// (a multiple root) never certifies: once `γ`'s interval is narrower than
 /// `2^-max_depth`, the node counts as holding a multiple root. Every root found is
 /// simple (`q′ ≠ 0` away from `γ`), and `g₁ ≠ g₂` when either is a root.
-fn split_pair(q: &IntPoly, c: &BigInt, k: u64, max_depth: Option<u64>) -> PairSplit {
-    let dq = q.derivative();
+fn split_pair(q: &IntPoly, dq: &IntPoly, c: &BigInt, k: u64, max_depth: Option<u64>) -> PairSplit {
     let c1 = c + 1;
     if dq.to_interval(c, &c1, k).descartes_01() != 1 {
         return PairSplit::Unsplit;
     }
     let (lo, hi) = (Dyadic::new(c.clone(), k), Dyadic::new(c1, k));
     let sign = |p: &IntPoly, d: &Dyadic| p.sign_at_dyadic(&d.num, d.exp);
-    let sign_lo = sign(&dq, &lo);
-    if sign_lo == Ordering::Equal || sign(&dq, &hi) != sign_lo.reverse() {
+    let sign_lo = sign(dq, &lo);
+    if sign_lo == Ordering::Equal || sign(dq, &hi) != sign_lo.reverse() {
         return PairSplit::Unsplit;
     }
     let mut critical = Algebraic {
         repr: Repr::Isolated {
-            poly: dq,
+            poly: dq.clone(),
             lo: lo.clone(),
             hi: hi.clone(),
             sign_lo,
@@ -909,7 +911,9 @@ mod tests {
     fn a_close_pair_is_split_at_its_critical_point() {
         let m: BigInt = (BigInt::from(2) << 600u32).sqrt() + 1;
         let r = scaled_square_root(2, 300).mul(&IntPoly::linear(-m, BigInt::one() << 600u32));
-        let PairSplit::Split(exact, intervals) = split_pair(&r, &BigInt::zero(), 8, None) else {
+        let PairSplit::Split(exact, intervals) =
+            split_pair(&r, &r.derivative(), &BigInt::zero(), 8, None)
+        else {
             panic!("the pair is split");
         };
         assert!(exact.is_empty());
@@ -931,7 +935,7 @@ mod tests {
             BigInt::one() << (2 * k),
         ]);
         assert!(matches!(
-            split_pair(&r, &BigInt::zero(), 8, None),
+            split_pair(&r, &r.derivative(), &BigInt::zero(), 8, None),
             PairSplit::Split(e, i) if e.is_empty() && i.is_empty()
         ));
         assert!(roots_in_unit_interval(&r).is_empty());
@@ -947,7 +951,7 @@ mod tests {
         let q = IntPoly::linear(BigInt::zero(), BigInt::one())
             .mul(&IntPoly::linear(BigInt::from(-1), BigInt::one() << k));
         assert!(matches!(
-            split_pair(&q, &BigInt::zero(), u64::from(k), None),
+            split_pair(&q, &q.derivative(), &BigInt::zero(), u64::from(k), None),
             PairSplit::Split(e, i) if e.is_empty() && i.is_empty()
         ));
     }
@@ -976,9 +980,13 @@ mod tests {
             -(BigInt::one() << (3 * k)),
         ]);
         for poly in [q, mirrored] {
-            let PairSplit::Split(exact, intervals) =
-                split_pair(&poly, &BigInt::zero(), u64::from(k - 1), None)
-            else {
+            let PairSplit::Split(exact, intervals) = split_pair(
+                &poly,
+                &poly.derivative(),
+                &BigInt::zero(),
+                u64::from(k - 1),
+                None,
+            ) else {
                 panic!("the node is split");
             };
             assert!(exact.is_empty(), "{exact:?}");
