@@ -1265,8 +1265,9 @@ fn sample_check_of_a_funnel_step() {
 /// `candidates` writes a step's pairs as query files whose truth is the
 /// exact verdict: `queries` reads them back and scores the exact solver
 /// without a miss, with the step's colliding pairs as positives; the pairs
-/// and points are the library's `candidates`; a file where the folder
-/// should be is refused, naming `--out`.
+/// and points are the library's `candidates`, and `pairs/` names each
+/// query's features; a file where the folder should be is refused, naming
+/// `--out`.
 #[test]
 fn candidates_are_written_as_query_files() {
     use ccdlab::harness::ground_truth::{QueryKind, read_query_csv};
@@ -1307,13 +1308,26 @@ fn candidates_are_written_as_query_files() {
     assert_eq!(vf.points, want);
     let ee = read_query_csv(&out.join("edge-edge/227-228.csv"), QueryKind::EdgeEdge).unwrap();
     assert_eq!(ee.points.len(), found.edge_edge.len());
+    // Each query's features, numbered as in its kind's file.
+    let ids = std::fs::read_to_string(out.join("pairs/227-228.csv")).unwrap();
+    let mut want = vec!["kind,query,id_a,id_b".to_string()];
+    for (k, p) in found.vertex_face.iter().enumerate() {
+        want.push(format!("vf,{k},{},{}", p.v, p.f));
+    }
+    for (k, p) in found.edge_edge.iter().enumerate() {
+        assert_eq!(ee.points[k], step.edge_edge_points(p.e0, p.e1));
+        want.push(format!("ee,{k},{},{}", p.e0, p.e1));
+    }
+    assert_eq!(ids.lines().collect::<Vec<_>>(), want);
     // A frame against itself: the filters cull every pair (nothing moves,
     // nothing touches), so no file is written, and an old one of the name
     // goes.
     let stale = d.file("sets/vertex-face/227-227.csv", "stale");
+    let stale_ids = d.file("sets/pairs/227-227.csv", "stale");
     let (text, _) = succeeds(&["candidates", p0, p0, "--out", out.to_str().unwrap()]);
     assert!(text.contains("not written"), "{text}");
     assert!(!stale.exists() && !out.join("edge-edge/227-227.csv").exists());
+    assert!(!stale_ids.exists());
     // A file in the way of the folder; a folder `queries` reads as a data
     // set's own layout.
     let blocked = d.file("blocked", "x");
@@ -1380,11 +1394,19 @@ fn candidates_are_written_as_query_files() {
         assert!(!linked.join("vertex-face").exists());
         assert_eq!(std::fs::read_to_string(&blocked).unwrap(), "x");
     }
-    // Only the two query files and their folders are left in `--out`.
+    // Only the two query files, the pairs' IDs and their folders are left
+    // in `--out`.
     let mut left = std::collections::BTreeSet::new();
     super::datasets::files_under(&out, std::path::Path::new(""), &mut left);
     let left: Vec<_> = left.iter().map(|p| p.to_str().unwrap()).collect();
-    assert_eq!(left, ["edge-edge/227-228.csv", "vertex-face/227-228.csv"]);
+    assert_eq!(
+        left,
+        [
+            "edge-edge/227-228.csv",
+            "pairs/227-228.csv",
+            "vertex-face/227-228.csv"
+        ]
+    );
 }
 
 /// `--solver` and `--filters` take the library's names (`Solver::ALL`,

@@ -15,7 +15,7 @@ use ccdlab::math::Vec3;
 use ccdlab::mesh::{Step, read_step};
 use ccdlab::narrow_phase::Solver;
 use ccdlab::pair_kernel::QueryKind;
-use ccdlab::pipeline::{PipelineConfig, PipelineError, candidates};
+use ccdlab::pipeline::{Candidates, PipelineConfig, PipelineError, candidates};
 use rayon::prelude::*;
 
 use crate::choices::{Switch, TimeAlignedArg};
@@ -29,12 +29,16 @@ pub struct Args {
     frame1: PathBuf,
     /// Folder to write to: `vertex-face/NAME.csv` and `edge-edge/NAME.csv`,
     /// NAME the two frames' stems (`227-228`), each only when that kind has
-    /// pairs (an old file of the name is removed otherwise); other files are
-    /// left alone. Both are written in full before either is put in place,
-    /// so that a run that fails or is killed while writing leaves the old
-    /// files as they were; they are then renamed into place (and an old file
-    /// of an empty kind removed) one after the other, not as one step. Not
-    /// inside the data sets' folder. The truth column is contact (`d = 0`).
+    /// pairs (an old file of the name is removed otherwise), and
+    /// `pairs/NAME.csv`, which features each query is: `kind,query,id_a,id_b`
+    /// rows, `query` the query's number in its kind's file (from 0, as
+    /// `queries` numbers disagreements), IDs as for `step --pairs` (vertex
+    /// and face; two edges). Other files are left alone. All are written in
+    /// full before any is put in place, so that a run that fails or is
+    /// killed while writing leaves the old files as they were; they are then
+    /// renamed into place (and an old file of an empty kind removed) one
+    /// after the other, not as one step. Not inside the data sets' folder.
+    /// The truth column is contact (`d = 0`).
     #[arg(long)]
     out: PathBuf,
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
@@ -101,7 +105,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         .into());
     }
     let name = format!("{}-{}.csv", stem(&args.frame0)?, stem(&args.frame1)?);
-    let kinds = ["vertex-face", "edge-edge"].map(|kind| args.out.join(kind));
+    // The two kinds' query files, then the pairs' IDs.
+    let kinds = ["vertex-face", "edge-edge", "pairs"].map(|kind| args.out.join(kind));
     let files = kinds.clone().map(|dir| dir.join(&name));
     // Checked before any work, leaving nothing behind, by the rule of the
     // commits below (a plain file or nothing at each name); the files are
@@ -141,21 +146,32 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             .collect();
         Ok((found, vf, ee))
     })?;
-    // Both kinds' files staged, then moved into place one after the other
-    // (two renames: a kill between them leaves one new file beside one old);
-    // an error (a full disk) or a kill before then leaves the old files as
-    // they were and no folder of this run behind.
+    // The files staged, then moved into place one after the other (a kill
+    // between the renames leaves new files beside old); an error (a full
+    // disk) or a kill before then leaves the old files as they were and no
+    // folder of this run behind.
+    let stage = |dir: &Path| {
+        StagedFolder::begin(dir, "candidates")
+            .map_err(|e| format!("--out: {}: {}", e.path.display(), e.message))
+    };
     let mut staged = Vec::new();
     for (dir, queries) in kinds.iter().zip([&vf, &ee]) {
         if queries.is_empty() {
             continue;
         }
-        let stage = StagedFolder::begin(dir, "candidates")
-            .map_err(|e| format!("--out: {}: {}", e.path.display(), e.message))?;
+        let stage = stage(dir)?;
         let (points, truth): (Vec<[Vec3; 8]>, Vec<bool>) = queries.iter().copied().unzip();
-        let path = stage.path(&name);
-        write_atomic_with(&path, |w| write_query_csv(w, &points, Some(&truth)))
-            .map_err(|e| format!("--out: {}: {e}", dir.join(&name).display()))?;
+        write_atomic_with(&stage.path(&name), |w| {
+            write_query_csv(w, &points, Some(&truth))
+        })
+        .map_err(|e| format!("--out: {}: {e}", dir.join(&name).display()))?;
+        staged.push(stage);
+    }
+    let no_pairs = vf.is_empty() && ee.is_empty();
+    if !no_pairs {
+        let stage = stage(&kinds[2])?;
+        write_atomic_with(&stage.path(&name), |w| write_pair_ids(w, &found))
+            .map_err(|e| format!("--out: {}: {e}", files[2].display()))?;
         staged.push(stage);
     }
     for stage in staged {
@@ -163,8 +179,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
             .commit()
             .map_err(|e| format!("--out: {}: {}", e.path.display(), e.message))?;
     }
-    for (file, queries) in files.iter().zip([&vf, &ee]) {
-        if queries.is_empty() {
+    for (file, empty) in files.iter().zip([vf.is_empty(), ee.is_empty(), no_pairs]) {
+        if empty {
             // A query file holds at least one query (the readers refuse an
             // empty one); an older file of this name would tell of another run.
             match std::fs::remove_file(file) {
@@ -198,6 +214,24 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         } else {
             println!("written: {}", file.display());
         }
+    }
+    if !no_pairs {
+        println!(
+            "written: {} (the features of each query)",
+            files[2].display()
+        );
+    }
+    Ok(())
+}
+
+/// The features of each query, in the query files' order: `kind,query,id_a,id_b`.
+fn write_pair_ids(w: &mut impl std::io::Write, found: &Candidates) -> std::io::Result<()> {
+    writeln!(w, "kind,query,id_a,id_b")?;
+    for (k, p) in found.vertex_face.iter().enumerate() {
+        writeln!(w, "vf,{k},{},{}", p.v, p.f)?;
+    }
+    for (k, p) in found.edge_edge.iter().enumerate() {
+        writeln!(w, "ee,{k},{},{}", p.e0, p.e1)?;
     }
     Ok(())
 }
