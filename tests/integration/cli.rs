@@ -681,6 +681,62 @@ fn replay_reads_a_folder_whose_name_is_not_utf8() {
     );
 }
 
+/// The JSON of the commands that read frames names them as given; a name
+/// that is not UTF-8 (JSON holds UTF-8 only) with U+FFFD in place of the
+/// bytes it cannot show, as the text outputs show it.
+#[test]
+fn json_outputs_name_frames_whose_names_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = Scratch::new("cli-non-utf8-json");
+    let dir = d.join(std::ffi::OsStr::from_bytes(b"frames-\xff"));
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .args(args)
+            .output()
+            .unwrap();
+        let (stdout, err) = text(&out);
+        assert!(out.status.success(), "{args:?}: {err}");
+        stdout
+    };
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    run(&[
+        os("generate"),
+        os("--resolution"),
+        os("6"),
+        os("--frames"),
+        os("2"),
+        os("--out"),
+        dir.as_os_str(),
+    ]);
+    let [f0, f1] = ["frame_0000.ply", "frame_0001.ply"].map(|f| dir.join(f));
+    let shown = |f: &Path| f.to_string_lossy().into_owned();
+    assert!(shown(&f0).contains("frames-\u{fffd}"));
+    let json = |args: &[&std::ffi::OsStr]| -> Value {
+        serde_json::from_str(&run(&[args, &[os("--json")]].concat())).unwrap()
+    };
+    let step = json(&[os("step"), f0.as_os_str(), f1.as_os_str()]);
+    assert_eq!(step["frames"], serde_json::json!([shown(&f0), shown(&f1)]));
+    let check = json(&[
+        os("sample-check"),
+        f0.as_os_str(),
+        f1.as_os_str(),
+        os("--samples"),
+        os("4"),
+        os("--min-distance"),
+        os("0.001"),
+    ]);
+    assert_eq!(check["frames"], step["frames"]);
+    let touching = json(&[os("intersections"), f0.as_os_str()]);
+    assert_eq!(touching["frame"], shown(&f0));
+    let near = json(&[
+        os("proximity"),
+        f0.as_os_str(),
+        os("--distance"),
+        os("0.01"),
+    ]);
+    assert_eq!(near["frame"], shown(&f0));
+}
+
 /// A cause already quoted by the error message is not printed again.
 #[test]
 fn errors_do_not_repeat_their_cause() {

@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let (ve, vv) = (points.vertex_edge.colliding, points.vertex_vertex.colliding);
     if args.json {
         let json = serde_json::json!({
-            "frame": args.frame,
+            "frame": args.frame.to_string_lossy(),
             "vertices": mesh.num_vertices(),
             "edges": mesh.num_edges(),
             "faces": mesh.num_faces(),

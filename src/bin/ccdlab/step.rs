@@ -24,8 +24,9 @@ pub struct Args {
     /// Write every colliding pair (global IDs, time of impact) to this CSV.
     #[arg(long)]
     pairs: Option<PathBuf>,
-    /// Print one JSON object on stdout, and nothing else (with a `stamp`:
-    /// machine, threads, commit and date).
+    /// Print one JSON object on stdout, and nothing else (with `frames`, the
+    /// two frames' paths as given, and a `stamp`: machine, threads, commit
+    /// and date).
     #[arg(long)]
     json: bool,
     /// Run the step this many times in this process and report the fastest
@@ -74,6 +75,10 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     }
     if args.json {
         let mut json = serde_json::to_value(&measured)?;
+        // The step's frames as given (as `sample-check --json` names them).
+        json["frames"] = [&args.frame0, &args.frame1]
+            .map(|f| f.to_string_lossy().into_owned())
+            .into();
         if args.repeat > 1 {
             json["runs"] = args.repeat.into();
             json["runs_total_ms"] = totals.into();
