@@ -9,7 +9,10 @@
 //! transform `(t+1)ⁿ R(1/(t+1))`; Collins & Akritas, SYMSAC 1976). A node
 //! that may still hold a close pair of roots after a few halvings is split at
 //! the critical point between them (`split_pair`) instead of being halved
-//! until they part; plain bisection is the tests' oracle there too.
+//! until they part; plain bisection is the tests' oracle there too. A
+//! polynomial that a gcd modulo a prime does not prove square-free is
+//! isolated within a depth limit first, and on failure again on its
+//! square-free part.
 //!
 //! The sign of another polynomial `Q` at an isolated root `α` is decided
 //! exactly: `Q(α) = 0` iff `G = gcd(R, Q)` changes sign on `(lo, hi)` (the
@@ -454,7 +457,9 @@ impl Algebraic {
 /// # Panics
 /// When `p` is the zero polynomial (every point is a root).
 ///
-/// Root isolation runs on `p` itself first: when it finishes within
+/// When a gcd modulo a prime proves `p` square-free
+/// ([`IntPoly::certainly_square_free`]), its roots are isolated directly.
+/// Otherwise root isolation runs on `p` itself first: when it finishes within
 /// `DIRECT_VCA_DEPTH` (48) halvings, finds no root at a dyadic point, and ends
 /// with intervals of one simple root each (one sign variation, or one side of
 /// a split pair), every root in `[0, 1]` is simple and the square-free part is
@@ -473,6 +478,12 @@ fn roots_splitting_pairs(p: &IntPoly, pair_split_depth: Option<u64>) -> Vec<Alge
         return Vec::new();
     }
     let p = p.strip_twos();
+    if p.certainly_square_free() {
+        // Every root simple: isolation needs no depth limit, nor a restart.
+        let (exact, intervals) =
+            isolate(&p, None, pair_split_depth).expect("a square-free polynomial");
+        return assemble(&p, exact, intervals);
+    }
     if let Some(roots) =
         isolate(&p, Some(DIRECT_VCA_DEPTH), pair_split_depth).filter(|(exact, _)| exact.is_empty())
     {

@@ -357,6 +357,39 @@ impl IntPoly {
         Some(IntPoly::from_coeffs(q))
     }
 
+    /// Whether `self` is certainly square-free (no repeated factor of
+    /// positive degree), by a gcd modulo a prime: for a prime `p` that does
+    /// not divide the leading coefficient, a common factor `h` of `self` and
+    /// `self′` (primitive, in `ℤ[t]` by Gauss's lemma) keeps its degree
+    /// modulo `p` and divides both images there, so
+    /// `deg gcd(self mod p, self′ mod p) ≥ deg h`: a constant gcd modulo `p`
+    /// proves `gcd(self, self′)` constant. `false` when that gcd is not
+    /// constant for either prime tried (a repeated factor, or an unlucky
+    /// prime: then not known) and for constants and zero. Costs one
+    /// reduction of each coefficient and a Euclid's algorithm on words.
+    pub fn certainly_square_free(&self) -> bool {
+        if self.degree().is_none_or(|d| d == 0) {
+            return false;
+        }
+        // The Mersenne primes 2⁶¹ − 1 and 2³¹ − 1 (both larger than any
+        // degree here, so that no derivative's leading coefficient vanishes).
+        [(1u64 << 61) - 1, (1u64 << 31) - 1].into_iter().any(|p| {
+            let reduced: Vec<u64> = (self.c.iter())
+                .map(|c| {
+                    let r = c.mod_floor(&BigInt::from(p));
+                    u64::try_from(r).expect("a residue is below the prime")
+                })
+                .collect();
+            if reduced.last() == Some(&0) {
+                return false;
+            }
+            let derivative: Vec<u64> = (reduced.iter().enumerate().skip(1))
+                .map(|(i, &c)| mul_mod(i as u64, c, p))
+                .collect();
+            gcd_mod_degree(reduced, derivative, p) == 0
+        })
+    }
+
     /// The square-free part `self / gcd(self, self')`, with a positive factor
     /// stripped (same sign wherever both are non-zero, up to the sign changes
     /// at even-multiplicity roots that the division removes).
@@ -458,6 +491,52 @@ impl IntPoly {
         }
         IntPoly::from_coeffs(c)
     }
+}
+
+/// `a·b mod p`.
+fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
+    (u128::from(a) * u128::from(b) % u128::from(p)) as u64
+}
+
+/// `aᵉ mod p`.
+fn pow_mod(mut a: u64, mut e: u64, p: u64) -> u64 {
+    let mut r = 1 % p;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = mul_mod(r, a, p);
+        }
+        a = mul_mod(a, a, p);
+        e >>= 1;
+    }
+    r
+}
+
+/// The degree of `gcd(a, b)` over the integers modulo the prime `p`
+/// (coefficients lowest degree first, each below `p`; trailing zeros
+/// allowed). `0` when the gcd is a non-zero constant; the degree of the
+/// other when one is zero.
+fn gcd_mod_degree(mut a: Vec<u64>, mut b: Vec<u64>, p: u64) -> usize {
+    let trim = |v: &mut Vec<u64>| {
+        while v.last() == Some(&0) {
+            v.pop();
+        }
+    };
+    trim(&mut a);
+    trim(&mut b);
+    while !b.is_empty() {
+        // a ← a mod b.
+        let inverse = pow_mod(*b.last().expect("b is not zero"), p - 2, p);
+        while a.len() >= b.len() {
+            let factor = mul_mod(*a.last().expect("a is not shorter than b"), inverse, p);
+            let shift = a.len() - b.len();
+            for (i, &bi) in b.iter().enumerate() {
+                a[shift + i] = (a[shift + i] + p - mul_mod(factor, bi, p)) % p;
+            }
+            trim(&mut a);
+        }
+        std::mem::swap(&mut a, &mut b);
+    }
+    a.len().saturating_sub(1)
 }
 
 /// Sign variations of a coefficient sequence, zeros skipped.
@@ -568,6 +647,28 @@ mod tests {
         // (2t − 1)² (t − 3)
         let a = p(&[-1, 2]).mul(&p(&[-1, 2])).mul(&p(&[-3, 1]));
         assert_eq!(a.square_free(), p(&[-1, 2]).mul(&p(&[-3, 1])));
+    }
+
+    #[test]
+    fn square_freeness_is_certified_modulo_a_prime() {
+        let (a, b) = (p(&[-1, 2]), p(&[-3, 1]));
+        assert!(a.mul(&b).certainly_square_free());
+        assert!(!a.mul(&a).mul(&b).certainly_square_free());
+        assert!(!p(&[5]).certainly_square_free() && !IntPoly::zero().certainly_square_free());
+        let (p1, p2) = (
+            BigInt::from((1u64 << 61) - 1),
+            BigInt::from((1u64 << 31) - 1),
+        );
+        // A leading coefficient divisible by the first prime: the second decides.
+        let q = IntPoly::from_coeffs(vec![BigInt::from(-1), BigInt::zero(), p1.clone()]);
+        assert!(q.certainly_square_free());
+        // (p₁t + 1)² would be the constant 1 modulo p₁: not a proof there.
+        let r = IntPoly::linear(BigInt::one(), p1.clone());
+        assert!(!r.mul(&r).certainly_square_free());
+        // t² + p₁p₂ is square-free, but t² modulo both primes: not known.
+        let q = IntPoly::from_coeffs(vec![&p1 * &p2, BigInt::zero(), BigInt::one()]);
+        assert!(!q.certainly_square_free());
+        assert_eq!(q.square_free(), q);
     }
 
     #[test]
@@ -683,6 +784,27 @@ mod tests {
                 proptest::prop_assert!(a.div_exact(&g).is_some());
                 proptest::prop_assert!(b.div_exact(&g).is_some());
             }
+        }
+
+        /// The certificate never calls a polynomial with a repeated factor
+        /// square-free (the exact gcd is the oracle), and certifies the
+        /// square-free ones (a prime is unlucky for one only when it divides
+        /// its discriminant: not for these); big coefficients
+        /// through a factor `2¹⁰⁰·t + 3⁶⁰·k`.
+        #[test]
+        fn square_freeness_certificates_agree_with_the_exact_gcd(
+            a in nonzero_poly(3),
+            b in nonzero_poly(2),
+            k in -5i64..=5,
+            squared in proptest::bool::ANY,
+        ) {
+            let big = IntPoly::linear(num_traits::pow(BigInt::from(3), 60) * k, BigInt::one() << 100u32);
+            let q = a.mul(&big).mul(&if squared { b.mul(&b) } else { b.clone() });
+            let exact = IntPoly::gcd(&q, &q.derivative()).degree() == Some(0);
+            // Never true for a repeated factor (`squared` with `b` not
+            // constant, or one shared by `a` and `b`); and both primes are
+            // never unlucky at once for these factors.
+            proptest::prop_assert_eq!(q.certainly_square_free(), exact, "{:?}", q);
         }
 
         #[test]
