@@ -371,8 +371,8 @@ impl IntPoly {
         if self.degree().is_none_or(|d| d == 0) {
             return false;
         }
-        // The Mersenne primes 2⁶¹ − 1 and 2³¹ − 1 (both larger than any
-        // degree here, so that no derivative's leading coefficient vanishes).
+        // The Mersenne primes 2⁶¹ − 1 and 2³¹ − 1: residues and their
+        // products fit in words.
         [(1u64 << 61) - 1, (1u64 << 31) - 1].into_iter().any(|p| {
             let reduced: Vec<u64> = (self.c.iter())
                 .map(|c| {
