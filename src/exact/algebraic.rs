@@ -478,18 +478,17 @@ fn roots_splitting_pairs(p: &IntPoly, pair_split_depth: Option<u64>) -> Vec<Alge
         return Vec::new();
     }
     let p = p.strip_twos();
-    if p.certainly_square_free() {
-        // Every root simple: isolation needs no depth limit, nor a restart.
-        let (exact, intervals) =
-            isolate(&p, None, pair_split_depth).expect("a square-free polynomial");
-        return assemble(&p, exact, intervals);
-    }
-    if let Some(roots) =
-        isolate(&p, Some(DIRECT_VCA_DEPTH), pair_split_depth).filter(|(exact, _)| exact.is_empty())
-    {
-        return assemble(&p, roots.0, roots.1);
-    }
-    let q = p.square_free();
+    // Proven square-free: every root simple, no depth limit needed.
+    let q = if p.certainly_square_free() {
+        p
+    } else {
+        if let Some((exact, intervals)) = isolate(&p, Some(DIRECT_VCA_DEPTH), pair_split_depth)
+            .filter(|(exact, _)| exact.is_empty())
+        {
+            return assemble(&p, exact, intervals);
+        }
+        p.square_free()
+    };
     let (exact, intervals) =
         isolate(&q, None, pair_split_depth).expect("a square-free polynomial, no depth limit");
     assemble(&q, exact, intervals)
@@ -585,8 +584,8 @@ enum PairSplit {
 /// Splits the node `(lo, hi) = (c/2^k, (c+1)/2^k)` at the critical point of
 /// `q` in it (`dq` is `q′`). When Descartes' rule certifies that `q′` has
 /// exactly one root `γ` in the node (a simple one: `q′` changes sign between
-/// the node's ends), `q` is strictly monotone on `[lo, γ]` and on `[γ, hi]`, so it has
-/// at most one root on each side. `γ` is refined (`refine_until_signed`)
+/// the node's ends), `q` is strictly monotone on `[lo, γ]` and on
+/// `[γ, hi]`, so it has at most one root on each side. `γ` is refined (`refine_until_signed`)
 /// until `q` has no root strictly between its bounds `g₁ ≤ γ ≤ g₂`. Then
 /// on each side the root, if any, is found by exact signs: `g₁` itself when
 /// `q(g₁) = 0`, else in `(lo, g₁)` iff the signs of `q` at `lo` and `g₁` are
@@ -594,8 +593,8 @@ enum PairSplit {
 /// is the only one on its side and was recorded by the halving that made
 /// that end, so a bound equal to a node end is not recorded again. `q(γ) = 0`
 /// (a multiple root) never certifies: once `γ`'s interval is narrower than
-/// `2^-max_depth`, the node counts as holding a multiple root. Every root found is
-/// simple (`q′ ≠ 0` away from `γ`), and `g₁ ≠ g₂` when either is a root.
+/// `2^-max_depth`, the node counts as holding a multiple root. Every root
+/// found is simple (`q′ ≠ 0` away from `γ`), and `g₁ ≠ g₂` when either is a root.
 fn split_pair(q: &IntPoly, dq: &IntPoly, c: &BigInt, k: u64, max_depth: Option<u64>) -> PairSplit {
     let c1 = c + 1;
     if dq.to_interval(c, &c1, k).descartes_01() != 1 {
