@@ -16,8 +16,9 @@
 //!
 //! The sign of another polynomial `Q` at an isolated root `α` is decided
 //! exactly: `Q(α) = 0` iff `G = gcd(R, Q)` changes sign on `(lo, hi)` (the
-//! roots of `G` are simple roots of `R`, and `α` is the only one there);
-//! otherwise the interval is refined until Descartes' rule certifies that `Q`
+//! roots of `G` are simple roots of `R`, and `α` is the only one there); a
+//! gcd modulo a prime that proves `R` and `Q` coprime saves that exact gcd.
+//! Otherwise the interval is refined until Descartes' rule certifies that `Q`
 //! has no root in it, and the sign is read at its midpoint. The refinement is
 //! quadratic interval refinement (Abbott, ACM Commun. Comput. Algebra 48,
 //! 2014), which gains twice the bits per step near a simple root where
@@ -245,9 +246,10 @@ impl Algebraic {
     ///
     /// The interval is first shrunk around a floating-point estimate of the
     /// root ([`Algebraic::refine_with_float`]). Then the gcd test decides an
-    /// exact zero, and otherwise quadratic interval refinement
-    /// (`refine_quadratic`) continues until Descartes' rule certifies that
-    /// `q` has no root in the interval. Roots of `q` very close to this one
+    /// exact zero (skipped when a gcd modulo a prime proves that `q` and
+    /// this number's polynomial share no factor), and otherwise quadratic
+    /// interval refinement (`refine_quadratic`) continues until Descartes'
+    /// rule certifies that `q` has no root in the interval. Roots of `q` very close to this one
     /// (relative to the interval), which the double estimate cannot
     /// separate, then cost a number of steps logarithmic in the bits that
     /// separate them, not linear.
@@ -267,7 +269,7 @@ impl Algebraic {
         if let Some(s) = self.try_sign(q) {
             return (s, 0);
         }
-        if self.gcd_vanishes(q) {
+        if !self.certainly_not_a_root_of(q) && self.gcd_vanishes(q) {
             return (Ordering::Equal, 0);
         }
         self.refine_until_signed(q, None)
@@ -296,6 +298,14 @@ impl Algebraic {
                 return Some((s, steps));
             }
         }
+    }
+
+    /// Whether a gcd modulo a prime proves that `q` shares no factor with
+    /// this number's polynomial `R` ([`IntPoly::certainly_coprime`]), so
+    /// that `q` does not vanish here; `false` when not known and for an
+    /// exact number. Saves the exact gcd in the common case.
+    fn certainly_not_a_root_of(&self, q: &IntPoly) -> bool {
+        matches!(&self.repr, Repr::Isolated { poly, .. } if poly.certainly_coprime(q))
     }
 
     /// Whether `q` vanishes at this isolated number: `gcd(R, q)` changes

@@ -358,35 +358,45 @@ impl IntPoly {
     }
 
     /// Whether `self` is certainly square-free (no repeated factor of
-    /// positive degree), by a gcd modulo a prime: for a prime `p` that does
-    /// not divide the leading coefficient, a common factor `h` of `self` and
-    /// `self′` (primitive, in `ℤ[t]` by Gauss's lemma) keeps its degree
-    /// modulo `p` and divides both images there, so
-    /// `deg gcd(self mod p, self′ mod p) ≥ deg h`: a constant gcd modulo `p`
-    /// proves `gcd(self, self′)` constant. `false` when that gcd is not
-    /// constant for either prime tried (a repeated factor, or an unlucky
-    /// prime: then not known) and for constants and zero. Costs one
-    /// reduction of each coefficient and a Euclid's algorithm on words.
+    /// positive degree): [`IntPoly::certainly_coprime`] with `self′`, the
+    /// derivative taken modulo the prime. `false` for constants and zero.
     pub fn certainly_square_free(&self) -> bool {
+        self.constant_gcd_modulo_a_prime(|reduced, p| {
+            (reduced.iter().enumerate().skip(1))
+                .map(|(i, &c)| mul_mod(i as u64, c, p))
+                .collect()
+        })
+    }
+
+    /// Whether `self` and `other` certainly have no common factor of positive
+    /// degree, by a gcd modulo a prime: for a prime `p` that does not divide
+    /// the leading coefficient of `self`, a common factor `h` (primitive, in
+    /// `ℤ[t]` by Gauss's lemma) keeps its degree modulo `p` and divides both
+    /// images there, so `deg gcd(self mod p, other mod p) ≥ deg h`: a
+    /// constant gcd modulo `p` proves `gcd(self, other)` constant. `false`
+    /// when that gcd is not constant for either prime tried (a common factor,
+    /// or an unlucky prime: then not known) and when `self` is a constant or
+    /// zero. Costs one reduction of each coefficient and a Euclid's algorithm
+    /// on words.
+    pub fn certainly_coprime(&self, other: &IntPoly) -> bool {
+        self.constant_gcd_modulo_a_prime(|_, p| reduce_modulo(other, p))
+    }
+
+    /// Whether, for one of the primes tried, `self mod p` keeps its degree
+    /// (positive) and has a constant gcd with `other_modulo(self mod p, p)`.
+    fn constant_gcd_modulo_a_prime(&self, other_modulo: impl Fn(&[u64], u64) -> Vec<u64>) -> bool {
         if self.degree().is_none_or(|d| d == 0) {
             return false;
         }
         // The Mersenne primes 2⁶¹ − 1 and 2³¹ − 1: residues and their
         // products fit in words.
         [(1u64 << 61) - 1, (1u64 << 31) - 1].into_iter().any(|p| {
-            let reduced: Vec<u64> = (self.c.iter())
-                .map(|c| {
-                    let r = c.mod_floor(&BigInt::from(p));
-                    u64::try_from(r).expect("a residue is below the prime")
-                })
-                .collect();
+            let reduced = reduce_modulo(self, p);
             if reduced.last() == Some(&0) {
                 return false;
             }
-            let derivative: Vec<u64> = (reduced.iter().enumerate().skip(1))
-                .map(|(i, &c)| mul_mod(i as u64, c, p))
-                .collect();
-            gcd_mod_degree(reduced, derivative, p) == 0
+            let other = other_modulo(&reduced, p);
+            gcd_mod_degree(reduced, other, p) == 0
         })
     }
 
@@ -491,6 +501,14 @@ impl IntPoly {
         }
         IntPoly::from_coeffs(c)
     }
+}
+
+/// The coefficients of `a` modulo `p` (lowest degree first, each below `p`).
+fn reduce_modulo(a: &IntPoly, p: u64) -> Vec<u64> {
+    let modulus = BigInt::from(p);
+    (a.c.iter())
+        .map(|c| u64::try_from(c.mod_floor(&modulus)).expect("a residue is below the prime"))
+        .collect()
 }
 
 /// `a·b mod p`.
@@ -672,6 +690,29 @@ mod tests {
     }
 
     #[test]
+    fn coprimality_is_certified_modulo_a_prime() {
+        let (a, b, c) = (p(&[-1, 2]), p(&[-3, 1]), p(&[7, 1]));
+        assert!(a.mul(&b).certainly_coprime(&c));
+        assert!(!a.mul(&b).certainly_coprime(&b.mul(&c)));
+        assert!(!a.mul(&b).certainly_coprime(&IntPoly::zero()));
+        assert!(!p(&[5]).certainly_coprime(&c) && !IntPoly::zero().certainly_coprime(&c));
+        let (p1, p2) = (
+            BigInt::from((1u64 << 61) - 1),
+            BigInt::from((1u64 << 31) - 1),
+        );
+        // p₁t + 1 is the constant 1 modulo p₁, so a shared factor p₁t + 1
+        // is invisible there: the first prime, dividing the leading
+        // coefficient, must not be used; the second sees the factor.
+        let f = IntPoly::linear(BigInt::one(), p1.clone());
+        assert!(!f.mul(&c).certainly_coprime(&f.mul(&b)));
+        // ... and where the factor is not shared, the second prime proves it.
+        assert!(f.mul(&c).certainly_coprime(&b));
+        // t and t + p₁p₂ are coprime, but the same modulo both primes.
+        let t = p(&[0, 1]);
+        assert!(!t.certainly_coprime(&IntPoly::linear(&p1 * &p2, BigInt::one())));
+    }
+
+    #[test]
     fn dyadic_evaluation_has_the_right_sign() {
         let a = p(&[-1, 2]); // root ½
         let half = BigInt::from(1);
@@ -805,6 +846,26 @@ mod tests {
             // constant, or one shared by `a` and `b`); and both primes are
             // never unlucky at once for these factors.
             proptest::prop_assert_eq!(q.certainly_square_free(), exact, "{:?}", q);
+        }
+
+        /// The coprimality certificate against the exact gcd, on pairs
+        /// sharing a factor `f` or not, with big coefficients through a
+        /// factor `2¹⁰⁰·t + 3⁶⁰·k` of the first.
+        #[test]
+        fn coprimality_certificates_agree_with_the_exact_gcd(
+            a in nonzero_poly(3),
+            b in nonzero_poly(3),
+            f in nonzero_poly(2),
+            k in -5i64..=5,
+            shared in proptest::bool::ANY,
+        ) {
+            let big = IntPoly::linear(num_traits::pow(BigInt::from(3), 60) * k, BigInt::one() << 100u32);
+            let a = a.mul(&big).mul(&f);
+            let b = if shared { b.mul(&f) } else { b };
+            let exact = IntPoly::gcd(&a, &b).degree() == Some(0);
+            // Never true for a common factor; both primes are never
+            // unlucky at once for these small factors.
+            proptest::prop_assert_eq!(a.certainly_coprime(&b), exact, "{:?} {:?}", a, b);
         }
 
         #[test]
