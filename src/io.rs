@@ -480,8 +480,16 @@ fn process_exists(_pid: u32) -> bool {
 /// file, and none of `inputs` (a run would otherwise write its results over
 /// what it read). Leaves nothing behind (the writability is tried with the
 /// write's own temporary file, removed at once); the write itself may still
-/// fail (a full disk).
+/// fail (a full disk). The path `-` is refused: command-line tools read it
+/// as standard output, which is `/dev/stdout` here (a device, written
+/// through), and a file named `-` would surprise.
 pub fn check_output(path: &Path, inputs: &[&Path]) -> std::io::Result<()> {
+    if path.as_os_str() == "-" {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "`-` would be a file named `-`; for standard output give /dev/stdout",
+        ));
+    }
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => Err(Error::new(
             ErrorKind::IsADirectory,

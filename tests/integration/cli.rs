@@ -506,6 +506,20 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
     );
     assert!(err.contains("does not exist"), "{err}");
     fails_with(&["step", f0, f1, "--pairs", dir], "is a folder");
+    // `-` is no file name here (standard output is /dev/stdout), run in
+    // the scratch folder to see that no file `-` appears.
+    let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+        .args(["step", f0, f1, "--pairs", "-"])
+        .current_dir(&d)
+        .output()
+        .expect("run ccdlab");
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--pairs -:") && err.contains("/dev/stdout"),
+        "{err}"
+    );
+    assert!(!d.join("-").exists());
     let range = "'--threads <THREADS>': must be a whole number from 1 to 1024";
     fails_with(&["step", f0, f1, "--threads", "100000"], range);
     fails_with(&["replay", dir, "--threads", "1025"], range);
