@@ -751,6 +751,85 @@ fn json_outputs_name_frames_whose_names_are_not_utf8() {
     assert_eq!(near["frame"], shown(&f0));
 }
 
+/// A Scalable-CCD scene whose folder and file stems are not UTF-8 scores as
+/// the same sets named in UTF-8: each set finds its truth file
+/// (`mma_bool/<stem>_mma_bool.json`) by the stem's own bytes, as a query
+/// CSV and as a boxes file; `queries --json` names the sets with U+FFFD in
+/// place of the bytes, in valid JSON, as the table does.
+#[test]
+fn queries_score_sets_whose_names_are_not_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let funnel = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel");
+    let d = Scratch::new("cli-non-utf8-queries");
+    let scene = d.join(OsStr::from_bytes(b"scene-\xff"));
+    let copy = |from: &str, to: &[u8]| {
+        let to = scene.join(OsStr::from_bytes(to));
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(funnel.join(from), to).unwrap();
+    };
+    copy("queries/227ee.csv", b"queries/\xff227ee.csv");
+    copy(
+        "mma_bool/227ee_mma_bool.json",
+        b"mma_bool/\xff227ee_mma_bool.json",
+    );
+    copy("boxes/227vf.json", b"boxes/\xfe227vf.json");
+    copy(
+        "mma_bool/227vf_mma_bool.json",
+        b"mma_bool/\xfe227vf_mma_bool.json",
+    );
+    copy("frames/227.ply", b"frames/227.ply");
+    copy("frames/228.ply", b"frames/228.ply");
+    let json = |path: &Path| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .args(["queries", "--json", "--min-time-ms", "0"])
+            .arg(path)
+            .output()
+            .unwrap();
+        let (stdout, err) = text(&out);
+        assert!(out.status.success(), "{path:?}: {err}");
+        serde_json::from_str(&stdout).unwrap()
+    };
+    let (ours, theirs) = (json(&scene), json(&funnel));
+    let sets = |report: &Value| -> Vec<Value> {
+        let mut sets = report["sets"].as_array().unwrap().clone();
+        sets.sort_by_key(|s| s["kind"].to_string());
+        sets
+    };
+    let shown = |p: &[u8]| {
+        scene
+            .join(OsStr::from_bytes(p))
+            .to_string_lossy()
+            .into_owned()
+    };
+    let paths: Vec<Value> = sets(&ours).iter().map(|s| s["path"].clone()).collect();
+    assert_eq!(
+        paths,
+        [
+            shown(b"queries/\xff227ee.csv"),
+            shown(b"boxes/\xfe227vf.json")
+        ]
+    );
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.as_str().unwrap().contains("scene-\u{fffd}"))
+    );
+    for (a, b) in sets(&ours).iter().zip(&sets(&theirs)) {
+        for key in [
+            "kind",
+            "queries",
+            "positives",
+            "false_positives",
+            "false_negatives",
+        ] {
+            assert_eq!(a[key], b[key], "{key}");
+        }
+    }
+}
+
 /// A cause already quoted by the error message is not printed again.
 #[test]
 fn errors_do_not_repeat_their_cause() {

@@ -13,6 +13,7 @@
 //!
 //! Sources come back sorted by path, so the order is deterministic.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use super::boxes::{queries_from_boxes, read_boxes};
@@ -234,10 +235,15 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<QuerySetSource>) -> Result<(), D
     Ok(())
 }
 
-/// The truth file of a Scalable-CCD query stem, if there is anything at its
-/// path (something that is no readable file is then an error naming it).
-fn mma_bool(scene: &Path, stem: &str) -> Option<PathBuf> {
-    let p = scene.join("mma_bool").join(format!("{stem}_mma_bool.json"));
+/// The truth file of the Scalable-CCD query file or boxes file `queries`,
+/// named by its stem, if there is anything at its path (something that is
+/// no readable file is then an error naming it). The stem is the file's own,
+/// not the lossy text the kind is read from, so that a stem that is not
+/// UTF-8 finds its truth file.
+fn mma_bool(scene: &Path, queries: &Path) -> Option<PathBuf> {
+    let mut name = queries.file_stem()?.to_os_string();
+    name.push("_mma_bool.json");
+    let p = scene.join("mma_bool").join(name);
     // `symlink_metadata`: a dangling link is something at the path too.
     p.symlink_metadata().is_ok().then_some(p)
 }
@@ -265,9 +271,7 @@ fn file_source(path: &Path) -> Result<QuerySetSource, DataError> {
         }
         let kind = kind_from_stem(path)?;
         let truth = if parent_name == "queries" {
-            parent
-                .parent()
-                .and_then(|scene| mma_bool(scene, &stem(path)))
+            parent.parent().and_then(|scene| mma_bool(scene, path))
         } else {
             None
         };
@@ -336,24 +340,26 @@ fn boxes_source(scene: &Path, boxes: &Path) -> Result<QuerySetSource, DataError>
             })?)?,
         },
         kind,
-        truth: mma_bool(scene, &s),
+        truth: mma_bool(scene, boxes),
     })
 }
 
 /// A Scalable-CCD scene: its query CSVs, and its boxes for steps without one.
 fn scalable_scene(scene: &Path, out: &mut Vec<QuerySetSource>) -> Result<(), DataError> {
     let queries = scene.join("queries");
+    // The files' own stems, not their lossy text: two stems that are not
+    // UTF-8 may read alike and still name two steps.
     let mut csv_stems = Vec::new();
     if queries.is_dir() {
         for csv in files_with_extension(&queries, &["csv"])? {
-            csv_stems.push(stem(&csv));
+            csv_stems.push(csv.file_stem().map(OsStr::to_os_string));
             out.push(file_source(&csv)?);
         }
     }
     let boxes = scene.join("boxes");
     if boxes.is_dir() {
         for json in files_with_extension(&boxes, &["json"])? {
-            if !csv_stems.contains(&stem(&json)) {
+            if !csv_stems.contains(&json.file_stem().map(OsStr::to_os_string)) {
                 out.push(boxes_source(scene, &json)?);
             }
         }
