@@ -463,6 +463,40 @@ fn a_folder_for_an_input_is_an_error_and_a_missing_scene_is_said() {
     );
 }
 
+/// A file in `--from` whose name is not UTF-8: ignored, shown with U+FFFD
+/// as other names are, unless it reads as an input's name, when it is
+/// refused, named so (inputs are named by their scene, held as text), and
+/// nothing is written; not opened by the shown name, which names nothing.
+#[test]
+fn input_names_that_are_not_utf8_are_ignored_or_refused() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let root = Scratch::new("report-non-utf8");
+    let from = root.join("data");
+    copy_dir(&fixture(), &from);
+    let out = root.join("pipeline");
+    std::fs::write(from.join(OsStr::from_bytes(b"notes-\xff.txt")), "mine").unwrap();
+    let summary = generate(&ReportOptions {
+        from: from.clone(),
+        criterion: None,
+        out: out.clone(),
+    })
+    .unwrap();
+    assert_eq!(summary.ignored, ["README.md", "notes-\u{fffd}.txt"]);
+    let before = std::fs::read_to_string(out.join("README.md")).unwrap();
+    for name in [&b"counts_funnel-\xff.json"[..], b"step_funnel-\xff_t2.json"] {
+        let file = from.join(OsStr::from_bytes(name));
+        std::fs::write(&file, "{}").unwrap();
+        let shown = String::from_utf8_lossy(name);
+        refused_as_invalid(&from, &out, &shown, "not UTF-8");
+        assert_eq!(
+            std::fs::read_to_string(out.join("README.md")).unwrap(),
+            before
+        );
+        std::fs::remove_file(file).unwrap();
+    }
+}
+
 /// An output folder that cannot be created is named as given (not the
 /// temporary folder beside it), and nothing is left behind.
 #[test]

@@ -14,7 +14,7 @@
 //! is written; an error names the file (and the line of a JSON-lines file)
 //! and the field. Times must lie between 0 and [`MAX_TIME_MS`], culling
 //! rates between 0 and 100 %. A folder (or anything but a file) named like an input is
-//! an error; a scene of [`super::SCENES`] without its `counts_<scene>.json`
+//! an error, and so is a name like an input's that is not UTF-8; a scene of [`super::SCENES`] without its `counts_<scene>.json`
 //! is left out of the report and listed in [`ReportInputs::missing`].
 
 use std::collections::BTreeMap;
@@ -353,9 +353,27 @@ impl ReportInputs {
         let mut names: Vec<String> = Vec::new();
         for entry in std::fs::read_dir(from).map_err(|e| io(from, e))? {
             let entry = entry.map_err(|e| io(from, e))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            // Through a link, to what it names.
             let path = entry.path();
+            let name = match entry.file_name().into_string() {
+                Ok(name) => name,
+                // An input is read by its name (`from` joined with it) and
+                // names its scene, which the records hold as text: a name
+                // that is not UTF-8 but reads as an input's (its bytes shown
+                // as U+FFFD) is refused, not read from another path or left
+                // out unsaid; any other such name is ignored, as others are.
+                Err(name) => {
+                    let shown = name.to_string_lossy().into_owned();
+                    if is_input_name(&shown) {
+                        return Err(invalid(
+                            &path,
+                            "named like a report input, but the name is not UTF-8 (inputs are \
+                             named by their scene, which the records hold as text); rename it",
+                        ));
+                    }
+                    shown
+                }
+            };
+            // Through a link, to what it names.
             let meta = std::fs::metadata(&path).map_err(|e| io(&path, e))?;
             if meta.is_file() {
                 names.push(name);
