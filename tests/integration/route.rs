@@ -287,6 +287,63 @@ fn cli_flies_files_and_writes_the_report() {
     assert!(text.contains("parameter 0.500000000000"), "{text}");
 }
 
+/// Input files and a report folder whose paths are not UTF-8 (Linux
+/// allows any bytes but `/` and NUL in a name): the route is read from its
+/// file like the terrain and the object (not refused as an argument), and
+/// the report names all three with U+FFFD in place of the bytes, in valid
+/// JSON; a route that names no file is an error naming it so, exit 1.
+#[test]
+fn cli_flies_files_whose_paths_are_not_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let d = Scratch::new("route-non-utf8");
+    let dir = d.join(OsStr::from_bytes(b"in-\xff"));
+    std::fs::create_dir(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let (grid, obj) = (write("t.grid", GRID), write("o.obj", TETRA));
+    let route = write("r.route", "# x y z\n2 2 3\n8 8 -1\n");
+    let out = d.join(OsStr::from_bytes(b"report-\xfe"));
+    let run = |route: &Path, out: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .arg("route")
+            .args([OsStr::new("--grid"), grid.as_os_str()])
+            .args([OsStr::new("--object"), obj.as_os_str()])
+            .args([OsStr::new("--route"), route.as_os_str()])
+            .args([OsStr::new("--out"), out.as_os_str()])
+            .output()
+            .expect("run ccdlab")
+    };
+    let done = run(&route, &out);
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    let shown = |p: &Path| p.to_string_lossy().into_owned();
+    assert!(shown(&route).contains("in-\u{fffd}"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("result.json")).unwrap()).unwrap();
+    assert_eq!(json["routes"][0]["name"], "r");
+    assert_eq!(
+        json["routes"][0]["source"],
+        format!("file `{}`", shown(&route))
+    );
+    assert_eq!(json["object"], format!("mesh `{}`", shown(&obj)));
+    let md = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(md.contains(&format!("file `{}`", shown(&route))), "{md}");
+
+    let missing = dir.join(OsStr::from_bytes(b"gone-\xff.route"));
+    let refused = run(&missing, &d.join("unwritten"));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("`{}` is not a file", shown(&missing))),
+        "{err}"
+    );
+    assert!(!d.join("unwritten").exists());
+}
+
 #[test]
 fn cli_bad_input_names_file_and_element_and_writes_nothing() {
     let d = Scratch::new("route-bad");

@@ -44,7 +44,7 @@ pub struct Args {
     pub object: Option<PathBuf>,
     /// Route: a file (`x y z [t]` per line) or inline `"x,y,z;x,y,z;…"`.
     #[arg(long)]
-    pub route: Option<String>,
+    pub route: Option<std::ffi::OsString>,
     /// Heading: `follow` (along each segment, turning at waypoints) or a
     /// fixed yaw in degrees.
     #[arg(long, default_value = "0", conflicts_with = "scenario")]

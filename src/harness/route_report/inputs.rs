@@ -2,6 +2,7 @@
 //! the object and the routes, read from files or generated (the demo), and
 //! the flights, timed.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -29,7 +30,8 @@ pub struct RouteRequest {
     /// the origin follows the route.
     pub object: Option<PathBuf>,
     /// Route: a file (`x y z [t]` per line) or inline `"x,y,z;x,y,z;…"`.
-    pub route: Option<String>,
+    /// Not a `String`: a file's path need not be UTF-8 (an inline route is).
+    pub route: Option<OsString>,
     /// Heading: `follow` (along each segment, turning at waypoints) or a
     /// fixed yaw in degrees.
     pub heading: String,
@@ -136,20 +138,25 @@ impl Inputs {
             )
         })?;
         let path = Path::new(route_arg);
+        // A file's path is shown with U+FFFD for bytes that are not UTF-8
+        // (as the terrain's and the object's), in the report too.
         let (route, source) = if path.is_file() {
             (
                 Route::read(path, args.speed)?,
-                format!("file `{route_arg}`"),
+                format!("file `{}`", path.display()),
             )
-        } else if route_arg.contains(',') {
+        } else if let Some(inline) = route_arg.to_str().filter(|r| r.contains(',')) {
             (
-                Route::parse_inline(route_arg, args.speed)?,
-                format!("inline `{route_arg}`"),
+                Route::parse_inline(inline, args.speed)?,
+                format!("inline `{inline}`"),
             )
         } else {
             return Err(argument(
                 "route",
-                format!("`{route_arg}` is not a file, nor an inline route `x,y,z;x,y,z;…`"),
+                format!(
+                    "`{}` is not a file, nor an inline route `x,y,z;x,y,z;…`",
+                    path.display()
+                ),
             ));
         };
         let name = if path.is_file() {
