@@ -671,6 +671,7 @@ fn a_huge_rayon_thread_count_is_refused() {
 
 /// A folder of frames whose name is not UTF-8 replays as any other (as
 /// `step` reads such frames).
+#[cfg(unix)]
 #[test]
 fn replay_reads_a_folder_whose_name_is_not_utf8() {
     use std::os::unix::ffi::OsStrExt;
@@ -698,6 +699,7 @@ fn replay_reads_a_folder_whose_name_is_not_utf8() {
 /// The JSON of the commands that read frames names them as given; a name
 /// that is not UTF-8 (JSON holds UTF-8 only) with U+FFFD in place of the
 /// bytes it cannot show, as the text outputs show it.
+#[cfg(unix)]
 #[test]
 fn json_outputs_name_frames_whose_names_are_not_utf8() {
     use std::os::unix::ffi::OsStrExt;
@@ -756,6 +758,7 @@ fn json_outputs_name_frames_whose_names_are_not_utf8() {
 /// (`mma_bool/<stem>_mma_bool.json`) by the stem's own bytes, as a query
 /// CSV and as a boxes file; `queries --json` names the sets with U+FFFD in
 /// place of the bytes, in valid JSON, as the table does.
+#[cfg(unix)]
 #[test]
 fn queries_score_sets_whose_names_are_not_utf8() {
     use std::ffi::OsStr;

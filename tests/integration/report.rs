@@ -467,6 +467,7 @@ fn a_folder_for_an_input_is_an_error_and_a_missing_scene_is_said() {
 /// as other names are, unless it reads as an input's name, when it is
 /// refused, named so (inputs are named by their scene, held as text), and
 /// nothing is written; not opened by the shown name, which names nothing.
+#[cfg(unix)]
 #[test]
 fn input_names_that_are_not_utf8_are_ignored_or_refused() {
     use std::ffi::OsStr;

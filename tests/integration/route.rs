@@ -292,6 +292,7 @@ fn cli_flies_files_and_writes_the_report() {
 /// file like the terrain and the object (not refused as an argument), and
 /// the report names all three with U+FFFD in place of the bytes, in valid
 /// JSON; a route that names no file is an error naming it so, exit 1.
+#[cfg(unix)]
 #[test]
 fn cli_flies_files_whose_paths_are_not_utf8() {
     use std::ffi::OsStr;

@@ -13,9 +13,10 @@
 //! of the recorded scenes. Every file is parsed and checked before anything
 //! is written; an error names the file (and the line of a JSON-lines file)
 //! and the field. Times must lie between 0 and [`MAX_TIME_MS`], culling
-//! rates between 0 and 100 %. A folder (or anything but a file) named like an input is
-//! an error, and so is a name like an input's that is not UTF-8; a scene of [`super::SCENES`] without its `counts_<scene>.json`
-//! is left out of the report and listed in [`ReportInputs::missing`].
+//! rates between 0 and 100 %. A folder (or anything but a file) named like
+//! an input is an error, and so is a name like an input's that is not UTF-8;
+//! a scene of [`super::SCENES`] without its `counts_<scene>.json` is left out
+//! of the report and listed in [`ReportInputs::missing`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
