@@ -478,8 +478,9 @@ def step(
     ValueError
         A wrong shape or dtype, a non-finite coordinate, frames of different
         vertex counts, a face or edge index out of range, a face repeating a
-        vertex, an edge joining a vertex to itself, a bad option, or
-        ``bodies`` that do not fit the mesh.
+        vertex or with the corners of an earlier face (in any order), an edge
+        joining a vertex to itself, a bad option, or ``bodies`` that do not
+        fit the mesh.
     """
 
 @final
@@ -492,7 +493,8 @@ class Pipeline:
     pairs in the same order). Steps follow one another: stepping the
     pipeline while another thread runs one of its steps raises
     ``RuntimeError`` (use one pipeline per thread); its properties can be
-    read meanwhile.
+    read meanwhile. A pipeline pickles as its faces and configuration (the
+    unpickled one builds its BVH at its first step).
 
     Parameters
     ----------
@@ -510,8 +512,8 @@ class Pipeline:
     ValueError
         A wrong shape or dtype of ``F`` or ``edges``, a negative index, a
         face repeating a vertex, an edge joining a vertex to itself, or a bad
-        option (with ``num_vertices`` given,
-        ``bodies`` that do not fit the mesh too).
+        option (with ``num_vertices`` given, a face with the corners of an
+        earlier one and ``bodies`` that do not fit the mesh too).
     """
 
     def __new__(
@@ -550,7 +552,8 @@ class Pipeline:
         Raises
         ------
         ValueError
-            Bad frames, or frames of another vertex count than the mesh's.
+            Bad frames, frames of another vertex count than the mesh's, or (at
+            the first step) a face with the corners of an earlier one.
         RuntimeError
             The pipeline is already running a step (in another thread, or a
             call further up this thread's stack).
@@ -652,6 +655,11 @@ class Pipeline:
     def rebuild_next(self) -> None:
         """Makes the next step build its BVH anew instead of refitting it
         (after large deformations, say). Its result is a fresh step's.
+
+        Raises
+        ------
+        RuntimeError
+            The pipeline is running a step (as ``step``).
         """
     @property
     def config(self) -> Dict[str, Any]:

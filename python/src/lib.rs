@@ -116,7 +116,8 @@ fn mesh_points(
         && x.len() != n
     {
         return Err(value_error(format!(
-            "{name} has {} vertices but this pipeline's mesh has {n}",
+            "{name} has {} vertices but this pipeline's mesh has {n} (a pipeline \
+             steps one mesh: make another for a new mesh)",
             x.len()
         )));
     }

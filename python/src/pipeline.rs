@@ -92,8 +92,9 @@ use super::*;
 /// ValueError
 ///     A wrong shape or dtype, a non-finite coordinate, frames of different
 ///     vertex counts, a face or edge index out of range, a face repeating a
-///     vertex, an edge joining a vertex to itself, a bad option, or
-///     ``bodies`` that do not fit the mesh.
+///     vertex or with the corners of an earlier face (in any order), an edge
+///     joining a vertex to itself, a bad option, or ``bodies`` that do not
+///     fit the mesh.
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
     window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
@@ -146,7 +147,8 @@ pub(crate) fn step(
 /// pairs in the same order). Steps follow one another: stepping the
 /// pipeline while another thread runs one of its steps raises
 /// ``RuntimeError`` (use one pipeline per thread); its properties can be
-/// read meanwhile.
+/// read meanwhile. A pipeline pickles as its faces and configuration (the
+/// unpickled one builds its BVH at its first step).
 ///
 /// Parameters
 /// ----------
@@ -164,8 +166,8 @@ pub(crate) fn step(
 /// ValueError
 ///     A wrong shape or dtype of ``F`` or ``edges``, a negative index, a
 ///     face repeating a vertex, an edge joining a vertex to itself, or a bad
-///     option (with ``num_vertices`` given,
-///     ``bodies`` that do not fit the mesh too).
+///     option (with ``num_vertices`` given, a face with the corners of an
+///     earlier one and ``bodies`` that do not fit the mesh too).
 #[pyclass(module = "ccdlab", name = "Pipeline", frozen, weakref)]
 pub(crate) struct PyPipeline {
     faces: Vec<[u32; 3]>,
@@ -340,7 +342,8 @@ impl PyPipeline {
     /// Raises
     /// ------
     /// ValueError
-    ///     Bad frames, or frames of another vertex count than the mesh's.
+    ///     Bad frames, frames of another vertex count than the mesh's, or (at
+    ///     the first step) a face with the corners of an earlier one.
     /// RuntimeError
     ///     The pipeline is already running a step (in another thread, or a
     ///     call further up this thread's stack).
@@ -490,6 +493,11 @@ impl PyPipeline {
 
     /// Makes the next step build its BVH anew instead of refitting it
     /// (after large deformations, say). Its result is a fresh step's.
+    ///
+    /// Raises
+    /// ------
+    /// RuntimeError
+    ///     The pipeline is running a step (as ``step``).
     fn rebuild_next(&self) -> PyResult<()> {
         self.busy_checked()?.inner.rebuild_next();
         Ok(())

@@ -88,8 +88,17 @@ def test_mismatched_frames():
         ccdlab.step(V, W[:3], F)
     p = ccdlab.Pipeline(F)
     p.step(V, W)
-    with pytest.raises(ValueError, match="V0 has 5 vertices but this pipeline's mesh has 4"):
+    with pytest.raises(ValueError, match="V0 has 5 vertices but this pipeline's mesh has 4 .*make another"):
         p.step(np.vstack([V, [[2, 2, 2]]]), np.vstack([W, [[2, 2, 2]]]))
+
+
+def test_a_pipeline_refuses_a_repeated_triangle_at_its_first_step_or_when_made_with_its_vertex_count():
+    repeated = [[0, 1, 2], [2, 1, 0]]
+    p = ccdlab.Pipeline(repeated)
+    with pytest.raises(ValueError, match="F: face 1 has the corners of face 0"):
+        p.step(V, W)
+    with pytest.raises(ValueError, match="F: face 1 has the corners of face 0"):
+        ccdlab.Pipeline(repeated, num_vertices=4)
 
 
 @pytest.mark.parametrize("kwargs,match", [
