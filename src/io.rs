@@ -481,13 +481,14 @@ fn process_exists(_pid: u32) -> bool {
 /// what it read). Leaves nothing behind (the writability is tried with the
 /// write's own temporary file, removed at once); the write itself may still
 /// fail (a full disk). The path `-` is refused: command-line tools read it
-/// as standard output, which is `/dev/stdout` here (a device, written
-/// through), and a file named `-` would surprise.
+/// as standard output, which carries the command's own results here, and a
+/// file named `-` would surprise (`./-` names one).
 pub fn check_output(path: &Path, inputs: &[&Path]) -> std::io::Result<()> {
     if path.as_os_str() == "-" {
         return Err(Error::new(
             ErrorKind::InvalidInput,
-            "`-` would be a file named `-`; for standard output give /dev/stdout",
+            "not standard output here (that carries the results); give a file name (./- for a \
+             file named -)",
         ));
     }
     match std::fs::metadata(path) {

@@ -493,8 +493,9 @@ class Pipeline:
     pairs in the same order). Steps follow one another: stepping the
     pipeline while another thread runs one of its steps raises
     ``RuntimeError`` (use one pipeline per thread); its properties can be
-    read meanwhile. A pipeline pickles as its faces and configuration (the
-    unpickled one builds its BVH at its first step).
+    read meanwhile. A pipeline pickles as its mesh (faces, edges, vertex
+    count) and configuration (the unpickled one builds its BVH at its first
+    step).
 
     Parameters
     ----------
@@ -512,8 +513,8 @@ class Pipeline:
     ValueError
         A wrong shape or dtype of ``F`` or ``edges``, a negative index, a
         face repeating a vertex, an edge joining a vertex to itself, or a bad
-        option (with ``num_vertices`` given, a face with the corners of an
-        earlier one and ``bodies`` that do not fit the mesh too).
+        option (with ``num_vertices`` given, also a face with the corners of
+        an earlier one, or ``bodies`` that do not fit the mesh).
     """
 
     def __new__(

@@ -760,6 +760,24 @@ mod tests {
         assert_eq!(alpha.sign_of(&p(&[-71, 100])), Ordering::Less);
     }
 
+    /// The modular certificate spares the exact gcd for a `q` coprime with
+    /// the root's polynomial, never for one sharing its factor.
+    #[test]
+    fn a_coprime_polynomial_is_known_not_to_vanish_without_the_exact_gcd() {
+        let alpha = roots_in_unit_interval(&p(&[-1, 0, 2])).remove(0);
+        assert!(alpha.certainly_not_a_root_of(&p(&[-7, 10])));
+        assert!(alpha.certainly_not_a_root_of(&p(&[-1, 0, 0, 1])));
+        assert!(!alpha.certainly_not_a_root_of(&p(&[-1, 0, 0, 0, 4])));
+        assert!(!alpha.certainly_not_a_root_of(&p(&[-1, 0, 2]).mul(&p(&[3, 1]))));
+        let half = Algebraic {
+            repr: Repr::Exact(Dyadic::new(BigInt::one(), 1)),
+        };
+        assert!(
+            !half.certainly_not_a_root_of(&p(&[-7, 10])),
+            "an exact number"
+        );
+    }
+
     #[test]
     fn comparison_of_close_and_equal_roots() {
         let mut a = roots_in_unit_interval(&p(&[-1, 0, 2])).remove(0);

@@ -532,7 +532,7 @@ fn pow_mod(mut a: u64, mut e: u64, p: u64) -> u64 {
 /// The degree of `gcd(a, b)` over the integers modulo the prime `p`
 /// (coefficients lowest degree first, each below `p`; trailing zeros
 /// allowed). `0` when the gcd is a non-zero constant; the degree of the
-/// other when one is zero.
+/// other when one is zero. Not both zero (their gcd has no degree).
 fn gcd_mod_degree(mut a: Vec<u64>, mut b: Vec<u64>, p: u64) -> usize {
     let trim = |v: &mut Vec<u64>| {
         while v.last() == Some(&0) {
@@ -541,6 +541,7 @@ fn gcd_mod_degree(mut a: Vec<u64>, mut b: Vec<u64>, p: u64) -> usize {
     };
     trim(&mut a);
     trim(&mut b);
+    debug_assert!(!a.is_empty() || !b.is_empty(), "the gcd of zero and zero");
     while !b.is_empty() {
         // a ← a mod b.
         let inverse = pow_mod(*b.last().expect("b is not zero"), p - 2, p);

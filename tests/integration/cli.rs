@@ -506,8 +506,8 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
     );
     assert!(err.contains("does not exist"), "{err}");
     fails_with(&["step", f0, f1, "--pairs", dir], "is a folder");
-    // `-` is no file name here (standard output is /dev/stdout), run in
-    // the scratch folder to see that no file `-` appears.
+    // `-` is not standard output here, nor a file: refused, run in the
+    // scratch folder to see that no file `-` appears.
     let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
         .args(["step", f0, f1, "--pairs", "-"])
         .current_dir(&d)
@@ -516,7 +516,7 @@ fn outputs_are_checked_before_the_work_and_never_replace_an_input() {
     let (_, err) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("--pairs -:") && err.contains("/dev/stdout"),
+        err.contains("--pairs -: not standard output") && err.contains("./-"),
         "{err}"
     );
     assert!(!d.join("-").exists());
@@ -764,7 +764,7 @@ fn queries_score_sets_whose_names_are_not_utf8() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
     let funnel = ccdlab::harness::data::require_root()
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{e}"))
         .join("scalable-ccd/cloth-funnel");
     let d = Scratch::new("cli-non-utf8-queries");
     let scene = d.join(OsStr::from_bytes(b"scene-\xff"));
@@ -831,6 +831,26 @@ fn queries_score_sets_whose_names_are_not_utf8() {
             assert_eq!(a[key], b[key], "{key}");
         }
     }
+    // Boxes are skipped for a query CSV of the same stem, by its bytes: a
+    // stem that only reads alike (`\xfe` for `\xff`) is another step's.
+    copy("boxes/227ee.json", b"boxes/\xff227ee.json");
+    copy("boxes/227ee.json", b"boxes/\xfe227ee.json");
+    copy(
+        "mma_bool/227ee_mma_bool.json",
+        b"mma_bool/\xfe227ee_mma_bool.json",
+    );
+    let mut paths: Vec<Value> = (json(&scene)["sets"].as_array().unwrap())
+        .iter()
+        .map(|s| s["path"].clone())
+        .collect();
+    paths.sort_by_key(|p| p.to_string());
+    let mut expected = [
+        shown(b"boxes/\xfe227ee.json"),
+        shown(b"boxes/\xfe227vf.json"),
+        shown(b"queries/\xff227ee.csv"),
+    ];
+    expected.sort();
+    assert_eq!(paths, expected);
 }
 
 /// A cause already quoted by the error message is not printed again.
