@@ -249,10 +249,10 @@ impl Algebraic {
     /// exact zero (skipped when a gcd modulo a prime proves that `q` and
     /// this number's polynomial share no factor), and otherwise quadratic
     /// interval refinement (`refine_quadratic`) continues until Descartes'
-    /// rule certifies that `q` has no root in the interval. Roots of `q` very close to this one
-    /// (relative to the interval), which the double estimate cannot
-    /// separate, then cost a number of steps logarithmic in the bits that
-    /// separate them, not linear.
+    /// rule certifies that `q` has no root in the interval. Roots of `q`
+    /// very close to this one (relative to the interval), which the double
+    /// estimate cannot separate, then cost a number of steps logarithmic in
+    /// the bits that separate them, not linear.
     pub fn sign_of(&mut self, q: &IntPoly) -> Ordering {
         self.sign_and_steps(q).0
     }
