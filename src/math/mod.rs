@@ -6,6 +6,7 @@ mod bounded_dd;
 mod exact_sum;
 mod range_check;
 mod scalar;
+mod wide_int;
 
 pub use bounded::{
     Bounded, BoundedVec3, FILTER_LSB_MIN, FILTER_MAX_MAGNITUDE, all_coordinates_in_filter_range,
@@ -16,3 +17,4 @@ pub use exact_sum::ExactSum;
 pub(crate) use range_check::{RangeCheck, StepInRange};
 pub(crate) use scalar::each3;
 pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite, vec3_slice};
+pub use wide_int::{I640, SCALED_BITS, on_common_scale};

@@ -48,7 +48,8 @@ impl Toi {
 pub enum SolverTier {
     /// The floating-point fast path with certified error bounds.
     Float,
-    /// The exact big-integer fallback ([`super::oracle`]).
+    /// An exact fallback: the big-integer oracle ([`super::oracle`]) or,
+    /// within a distance `d > 0`, the exact test at `t = 0` before it.
     Exact,
 }
 

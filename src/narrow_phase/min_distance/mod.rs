@@ -1,8 +1,9 @@
 //! Minimum-separation CCD (docs/design.md §5): the earliest time at which a
 //! moving vertex comes within a distance `d` of a moving triangle, or two
 //! moving edges within `d` of each other; `d = 0` is ordinary contact.
-//! A certified floating-point fast path with the exact oracle
-//! ([`super::oracle::min_distance`]) for what it cannot decide.
+//! A certified floating-point fast path; for what it cannot decide, an
+//! exact test at `t = 0` ([`within_at_start`]) and the exact oracle
+//! ([`super::oracle::min_distance`]).
 
 mod certificates;
 mod distance_arg;
@@ -13,6 +14,7 @@ mod plane;
 pub mod search;
 mod verdict;
 mod vertex_face;
+mod within_at_start;
 
 #[cfg(test)]
 mod tests;

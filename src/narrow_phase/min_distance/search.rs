@@ -3,7 +3,10 @@
 //! apart): first an upper end, the first of `start + 2⁻⁴⁰·2ᵏ` certified
 //! within; then `[start, upper]` (or `[start, 1]` when none is) is bisected
 //! depth first, earliest half first; an interval certified apart ([`super::certificates::apart`]) is
-//! dropped, any other is halved until it is [`WIDTH`] wide. When every
+//! dropped, any other is halved until it is [`WIDTH`] wide (an interval
+//! `[0, r]` until [`FIRST_WIDTH`]: a time of impact in `(0, 2⁻⁴⁰)`, as in a
+//! line search that has driven a gap to within ulps of `d`, gets a bracket
+//! with a positive lower end). When every
 //! earlier interval was dropped, the first undropped narrow `[l, r]` holds
 //! the earliest time `t*` from below (`t* ≥ l`), and a certified *within*
 //! at `r`, or at a later time tried at doubling steps up to
@@ -29,6 +32,11 @@ use super::super::toi::{EXACT_TOI_WIDTH, Toi};
 /// still share it, and each certificate holds at the double it is
 /// evaluated at.)
 pub(super) const WIDTH: f64 = EXACT_TOI_WIDTH;
+
+/// The narrowest interval `[0, r]` the search halves (`2⁻⁶⁰`, the least
+/// positive time in the certificates' model): a time of impact below it,
+/// or exactly `0`, is left to the exact path.
+pub(super) const FIRST_WIDTH: f64 = 1.0 / (1u64 << 60) as f64;
 
 /// The widest bracket the fast path returns (`2⁻³⁰`); wider ones are left
 /// to the exact path.
@@ -66,12 +74,13 @@ pub(super) fn earliest(
     mut apart: impl FnMut(f64, f64) -> bool,
     mut within: impl FnMut(f64) -> bool,
 ) -> Option<Option<Toi>> {
-    // Depth-first stack, earliest interval on top; depth ≤ 41, so at most
-    // 42 entries.
-    let mut stack = [(0.0, 0.0); 48];
+    // Depth-first stack, earliest interval on top; depth ≤ 61 (down to
+    // `FIRST_WIDTH`), each level leaving one entry, so at most 62 entries.
+    let mut stack = [(0.0, 0.0); 64];
     stack[0] = (start, known.unwrap_or(1.0));
     let mut len = 1;
     let mut visits = 0;
+    let mut start_apart = None;
     while len > 0 {
         len -= 1;
         let (l, r) = stack[len];
@@ -82,10 +91,16 @@ pub(super) fn earliest(
         if apart(l, r) {
             continue;
         }
-        if r - l <= WIDTH {
-            if l == 0.0 {
+        // Near `t = 0` the halving goes on below `WIDTH`, down to
+        // `FIRST_WIDTH`: a time of impact in `(0, WIDTH)` gets a bracket
+        // whose lower end is positive when `[0, l]` is certified apart. That
+        // needs the start itself certified apart, tried once: features that
+        // start within a rounding of `d` go to the exact path at once.
+        if r - l <= WIDTH && l == 0.0 {
+            if r <= FIRST_WIDTH || !*start_apart.get_or_insert_with(|| apart(0.0, 0.0)) {
                 return None;
             }
+        } else if r - l <= WIDTH {
             // r, r + w, r + 2w, r + 4w, … (certified wherever they round to).
             let mut upper = r;
             let mut step = r - l;

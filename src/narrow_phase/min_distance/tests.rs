@@ -14,7 +14,7 @@ use proptest::test_runner::TestCaseError;
 
 use super::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced, edge_edge_within_verdict_with,
-    vertex_face_within_traced, vertex_face_within_verdict_with,
+    vertex_face_within_traced, vertex_face_within_verdict_with, within_at_start,
 };
 use crate::exact::{Algebraic, Dyadic};
 use crate::math::{RangeCheck, Vec3};
@@ -91,7 +91,26 @@ fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, SolverTier), Te
         }
     }
     verdict_agrees(kind, q, d, fast)?;
+    at_start_agrees(kind, q, d)?;
     Ok((fast, path))
+}
+
+/// The exact test at `t = 0` ([`within_at_start`]), where it decides,
+/// against the oracle: within `d` at the start iff the oracle's time is 0.
+fn at_start_agrees(kind: Kind, q: &Query, d: f64) -> Result<(), TestCaseError> {
+    if !(d > 0.0 && d.is_finite() && finite(q)) {
+        return Ok(());
+    }
+    let at_start = match kind {
+        Kind::VertexFace => within_at_start::vertex_face,
+        Kind::EdgeEdge => within_at_start::edge_edge,
+    };
+    if let Some(within) = at_start(std::array::from_fn(|i| &q[i]), d) {
+        let at_zero =
+            exact(kind, q, d).is_some_and(|mut t| compare(0.0, &mut t) == Ordering::Equal);
+        prop_assert_eq!(within, at_zero, "{:?} {:?} d = {:e}", kind, q, d);
+    }
+    Ok(())
 }
 
 /// The verdict with a loose bracket ([`WithinVerdict`]) against the tight
@@ -1211,3 +1230,152 @@ const EE_CONTACTS: [[[f64; 3]; 8]; 12] = [
         [1.6001319885253906, 2.512855052947998, -3.157804012298584],
     ],
 ];
+
+/// A gap `δ` above `d` closing at speed `v`: the vertex (or edge `a`) at
+/// height `d + δ` over features in `z = 0`, moving down by `v` and sideways
+/// over the step, so that the time of impact is about `δ/v`, below `2⁻⁴⁰`
+/// for the small gaps here (a line search that has driven a gap to within
+/// ulps of `d`).
+fn closing_gap(kind: Kind, xy: [[f64; 2]; 6], d: f64, gap: f64, v: f64, side: [f64; 2]) -> Query {
+    let h = d + gap;
+    let [p, a, b, c, e, f] = xy.map(|[x, y]| flat(x, y));
+    let lift = |p: Vec3, z: f64| Vec3::new(p.x, p.y, z);
+    let moved = |p: Vec3, z: f64| Vec3::new(p.x + side[0], p.y + side[1], z);
+    match kind {
+        Kind::VertexFace => [lift(p, h), a, b, c, moved(p, h - v), a, b, c],
+        Kind::EdgeEdge => [
+            lift(e, h),
+            lift(f, h),
+            a,
+            b,
+            moved(e, h - v),
+            moved(f, h - v),
+            a,
+            b,
+        ],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// A gap of a few ulps to `10⁻¹³` above `d`, closing within a time far
+    /// below `2⁻⁴⁰` (or not at all, moving up): the fast path brackets the
+    /// time with a lower end above 0 where it can certify `[0, lower]`
+    /// apart, and agrees with the oracle either way.
+    #[test]
+    fn a_gap_within_ulps_of_d_closing_at_once(
+        kind in kind(),
+        xy in [[grid(), grid()], [grid(), grid()], [grid(), grid()], [grid(), grid()],
+               [grid(), grid()], [grid(), grid()]],
+        d in prop_oneof![Just(1e-3), 1e-6f64..1.0],
+        gap in prop_oneof![(1u32..4096).prop_map(f64::from), (1e-16f64..1e-13)],
+        in_ulps in any::<bool>(),
+        v in prop_oneof![(1i32..=128).prop_map(|n| n as f64 / 64.0), Just(-0.25)],
+        side in [grid(), grid()],
+    ) {
+        let gap = if in_ulps { gap * (d.next_up() - d) } else { gap };
+        agrees(kind, &closing_gap(kind, xy, d, gap, v, side), d)?;
+    }
+}
+
+/// A gap of 2.9·10⁻¹⁵ above `d = 10⁻³` closing at speed `0.004` (a time of
+/// impact near `7·10⁻¹³ < 2⁻⁴⁰`), and two smaller ones: the fast path
+/// brackets them itself, with a positive lower end.
+#[test]
+fn the_fast_path_brackets_a_time_of_impact_below_its_grid() {
+    let xy = [
+        [0.25, 0.25],
+        [0.0, 0.0],
+        [1.0, 0.0],
+        [0.0, 1.0],
+        [0.1, 0.5],
+        [0.9, 0.5],
+    ];
+    let d = 1e-3;
+    for kind in [Kind::VertexFace, Kind::EdgeEdge] {
+        // Edge-edge: edge `b` across under edge `a`.
+        let xy = if kind == Kind::EdgeEdge {
+            [xy[0], [0.5, 0.1], [0.5, 0.9], xy[3], xy[4], xy[5]]
+        } else {
+            xy
+        };
+        for gap in [2.9e-15, 5.8e-16, 1.2e-16] {
+            let q = closing_gap(kind, xy, d, gap, 0.004, [0.01, 0.005]);
+            let (toi, path) = agrees(kind, &q, d).unwrap();
+            let toi = toi.expect("a hit");
+            assert_eq!(path, SolverTier::Float, "{kind:?} gap {gap:e}");
+            assert!(
+                toi.lower > 0.0 && toi.upper <= 2f64.powi(-40),
+                "{kind:?} gap {gap:e}: {toi:?}"
+            );
+        }
+    }
+}
+
+/// Features that start exactly `d` apart, as a line search's rounded
+/// positions can (a vertex over a face's interior, crossing edges in
+/// parallel planes, a vertex beside an edge or a corner, collinear edges):
+/// the exact test at `t = 0` decides them at `d` and a hair either side of
+/// it, as the oracle does.
+#[test]
+fn the_exact_start_test_decides_features_exactly_d_apart() {
+    let v = Vec3::new;
+    let d = 1e-3;
+    let above = |x: f64, y: f64, h: f64| v(x, y, h);
+    let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+    // 0.0006² + 0.0008² = 0.001² in the reals; as doubles, the start test
+    // settles which side of `d` the rounded offsets lie.
+    // Whether the start is exactly `d` apart in the doubles too.
+    let cases: [(Kind, [Vec3; 4], bool); 5] = [
+        (Kind::VertexFace, [above(0.25, 0.25, d), a, b, c], true),
+        (Kind::VertexFace, [v(0.5, -d, 0.0), a, b, c], true),
+        (Kind::VertexFace, [v(-0.0006, -0.0008, 0.0), a, b, c], false),
+        (
+            Kind::EdgeEdge,
+            [
+                above(0.1, 0.5, d),
+                above(0.9, 0.5, d),
+                v(0.5, 0.1, 0.0),
+                v(0.5, 0.9, 0.0),
+            ],
+            true,
+        ),
+        (
+            Kind::EdgeEdge,
+            [v(1.0 + d, 0.0, 0.0), v(2.0, 0.0, 0.0), a, b],
+            false,
+        ),
+    ];
+    for (kind, start, exactly_d) in cases {
+        let q: Query = [
+            start[0],
+            start[1],
+            start[2],
+            start[3],
+            start[0] + v(0.01, 0.005, -0.004),
+            start[1] + v(0.01, 0.005, -0.004),
+            start[2],
+            start[3],
+        ];
+        let at_start = match kind {
+            Kind::VertexFace => within_at_start::vertex_face,
+            Kind::EdgeEdge => within_at_start::edge_edge,
+        };
+        let refs = std::array::from_fn(|i| &q[i]);
+        for dd in [d.next_down(), d, d.next_up()] {
+            let at_zero =
+                exact(kind, &q, dd).is_some_and(|mut t| compare(0.0, &mut t) == Ordering::Equal);
+            assert_eq!(
+                at_start(refs, dd),
+                Some(at_zero),
+                "{kind:?} {start:?} d = {dd:e}"
+            );
+            let (toi, _) = agrees(kind, &q, dd).unwrap();
+            assert_eq!(toi == Some(Toi::exact(0.0)), at_zero);
+            if dd == d && exactly_d {
+                assert!(at_zero, "{kind:?} {start:?}");
+            }
+        }
+    }
+}
