@@ -17,4 +17,4 @@ pub use exact_sum::ExactSum;
 pub(crate) use range_check::{RangeCheck, StepInRange};
 pub(crate) use scalar::each3;
 pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite, vec3_slice};
-pub use wide_int::{I640, SCALED_BITS, on_common_scale};
+pub use wide_int::{I768, SCALED_BITS, on_common_scale};

@@ -1,7 +1,7 @@
-//! Fixed-width signed integers, 640 bits in two's complement, for exact
-//! signs of polynomials of degree up to six in integers below `2¹⁰⁰`: no
-//! allocation and no big-integer library, so a few hundred operations cost
-//! well under a microsecond.
+//! Fixed-width signed integers, 768 bits in two's complement, for exact
+//! signs of polynomials of degree up to six in integers on a common scale:
+//! no allocation and no big-integer library, so a few hundred operations
+//! cost about a microsecond.
 //!
 //! **Scale.** [`on_common_scale`] writes doubles as integers on one
 //! scale: every finite double is `m·2^e` with an odd integer `m` (or zero),
@@ -10,10 +10,13 @@
 //! both scales. The conversion is refused (`None`) when an integer would
 //! need more than [`SCALED_BITS`] bits, so that differences are below
 //! `2¹⁰¹`, a product of six of them below `2⁶⁰⁶`, and a sum of up to
-//! `2³²` such products below `2⁶³⁸`: inside the type's range.
+//! `2³²` such products below `2⁶³⁸`. The largest values the callers form
+//! are the near-start test's squared gaps along an exact normal
+//! (`crate::narrow_phase`'s minimum separation: degree 6, with
+//! positions scaled by up to `2⁶⁰`), below `2⁷⁴⁰`: inside the type's range.
 //!
 //! **Range.** Addition and subtraction wrap, as two's complement does; the
-//! callers keep every value below `2⁶³⁹` in magnitude by the bound above.
+//! callers keep every value below `2⁷⁶⁷` in magnitude by the bounds above.
 //! A product whose magnitude would not fit is a caller's error, caught by a
 //! debug assertion.
 //!
@@ -22,31 +25,31 @@
 use std::ops::{Add, Mul, Neg, Sub};
 
 /// Number of 64-bit digits.
-const LIMBS: usize = 10;
+const LIMBS: usize = 12;
 
 /// The most bits an integer from [`on_common_scale`] may need.
 pub const SCALED_BITS: u32 = 100;
 
-/// A signed integer of 640 bits, two's complement, least significant digit
+/// A signed integer of 768 bits, two's complement, least significant digit
 /// first (module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct I640([u64; LIMBS]);
+pub struct I768([u64; LIMBS]);
 
-impl I640 {
+impl I768 {
     /// Zero.
-    pub const ZERO: I640 = I640([0; LIMBS]);
+    pub const ZERO: I768 = I768([0; LIMBS]);
 
     /// `x`, exactly.
-    pub fn from_i128(x: i128) -> I640 {
+    pub fn from_i128(x: i128) -> I768 {
         let fill = if x < 0 { u64::MAX } else { 0 };
         let mut limbs = [fill; LIMBS];
         limbs[0] = x as u64;
         limbs[1] = (x >> 64) as u64;
-        I640(limbs)
+        I768(limbs)
     }
 
     /// `a·b`, exactly.
-    pub fn product(a: i128, b: i128) -> I640 {
+    pub fn product(a: i128, b: i128) -> I768 {
         let (x, y) = (a.unsigned_abs(), b.unsigned_abs());
         let low = |v: u128| u128::from(v as u64);
         let (x0, x1, y0, y1) = (low(x), x >> 64, low(y), y >> 64);
@@ -59,7 +62,7 @@ impl I640 {
         limbs[1] = mid as u64;
         limbs[2] = high as u64;
         limbs[3] = ((high >> 64) + (p11 >> 64)) as u64;
-        let p = I640(limbs);
+        let p = I768(limbs);
         if (a < 0) != (b < 0) { -p } else { p }
     }
 
@@ -133,9 +136,9 @@ fn odd_mantissa(x: f64) -> Option<(i64, i32)> {
     Some((if x < 0.0 { -m } else { m }, e + tz as i32))
 }
 
-impl Add for I640 {
-    type Output = I640;
-    fn add(self, o: I640) -> I640 {
+impl Add for I768 {
+    type Output = I768;
+    fn add(self, o: I768) -> I768 {
         let mut out = [0u64; LIMBS];
         let mut carry = false;
         for (i, digit) in out.iter_mut().enumerate() {
@@ -144,30 +147,38 @@ impl Add for I640 {
             *digit = s;
             carry = c1 || c2;
         }
-        I640(out)
+        I768(out)
     }
 }
 
-impl Neg for I640 {
-    type Output = I640;
-    fn neg(self) -> I640 {
-        I640(self.0.map(|x| !x)) + I640::from_i128(1)
+impl Neg for I768 {
+    type Output = I768;
+    fn neg(self) -> I768 {
+        I768::ZERO - self
     }
 }
 
-impl Sub for I640 {
-    type Output = I640;
-    fn sub(self, o: I640) -> I640 {
-        self + -o
+impl Sub for I768 {
+    type Output = I768;
+    fn sub(self, o: I768) -> I768 {
+        let mut out = [0u64; LIMBS];
+        let mut borrow = false;
+        for (i, digit) in out.iter_mut().enumerate() {
+            let (s, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (s, b2) = s.overflowing_sub(u64::from(borrow));
+            *digit = s;
+            borrow = b1 || b2;
+        }
+        I768(out)
     }
 }
 
-impl Mul for I640 {
-    type Output = I640;
-    fn mul(self, o: I640) -> I640 {
+impl Mul for I768 {
+    type Output = I768;
+    fn mul(self, o: I768) -> I768 {
         let (a, na, a_negative) = self.magnitude();
         let (b, nb, b_negative) = o.magnitude();
-        debug_assert!(na + nb <= LIMBS + 1, "I640 product out of range");
+        debug_assert!(na + nb <= LIMBS + 1, "I768 product out of range");
         let mut out = [0u64; LIMBS];
         for i in 0..na {
             let mut carry: u128 = 0;
@@ -179,11 +190,11 @@ impl Mul for I640 {
             if i + nb < LIMBS {
                 out[i + nb] = carry as u64;
             } else {
-                debug_assert!(carry == 0, "I640 product out of range");
+                debug_assert!(carry == 0, "I768 product out of range");
             }
         }
-        debug_assert!(out[LIMBS - 1] >> 63 == 0, "I640 product out of range");
-        let p = I640(out);
+        debug_assert!(out[LIMBS - 1] >> 63 == 0, "I768 product out of range");
+        let p = I768(out);
         if a_negative != b_negative { -p } else { p }
     }
 }
@@ -194,7 +205,7 @@ mod tests {
     use num_bigint::BigInt;
     use proptest::prelude::*;
 
-    fn to_big(x: I640) -> BigInt {
+    fn to_big(x: I768) -> BigInt {
         let (digits, _, negative) = x.magnitude();
         let mut v = BigInt::from(0);
         for &d in digits.iter().rev() {
@@ -207,7 +218,7 @@ mod tests {
     fn scale_and_sign() {
         let ints = on_common_scale([1.5, -0.25, 3.0, 0.0]).unwrap();
         assert_eq!(ints, [6, -1, 12, 0]);
-        let [a, b] = [ints[0], ints[1]].map(I640::from_i128);
+        let [a, b] = [ints[0], ints[1]].map(I768::from_i128);
         assert_eq!((b - a).signum(), -1);
         assert_eq!((a - a).signum(), 0);
         assert_eq!(on_common_scale([1.0, f64::NAN]), None);
@@ -221,7 +232,7 @@ mod tests {
             (-3, 1 << 100),
         ] {
             assert_eq!(
-                to_big(I640::product(x, y)),
+                to_big(I768::product(x, y)),
                 BigInt::from(x) * BigInt::from(y)
             );
         }
@@ -245,15 +256,15 @@ mod tests {
             ys in proptest::collection::vec(small(), 1..=6),
         ) {
             let product = |v: &[i128]| {
-                v.iter().fold((I640::from_i128(1), BigInt::from(1)), |(p, q), &x| {
-                    (p * I640::from_i128(x), q * BigInt::from(x))
+                v.iter().fold((I768::from_i128(1), BigInt::from(1)), |(p, q), &x| {
+                    (p * I768::from_i128(x), q * BigInt::from(x))
                 })
             };
             let (p, pb) = product(&xs);
             let (q, qb) = product(&ys);
             prop_assert_eq!(to_big(p), pb.clone());
             prop_assert_eq!(
-                to_big(I640::product(xs[0], ys[0])),
+                to_big(I768::product(xs[0], ys[0])),
                 BigInt::from(xs[0]) * BigInt::from(ys[0])
             );
             prop_assert_eq!(to_big(p - q), &pb - &qb);

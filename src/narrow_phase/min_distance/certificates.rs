@@ -145,7 +145,7 @@ fn weight(x: f64) -> f64 {
 /// scaled by a power of two to a largest coordinate near 1, each rounded to
 /// a multiple of `2⁻⁵⁰`. `None` when `s` is zero, tiny or not finite.
 #[inline]
-fn direction(s: Vec3) -> Option<[f64; 3]> {
+pub(super) fn direction(s: Vec3) -> Option<[f64; 3]> {
     let m = s.amax();
     if !(s.iter().all(|x| x.is_finite()) && m > DIRECTION_FLOOR) {
         return None;
@@ -188,6 +188,9 @@ pub(super) trait Features {
     /// The relative tracks `U`, `E`, `W` of the plane certificate, each as
     /// `(x, y)` for `y − x` ([`super::plane`]).
     fn plane_tracks(&self) -> [(&Track, &Track); 3];
+    /// Within `d` at `t = 0`, decided exactly ([`super::within_at_start`]),
+    /// for a query's eight points.
+    fn within_at_start(points: [&Vec3; 8], d: f64) -> Option<bool>;
 }
 
 /// Vertex `p` against triangle `f0 f1 f2`.
@@ -248,6 +251,10 @@ impl Features for VertexFace {
     fn plane_tracks(&self) -> [(&Track, &Track); 3] {
         let [f0, f1, f2] = &self.b;
         [(f0, f1), (f0, f2), (f0, &self.a[0])]
+    }
+
+    fn within_at_start(points: [&Vec3; 8], d: f64) -> Option<bool> {
+        super::within_at_start::vertex_face(points, d)
     }
 
     #[inline]
@@ -324,6 +331,10 @@ impl Features for EdgeEdge {
     #[inline]
     fn valid_weights(w: [f64; 2]) -> [f64; 2] {
         w.map(weight)
+    }
+
+    fn within_at_start(points: [&Vec3; 8], d: f64) -> Option<bool> {
+        super::within_at_start::edge_edge(points, d)
     }
 }
 

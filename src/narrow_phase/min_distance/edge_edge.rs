@@ -6,7 +6,7 @@
 use super::certificates::EdgeEdge;
 use super::distance_arg::Separation;
 use super::filtered::filtered;
-use super::within_at_start;
+use super::near_start;
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::edge_edge_traced_with;
 use crate::narrow_phase::oracle;
@@ -109,8 +109,8 @@ pub(crate) fn edge_edge_within_traced_with(
     if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);
     }
-    if within_at_start::edge_edge(points, d) == Some(true) {
-        return (Some(Toi::exact(0.0)), SolverTier::Exact);
+    if let Some(decided) = near_start::decide(&features, points, d, range) {
+        return (decided, SolverTier::Exact);
     }
     let exact = oracle::edge_edge_within(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, d,

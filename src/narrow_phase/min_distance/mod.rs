@@ -1,14 +1,15 @@
 //! Minimum-separation CCD (docs/design.md §5): the earliest time at which a
 //! moving vertex comes within a distance `d` of a moving triangle, or two
 //! moving edges within `d` of each other; `d = 0` is ordinary contact.
-//! A certified floating-point fast path; for what it cannot decide, an
-//! exact test at `t = 0` ([`within_at_start`]) and the exact oracle
+//! A certified floating-point fast path; for what it cannot decide, exact
+//! steps near the start ([`near_start`]) and the exact oracle
 //! ([`super::oracle::min_distance`]).
 
 mod certificates;
 mod distance_arg;
 mod edge_edge;
 mod filtered;
+mod near_start;
 mod nearest;
 mod plane;
 pub mod search;

@@ -12,6 +12,8 @@ use std::cmp::Ordering;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
+use super::certificates::{EdgeEdge, VertexFace};
+use super::near_start;
 use super::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced, edge_edge_within_verdict_with,
     vertex_face_within_traced, vertex_face_within_verdict_with, within_at_start,
@@ -92,7 +94,45 @@ fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, SolverTier), Te
     }
     verdict_agrees(kind, q, d, fast)?;
     at_start_agrees(kind, q, d)?;
+    near_start_agrees(kind, q, d)?;
     Ok((fast, path))
+}
+
+/// The exact steps near the start ([`near_start::decide`]), run on every
+/// query (not only those the fast path defers), where they decide, against
+/// the oracle: the same verdict, the bracket holding the exact time, at most
+/// `2⁻³⁰` wide.
+fn near_start_agrees(kind: Kind, q: &Query, d: f64) -> Result<(), TestCaseError> {
+    if !(d > 0.0 && d.is_finite() && finite(q)) {
+        return Ok(());
+    }
+    let p: [&Vec3; 8] = std::array::from_fn(|i| &q[i]);
+    let decided = match kind {
+        Kind::VertexFace => near_start::decide(&VertexFace::new(p), p, d, RangeCheck::PerQuery),
+        Kind::EdgeEdge => near_start::decide(&EdgeEdge::new(p), p, d, RangeCheck::PerQuery),
+    };
+    let Some(decided) = decided else {
+        return Ok(());
+    };
+    match (decided, exact(kind, q, d)) {
+        (None, None) => {}
+        (Some(toi), Some(mut t)) => {
+            prop_assert!(toi.upper - toi.lower <= 2f64.powi(-30), "{toi:?}");
+            prop_assert!(
+                compare(toi.lower, &mut t) != Ordering::Greater
+                    && compare(toi.upper, &mut t) != Ordering::Less,
+                "near start {toi:?}, exact {t:?}; {kind:?} {q:?} d = {d:e}"
+            );
+            if toi.upper == 0.0 || compare(0.0, &mut t) == Ordering::Equal {
+                prop_assert_eq!(toi, Toi::exact(0.0));
+            }
+        }
+        (decided, t) => prop_assert!(
+            false,
+            "near start {decided:?}, exact {t:?}; {kind:?} {q:?} d = {d:e}"
+        ),
+    }
+    Ok(())
 }
 
 /// The exact test at `t = 0` ([`within_at_start`]), where it decides,
@@ -1378,4 +1418,73 @@ fn the_exact_start_test_decides_features_exactly_d_apart() {
             }
         }
     }
+}
+
+/// Features that start within a rounding of `d` and close at once, which
+/// the floating-point certificates cannot separate from `d` at the start:
+/// a vertex over a tilted plane and edges over it, their rotated
+/// coordinates rounded to either side of `d`, and a vertex one ulp of `d`
+/// above a flat one. The exact steps near the start ([`near_start`])
+/// decide every one (time 0, or a bracket with a positive lower end), and
+/// [`agrees`] checks them against the oracle.
+#[test]
+fn the_exact_steps_near_the_start_decide_gaps_within_a_rounding_of_d() {
+    let (c, s) = (0.3f64.cos(), 0.3f64.sin());
+    let rot = |x: f64, y: f64, z: f64| Vec3::new(c * x - s * z, y, s * x + c * z);
+    let d = 1e-3;
+    let m = rot(0.01, 0.005, -0.004);
+    let (f0, f1, f2) = (rot(0.0, 0.0, 0.0), rot(1.0, 0.0, 0.0), rot(0.0, 1.0, 0.0));
+    let mut queries = Vec::new();
+    for i in 0..8 {
+        for j in 0..8 {
+            let (x, y) = (0.013 + i as f64 * 0.05, 0.007 + j as f64 * 0.05);
+            let p = rot(x, y, d);
+            queries.push((Kind::VertexFace, [p, f0, f1, f2, p + m, f0, f1, f2], d));
+            let (e0, e1) = (rot(x, 0.0, d), rot(x, 1.0, d));
+            let (g0, g1) = (rot(0.0, y, 0.0), rot(1.0, y, 0.0));
+            queries.push((Kind::EdgeEdge, [e0, e1, g0, g1, e0 + m, e1 + m, g0, g1], d));
+        }
+    }
+    let flat = [
+        Vec3::zeros(),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+    ];
+    let p = Vec3::new(0.25, 0.25, d.next_up());
+    let down = Vec3::new(0.01, 0.005, -0.004);
+    queries.push((
+        Kind::VertexFace,
+        [
+            p,
+            flat[0],
+            flat[1],
+            flat[2],
+            p + down,
+            flat[0],
+            flat[1],
+            flat[2],
+        ],
+        d,
+    ));
+    let mut at_zero = 0;
+    for (kind, q, d) in &queries {
+        let p: [&Vec3; 8] = std::array::from_fn(|i| &q[i]);
+        let decided = match kind {
+            Kind::VertexFace => {
+                near_start::decide(&VertexFace::new(p), p, *d, RangeCheck::PerQuery)
+            }
+            Kind::EdgeEdge => near_start::decide(&EdgeEdge::new(p), p, *d, RangeCheck::PerQuery),
+        };
+        let toi = decided.unwrap_or_else(|| panic!("left to the oracle: {kind:?} {q:?}"));
+        let toi = toi.expect("they close at once");
+        at_zero += (toi.lower == 0.0) as usize;
+        assert!(toi.upper <= 2f64.powi(-30), "{toi:?}");
+        agrees(*kind, q, *d).unwrap();
+    }
+    // Both sides of `d` occur among the rounded starts.
+    assert!(
+        at_zero > 0 && at_zero < queries.len(),
+        "{at_zero} of {}",
+        queries.len()
+    );
 }

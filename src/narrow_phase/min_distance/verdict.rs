@@ -19,8 +19,8 @@
 use super::certificates::{EdgeEdge, Features, VertexFace};
 use super::distance_arg::Separation;
 use super::filtered::{Advanced, advanced, at_rest, first_step_end, first_within, search_below};
+use super::near_start;
 use super::search;
-use super::within_at_start;
 use crate::exact::Algebraic;
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::oracle;
@@ -69,7 +69,6 @@ pub(crate) fn vertex_face_within_verdict_with(
         d,
         range,
         || vertex_face_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
-        within_at_start::vertex_face,
         || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
 }
@@ -98,21 +97,19 @@ pub(crate) fn edge_edge_within_verdict_with(
         d,
         range,
         || edge_edge_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
-        within_at_start::edge_edge,
         || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
 }
 
-/// The verdict of one pair: `contact` is the `d = 0` solver, `at_start`
-/// the exact test at `t = 0` ([`super::within_at_start`]), `exact` the
-/// minimum-separation oracle (before its bracket is narrowed).
+/// The verdict of one pair: `contact` is the `d = 0` solver, `exact` the
+/// minimum-separation oracle (before its bracket is narrowed), after the
+/// exact steps near the start ([`super::near_start`]).
 fn verdict<F: Features>(
     features: &F,
     points: [&Vec3; 8],
     d: f64,
     range: RangeCheck,
     contact: impl FnOnce() -> (Option<Toi>, SolverTier),
-    at_start: fn([&Vec3; 8], f64) -> Option<bool>,
     exact: impl FnOnce() -> Option<Algebraic>,
 ) -> (WithinVerdict, SolverTier) {
     let d = match Separation::of(d) {
@@ -171,11 +168,8 @@ fn verdict<F: Features>(
             return (WithinVerdict::Tight(decision), contact_tier);
         }
     }
-    if at_start(points, d) == Some(true) {
-        return (
-            WithinVerdict::Tight(Some(Toi::exact(0.0))),
-            SolverTier::Exact,
-        );
+    if let Some(decided) = near_start::decide(features, points, d, range) {
+        return (WithinVerdict::Tight(decided), SolverTier::Exact);
     }
     let toi = exact().map(Toi::of_exact);
     (WithinVerdict::Tight(toi), SolverTier::Exact)

@@ -1,13 +1,13 @@
 //! Minimum-separation vertex–face CCD (docs/design.md §5): the certified
-//! fast path ([`super::filtered`]), then for what it defers the exact test
-//! at `t = 0` ([`super::within_at_start`]) and the exact oracle
+//! fast path ([`super::filtered`]), then for what it defers the exact
+//! steps near the start ([`super::near_start`]) and the exact oracle
 //! ([`crate::narrow_phase::oracle::vertex_face_within`]);
 //! `d = 0` is [`crate::narrow_phase::vertex_face()`] itself.
 
 use super::certificates::VertexFace;
 use super::distance_arg::Separation;
 use super::filtered::filtered;
-use super::within_at_start;
+use super::near_start;
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::oracle;
 use crate::narrow_phase::toi::{SolverTier, Toi};
@@ -103,8 +103,8 @@ pub(crate) fn vertex_face_within_traced_with(
     if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);
     }
-    if within_at_start::vertex_face(points, d) == Some(true) {
-        return (Some(Toi::exact(0.0)), SolverTier::Exact);
+    if let Some(decided) = near_start::decide(&features, points, d, range) {
+        return (decided, SolverTier::Exact);
     }
     let exact = oracle::vertex_face_within(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, d)
         .map(Toi::of_exact);

@@ -16,48 +16,48 @@
 //! edge functions `≥ 0`, `(w·n)² ≤ d²|n|²`); two non-parallel segments
 //! whose lines' closest points lie on both within `d`. The start positions
 //! and `d` go onto one integer scale and every condition is evaluated in
-//! 640-bit integers ([`crate::math::I640`], degree at most six); `None`
+//! 768-bit integers ([`crate::math::I768`], degree at most six); `None`
 //! when the scale needs more than [`crate::math::SCALED_BITS`] bits.
 
-use crate::math::{I640, Vec3, on_common_scale};
+use crate::math::{I768, Vec3, on_common_scale};
 
 /// A point, or a difference of two, on the integer scale (below `2¹⁰¹`).
 type IVec = [i128; 3];
 
 /// A vector of products of two differences.
-type Wide = [I640; 3];
+type Wide = [I768; 3];
 
 fn sub(a: &IVec, b: &IVec) -> IVec {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
-fn dot(a: &IVec, b: &IVec) -> I640 {
-    I640::product(a[0], b[0]) + I640::product(a[1], b[1]) + I640::product(a[2], b[2])
+fn dot(a: &IVec, b: &IVec) -> I768 {
+    I768::product(a[0], b[0]) + I768::product(a[1], b[1]) + I768::product(a[2], b[2])
 }
 
 fn cross(a: &IVec, b: &IVec) -> Wide {
     [
-        I640::product(a[1], b[2]) - I640::product(a[2], b[1]),
-        I640::product(a[2], b[0]) - I640::product(a[0], b[2]),
-        I640::product(a[0], b[1]) - I640::product(a[1], b[0]),
+        I768::product(a[1], b[2]) - I768::product(a[2], b[1]),
+        I768::product(a[2], b[0]) - I768::product(a[0], b[2]),
+        I768::product(a[0], b[1]) - I768::product(a[1], b[0]),
     ]
 }
 
-fn dot_wide(n: &Wide, w: &IVec) -> I640 {
-    n[0] * I640::from_i128(w[0]) + n[1] * I640::from_i128(w[1]) + n[2] * I640::from_i128(w[2])
+fn dot_wide(n: &Wide, w: &IVec) -> I768 {
+    n[0] * I768::from_i128(w[0]) + n[1] * I768::from_i128(w[1]) + n[2] * I768::from_i128(w[2])
 }
 
-fn dot_wides(a: &Wide, b: &Wide) -> I640 {
+fn dot_wides(a: &Wide, b: &Wide) -> I768 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// `a ≤ b`.
-fn at_most(a: I640, b: I640) -> bool {
+fn at_most(a: I768, b: I768) -> bool {
     (b - a).signum() >= 0
 }
 
 /// The four start points (`q[0..4]`) and `d²` on one integer scale.
-fn start_on_scale(q: [&Vec3; 8], d: f64) -> Option<([IVec; 4], I640)> {
+fn start_on_scale(q: [&Vec3; 8], d: f64) -> Option<([IVec; 4], I768)> {
     let mut xs = [0.0; 13];
     for (i, p) in q[..4].iter().enumerate() {
         xs[3 * i..3 * i + 3].copy_from_slice(&[p.x, p.y, p.z]);
@@ -67,19 +67,19 @@ fn start_on_scale(q: [&Vec3; 8], d: f64) -> Option<([IVec; 4], I640)> {
     let point = |i: usize| [ints[3 * i], ints[3 * i + 1], ints[3 * i + 2]];
     Some((
         [point(0), point(1), point(2), point(3)],
-        I640::product(ints[12], ints[12]),
+        I768::product(ints[12], ints[12]),
     ))
 }
 
 /// Point `p` within `d` of corner `q`.
-fn point_point(p: &IVec, q: &IVec, d2: I640) -> bool {
+fn point_point(p: &IVec, q: &IVec, d2: I768) -> bool {
     let w = sub(p, q);
     at_most(dot(&w, &w), d2)
 }
 
 /// Point `p` within `d` of the closed segment `ab`: a corner, or its foot
 /// on the line inside the (non-degenerate) segment.
-fn point_segment(p: &IVec, a: &IVec, b: &IVec, d2: I640) -> bool {
+fn point_segment(p: &IVec, a: &IVec, b: &IVec, d2: I768) -> bool {
     if point_point(p, a, d2) || point_point(p, b, d2) {
         return true;
     }
@@ -94,7 +94,7 @@ fn point_segment(p: &IVec, a: &IVec, b: &IVec, d2: I640) -> bool {
 }
 
 /// Point `p` within `d` of the closed triangle `abc`.
-fn point_triangle(p: &IVec, a: &IVec, b: &IVec, c: &IVec, d2: I640) -> bool {
+fn point_triangle(p: &IVec, a: &IVec, b: &IVec, c: &IVec, d2: I768) -> bool {
     let n = cross(&sub(b, a), &sub(c, a));
     let nn = dot_wides(&n, &n);
     if nn.signum() > 0 {
@@ -111,7 +111,7 @@ fn point_triangle(p: &IVec, a: &IVec, b: &IVec, c: &IVec, d2: I640) -> bool {
 }
 
 /// The closed segments `a0 a1` and `b0 b1` within `d`.
-fn segment_segment(a0: &IVec, a1: &IVec, b0: &IVec, b1: &IVec, d2: I640) -> bool {
+fn segment_segment(a0: &IVec, a1: &IVec, b0: &IVec, b1: &IVec, d2: I768) -> bool {
     let (u, v, w) = (sub(a1, a0), sub(b1, b0), sub(a0, b0));
     let n = cross(&u, &v);
     let nn = dot_wides(&n, &n);

@@ -1,0 +1,190 @@
+//! The exact path's first steps (docs/design.md §5): queries the fast path
+//! defers because their features start within a rounding of `d`, decided
+//! without the oracle where exact integers suffice.
+//!
+//! 1. *Within `d` at `t = 0`*, exactly ([`super::within_at_start`]): the
+//!    time of impact is `0`.
+//! 2. Otherwise the features start farther than `d`, by perhaps less than
+//!    the floating-point certificates resolve. *Apart on `[0, l]`*, exactly,
+//!    along a constant direction `s`: each corner pair's gap
+//!    `g(t) = s·(bⱼ(t) − aᵢ(t))` is linear in `t`, so `g > d|s|` at `t = 0`
+//!    and at `t = l` holds on all of `[0, l]`, and then every pair of points
+//!    of the two features is farther than `d` apart (convex combinations;
+//!    the argument of [`super::certificates`]). With `l = 2⁻ᵏ`, the
+//!    relative positions at `l` times `2ᵏ` are integers on the start test's
+//!    scale (below `2¹⁶³` for `k ≤ 60`), and `g > d|s|` is `G > 0` and
+//!    `G² > (2ᵏd)²|s|²`. Two directions are tried: the fast path's
+//!    separating hint at `t = 0` as it is (its three doubles on a scale of
+//!    their own), and the exact normal at `t = 0` (the triangle's, or the
+//!    cross product of the edges, degree 2), which separates a vertex over
+//!    a face's interior, or crossing edges, by exactly their distance
+//!    where any rounded direction loses its rounding times the features'
+//!    extent. `G²` then has degree 6, below `2⁷⁴⁰`, in
+//!    [`crate::math::I768`]. Apart on `[0, 1]`: no time within `d`.
+//! 3. Else a bracket: the first `r = 2⁻ʲ` (`j` from 60 down to 30) certified
+//!    within `d` in floating point ([`super::certificates::within`]), and
+//!    the largest `l = 2⁻ᵏ < r` exactly apart on `[0, l]` (by bisection on
+//!    `k`: apart on `[0, l]` is apart on any shorter span, and the direction
+//!    was chosen apart on `[0, 2⁻⁶⁰]`): the earliest time within `d` is in
+//!    `[l, r]`, at most `2⁻³⁰` wide as the fast path's brackets are.
+//!
+//! Anything else (`None`) is the oracle's. The coordinates' range is that
+//! of the start test and, for the float *within*, the fast path's.
+
+use super::certificates::{Features, within};
+use super::search::{FIRST_WIDTH, MAX_WIDTH};
+use crate::math::{I768, RangeCheck, Vec3, in_filter_range, on_common_scale};
+use crate::narrow_phase::Toi;
+
+/// `Some(decision)` when decided (module doc), `None` for the oracle.
+pub(super) fn decide<F: Features>(
+    f: &F,
+    points: [&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> Option<Option<Toi>> {
+    if F::within_at_start(points, d)? {
+        return Some(Some(Toi::exact(0.0)));
+    }
+    let tracks = Tracks::of(f, d)?;
+    // The first direction that separates the start by more than `d`.
+    let hint = f.separating_hint(0.0);
+    let s = [
+        on_common_scale([hint.x, hint.y, hint.z]).map(|s| s.map(I768::from_i128)),
+        tracks.normal(),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|s| tracks.apart_along(s, 60))?;
+    if tracks.apart_along(&s, 0) {
+        return Some(None);
+    }
+    if !(range.in_range(&points) && in_filter_range(d)) {
+        return None;
+    }
+    let mut upper = FIRST_WIDTH;
+    while !within(f, d, upper) {
+        upper *= 2.0;
+        if upper > MAX_WIDTH {
+            return None;
+        }
+    }
+    // The least `k` with `[0, 2⁻ᵏ]` apart, `2⁻ᵏ < upper`: apart on `[0, l]`
+    // is apart on every `[0, l']` with `l' < l`, and `k = 60` is.
+    let (mut lo, mut hi) = (1 - upper.log2() as i32, 60);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if tracks.apart_along(&s, mid as u32) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let lower = 2f64.powi(-hi);
+    Some(Some(Toi { lower, upper }))
+}
+
+/// A point's position at `t = 0` and `t = 1`, or a difference of two, on
+/// the integer scale.
+type Track = [[i128; 3]; 2];
+
+/// A direction, exact.
+type Direction = [I768; 3];
+
+fn cross(a: &[i128; 3], b: &[i128; 3]) -> Direction {
+    [
+        I768::product(a[1], b[2]) - I768::product(a[2], b[1]),
+        I768::product(a[2], b[0]) - I768::product(a[0], b[2]),
+        I768::product(a[0], b[1]) - I768::product(a[1], b[0]),
+    ]
+}
+
+/// The corners' tracks, the corner pairs' relative tracks and `d²`, on one
+/// integer scale (module doc).
+struct Tracks {
+    /// The corners of A, then of B.
+    corners: [Track; 4],
+    a_len: usize,
+    /// `bⱼ − aᵢ` per corner pair.
+    pairs: [Track; 4],
+    len: usize,
+    d2: I768,
+}
+
+impl Tracks {
+    fn of<F: Features>(f: &F, d: f64) -> Option<Tracks> {
+        let (a, b) = (f.a(), f.b());
+        let mut xs = [0.0; 25];
+        for (i, track) in a.iter().chain(b).enumerate() {
+            for (k, p) in track.iter().enumerate() {
+                xs[6 * i + 3 * k..6 * i + 3 * k + 3].copy_from_slice(&[p.x, p.y, p.z]);
+            }
+        }
+        xs[24] = d;
+        let ints = on_common_scale(xs)?;
+        let corners: [Track; 4] = std::array::from_fn(|i| {
+            [0, 1].map(|k| std::array::from_fn(|c| ints[6 * i + 3 * k + c]))
+        });
+        let mut pairs = [[[0; 3]; 2]; 4];
+        let mut len = 0;
+        for ai in 0..a.len() {
+            for bj in a.len()..a.len() + b.len() {
+                pairs[len] =
+                    [0, 1].map(|k| std::array::from_fn(|c| corners[bj][k][c] - corners[ai][k][c]));
+                len += 1;
+            }
+        }
+        Some(Tracks {
+            corners,
+            a_len: a.len(),
+            pairs,
+            len,
+            d2: I768::product(ints[24], ints[24]),
+        })
+    }
+
+    /// The normal at `t = 0`, oriented from A towards B: the triangle's, or
+    /// the two edges' cross product; `None` when it is zero.
+    fn normal(&self) -> Option<Direction> {
+        let c = |i: usize| self.corners[i][0];
+        let sub =
+            |x: [i128; 3], y: [i128; 3]| -> [i128; 3] { std::array::from_fn(|k| x[k] - y[k]) };
+        let n = if self.a_len == 1 {
+            cross(&sub(c(2), c(1)), &sub(c(3), c(1)))
+        } else {
+            cross(&sub(c(1), c(0)), &sub(c(3), c(2)))
+        };
+        let along = dot(&n, &self.pairs[0][0]).signum();
+        match along {
+            0 => None,
+            1 => Some(n),
+            _ => Some(n.map(|x| -x)),
+        }
+    }
+
+    /// Every corner pair's gap along `s` exceeds `d|s|` at `t = 0` and at
+    /// `t = 2⁻ᵏ` (`k ≤ 60`), exactly.
+    fn apart_along(&self, s: &Direction, k: u32) -> bool {
+        debug_assert!(k <= 60);
+        let s2 = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
+        let two_k = I768::from_i128(1i128 << k);
+        let level0 = self.d2 * s2;
+        let level = level0 * two_k * two_k;
+        self.pairs[..self.len].iter().all(|[u0, u1]| {
+            let g0 = dot(s, u0);
+            // 2ᵏ·u(2⁻ᵏ) = 2ᵏ·u₀ + (u₁ − u₀).
+            let g = (0..3).fold(I768::ZERO, |acc, c| {
+                let scaled = I768::from_i128(u0[c]) * two_k + I768::from_i128(u1[c] - u0[c]);
+                acc + s[c] * scaled
+            });
+            g0.signum() > 0
+                && (g0 * g0 - level0).signum() > 0
+                && g.signum() > 0
+                && (g * g - level).signum() > 0
+        })
+    }
+}
+
+fn dot(s: &Direction, u: &[i128; 3]) -> I768 {
+    s[0] * I768::from_i128(u[0]) + s[1] * I768::from_i128(u[1]) + s[2] * I768::from_i128(u[2])
+}
