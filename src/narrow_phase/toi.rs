@@ -14,8 +14,9 @@ use crate::exact::Algebraic;
 /// The contract is the containment and the lower end, not the width: the
 /// exact path's brackets are at most [`EXACT_TOI_WIDTH`] wide (or a known
 /// time), the float tiers' are narrowed by Newton's method as far as their
-/// error bounds certify, and within a distance `d > 0` they are at most
-/// `2⁻³⁰` wide (docs/design.md §5). A simulator steps by `lower`.
+/// error bounds certify, and within a distance `d > 0` every bracket is at
+/// most `2⁻³⁰` wide (the fast path's, and the exact path's steps near the
+/// start; docs/design.md §5). A simulator steps by `lower`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Toi {
     /// A lower bound on the earliest contact time.
@@ -49,7 +50,9 @@ pub enum SolverTier {
     /// The floating-point fast path with certified error bounds.
     Float,
     /// An exact fallback: the big-integer oracle ([`super::oracle`]) or,
-    /// within a distance `d > 0`, the exact test at `t = 0` before it.
+    /// within a distance `d > 0`, the exact steps near the start before it
+    /// (in wide integers, with a float certificate for a bracket's upper
+    /// end; docs/design.md §5).
     Exact,
 }
 

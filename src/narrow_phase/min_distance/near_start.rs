@@ -11,8 +11,9 @@
 //!    and at `t = l` holds on all of `[0, l]`, and then every pair of points
 //!    of the two features is farther than `d` apart (convex combinations;
 //!    the argument of [`super::certificates`]). With `l = 2⁻ᵏ`, the
-//!    relative positions at `l` times `2ᵏ` are integers on the start test's
-//!    scale (below `2¹⁶³` for `k ≤ 60`), and `g > d|s|` is `G > 0` and
+//!    relative positions at `l` times `2ᵏ` are integers on one scale with
+//!    the eight positions and `d` (below `2¹⁶³` for `k ≤ 60`; `None` when
+//!    that scale needs more than 100 bits), and `g > d|s|` is `G > 0` and
 //!    `G² > (2ᵏd)²|s|²`. Two directions are tried: the fast path's
 //!    separating hint at `t = 0` as it is (its three doubles on a scale of
 //!    their own), and the exact normal at `t = 0` (the triangle's, or the
@@ -29,7 +30,7 @@
 //!    `[l, r]`, at most `2⁻³⁰` wide as the fast path's brackets are.
 //!
 //! Anything else (`None`) is the oracle's. The coordinates' range is that
-//! of the start test and, for the float *within*, the fast path's.
+//! of the integers' scale and, for the float *within*, the fast path's.
 
 use super::certificates::{Features, within};
 use super::search::{FIRST_WIDTH, MAX_WIDTH};
@@ -72,6 +73,8 @@ pub(super) fn decide<F: Features>(
     // The least `k` with `[0, 2⁻ᵏ]` apart, `2⁻ᵏ < upper`: apart on `[0, l]`
     // is apart on every `[0, l']` with `l' < l`, and `k = 60` is.
     let (mut lo, mut hi) = (1 - upper.log2() as i32, 60);
+    // Within at `upper` and apart on `[0, 2⁻⁶⁰]` put `upper` above `2⁻⁶⁰`.
+    debug_assert!(lo <= hi, "within at {upper:e}, apart until 2⁻⁶⁰");
     while lo < hi {
         let mid = (lo + hi) / 2;
         if tracks.apart_along(&s, mid as u32) {

@@ -63,12 +63,13 @@ fn agrees(kind: Kind, q: &Query, d: f64) -> Result<(Option<Toi>, SolverTier), Te
             prop_assert!(toi.lower <= toi.upper, "{toi:?}");
             // The fast path's brackets are at most 2⁻³⁰ wide (at d = 0 the
             // contact solver's, at most 2²⁶·u = 2⁻²⁷:
-            // `roots::leaf_rounding_count`), the exact path's 2⁻⁴⁰ before
-            // each end is rounded outward to a double (by less than an ulp
-            // of a time ≤ 1, 2⁻⁵³).
+            // `roots::leaf_rounding_count`), the oracle's 2⁻⁴⁰ before each
+            // end is rounded outward to a double (by less than an ulp of a
+            // time ≤ 1, 2⁻⁵³), the exact steps near the start's 2⁻³⁰.
             let widest = match path {
                 SolverTier::Float if d == 0.0 => 2f64.powi(-27),
                 SolverTier::Float => 2f64.powi(-30),
+                _ if d > 0.0 => 2f64.powi(-30),
                 _ => 2f64.powi(-40) + 2.0 * 2f64.powi(-53),
             };
             prop_assert!(toi.upper - toi.lower <= widest, "{toi:?} ({path:?})");
@@ -1300,7 +1301,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     /// A gap of a few ulps to `10⁻¹³` above `d`, closing within a time far
-    /// below `2⁻⁴⁰` (or not at all, moving up): the fast path brackets the
+    /// below `2⁻⁴⁰`, or slowly, up to about `2⁻²⁰` (or not at all, moving
+    /// up): the fast path brackets the
     /// time with a lower end above 0 where it can certify `[0, lower]`
     /// apart, and agrees with the oracle either way.
     #[test]
@@ -1311,7 +1313,11 @@ proptest! {
         d in prop_oneof![Just(1e-3), 1e-6f64..1.0],
         gap in prop_oneof![(1u32..4096).prop_map(f64::from), (1e-16f64..1e-13)],
         in_ulps in any::<bool>(),
-        v in prop_oneof![(1i32..=128).prop_map(|n| n as f64 / 64.0), Just(-0.25)],
+        v in prop_oneof![
+            (1i32..=128).prop_map(|n| n as f64 / 64.0),
+            Just(-0.25),
+            (20i32..=34).prop_map(|e| 2f64.powi(-e)),
+        ],
         side in [grid(), grid()],
     ) {
         let gap = if in_ulps { gap * (d.next_up() - d) } else { gap };
@@ -1452,21 +1458,25 @@ fn the_exact_steps_near_the_start_decide_gaps_within_a_rounding_of_d() {
     ];
     let p = Vec3::new(0.25, 0.25, d.next_up());
     let down = Vec3::new(0.01, 0.005, -0.004);
-    queries.push((
-        Kind::VertexFace,
-        [
-            p,
-            flat[0],
-            flat[1],
-            flat[2],
-            p + down,
-            flat[0],
-            flat[1],
-            flat[2],
-        ],
-        d,
-    ));
-    let mut at_zero = 0;
+    // Sinking fast, and slowly (a time near `2⁻³⁶`: a bracket wider than
+    // `2⁻⁴⁰`, within the `2⁻³⁰` of these steps).
+    for down in [down, Vec3::new(0.0, 0.0, -(2f64.powi(-24)))] {
+        queries.push((
+            Kind::VertexFace,
+            [
+                p,
+                flat[0],
+                flat[1],
+                flat[2],
+                p + down,
+                flat[0],
+                flat[1],
+                flat[2],
+            ],
+            d,
+        ));
+    }
+    let (mut at_zero, mut widest) = (0, 0.0f64);
     for (kind, q, d) in &queries {
         let p: [&Vec3; 8] = std::array::from_fn(|i| &q[i]);
         let decided = match kind {
@@ -1479,9 +1489,12 @@ fn the_exact_steps_near_the_start_decide_gaps_within_a_rounding_of_d() {
         let toi = toi.expect("they close at once");
         at_zero += (toi.lower == 0.0) as usize;
         assert!(toi.upper <= 2f64.powi(-30), "{toi:?}");
+        widest = widest.max(toi.upper - toi.lower);
         agrees(*kind, q, *d).unwrap();
     }
-    // Both sides of `d` occur among the rounded starts.
+    // Both sides of `d` occur among the rounded starts, and the slow sinking
+    // gets a bracket wider than the oracle's.
+    assert!(widest > 2f64.powi(-40), "widest bracket {widest:e}");
     assert!(
         at_zero > 0 && at_zero < queries.len(),
         "{at_zero} of {}",
