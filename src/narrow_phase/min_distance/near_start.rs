@@ -34,6 +34,7 @@
 
 use super::certificates::{Features, within};
 use super::search::{FIRST_WIDTH, MAX_WIDTH};
+use super::within_at_start::{Wide, cross, dot_wide, sub};
 use crate::math::{I768, RangeCheck, Vec3, in_filter_range, on_common_scale};
 use crate::narrow_phase::Toi;
 
@@ -92,15 +93,7 @@ pub(super) fn decide<F: Features>(
 type Track = [[i128; 3]; 2];
 
 /// A direction, exact.
-type Direction = [I768; 3];
-
-fn cross(a: &[i128; 3], b: &[i128; 3]) -> Direction {
-    [
-        I768::product(a[1], b[2]) - I768::product(a[2], b[1]),
-        I768::product(a[2], b[0]) - I768::product(a[0], b[2]),
-        I768::product(a[0], b[1]) - I768::product(a[1], b[0]),
-    ]
-}
+type Direction = Wide;
 
 /// The corners' tracks, the corner pairs' relative tracks and `d²`, on one
 /// integer scale (module doc).
@@ -150,14 +143,12 @@ impl Tracks {
     /// the two edges' cross product; `None` when it is zero.
     fn normal(&self) -> Option<Direction> {
         let c = |i: usize| self.corners[i][0];
-        let sub =
-            |x: [i128; 3], y: [i128; 3]| -> [i128; 3] { std::array::from_fn(|k| x[k] - y[k]) };
         let n = if self.a_len == 1 {
-            cross(&sub(c(2), c(1)), &sub(c(3), c(1)))
+            cross(&sub(&c(2), &c(1)), &sub(&c(3), &c(1)))
         } else {
-            cross(&sub(c(1), c(0)), &sub(c(3), c(2)))
+            cross(&sub(&c(1), &c(0)), &sub(&c(3), &c(2)))
         };
-        let along = dot(&n, &self.pairs[0][0]).signum();
+        let along = dot_wide(&n, &self.pairs[0][0]).signum();
         match along {
             0 => None,
             1 => Some(n),
@@ -174,7 +165,7 @@ impl Tracks {
         let level0 = self.d2 * s2;
         let level = level0 * two_k * two_k;
         self.pairs[..self.len].iter().all(|[u0, u1]| {
-            let g0 = dot(s, u0);
+            let g0 = dot_wide(s, u0);
             // 2ᵏ·u(2⁻ᵏ) = 2ᵏ·u₀ + (u₁ − u₀).
             let g = (0..3).fold(I768::ZERO, |acc, c| {
                 let scaled = I768::from_i128(u0[c]) * two_k + I768::from_i128(u1[c] - u0[c]);
@@ -186,8 +177,4 @@ impl Tracks {
                 && (g * g - level).signum() > 0
         })
     }
-}
-
-fn dot(s: &Direction, u: &[i128; 3]) -> I768 {
-    s[0] * I768::from_i128(u[0]) + s[1] * I768::from_i128(u[1]) + s[2] * I768::from_i128(u[2])
 }

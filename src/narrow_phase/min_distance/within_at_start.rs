@@ -22,12 +22,12 @@
 use crate::math::{I768, Vec3, on_common_scale};
 
 /// A point, or a difference of two, on the integer scale (below `2¹⁰¹`).
-type IVec = [i128; 3];
+pub(super) type IVec = [i128; 3];
 
 /// A vector of products of two differences.
-type Wide = [I768; 3];
+pub(super) type Wide = [I768; 3];
 
-fn sub(a: &IVec, b: &IVec) -> IVec {
+pub(super) fn sub(a: &IVec, b: &IVec) -> IVec {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
@@ -35,7 +35,7 @@ fn dot(a: &IVec, b: &IVec) -> I768 {
     I768::product(a[0], b[0]) + I768::product(a[1], b[1]) + I768::product(a[2], b[2])
 }
 
-fn cross(a: &IVec, b: &IVec) -> Wide {
+pub(super) fn cross(a: &IVec, b: &IVec) -> Wide {
     [
         I768::product(a[1], b[2]) - I768::product(a[2], b[1]),
         I768::product(a[2], b[0]) - I768::product(a[0], b[2]),
@@ -43,7 +43,7 @@ fn cross(a: &IVec, b: &IVec) -> Wide {
     ]
 }
 
-fn dot_wide(n: &Wide, w: &IVec) -> I768 {
+pub(super) fn dot_wide(n: &Wide, w: &IVec) -> I768 {
     n[0] * I768::from_i128(w[0]) + n[1] * I768::from_i128(w[1]) + n[2] * I768::from_i128(w[2])
 }
 
