@@ -9,8 +9,26 @@
 //! nearest; otherwise the nearest of the boundary candidates (corners and
 //! edges), so degenerate triangles and parallel edges get a sensible answer
 //! without special cases.
+//!
+//! The interior candidate is taken only where it is well conditioned: a
+//! sliver triangle's barycentric weights, and nearly parallel lines' closest
+//! points, are quotients by `|n|²` (the squared normal: `sin²θ` times the
+//! sides' squared lengths `ℓ²m²`), which is computed with an error of a few
+//! `u·ℓ²m²` (`u = f64::EPSILON / 2`); exactly parallel edges, whose relative
+//! tracks interpolated in doubles are a rounding off parallel, then give
+//! closest points anywhere along the lines, far from the nearest points.
+//! At an angle `θ` the interior candidate's gap is off by about `u·|w|/θ`
+//! (`w` the features' offset), a boundary candidate's by at most about
+//! `θ·ℓ`; below [`NEAR_PARALLEL`] (`sin²θ ≤ 10⁻¹²`, a thousand times the
+//! rounding of `|n|²`, where `u/θ` is still below `θ`) the boundary is
+//! taken.
 
 use crate::math::Vec3;
+
+/// The interior candidate is taken only where `|n|²` exceeds this times the
+/// product of the two sides' squared lengths (angles above about `10⁻⁶`
+/// radians): module doc.
+pub(super) const NEAR_PARALLEL: f64 = 1e-12;
 
 /// `x + t·(y − x)` in doubles.
 #[inline]
@@ -42,7 +60,7 @@ pub(super) fn point_triangle(p: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> ([f64; 2
     let (u, v, w) = (b - a, c - a, p - a);
     let n = u.cross(&v);
     let nn = n.norm_squared();
-    if nn > 0.0 {
+    if nn > NEAR_PARALLEL * (u.norm_squared() * v.norm_squared()) {
         let beta = w.cross(&v).dot(&n) / nn;
         let gamma = u.cross(&w).dot(&n) / nn;
         if beta >= 0.0 && gamma >= 0.0 && beta + gamma <= 1.0 {
@@ -78,7 +96,7 @@ pub(super) fn segment_segment(a0: &Vec3, a1: &Vec3, b0: &Vec3, b1: &Vec3) -> ([f
     let (u, v, w) = (a1 - a0, b1 - b0, a0 - b0);
     let (uu, vv, uv, uw, vw) = (u.dot(&u), v.dot(&v), u.dot(&v), u.dot(&w), v.dot(&w));
     let nn = uu * vv - uv * uv;
-    if nn > 0.0 {
+    if nn > NEAR_PARALLEL * (uu * vv) {
         let s = (uv * vw - vv * uw) / nn;
         let r = (uu * vw - uv * uw) / nn;
         if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&r) {
@@ -135,5 +153,37 @@ mod tests {
             &v(3.0, 1.0, 0.0),
         );
         assert_eq!(g, v(0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn nearly_parallel_segments_get_their_nearest_ends() {
+        let v = Vec3::new;
+        // End to end along x, 10⁻³ apart, the one above moving on: the
+        // relative positions at t = 1/64, interpolated in doubles, make the
+        // exactly parallel edges a tiny angle apart, and the lines' closest
+        // points land anywhere; the nearest points are the touching ends.
+        // (As the certificates' hints do: the differences at t = 0 and 1,
+        // then the interpolation.)
+        let drift = v(0.01, 0.005, -0.004);
+        let (a0, a1) = (v(0.55, 0.0, 1.1e-3), v(0.6, 0.0, 1.1e-3));
+        let rel = |y: Vec3, y_t1: Vec3| lerp(&(y - a0), &(y_t1 - (a0 + drift)), 1.0 / 64.0);
+        let (b0, b1) = (v(0.5, 0.0, 0.0), v(0.55, 0.0, 0.0));
+        let (w, g) = segment_segment(
+            &Vec3::zeros(),
+            &rel(a1, a1 + drift),
+            &rel(b0, b0),
+            &rel(b1, b1),
+        );
+        assert_eq!(w, [0.0, 1.0]);
+        assert!(g.norm() < 1.1e-3, "{g:?}");
+        // A sliver triangle (its third corner 10⁻¹³ off its first side's
+        // line): the nearest point is on an edge, the point's foot.
+        let (w, g) = point_triangle(
+            &v(0.5, 1.0, 0.0),
+            &v(0.0, 0.0, 0.0),
+            &v(1.0, 0.0, 0.0),
+            &v(2.0, 1e-13, 0.0),
+        );
+        assert!((g - v(0.0, -1.0, 0.0)).norm() < 1e-12, "{w:?} {g:?}");
     }
 }

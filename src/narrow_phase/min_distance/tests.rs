@@ -545,6 +545,42 @@ fn the_fast_path_brackets_turning_interior_contacts_at_a_tiny_d() {
     }
 }
 
+/// A grid of edges sliding over a parallel grid (cloth settling over a
+/// floor of the same mesh, as the edges of `x = i/20` at `y = 0` here):
+/// parallel edges, some meeting end to end when seen from above, starting
+/// from within `d` to 20 % above it (exactly `d` is the exact test's at
+/// `t = 0`) while the gap closes, the sideways motion turning the direction
+/// between their nearest ends. In doubles the relative tracks round the
+/// parallel sides to a tiny angle, and the lines' closest points once sent
+/// the certificates' directions off along the edges: 34 of these 2,000
+/// went to the exact path. The fast path decides all of them now
+/// (`super::nearest`: the interior candidate only where well conditioned),
+/// and the oracle agrees.
+#[test]
+fn parallel_grids_sliding_past_each_other_are_decided_in_floating_point() {
+    let d = 1e-3;
+    let x = |i: i32| f64::from(i) / 20.0;
+    let mut exact_path = 0;
+    for z in [0.9e-3, 1.01e-3, 1.035e-3, 1.1e-3, 1.2e-3] {
+        for (along, across) in [(0.01, 0.005), (0.01, 0.0), (0.0, 0.005), (0.015, -0.01)] {
+            let moved = |p: Vec3| Vec3::new(p.x + along, p.y + across, p.z - 0.004);
+            for i in 0..20 {
+                for shift in -2..=2 {
+                    let (a0, a1) = (Vec3::new(x(i), 0.0, z), Vec3::new(x(i + 1), 0.0, z));
+                    let (b0, b1) = (
+                        Vec3::new(x(i + shift), 0.0, 0.0),
+                        Vec3::new(x(i + shift + 1), 0.0, 0.0),
+                    );
+                    let q: Query = [a0, a1, b0, b1, moved(a0), moved(a1), b0, b1];
+                    let (_, path) = agrees(Kind::EdgeEdge, &q, d).unwrap();
+                    exact_path += usize::from(path != SolverTier::Float);
+                }
+            }
+        }
+    }
+    assert_eq!(exact_path, 0);
+}
+
 /// A tilted plane through the origin with an integer normal `n` of whole
 /// length `len` (a Pythagorean quadruple) and integer vectors `u`, `v`
 /// spanning it: a point `(i·u + j·v)·m + n·h·k` lies `|h|·len·k` from the
