@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn nearly_parallel_segments_get_their_nearest_ends() {
         let v = Vec3::new;
-        // End to end along x, 10⁻³ apart, the one above moving on: the
+        // End to end along x, 1.1·10⁻³ apart, the one above moving on: the
         // relative positions at t = 1/64, interpolated in doubles, make the
         // exactly parallel edges a tiny angle apart, and the lines' closest
         // points land anywhere; the nearest points are the touching ends.
