@@ -8,9 +8,9 @@
 //! and with `E` the least such `e` among them, `x/2^E` is an integer. A
 //! polynomial condition homogeneous in the doubles has the same sign on
 //! both scales. (The same idea as [`crate::exact::to_common_scale`], written
-//! apart so that the exact steps that use it share no code with the
-//! oracle they are tested against.) The conversion is refused (`None`) when an integer would
-//! need more than [`SCALED_BITS`] bits, so that differences are below
+//! apart so that the exact steps that use it share no code with the oracle
+//! they are tested against.) The conversion is refused (`None`) when an
+//! integer would need more than [`SCALED_BITS`] bits, so that differences are below
 //! `2¹⁰¹`, a product of six of them below `2⁶⁰⁶`, and a sum of up to
 //! `2³²` such products below `2⁶³⁸`. The largest values the callers form
 //! are the near-start test's squared gaps along an exact normal
