@@ -24,7 +24,7 @@
 //!
 //! docs/design.md §8 ("Exact sums").
 
-use std::ops::{Add, Mul, Neg, Sub};
+use std::ops::{Add, Mul, Neg, Shl, Sub};
 
 /// Number of 64-bit digits.
 const LIMBS: usize = 12;
@@ -175,11 +175,50 @@ impl Sub for I768 {
     }
 }
 
+impl Shl<u32> for I768 {
+    type Output = I768;
+    /// `self·2ᵏ`, exactly, for `k < 768` and a product in range (a caller's
+    /// error otherwise, as for [`Mul`]): two's complement shifts left as an
+    /// unsigned number does.
+    fn shl(self, k: u32) -> I768 {
+        debug_assert!((k as usize) < 64 * LIMBS, "I768 shift out of range");
+        let (whole, bits) = ((k / 64) as usize, k % 64);
+        let mut out = [0u64; LIMBS];
+        for (from, digit) in out[whole..].iter_mut().enumerate() {
+            *digit = self.0[from] << bits;
+            if bits > 0 && from > 0 {
+                *digit |= self.0[from - 1] >> (64 - bits);
+            }
+        }
+        let p = I768(out);
+        debug_assert!(p.signum() == self.signum(), "I768 shift out of range");
+        p
+    }
+}
+
 impl Mul for I768 {
     type Output = I768;
     fn mul(self, o: I768) -> I768 {
-        let (a, na, a_negative) = self.magnitude();
         let (b, nb, b_negative) = o.magnitude();
+        self.times_magnitude(&b[..nb], b_negative)
+    }
+}
+
+impl I768 {
+    /// `self·x`, exactly, for a product in range ([`Mul`] with a factor of
+    /// two digits at most, which skips its magnitude's ten other digits).
+    pub fn mul_i128(self, x: i128) -> I768 {
+        let m = x.unsigned_abs();
+        let digits = [m as u64, (m >> 64) as u64];
+        let nb = digits.iter().rposition(|&d| d != 0).map_or(0, |i| i + 1);
+        self.times_magnitude(&digits[..nb], x < 0)
+    }
+
+    /// `self` times the magnitude `b` (least significant digit first, no
+    /// digit beyond the last nonzero one), negated when `b_negative`.
+    fn times_magnitude(self, b: &[u64], b_negative: bool) -> I768 {
+        let (a, na, a_negative) = self.magnitude();
+        let nb = b.len();
         debug_assert!(na + nb <= LIMBS + 1, "I768 product out of range");
         let mut out = [0u64; LIMBS];
         for i in 0..na {
@@ -278,6 +317,19 @@ mod tests {
                 num_bigint::Sign::Plus => 1,
             };
             prop_assert_eq!((p - q).signum(), sign(&(&pb - &qb)));
+        }
+
+        /// Shifts are products by powers of two, for either sign.
+        #[test]
+        fn shifts_are_exact(xs in proptest::collection::vec(small(), 1..=4), k in 0u32..=200) {
+            let (p, pb) = xs.iter().fold((I768::from_i128(1), BigInt::from(1)), |(p, q), &x| {
+                (p * I768::from_i128(x), q * BigInt::from(x))
+            });
+            prop_assert_eq!(to_big(p << k), pb.clone() << k);
+            for x in [xs[0], -xs[0], i128::MAX, i128::MIN + 1] {
+                prop_assert_eq!(to_big(p.mul_i128(x)), &pb * BigInt::from(x));
+            }
+            prop_assert_eq!(to_big(-p << k), -(pb << k));
         }
 
         /// Doubles on a common scale keep their ratios: `x·2^k` for the

@@ -51,14 +51,15 @@ pub(super) fn decide<F: Features>(
     let tracks = Tracks::of(f, d)?;
     // The first direction that separates the start by more than `d`.
     let hint = f.separating_hint(0.0);
-    let s = [
+    let along = [
         on_common_scale([hint.x, hint.y, hint.z]).map(|s| s.map(I768::from_i128)),
         tracks.normal(),
     ]
     .into_iter()
     .flatten()
-    .find(|s| tracks.apart_along(s, 60))?;
-    if tracks.apart_along(&s, 0) {
+    .filter_map(|s| tracks.apart_at_start(&s))
+    .find(|along| along.apart_until(60))?;
+    if along.apart_until(0) {
         return Some(None);
     }
     if !(range.in_range(&points) && in_filter_range(d)) {
@@ -78,7 +79,7 @@ pub(super) fn decide<F: Features>(
     debug_assert!(lo <= hi, "within at {upper:e}, apart until 2⁻⁶⁰");
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if tracks.apart_along(&s, mid as u32) {
+        if along.apart_until(mid as u32) {
             hi = mid;
         } else {
             lo = mid + 1;
@@ -156,25 +157,47 @@ impl Tracks {
         }
     }
 
-    /// Every corner pair's gap along `s` exceeds `d|s|` at `t = 0` and at
-    /// `t = 2⁻ᵏ` (`k ≤ 60`), exactly.
-    fn apart_along(&self, s: &Direction, k: u32) -> bool {
-        debug_assert!(k <= 60);
-        let s2 = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
-        let two_k = I768::from_i128(1i128 << k);
-        let level0 = self.d2 * s2;
-        let level = level0 * two_k * two_k;
-        self.pairs[..self.len].iter().all(|[u0, u1]| {
+    /// `s` when every corner pair's gap along it exceeds `d|s|` at `t = 0`,
+    /// exactly, with what its tests at later times share ([`Along`]).
+    fn apart_at_start(&self, s: &Direction) -> Option<Along> {
+        let level0 = self.d2 * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+        let mut gaps = [(I768::ZERO, I768::ZERO); 4];
+        for (gap, [u0, u1]) in gaps.iter_mut().zip(&self.pairs[..self.len]) {
             let g0 = dot_wide(s, u0);
-            // 2ᵏ·u(2⁻ᵏ) = 2ᵏ·u₀ + (u₁ − u₀).
-            let g = (0..3).fold(I768::ZERO, |acc, c| {
-                let scaled = I768::from_i128(u0[c]) * two_k + I768::from_i128(u1[c] - u0[c]);
-                acc + s[c] * scaled
-            });
-            g0.signum() > 0
-                && (g0 * g0 - level0).signum() > 0
-                && g.signum() > 0
-                && (g * g - level).signum() > 0
+            if !(g0.signum() > 0 && (g0 * g0 - level0).signum() > 0) {
+                return None;
+            }
+            *gap = (g0, dot_wide(s, &sub(u1, u0)));
+        }
+        Some(Along {
+            level0,
+            gaps,
+            len: self.len,
+        })
+    }
+}
+
+/// A direction `s` that separates the start by more than `d`: what its
+/// tests at `t = 2⁻ᵏ` share.
+struct Along {
+    /// `d²|s|²`.
+    level0: I768,
+    /// Per corner pair, `g₀ = s·u₀` and `s·(u₁ − u₀)`: the gap at `2⁻ᵏ`
+    /// times `2ᵏ` is `2ᵏ·g₀ + s·(u₁ − u₀)`.
+    gaps: [(I768, I768); 4],
+    len: usize,
+}
+
+impl Along {
+    /// Every corner pair's gap exceeds `d|s|` at `t = 2⁻ᵏ` (`k ≤ 60`), so
+    /// (with `t = 0`) on all of `[0, 2⁻ᵏ]`, exactly: `G = 2ᵏ·g(2⁻ᵏ) > 0` and
+    /// `G² > (2ᵏd)²|s|²`.
+    fn apart_until(&self, k: u32) -> bool {
+        debug_assert!(k <= 60);
+        let level = self.level0 << (2 * k);
+        self.gaps[..self.len].iter().all(|&(g0, dg)| {
+            let g = (g0 << k) + dg;
+            g.signum() > 0 && (g * g - level).signum() > 0
         })
     }
 }

@@ -44,7 +44,7 @@ pub(super) fn cross(a: &IVec, b: &IVec) -> Wide {
 }
 
 pub(super) fn dot_wide(n: &Wide, w: &IVec) -> I768 {
-    n[0] * I768::from_i128(w[0]) + n[1] * I768::from_i128(w[1]) + n[2] * I768::from_i128(w[2])
+    n[0].mul_i128(w[0]) + n[1].mul_i128(w[1]) + n[2].mul_i128(w[2])
 }
 
 fn dot_wides(a: &Wide, b: &Wide) -> I768 {
