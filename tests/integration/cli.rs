@@ -1434,6 +1434,83 @@ fn sample_check_of_a_funnel_step() {
     assert!(check["sampled"][0].as_u64().unwrap() > 0, "{check}");
 }
 
+/// `candidates --min-distance d` lists the pairs that `step --min-distance
+/// d` decides (its filters' survivors, more than at contact), with contact
+/// as their truth: `queries --min-distance d` finds among them exactly the
+/// step's colliding pairs at `d`, every contact kept. `--self-collision off`
+/// lists the pairs across connected components that `step --self-collision
+/// off` tests.
+#[test]
+fn candidates_at_a_min_distance_are_the_steps_pairs() {
+    use ccdlab::harness::ground_truth::{QueryKind, read_query_csv};
+    let frames = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames");
+    let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
+    let (p0, p1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let dir = Scratch::new("cli-candidates-within");
+    let d = "1.9e-5";
+    let listed = |out: &Path, options: &[&str]| {
+        let mut args = vec!["candidates", p0, p1, "--out", out.to_str().unwrap()];
+        args.extend_from_slice(options);
+        let (text, _) = succeeds(&args);
+        let count = |kind: &str, q| {
+            let file = out.join(kind).join("227-228.csv");
+            // No file: no pair of the kind.
+            if file.exists() {
+                read_query_csv(&file, q).unwrap().points.len()
+            } else {
+                0
+            }
+        };
+        (
+            text,
+            count("vertex-face", QueryKind::VertexFace),
+            count("edge-edge", QueryKind::EdgeEdge),
+        )
+    };
+    let step = |options: &[&str]| -> Value {
+        let mut args = vec!["step", "--json", p0, p1];
+        args.extend_from_slice(options);
+        serde_json::from_str(&succeeds(&args).0).unwrap()
+    };
+    let passed = |s: &Value, kind: &str| {
+        s[kind]["after_filter"].as_u64().unwrap() - s[kind]["culled_window"].as_u64().unwrap()
+    };
+    let within = dir.join("within");
+    let (text, vf, ee) = listed(&within, &["--min-distance", d]);
+    assert!(text.contains("min distance 1.9e-5"), "{text}");
+    assert!(text.contains("in contact (the truth column)"), "{text}");
+    let at_d = step(&["--min-distance", d]);
+    assert_eq!(
+        (vf as u64, ee as u64),
+        (passed(&at_d, "vf"), passed(&at_d, "ee"))
+    );
+    let at_contact = step(&[]);
+    assert!(vf as u64 > passed(&at_contact, "vf") && ee as u64 > passed(&at_contact, "ee"));
+    let scored = queries_json(&["--min-distance", d], &within);
+    assert_eq!(scored["total"]["within"]["contact_misses"], 0);
+    let colliding =
+        at_d["vf"]["colliding"].as_u64().unwrap() + at_d["ee"]["colliding"].as_u64().unwrap();
+    assert_eq!(
+        scored["total"]["within"]["positives"].as_u64(),
+        Some(colliding)
+    );
+    let apart = dir.join("apart");
+    let (text, vf, ee) = listed(&apart, &["--self-collision", "off"]);
+    let off = step(&["--self-collision", "off"]);
+    assert_eq!(
+        (vf as u64, ee as u64),
+        (passed(&off, "vf"), passed(&off, "ee"))
+    );
+    let bvh = |kind: &str| off[kind]["candidates"].as_u64().unwrap();
+    assert!(
+        text.contains(&format!("of the BVH's {} and {}", bvh("vf"), bvh("ee"))),
+        "{text}"
+    );
+    assert!(bvh("vf") < at_contact["vf"]["candidates"].as_u64().unwrap());
+}
+
 /// `candidates` writes a step's pairs as query files whose truth is the
 /// exact verdict: `queries` reads them back and scores the exact solver
 /// without a miss, with the step's colliding pairs as positives; the pairs

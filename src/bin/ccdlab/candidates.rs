@@ -18,7 +18,7 @@ use ccdlab::pair_kernel::QueryKind;
 use ccdlab::pipeline::{Candidates, PipelineConfig, PipelineError, candidates};
 use rayon::prelude::*;
 
-use crate::choices::{Switch, TimeAlignedArg};
+use crate::choices::{SelfCollision, Switch, TimeAlignedArg};
 
 /// Arguments of `ccdlab candidates`.
 #[derive(Debug, clap::Args)]
@@ -38,7 +38,7 @@ pub struct Args {
     /// killed while writing leaves the old files as they were; they are then
     /// renamed into place (and an old file of an empty kind removed) one
     /// after the other, not as one step. Not inside the data sets' folder.
-    /// The truth column is contact (`d = 0`).
+    /// The truth column is contact (`d = 0`), also with `--min-distance`.
     #[arg(long)]
     out: PathBuf,
     /// Bounding volume of the BVH: k = 6, 8, 14, 18 or 26.
@@ -55,6 +55,20 @@ pub struct Args {
     /// Time-aligned pruning in the BVH, as for `step`.
     #[arg(long, value_enum, default_value_t = TimeAlignedArg::Auto)]
     time_aligned: TimeAlignedArg,
+    /// Minimum separation d ≥ 0: list the pairs that `step --min-distance d`
+    /// decides (the BVH's k-DOPs grown by d/2, DNF and the window filter
+    /// with a margin of d, SLPF off). The truth column stays contact, which
+    /// `ccdlab queries --min-distance d` checks each verdict at d against.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        allow_hyphen_values = true,
+        value_parser = crate::pipeline_args::distance
+    )]
+    min_distance: f64,
+    /// Which pairs are listed, as for `step`.
+    #[arg(long, value_enum, default_value_t = SelfCollision::On)]
+    self_collision: SelfCollision,
     /// Worker threads, 1 to 1024 (default: RAYON_NUM_THREADS when set, else all logical CPUs).
     #[arg(long, value_parser = crate::limits::whole::<usize>(1, crate::pipeline_args::MAX_THREADS as u64))]
     threads: Option<usize>,
@@ -132,6 +146,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         filters: args.filters,
         window: args.window.is_on(),
         time_aligned: args.time_aligned.into(),
+        min_distance: args.min_distance,
+        bodies: args.self_collision.bodies(),
         ..PipelineConfig::default()
     };
     let (found, vf, ee) = pool.install(|| -> Result<_, PipelineError> {
@@ -193,9 +209,17 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     }
     let r = &found.report;
     let colliding = |q: &[([Vec3; 8], bool)]| q.iter().filter(|(_, t)| *t).count();
+    // At a minimum separation the truth is still contact: say so.
+    let (separation, truth) = match r.min_distance {
+        0.0 => (String::new(), ""),
+        d => (
+            format!(", min distance {d:?}"),
+            " in contact (the truth column)",
+        ),
+    };
     println!(
         "{} -> {}: {} vertex-face and {} edge-edge pairs reach the exact test (of the BVH's {} and \
-         {}; filters {}, window {}, time-aligned {}); {} and {} collide",
+         {}; filters {}, window {}, time-aligned {}{separation}); {} and {} collide{truth}",
         args.frame0.display(),
         args.frame1.display(),
         vf.len(),
