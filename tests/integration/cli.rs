@@ -1489,6 +1489,13 @@ fn candidates_at_a_min_distance_are_the_steps_pairs() {
     let at_contact = step(&[]);
     assert!(vf as u64 > passed(&at_contact, "vf") && ee as u64 > passed(&at_contact, "ee"));
     let scored = queries_json(&["--min-distance", d], &within);
+    // The truth column is contact: the step's contacts, scored without a
+    // miss at d = 0.
+    assert_eq!(scored["total"]["false_negatives"], 0);
+    assert_eq!(scored["total"]["false_positives"], 0);
+    let touching = at_contact["vf"]["colliding"].as_u64().unwrap()
+        + at_contact["ee"]["colliding"].as_u64().unwrap();
+    assert_eq!(scored["total"]["positives"].as_u64(), Some(touching));
     assert_eq!(scored["total"]["within"]["contact_misses"], 0);
     let colliding =
         at_d["vf"]["colliding"].as_u64().unwrap() + at_d["ee"]["colliding"].as_u64().unwrap();

@@ -57,8 +57,9 @@ pub struct Args {
     time_aligned: TimeAlignedArg,
     /// Minimum separation d ≥ 0: list the pairs that `step --min-distance d`
     /// decides (the BVH's k-DOPs grown by d/2, DNF and the window filter
-    /// with a margin of d, SLPF off). The truth column stays contact, which
-    /// `ccdlab queries --min-distance d` checks each verdict at d against.
+    /// with a margin of d, SLPF off). The truth column stays contact:
+    /// `ccdlab queries --min-distance d` checks that each contact is
+    /// positive at d, no later (and with `--oracle`, every verdict at d).
     #[arg(
         long,
         default_value_t = 0.0,

@@ -20,8 +20,11 @@
 //!    cross product of the edges, degree 2), which separates a vertex over
 //!    a face's interior, or crossing edges, by exactly their distance
 //!    where any rounded direction loses its rounding times the features'
-//!    extent. `G²` then has degree 6, below `2⁷⁴⁰`, in
-//!    [`crate::math::I768`]. Apart on `[0, 1]`: no time within `d`.
+//!    extent. `G = 2ᵏ·s·u₀ + s·(u₁ − u₀)` (`u₀`, `u₁` a corner pair's
+//!    relative positions at `t = 0` and `t = 1`; both dot products formed
+//!    once per direction) is below `2³⁶⁷`, and `G²`, of degree 6, below
+//!    `2⁷⁴⁰`, in [`crate::math::I768`]. Apart on `[0, 1]`: no time within
+//!    `d`.
 //! 3. Else a bracket: the first `r = 2⁻ʲ` (`j` from 60 down to 30) certified
 //!    within `d` in floating point ([`super::certificates::within`]), and
 //!    the largest `l = 2⁻ᵏ < r` exactly apart on `[0, l]` (by bisection on
