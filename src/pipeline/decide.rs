@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::config::PipelineConfig;
 use super::report::ContactPair;
+use super::step::Run;
 use crate::broad_phase::{EePair, VfPair};
 use crate::filter::{CulledBy, FilterSet, Points, SlpfTable};
 use crate::math::{RangeCheck, StepInRange, Vec3};
@@ -119,6 +120,11 @@ pub(super) struct PairCtx<'a> {
     /// The step lists the pairs the filters pass
     /// ([`super::Pipeline::candidates`]) instead of testing them.
     pub(super) list_only: bool,
+    /// The step stops at its first colliding pair
+    /// ([`super::Pipeline::is_collision_free`]): the first task to find one
+    /// sets `hit`, and every task then drops its candidates untested.
+    pub(super) first_hit: bool,
+    hit: AtomicBool,
     /// How many of those pairs a traversal task keeps ([`super::tasks::LOOSE_CAP`]).
     pub(super) loose_cap: usize,
     /// Pairs kept so far by all tasks (collected or listed), their limit
@@ -130,9 +136,9 @@ pub(super) struct PairCtx<'a> {
 
 impl<'a> PairCtx<'a> {
     /// The `filters` (with the rest of `cfg`) on `step`, their arrays
-    /// written over `buffers`; `vertex_group`, `loose_cap` and `list_only`
-    /// as [`PairCtx::vertex_group`], [`PairCtx::loose_cap`] and
-    /// [`PairCtx::list_only`].
+    /// written over `buffers`; `vertex_group` and `loose_cap` as
+    /// [`PairCtx::vertex_group`] and [`PairCtx::loose_cap`]; `run` sets
+    /// [`PairCtx::list_only`] and [`PairCtx::first_hit`].
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         cfg: &PipelineConfig,
@@ -141,7 +147,7 @@ impl<'a> PairCtx<'a> {
         vertex_group: Option<&'a [u32]>,
         buffers: PairBuffers,
         loose_cap: usize,
-        list_only: bool,
+        run: Run,
     ) -> PairCtx<'a> {
         let uses_slpf = filters.uses_slpf();
         let PairBuffers { mut x, slpf } = buffers;
@@ -174,7 +180,9 @@ impl<'a> PairCtx<'a> {
             collect_pairs: cfg.collect_pairs,
             loose: cfg.min_distance > 0.0 && !cfg.collect_pairs,
             loose_cap,
-            list_only,
+            list_only: run == Run::List,
+            first_hit: run == Run::FirstHit,
+            hit: AtomicBool::new(false),
             kept: AtomicU64::new(0),
             max_pairs: cfg.max_pairs,
             overflowed: AtomicBool::new(false),
@@ -201,6 +209,20 @@ impl<'a> PairCtx<'a> {
         if total > self.max_pairs {
             self.overflowed.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// A task found a colliding pair in a step that stops at the first
+    /// ([`PairCtx::first_hit`]).
+    #[inline]
+    pub(super) fn record_hit(&self) {
+        self.hit.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a task found a colliding pair in a step that stops at the
+    /// first (always `false` in any other step).
+    #[inline]
+    pub(super) fn hit(&self) -> bool {
+        self.hit.load(Ordering::Relaxed)
     }
 
     /// Whether more pairs were to be kept than the limit allows.

@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::step::Run;
 use super::{ContactPair, Pipeline, PipelineConfig, PipelineError, StepReport};
 use crate::math::Vec3;
 use crate::mesh::{Step, TriMesh, check_frame};
@@ -100,8 +101,10 @@ pub fn intersections_with(
 
 /// Whether some pair of features of `mesh` at the positions `x` touches or
 /// crosses ([`Intersections::is_empty`] negated), on the current rayon
-/// pool: the edges through triangles are looked for only when nothing
-/// touches, and only until one is found. Gives up with
+/// pool: the touching pairs are looked for until one is found
+/// ([`Pipeline::is_collision_free`] of the still step), and the edges
+/// through triangles only when nothing touches, also until one is found.
+/// Gives up with
 /// [`PipelineError::Cancelled`] once `cancel` is set.
 ///
 /// # Errors
@@ -121,9 +124,9 @@ enum Look {
     Pairs,
     /// Every pair, counted.
     Counts,
-    /// Whether there is one: crossings only when nothing touches, counted
-    /// up to the first (a task may count a few more before it sees the
-    /// others stop).
+    /// Whether there is one: the touching pairs, then the crossings only
+    /// when nothing touches, each counted up to the first (a task may count
+    /// a few more before it sees the others stop).
     Any,
 }
 
@@ -150,7 +153,11 @@ fn find(
     let never = AtomicBool::new(false);
     let cancel = cancel.unwrap_or(&never);
     let mut pipeline = Pipeline::new(config.clone());
-    let outcome = pipeline.step_cancellable(&still, cancel)?;
+    let run = match look {
+        Look::Any => Run::FirstHit,
+        Look::Pairs | Look::Counts => Run::Test,
+    };
+    let (outcome, _) = pipeline.run(&still, Some(cancel), run)?;
     let mut found = Intersections {
         report: outcome.report,
         crossing_count: 0,

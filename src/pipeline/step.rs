@@ -176,6 +176,11 @@ pub(super) enum Run {
     /// kept and decided by the exact solver; a tree it builds under
     /// [`TimeAligned::Auto`] is marked [`Pipeline::built_at_rest`].
     AtRest,
+    /// Tests them until one collides ([`Pipeline::is_collision_free`]):
+    /// once a task finds one, every task drops its candidates untested and
+    /// the codimensional points are left out; the counts are then partial,
+    /// and say only that one collides.
+    FirstHit,
 }
 
 /// A pipeline that keeps its BVH between the steps of a sequence.
@@ -294,6 +299,33 @@ impl Pipeline {
         Ok(self.run(step, Some(cancel), Run::Test)?.0)
     }
 
+    /// Whether no pair of `step` collides: exactly when [`Pipeline::step`]'s
+    /// report would count no colliding pair (at the configuration's
+    /// [`PipelineConfig::min_distance`], bodies and solver), but the step
+    /// stops at the first colliding pair it finds and narrows no time of
+    /// impact (at `d > 0` a pair's verdict is that of its loose bracket,
+    /// docs/design.md §5, *Loose brackets*). The IPC Toolkit's
+    /// `is_step_collision_free`. A step that collides ends early, one that
+    /// does not costs what a step costs; the answer is the same for any
+    /// number of threads. [`PipelineConfig::collect_pairs`] is ignored: no
+    /// pair is kept. Gives up with [`PipelineError::Cancelled`] once
+    /// `cancel` is set.
+    ///
+    /// The BVH is built or refitted as for [`Pipeline::step`], and kept.
+    ///
+    /// # Errors
+    ///
+    /// As [`Pipeline::step`], but for [`PipelineError::TooManyPairs`]; and
+    /// [`PipelineError::Cancelled`].
+    pub fn is_collision_free(
+        &mut self,
+        step: &Step<'_>,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, PipelineError> {
+        let (outcome, _) = self.run(step, cancel, Run::FirstHit)?;
+        Ok(outcome.report.colliding() == 0)
+    }
+
     /// The step, its pairs tested, listed or tested at rest ([`Run`]); the
     /// pairs the filters pass are listed only for [`Run::List`].
     pub(super) fn run(
@@ -311,18 +343,28 @@ impl Pipeline {
             self.rebuild = true;
         }
         // At rest every pair is kept and decided exactly (the cubic solver
-        // misses pairs that touch at rest); the pipeline's own configuration
-        // is not changed.
-        let at_rest_config;
-        let cfg = if at_rest {
-            at_rest_config = PipelineConfig {
-                collect_pairs: true,
-                solver: Solver::Exact,
-                ..self.config.clone()
-            };
-            &at_rest_config
-        } else {
-            &self.config
+        // misses pairs that touch at rest); a step that stops at its first
+        // hit keeps no pair, and its verdicts at d > 0 are the loose
+        // brackets' (the cheaper). The pipeline's own configuration is not
+        // changed.
+        let own_config;
+        let cfg = match kind {
+            Run::AtRest => {
+                own_config = PipelineConfig {
+                    collect_pairs: true,
+                    solver: Solver::Exact,
+                    ..self.config.clone()
+                };
+                &own_config
+            }
+            Run::FirstHit => {
+                own_config = PipelineConfig {
+                    collect_pairs: false,
+                    ..self.config.clone()
+                };
+                &own_config
+            }
+            Run::Test | Run::List => &self.config,
         };
         let mesh = step.mesh;
         // Minimum separation: at d > 0 the time-aligned pruning runs on
@@ -385,15 +427,7 @@ impl Pipeline {
             },
             || {
                 let vertex_group = parts.as_ref().and_then(|p| p.vertex_group.as_deref());
-                PairCtx::new(
-                    cfg,
-                    filters,
-                    step,
-                    vertex_group,
-                    buffers,
-                    loose_cap,
-                    list_only,
-                )
+                PairCtx::new(cfg, filters, step, vertex_group, buffers, loose_cap, kind)
             },
         );
         let bvh_ms = t.ms();
@@ -479,8 +513,10 @@ struct Decided {
 /// the filters and the exact tests fused into its tasks (neither the
 /// candidates nor the survivors are stored), then the codimensional
 /// points' pairs; with `list_only`, the pairs the filters pass are listed
-/// instead of tested, and the points are left out. `Err` when the tasks
-/// stopped early (a cancellation, or more pairs to keep than allowed).
+/// instead of tested, and the points are left out, as they are once a step
+/// that stops at its first hit has one ([`PairCtx::first_hit`]). `Err`
+/// when the tasks stopped early (a cancellation, or more pairs to keep than
+/// allowed).
 #[allow(clippy::too_many_arguments)]
 fn decide_pairs(
     ctx: &PairCtx<'_>,
@@ -525,7 +561,7 @@ fn decide_pairs(
     let fused_ms = t.ms();
     // Stage 5: the codimensional points' pairs (none in most meshes).
     let t = Clock::start();
-    let points = if list_only {
+    let points = if list_only || ctx.hit() {
         None
     } else {
         let skip = skip.unwrap_or(&[]);
@@ -770,6 +806,59 @@ mod tests {
             .expect("not cancelled");
         assert_eq!(outcome(&clear.report), outcome(&fresh.report));
         assert_eq!(clear.pairs, fresh.pairs);
+    }
+
+    /// `is_collision_free` answers what a step's colliding count says, on 1
+    /// and 2 threads, at contact and within `d`: sheets that cross collide;
+    /// sheets that stop 0.5 above each other are free at contact and at
+    /// `d = 0.4`, not at `d = 0.6`. A set `cancel` is answered `Cancelled`;
+    /// the pipeline steps on over the tree the call kept.
+    #[test]
+    fn is_collision_free_answers_what_the_steps_count_says() {
+        let (mesh, x0, crossing) = crossing_sheets(6);
+        let n = x0.len() / 2;
+        let above: Vec<Vec3> = (x0.iter().enumerate())
+            .map(|(i, p)| match i < n {
+                true => *p,
+                false => Vec3::new(p.x, p.y, 0.5 + (p.z - 1.5)),
+            })
+            .collect();
+        for (x1, d, free) in [
+            (&crossing, 0.0, false),
+            (&crossing, 0.6, false),
+            (&above, 0.0, true),
+            (&above, 0.4, true),
+            (&above, 0.6, false),
+        ] {
+            let step = Step::new(&mesh, &x0, x1).expect("matching frames");
+            let config = PipelineConfig {
+                min_distance: d,
+                collect_pairs: true,
+                ..PipelineConfig::default()
+            };
+            let counted = report(&step, config.clone(), 1, LOOSE_CAP);
+            assert_eq!(counted.colliding() == 0, free, "d = {d}");
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a pool");
+                let mut pipeline = Pipeline::new(config.clone());
+                let got = pool.install(|| pipeline.is_collision_free(&step, None));
+                assert_eq!(
+                    got.expect("a valid step"),
+                    free,
+                    "d = {d}, {threads} threads"
+                );
+                let next = pool.install(|| pipeline.step(&step)).expect("a step");
+                assert_eq!(next.report.bvh, BvhMode::Refit);
+                assert_eq!(outcome(&next.report), outcome(&counted));
+            }
+            let e = Pipeline::new(config)
+                .is_collision_free(&step, Some(&AtomicBool::new(true)))
+                .expect_err("cancelled");
+            assert!(matches!(e, PipelineError::Cancelled), "{e}");
+        }
     }
 
     /// A collected pair's global IDs come back as the mesh's own indices.

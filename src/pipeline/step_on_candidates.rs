@@ -23,7 +23,7 @@ use super::clock::Clock;
 use super::config::PipelineConfig;
 use super::decide::{Pair, PairCtx};
 use super::report::{BvhCounts, BvhMode, KindCounts, StageTimes, StepReport};
-use super::step::{Pipeline, PipelineError, StepOutcome, fused_shares, stopped};
+use super::step::{Pipeline, PipelineError, Run, StepOutcome, fused_shares, stopped};
 use super::tasks::{TaskSink, collect, is_set};
 use crate::broad_phase::{CandidateSink, EePair, VfPair};
 use crate::mesh::{Step, TriMesh};
@@ -183,7 +183,7 @@ impl Pipeline {
             vertex_group.as_deref(),
             buffers,
             self.loose_cap,
-            false,
+            Run::Test,
         );
         let setup_ms = t.ms();
         let t = Clock::start();

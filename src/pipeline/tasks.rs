@@ -110,6 +110,9 @@ impl<P: Pair> KindSink<P> {
     /// their survivors. A pair that took the exact fallback (which can take
     /// long on extreme coordinates) is followed by a look at `cancel`: once
     /// set, the rest of the batch is left (the step answers `Cancelled`).
+    /// In a step that stops at its first colliding pair
+    /// ([`PairCtx::first_hit`]) the batch ends at the first it finds, or
+    /// once another task has found one.
     #[inline(always)]
     fn batch(
         &mut self,
@@ -156,7 +159,7 @@ impl<P: Pair> KindSink<P> {
         let survivors = std::mem::take(&mut self.survivors);
         let mut after_exact = false;
         for p in &survivors {
-            if after_exact && is_set(cancel) {
+            if (after_exact && is_set(cancel)) || ctx.hit() {
                 break;
             }
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
@@ -169,6 +172,10 @@ impl<P: Pair> KindSink<P> {
                         self.fallbacks += u64::from(after_exact);
                         self.colliding += 1;
                         self.colliding_same_component += u64::from(p.same_component(ctx));
+                        if ctx.first_hit {
+                            ctx.record_hit();
+                            break;
+                        }
                         self.keep_loose(ctx, *p, toi, cancel);
                         continue;
                     }
@@ -182,6 +189,10 @@ impl<P: Pair> KindSink<P> {
                 self.colliding += 1;
                 self.colliding_same_component += u64::from(p.same_component(ctx));
                 self.toi = Some(earliest(self.toi, toi));
+                if ctx.first_hit {
+                    ctx.record_hit();
+                    break;
+                }
                 if ctx.collect_pairs {
                     self.hits.push((*p, toi));
                     self.unreported += 1;
@@ -258,7 +269,8 @@ impl<P: Pair> KindSink<P> {
 /// exact test on the batch's survivors (module doc).
 pub(super) struct TaskSink<'c> {
     ctx: &'c PairCtx<'c>,
-    /// Set: the step is cancelled, candidates are dropped untested.
+    /// Set: the step is cancelled, candidates are dropped untested (as
+    /// they are once a step that stops at its first hit has one).
     cancel: Option<&'c AtomicBool>,
     vf: KindSink<VfPair>,
     ee: KindSink<EePair>,
@@ -291,7 +303,7 @@ impl CandidateSink for TaskSink<'_> {
     }
 
     fn stopped(&self) -> bool {
-        is_set(self.cancel) || self.ctx.overflowed()
+        is_set(self.cancel) || self.ctx.overflowed() || self.ctx.hit()
     }
 }
 
@@ -440,6 +452,7 @@ mod tests {
     use crate::mesh::{Step, TriMesh};
     use crate::pipeline::PipelineConfig;
     use crate::pipeline::decide::PairBuffers;
+    use crate::pipeline::step::Run;
 
     /// Six vertices falling through a triangle, every coordinate beyond the
     /// filter range (`2²⁵⁰`), so that each pair takes the exact fallback:
@@ -491,7 +504,7 @@ mod tests {
             None,
             PairBuffers::default(),
             LOOSE_CAP,
-            false,
+            Run::Test,
         );
         for (cancelled, tested) in [(true, 1), (false, 6)] {
             let mut sink = KindSink::<VfPair>::new();

@@ -784,6 +784,57 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// `is_collision_free`, which stops at the first colliding pair, says
+    /// "free" exactly when the exact oracle finds no pair among all pairs
+    /// of a mesh full of degeneracies, at contact and at a `d` where
+    /// features touch at exactly `d`, on 1 and 2 threads, with the default
+    /// filters and with none.
+    #[test]
+    fn is_collision_free_is_the_oracles_answer_on_degenerate_meshes(
+        (mesh, x0, x1) in integer_grid_mesh(),
+        m in prop::sample::select(&[0.0, 0.25, 1.0][..]),
+    ) {
+        let extent = x0.iter().chain(&x1).flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).fold(0.0, f64::max);
+        let d = extent * m;
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let free = oracle_collisions_within(&step, d).is_empty();
+        for filters in [FilterSet::SlpfDnf, FilterSet::None] {
+            for threads in [1, 2] {
+                let config = PipelineConfig { filters, min_distance: d, ..PipelineConfig::default() };
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let got = pool.install(|| Pipeline::new(config).is_collision_free(&step, None)).unwrap();
+                prop_assert_eq!(got, free, "d = {:e}, {:?}, {} threads", d, filters, threads);
+            }
+        }
+    }
+}
+
+/// On the real steps, which collide at contact and within `d`,
+/// `is_collision_free` says so on 1 and 2 threads.
+#[test]
+fn is_collision_free_on_the_real_steps() {
+    for scene in [funnel(), cloth_ball()] {
+        let step = Step::new(&scene.mesh, &scene.x_t0, &scene.x_t1).unwrap();
+        for d in [0.0, 1e-4] {
+            for threads in [1, 2] {
+                let config = PipelineConfig {
+                    min_distance: d,
+                    ..PipelineConfig::default()
+                };
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let got = pool.install(|| Pipeline::new(config).is_collision_free(&step, None));
+                assert!(!got.unwrap(), "d = {d}, {threads} threads");
+            }
+        }
+    }
+}
+
 /// What a step reports apart from its times and how many pairs the exact
 /// path decided.
 pub(super) fn same_report(r: &StepReport) -> impl PartialEq + std::fmt::Debug {
