@@ -1043,6 +1043,45 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
     }
 }
 
+/// `step --any` answers whether the step collides, as the full step's count
+/// says: funnel 227→228 collides at contact and within d, the step from 227
+/// to itself does not at contact; the JSON is stamped and names its frames;
+/// `--pairs` (nothing to list) is refused with it.
+#[test]
+fn step_any_answers_whether_the_step_collides() {
+    let frames = ccdlab::harness::data::require_root()
+        .unwrap()
+        .join("scalable-ccd/cloth-funnel/frames");
+    let (f0, f1) = (frames.join("227.ply"), frames.join("228.ply"));
+    let (f0, f1) = (f0.to_str().unwrap(), f1.to_str().unwrap());
+    let json = |args: &[&str]| -> Value {
+        let (out, _) = succeeds(args);
+        serde_json::from_str(&out).unwrap()
+    };
+    for (to, d, free) in [(f1, "0", false), (f1, "1e-4", false), (f0, "0", true)] {
+        let step = json(&["step", f0, to, "--min-distance", d, "--json"]);
+        let colliding = |k: &str| step[k]["colliding"].as_u64().unwrap();
+        assert_eq!(colliding("vf") + colliding("ee") == 0, free, "{to} at {d}");
+        let args = ["step", f0, to, "--min-distance", d, "--any", "--json"];
+        let any = json(&[&args[..], &["--threads", "1"]].concat());
+        assert_eq!(any["collision_free"].as_bool(), Some(free), "{to} at {d}");
+        assert_eq!(any["min_distance"], step["min_distance"]);
+        assert_eq!(any["vertices"], step["vertices"]);
+        assert_eq!(any["frames"][1].as_str(), Some(to));
+        assert_stamped(&any);
+        let repeated = json(&[&args[..], &["--repeat", "3", "--rebuild"]].concat());
+        assert_eq!(repeated["collision_free"].as_bool(), Some(free));
+        assert_eq!(repeated["runs_total_ms"].as_array().map(Vec::len), Some(3));
+        let (text, _) = succeeds(&args[..6]);
+        let said = match free {
+            true => "collision-free: no pair collides",
+            false => "not collision-free: a pair collides",
+        };
+        assert!(text.contains(said), "{text}");
+    }
+    fails_with(&["step", f0, f1, "--any", "--pairs", "x.csv"], "--pairs");
+}
+
 /// A `queries --json` report without what changes from run to run: the
 /// mean times and the stamp.
 fn without_times(mut report: Value) -> Value {

@@ -3,12 +3,13 @@
 use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Instant;
 
-use ccdlab::harness::memory::MeasuredStep;
+use ccdlab::harness::memory::{MeasuredStep, peak_rss_mb};
 use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{Step, read_step};
-use ccdlab::pipeline::{ContactPair, Pipeline, StepOutcome};
+use ccdlab::pipeline::{ContactPair, Pipeline, PipelineConfig, StepOutcome};
 
 use crate::pipeline_args::PipelineArgs;
 
@@ -22,8 +23,16 @@ pub struct Args {
     #[command(flatten)]
     pipeline: PipelineArgs,
     /// Write every colliding pair (global IDs, time of impact) to this CSV.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "any")]
     pairs: Option<PathBuf>,
+    /// Answer only whether any pair collides (or comes within
+    /// `--min-distance`), stopping at the first colliding pair found: no
+    /// counts and no time of impact (the IPC Toolkit's
+    /// `is_step_collision_free`). A step that collides ends early, one that
+    /// does not costs what a step costs. The JSON has `collision_free` and
+    /// the total time.
+    #[arg(long)]
+    any: bool,
     /// Print one JSON object on stdout, and nothing else (with `frames`, the
     /// two frames' paths as given, and a `stamp`: machine, threads, commit
     /// and date).
@@ -52,6 +61,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let pool = args.pipeline.thread_pool()?;
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
     let step = Step::new(&mesh, &x_t0, &x_t1)?;
+    if args.any {
+        return run_any(&args, config, &pool, &step);
+    }
     let mut pipeline = Pipeline::new(config.clone());
     let mut best: Option<StepOutcome> = None;
     let mut totals = Vec::with_capacity(args.repeat as usize);
@@ -95,6 +107,75 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
                 list.join(", ")
             );
         }
+    }
+    Ok(())
+}
+
+/// `--any`: whether the step is collision-free, the fastest of
+/// `--repeat` runs.
+fn run_any(
+    args: &Args,
+    config: PipelineConfig,
+    pool: &rayon::ThreadPool,
+    step: &Step<'_>,
+) -> Result<(), Box<dyn Error>> {
+    let mut pipeline = Pipeline::new(config);
+    let mut totals = Vec::with_capacity(args.repeat as usize);
+    let mut free = true;
+    for _ in 0..args.repeat {
+        if args.rebuild {
+            pipeline.rebuild_next();
+        }
+        let start = Instant::now();
+        free = pool.install(|| pipeline.is_collision_free(step, None))?;
+        totals.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let best = totals.iter().copied().fold(f64::INFINITY, f64::min);
+    let (mesh, d) = (step.mesh(), pipeline.config().min_distance);
+    if args.json {
+        let frames = [&args.frame0, &args.frame1].map(|f| f.to_string_lossy().into_owned());
+        let mut json = serde_json::json!({
+            "collision_free": free,
+            "vertices": mesh.num_vertices(),
+            "edges": mesh.num_edges(),
+            "faces": mesh.num_faces(),
+            "solver": pipeline.config().solver,
+            "threads": pool.current_num_threads(),
+            "time_ms": { "total": best },
+            "peak_rss_mb": peak_rss_mb(),
+            "frames": frames,
+        });
+        // As in a step's report: absent at contact.
+        if d > 0.0 {
+            json["min_distance"] = d.into();
+        }
+        if args.repeat > 1 {
+            json["runs"] = args.repeat.into();
+            json["runs_total_ms"] = totals.into();
+        }
+        json["stamp"] = serde_json::to_value(Stamp::new(pool.current_num_threads()))?;
+        println!("{}", serde_json::to_string_pretty(&json)?);
+        return Ok(());
+    }
+    println!(
+        "{} -> {}: {} V, {} E, {} F; {} threads",
+        args.frame0.display(),
+        args.frame1.display(),
+        mesh.num_vertices(),
+        mesh.num_edges(),
+        mesh.num_faces(),
+        pool.current_num_threads()
+    );
+    if d > 0.0 {
+        println!("{}", crate::counts_table::min_distance_line(d));
+    }
+    match free {
+        true => println!("collision-free: no pair collides in this step"),
+        false => println!("not collision-free: a pair collides (the search stopped at the first)"),
+    }
+    match args.repeat {
+        1 => println!("time ms: total {best:.2}"),
+        n => println!("time ms: total {best:.2} (fastest of {n} runs)"),
     }
     Ok(())
 }
