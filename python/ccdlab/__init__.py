@@ -11,6 +11,9 @@ The Rust library ccdlab, from Python:
   pipeline (26-DOP BVH, SLPF and DNF filters, exact tests), as ``ccdlab step``.
 - ``Pipeline(F, ...)``: a sequence of steps that refits its BVH, as
   ``ccdlab replay``.
+- ``is_step_collision_free(V0, V1, F, ...)`` / ``Pipeline.is_collision_free``:
+  whether a step is free of collisions, stopping at the first colliding pair,
+  as ``ccdlab step --any``.
 - ``candidates(V0, V1, F, ...)``: the pairs of a step that reach the exact test
   (those the BVH finds and the filters pass), with their points: to give
   another narrow phase or filter a real step's pairs.
@@ -45,6 +48,7 @@ from ._native import (
     edges,
     has_intersections,
     intersections,
+    is_step_collision_free,
     load_queries,
     proximity,
     queries,
@@ -67,6 +71,7 @@ __all__ = [
     "edges",
     "has_intersections",
     "intersections",
+    "is_step_collision_free",
     "load_queries",
     "proximity",
     "queries",

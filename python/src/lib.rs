@@ -197,6 +197,23 @@ fn run_step(
         .map_err(|e| value_error(e.to_string()))
 }
 
+/// [`run_step`] asking only whether the step is collision-free
+/// ([`Pipeline::is_collision_free`]).
+fn run_collision_free(
+    py: Python<'_>,
+    pool: &rayon::ThreadPool,
+    pipeline: &mut Pipeline,
+    mesh: &TriMesh,
+    x_t0: &[Vec3],
+    x_t1: &[Vec3],
+) -> PyResult<bool> {
+    let step = Step::new(mesh, x_t0, x_t1).map_err(|e| value_error(e.to_string()))?;
+    run_interruptible(py, pool, |cancel| {
+        pipeline.is_collision_free(&step, Some(cancel))
+    })?
+    .map_err(|e| value_error(e.to_string()))
+}
+
 /// Exact continuous collision detection (CCD) of deforming triangle meshes:
 /// the native module of the ``ccdlab`` package.
 #[pymodule]
@@ -212,7 +229,7 @@ mod _native {
     #[pymodule_export]
     use super::filter_queries::{edge_edge_filter_batch, vertex_face_filter_batch};
     #[pymodule_export]
-    use super::pipeline::{PyPipeline, step};
+    use super::pipeline::{PyPipeline, is_step_collision_free, step};
     #[pymodule_export]
     use super::static_queries::{has_intersections, intersections, proximity};
     #[pymodule_export]

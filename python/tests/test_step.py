@@ -323,6 +323,32 @@ def test_the_time_of_impact_as_a_line_search_step(funnel):
     assert still.toi == 0.0 and len(still.vf_pairs) + len(still.ee_pairs) > 0
 
 
+def test_is_step_collision_free_answers_what_a_step_counts(funnel):
+    # The line search above asks a yes or no: the full step collides (at
+    # contact and within d), the shortened one is free; on any thread count,
+    # one-shot and from a pipeline, which keeps its tree for the next step.
+    V0, V1, F = funnel
+    d = 1e-6 * 0.019109353562922374
+    full = ccdlab.step(V0, V1, F, min_distance=d)
+    safe = V0 + 0.8 * full.toi * (V1 - V0)
+    for V, dist, free in ((V1, 0.0, False), (V1, d, False), (safe, d, True), (safe, 0.0, True)):
+        counted = ccdlab.step(V0, V, F, min_distance=dist).report
+        assert (counted["vf"]["colliding"] + counted["ee"]["colliding"] == 0) is free
+        for threads in (1, 2):
+            got = ccdlab.is_step_collision_free(V0, V, F, min_distance=dist, threads=threads)
+            assert got is free, (dist, threads)
+    pipe = ccdlab.Pipeline(F, min_distance=d)
+    assert pipe.is_collision_free(V0, V1) is False
+    assert pipe.is_collision_free(V0, safe) is True
+    assert pipe.step(V0, safe).report["bvh"] == "refit"
+    with pytest.raises(ValueError, match="min_distance"):
+        ccdlab.is_step_collision_free(V0, V1, F, min_distance=-1.0)
+    with pytest.raises(ValueError, match="the same vertices"):
+        ccdlab.is_step_collision_free(V0[:-1], V1, F)
+    with pytest.raises(ValueError):
+        pipe.is_collision_free(V0[:-1], V1[:-1])
+
+
 def _components(n, F):
     """Each vertex's connected component (a union-find over the faces)."""
     parent = list(range(n))
