@@ -568,7 +568,9 @@ fn queries_refuse_a_set_without_ground_truth() {
 
 /// `queries` names the queries whose ground truth the exact solver
 /// disagrees with (a wrong hand-made truth): all of them, from 0, in the
-/// file's order; a set without disagreement lists none.
+/// file's order, and exits with status 1 after its report (with the cubic
+/// solver, which is not certified, 0); a set without disagreement lists
+/// none.
 #[test]
 fn queries_name_the_queries_that_disagree_with_the_ground_truth() {
     let d = Scratch::new("cli-queries-disagree");
@@ -589,13 +591,32 @@ fn queries_name_the_queries_that_disagree_with_the_ground_truth() {
         rows.extend(triangle.map(|t| format!("{t},{truth}\n")));
     }
     let csv = d.file("vertex-face/q.csv", rows.concat());
-    let report = queries_json(&[], &csv);
+    // The exact solver is certified: its disagreements make the exit status
+    // 1, after the whole report; the cubic solver's are only reported.
+    let path = csv.to_str().unwrap();
+    let out = ccdlab(&["queries", "--json", "--min-time-ms", "0", path]);
+    let (stdout, err) = text(&out);
+    assert!(!out.status.success() && !err.contains("panicked"), "{err}");
+    assert!(
+        err.contains(
+            "disagrees with the ground truth on 2 queries (1 false positives, 1 false negatives)"
+        ),
+        "{err}"
+    );
+    let report: Value = serde_json::from_str(&stdout).unwrap();
     let set = &report["sets"][0];
     assert_eq!(
         (&set["false_positives"], &set["false_negatives"]),
         (&Value::from(1), &Value::from(1))
     );
     assert_eq!(set["disagreements"], serde_json::json!([1, 2]));
+    let (text_out, _) = text(&ccdlab(&["queries", "--min-time-ms", "0", path]));
+    assert!(
+        text_out.contains("the exact solver is certified"),
+        "{text_out}"
+    );
+    let cubic = queries_json(&["--solver", "cubic"], &csv);
+    assert_eq!(cubic["sets"][0]["queries"], Value::from(4));
     // The right half alone: nothing to name.
     let right = [&rows[..8], &rows[24..]].concat().concat();
     let csv = d.file("vertex-face/q.csv", right);
@@ -1207,9 +1228,9 @@ fn queries_at_a_min_distance_keep_every_contact() {
 
 /// A ground-truth contact that the verdict at `D` misses is an error: here
 /// the truth is wrong (a vertex far from a still triangle marked as
-/// colliding), which `queries` reports at `D = 0` as a false negative and at
-/// `D > 0` as a contact miss with exit status 1, the report printed all the
-/// same. Bad distances and options are refused, naming the option.
+/// colliding), which `queries` reports at `D = 0` as a false negative (the
+/// exact solver's: exit status 1) and at `D > 0` also as a contact miss,
+/// named in the error, the report printed all the same. Bad distances and options are refused, naming the option.
 #[test]
 fn queries_min_distance_fails_on_a_missed_contact_and_bad_options() {
     let d = Scratch::new("cli-queries-within");
@@ -1226,7 +1247,25 @@ fn queries_min_distance_fails_on_a_missed_contact_and_bad_options() {
         rows.extend(triangle.map(|t| format!("{t},{truth}\n")));
     }
     let csv = d.file("vertex-face/q.csv", rows.concat());
-    let contact = queries_json(&[], &csv);
+    let path = csv.to_str().unwrap();
+    // Every run fails on the wrong truth at contact; at d, a contact lost is
+    // named besides.
+    let failed = |options: &[&str]| -> (Value, String) {
+        let mut args = vec!["queries", "--json", "--min-time-ms", "0"];
+        args.extend_from_slice(options);
+        args.push(path);
+        let out = ccdlab(&args);
+        let (stdout, err) = text(&out);
+        assert!(!out.status.success(), "{options:?}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(
+            err.contains("disagrees with the ground truth on 1 queries"),
+            "{err}"
+        );
+        (serde_json::from_str(&stdout).unwrap(), err)
+    };
+    let (contact, err) = failed(&[]);
+    assert!(!err.contains("--min-distance"), "{err}");
     assert_eq!(
         (
             contact["total"]["positives"].as_u64(),
@@ -1234,22 +1273,16 @@ fn queries_min_distance_fails_on_a_missed_contact_and_bad_options() {
         ),
         (Some(2), Some(1))
     );
-    let path = csv.to_str().unwrap();
     for options in [
         &["--min-distance", "0.5"][..],
         &["--min-distance", "0.5", "--oracle"],
     ] {
-        let mut args = vec!["queries", "--json", "--min-time-ms", "0"];
-        args.extend_from_slice(options);
-        args.push(path);
-        let out = ccdlab(&args);
-        let (stdout, err) = text(&out);
-        assert!(!out.status.success(), "{options:?}");
+        let (report, err) = failed(options);
         assert!(
-            !err.contains("panicked") && err.contains("--min-distance"),
+            err.contains("--min-distance 5e-1: 1 ground-truth contacts negative at d"),
             "{err}"
         );
-        let w: Value = serde_json::from_str::<Value>(&stdout).unwrap()["total"]["within"].clone();
+        let w = report["total"]["within"].clone();
         assert_eq!(
             (w["positives"].as_u64(), w["contact_misses"].as_u64()),
             (Some(1), Some(1)),
@@ -1260,8 +1293,9 @@ fn queries_min_distance_fails_on_a_missed_contact_and_bad_options() {
             assert_eq!(w["oracle_disagreements"].as_u64(), Some(0));
         }
     }
-    // At a distance above the gap of 1 both are positive: no miss.
-    let far = queries_json(&["--min-distance", "1"], &csv);
+    // At a distance above the gap of 1 both are positive: no miss at d.
+    let (far, err) = failed(&["--min-distance", "1"]);
+    assert!(!err.contains("--min-distance"), "{err}");
     assert_eq!(far["total"]["within"]["positives"].as_u64(), Some(2));
     assert_eq!(far["total"]["within"]["contact_misses"].as_u64(), Some(0));
     for bad in ["-1", "nan", "inf", "-inf", "x", ""] {
