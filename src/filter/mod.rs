@@ -5,6 +5,7 @@
 //! in `[0, 1]`, also under floating-point rounding. Filters may pass pairs that
 //! do not collide; they never drop one that does.
 
+mod apart_until;
 mod chain;
 mod codim_points;
 mod cubic;
@@ -16,6 +17,7 @@ mod slpf_table;
 mod verdict;
 mod window;
 
+pub use apart_until::apart_until;
 pub use chain::{CulledBy, FilterSet, UnknownFilterSet};
 pub use codim_points::{point_point_apart, point_segment_apart};
 pub use dnf::{dnf_edge_edge, dnf_vertex_face};

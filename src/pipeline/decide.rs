@@ -125,6 +125,12 @@ pub(super) struct PairCtx<'a> {
     /// sets `hit`, and every task then drops its candidates untested.
     pub(super) first_hit: bool,
     hit: AtomicBool,
+    /// The step looks only for its earliest time of impact
+    /// ([`super::Pipeline::earliest_toi`]) with an exact solver: a pair
+    /// whose features stay apart until past the smallest upper end found so
+    /// far (`least_upper`, shared by the tasks) is skipped.
+    pub(super) earliest_only: bool,
+    least_upper: AtomicU64,
     /// How many of those pairs a traversal task keeps ([`super::tasks::LOOSE_CAP`]).
     pub(super) loose_cap: usize,
     /// Pairs kept so far by all tasks (collected or listed), their limit
@@ -138,7 +144,8 @@ impl<'a> PairCtx<'a> {
     /// The `filters` (with the rest of `cfg`) on `step`, their arrays
     /// written over `buffers`; `vertex_group` and `loose_cap` as
     /// [`PairCtx::vertex_group`] and [`PairCtx::loose_cap`]; `run` sets
-    /// [`PairCtx::list_only`] and [`PairCtx::first_hit`].
+    /// [`PairCtx::list_only`], [`PairCtx::first_hit`] and
+    /// [`PairCtx::earliest_only`].
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         cfg: &PipelineConfig,
@@ -183,6 +190,8 @@ impl<'a> PairCtx<'a> {
             list_only: run == Run::List,
             first_hit: run == Run::FirstHit,
             hit: AtomicBool::new(false),
+            earliest_only: run == Run::Earliest && cfg.solver.is_exact(),
+            least_upper: AtomicU64::new(f64::INFINITY.to_bits()),
             kept: AtomicU64::new(0),
             max_pairs: cfg.max_pairs,
             overflowed: AtomicBool::new(false),
@@ -223,6 +232,23 @@ impl<'a> PairCtx<'a> {
     #[inline]
     pub(super) fn hit(&self) -> bool {
         self.hit.load(Ordering::Relaxed)
+    }
+
+    /// Makes `upper`, the upper end of a colliding pair's bracket, the
+    /// smallest known to every task if it is ([`PairCtx::earliest_only`]).
+    /// The bits of doubles `≥ 0` order as the doubles do.
+    #[inline]
+    pub(super) fn publish_upper(&self, upper: f64) {
+        let upper = if upper > 0.0 { upper } else { 0.0 };
+        self.least_upper
+            .fetch_min(upper.to_bits(), Ordering::Relaxed);
+    }
+
+    /// The smallest upper end of a colliding pair's bracket that a task has
+    /// published (`∞` before any).
+    #[inline]
+    pub(super) fn least_upper(&self) -> f64 {
+        f64::from_bits(self.least_upper.load(Ordering::Relaxed))
     }
 
     /// Whether more pairs were to be kept than the limit allows.

@@ -181,6 +181,11 @@ pub(super) enum Run {
     /// the codimensional points are left out; the counts are then partial,
     /// and say only that one collides.
     FirstHit,
+    /// Tests them for the earliest time of impact alone
+    /// ([`Pipeline::earliest_toi`]): with an exact solver, a pair whose
+    /// features stay apart until past the smallest upper end found so far
+    /// is skipped; the counts are then partial.
+    Earliest,
 }
 
 /// A pipeline that keeps its BVH between the steps of a sequence.
@@ -326,6 +331,44 @@ impl Pipeline {
         Ok(outcome.report.colliding() == 0)
     }
 
+    /// The earliest time of impact of `step` alone: the bracket
+    /// `[toi, toi_upper]` of [`Pipeline::step`]'s report
+    /// ([`StepReport::toi`], [`StepReport::toi_upper`]) or one within it,
+    /// as exactly (with an exact solver the true time is in it, its lower
+    /// end never late), and the same for any number of threads. `None`
+    /// without contact (or, at [`PipelineConfig::min_distance`] `d > 0`,
+    /// no pair within `d`). The IPC Toolkit's
+    /// `compute_collision_free_stepsize` asks this.
+    ///
+    /// Faster than a step where a time is found early: once a pair's bracket
+    /// ends at `U`, a pair whose features' boxes swept over
+    /// `[0, U + 2⁻²⁹]` stay more than `d` apart is skipped before its
+    /// filters and exact test ([`crate::filter::apart_until`]); such a
+    /// pair's bracket would lie wholly after `U` (docs/design.md §10, *The
+    /// earliest time alone*). A contact bracket wider than `2⁻³⁰` that may
+    /// hold the earliest time is narrowed by the exact oracle, so the
+    /// bracket may be narrower than the step's. With the cubic solver
+    /// (an estimate) no pair is skipped and the answer is the step's.
+    /// [`PipelineConfig::collect_pairs`] is ignored. Gives up with
+    /// [`PipelineError::Cancelled`] once `cancel` is set.
+    ///
+    /// The BVH is built or refitted as for [`Pipeline::step`], and kept.
+    ///
+    /// # Errors
+    ///
+    /// As [`Pipeline::is_collision_free`].
+    pub fn earliest_toi(
+        &mut self,
+        step: &Step<'_>,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Option<Toi>, PipelineError> {
+        let (outcome, _) = self.run(step, cancel, Run::Earliest)?;
+        let r = &outcome.report;
+        Ok(r.toi
+            .zip(r.toi_upper)
+            .map(|(lower, upper)| Toi { lower, upper }))
+    }
+
     /// The step, its pairs tested, listed or tested at rest ([`Run`]); the
     /// pairs the filters pass are listed only for [`Run::List`].
     pub(super) fn run(
@@ -357,7 +400,7 @@ impl Pipeline {
                 };
                 &own_config
             }
-            Run::FirstHit => {
+            Run::FirstHit | Run::Earliest => {
                 own_config = PipelineConfig {
                     collect_pairs: false,
                     ..self.config.clone()
@@ -856,6 +899,55 @@ mod tests {
             }
             let e = Pipeline::new(config)
                 .is_collision_free(&step, Some(&AtomicBool::new(true)))
+                .expect_err("cancelled");
+            assert!(matches!(e, PipelineError::Cancelled), "{e}");
+        }
+    }
+
+    /// `earliest_toi` gives the step's bracket (or one inside it) on 1 and
+    /// 2 threads, at contact and within `d`; `None` where the step has no
+    /// contact; a set `cancel` is answered `Cancelled`.
+    #[test]
+    fn earliest_toi_is_the_steps_bracket() {
+        let (mesh, x0, crossing) = crossing_sheets(6);
+        let n = x0.len() / 2;
+        let above: Vec<Vec3> = (x0.iter().enumerate())
+            .map(|(i, p)| match i < n {
+                true => *p,
+                false => Vec3::new(p.x, p.y, p.z - 1.0),
+            })
+            .collect();
+        for (x1, d) in [
+            (&crossing, 0.0),
+            (&crossing, 0.6),
+            (&above, 0.0),
+            (&above, 0.6),
+        ] {
+            let step = Step::new(&mesh, &x0, x1).expect("matching frames");
+            let config = PipelineConfig {
+                min_distance: d,
+                ..PipelineConfig::default()
+            };
+            let r = report(&step, config.clone(), 1, LOOSE_CAP);
+            let want = r.toi.zip(r.toi_upper);
+            assert_eq!(want.is_some(), d > 0.0 || x1 == &crossing, "d = {d}");
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a pool");
+                let mut pipeline = Pipeline::new(config.clone());
+                let got = pool.install(|| pipeline.earliest_toi(&step, None));
+                let got = got.expect("a valid step").map(|t| (t.lower, t.upper));
+                match (got, want) {
+                    (Some((lo, hi)), Some((l, u))) => {
+                        assert!(l <= lo && lo <= hi && hi <= u, "d = {d}: {got:?} {want:?}")
+                    }
+                    _ => assert_eq!(got, want, "d = {d}"),
+                }
+            }
+            let e = Pipeline::new(config)
+                .earliest_toi(&step, Some(&AtomicBool::new(true)))
                 .expect_err("cancelled");
             assert!(matches!(e, PipelineError::Cancelled), "{e}");
         }

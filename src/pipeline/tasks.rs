@@ -17,10 +17,11 @@ use super::clock::busy_ms;
 use super::decide::{KEEP_BATCH, Pair, PairCtx, earliest, solve, solve_verdict};
 use super::report::{ContactPair, KindCounts};
 use crate::broad_phase::{CandidateSink, EePair, VfPair};
-use crate::filter::CulledBy;
+use crate::filter::{CulledBy, apart_until};
 use crate::math::Vec3;
 use crate::mesh::TriMesh;
-use crate::narrow_phase::{LOOSE_MARGIN, SolverTier, Toi, WithinVerdict};
+use crate::narrow_phase::{LOOSE_MARGIN, SolverTier, Toi, WithinVerdict, oracle};
+use crate::pair_kernel::QueryKind;
 
 /// Pairs removed by each filter, in one task.
 #[derive(Debug, Default, Clone, Copy)]
@@ -80,6 +81,9 @@ struct KindSink<P> {
     listed: Vec<P>,
     /// Pairs kept (`hits`, `listed`) not yet added to the step's total.
     unreported: u64,
+    /// A batch's candidates that may hold the step's earliest time, in a
+    /// step that looks for that alone ([`PairCtx::earliest_only`]).
+    near: Vec<P>,
 }
 
 /// How many loose brackets' pairs one traversal task keeps before it
@@ -103,6 +107,7 @@ impl<P: Pair> KindSink<P> {
             loose_upper: f64::INFINITY,
             listed: Vec::new(),
             unreported: 0,
+            near: Vec::new(),
         }
     }
 
@@ -115,6 +120,32 @@ impl<P: Pair> KindSink<P> {
     /// once another task has found one.
     #[inline(always)]
     fn batch(
+        &mut self,
+        ctx: &PairCtx<'_>,
+        pairs: &[P],
+        busy: &mut Busy,
+        cancel: Option<&AtomicBool>,
+    ) {
+        if ctx.earliest_only {
+            let until = self.earliest_until(ctx);
+            if until < 1.0 {
+                let t = busy_ms();
+                let mut near = std::mem::take(&mut self.near);
+                near.clear();
+                near.extend(pairs.iter().filter(|p| !apart_until_bound(ctx, *p, until)));
+                busy.filter += busy_ms() - t;
+                self.test(ctx, &near, busy, cancel);
+                self.near = near;
+                return;
+            }
+        }
+        self.test(ctx, pairs, busy, cancel);
+    }
+
+    /// [`KindSink::batch`] on the pairs left after the step's earliest time
+    /// skipped those that cannot hold it.
+    #[inline(always)]
+    fn test(
         &mut self,
         ctx: &PairCtx<'_>,
         pairs: &[P],
@@ -162,6 +193,9 @@ impl<P: Pair> KindSink<P> {
             if (after_exact && is_set(cancel)) || ctx.hit() {
                 break;
             }
+            if ctx.earliest_only && apart_until_bound(ctx, p, self.earliest_until(ctx)) {
+                continue;
+            }
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
             let (toi, tier) = if ctx.loose {
                 let (verdict, tier) = solve_verdict(P::KIND, ctx.range, ctx.min_distance, &q);
@@ -176,6 +210,9 @@ impl<P: Pair> KindSink<P> {
                             ctx.record_hit();
                             break;
                         }
+                        if ctx.earliest_only {
+                            ctx.publish_upper(toi.upper);
+                        }
                         self.keep_loose(ctx, *p, toi, cancel);
                         continue;
                     }
@@ -185,9 +222,18 @@ impl<P: Pair> KindSink<P> {
             };
             after_exact = tier == SolverTier::Exact;
             self.fallbacks += u64::from(after_exact);
-            if let Some(toi) = toi {
+            if let Some(mut toi) = toi {
                 self.colliding += 1;
                 self.colliding_same_component += u64::from(p.same_component(ctx));
+                if ctx.earliest_only {
+                    if toi.upper - toi.lower > MAX_TIGHT_WIDTH
+                        && toi.lower <= self.earliest_until(ctx)
+                    {
+                        toi = narrowed(P::KIND, &q, toi);
+                        self.fallbacks += 1;
+                    }
+                    ctx.publish_upper(toi.upper);
+                }
                 self.toi = Some(earliest(self.toi, toi));
                 if ctx.first_hit {
                     ctx.record_hit();
@@ -252,6 +298,23 @@ impl<P: Pair> KindSink<P> {
         }
     }
 
+    /// The end of the span `[0, t]` in which a pair must come within `d` to
+    /// hold the step's earliest time, as far as this sink and the tasks'
+    /// shared least upper end know: `U + `[`LOOSE_MARGIN`], `U` the smallest
+    /// upper end of a bracket found (`∞` before any; `−∞` once `U = 0`, the
+    /// step's earliest time then being exactly `0`).
+    #[inline]
+    fn earliest_until(&self, ctx: &PairCtx<'_>) -> f64 {
+        let upper = (self.toi.map_or(f64::INFINITY, |t| t.upper))
+            .min(self.loose_upper)
+            .min(ctx.least_upper());
+        if upper == 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            upper + LOOSE_MARGIN
+        }
+    }
+
     /// The largest loose lower end that may still hold the step's earliest
     /// time, as far as this sink knows (`-∞` once its earliest time is
     /// exactly `0`).
@@ -303,8 +366,39 @@ impl CandidateSink for TaskSink<'_> {
     }
 
     fn stopped(&self) -> bool {
-        is_set(self.cancel) || self.ctx.overflowed() || self.ctx.hit()
+        is_set(self.cancel)
+            || self.ctx.overflowed()
+            || self.ctx.hit()
+            || (self.ctx.earliest_only && self.ctx.least_upper() == 0.0)
     }
+}
+
+/// Whether the pair `p` cannot come within the step's minimum separation
+/// (contact at `d = 0`) in `[0, until]` (`until < 0`: none can matter),
+/// `until < 1`.
+#[inline(always)]
+fn apart_until_bound<P: Pair>(ctx: &PairCtx<'_>, p: &P, until: f64) -> bool {
+    until < 0.0 || apart_until(P::KIND, &p.points(ctx), until.max(0.0), ctx.min_distance)
+}
+
+/// A bracket wider than this is narrowed by the exact oracle in a step that
+/// looks for its earliest time alone: with every bracket at most this wide,
+/// a pair that stays apart until `U + `[`LOOSE_MARGIN`] has a bracket
+/// wholly after `U` (docs/design.md §10, *The earliest time alone*). The
+/// minimum-separation solver's tight brackets are never wider.
+const MAX_TIGHT_WIDTH: f64 = LOOSE_MARGIN / 2.0;
+
+/// The exact oracle's bracket of a pair in contact whose solver bracket
+/// `toi` is wider than [`MAX_TIGHT_WIDTH`] (at most
+/// [`crate::narrow_phase::EXACT_TOI_WIDTH`] wide).
+#[cold]
+fn narrowed(kind: QueryKind, q: &[Vec3; 8], toi: Toi) -> Toi {
+    let [a, b, c, d, e, f, g, h] = q;
+    let t = match kind {
+        QueryKind::VertexFace => oracle::vertex_face(a, b, c, d, e, f, g, h),
+        QueryKind::EdgeEdge => oracle::edge_edge(a, b, c, d, e, f, g, h),
+    };
+    t.map_or(toi, Toi::of_exact)
 }
 
 /// Whether the step is cancelled.

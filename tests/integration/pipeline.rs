@@ -812,6 +812,80 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// `earliest_toi`, which skips the pairs that stay apart past the
+    /// earliest time found so far, gives a bracket inside the full step's
+    /// that meets the exact oracle's earliest time, the same on 1 and 2
+    /// threads, and `None` exactly when the oracle finds no pair, on meshes
+    /// full of degeneracies at contact and at a `d` where features touch at
+    /// exactly `d`.
+    #[test]
+    fn earliest_toi_meets_the_oracles_earliest_time_on_degenerate_meshes(
+        (mesh, x0, x1) in integer_grid_mesh(),
+        m in prop::sample::select(&[0.0, 0.25, 1.0][..]),
+    ) {
+        let extent = x0.iter().chain(&x1).flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).fold(0.0, f64::max);
+        let d = extent * m;
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let truth = oracle_collisions_within(&step, d);
+        let lo = truth.values().map(|b| b[0]).fold(f64::INFINITY, f64::min);
+        let hi = truth.values().map(|b| b[1]).fold(f64::INFINITY, f64::min);
+        let config = PipelineConfig { min_distance: d, ..PipelineConfig::default() };
+        let full = Pipeline::new(config.clone()).step(&step).unwrap().report;
+        let mut answers = Vec::new();
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            answers.push(pool.install(|| Pipeline::new(config.clone()).earliest_toi(&step, None)).unwrap());
+        }
+        prop_assert_eq!(answers[0], answers[1]);
+        match answers[0] {
+            None => prop_assert!(truth.is_empty() && full.toi.is_none()),
+            Some(t) => {
+                prop_assert!(t.lower <= hi && lo <= t.upper, "{:?} against the oracle's [{}, {}]", t, lo, hi);
+                let (l, u) = (full.toi.unwrap(), full.toi_upper.unwrap());
+                prop_assert!(l <= t.lower && t.upper <= u, "{:?} outside the step's [{}, {}]", t, l, u);
+            }
+        }
+    }
+}
+
+/// On the real steps `earliest_toi` gives the full step's bracket, on 1
+/// and 2 threads, at contact and within `d` (where the earliest time is
+/// positive, and where it is 0).
+#[test]
+fn earliest_toi_on_the_real_steps_is_the_steps_bracket() {
+    for (scene, mean_edge) in [
+        (funnel(), 0.019109353562922374),
+        (cloth_ball(), 0.21639446265508272),
+    ] {
+        let step = Step::new(&scene.mesh, &scene.x_t0, &scene.x_t1).unwrap();
+        for m in [0.0, 1e-6, 1e-4] {
+            let config = PipelineConfig {
+                min_distance: m * mean_edge,
+                ..PipelineConfig::default()
+            };
+            let full = Pipeline::new(config.clone()).step(&step).unwrap().report;
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let got = pool
+                    .install(|| Pipeline::new(config.clone()).earliest_toi(&step, None))
+                    .unwrap();
+                let got = got.map(|t| (t.lower, t.upper));
+                assert_eq!(
+                    got,
+                    full.toi.zip(full.toi_upper),
+                    "d = {m} L, {threads} threads"
+                );
+            }
+        }
+    }
+}
+
 /// On the real steps, which collide at contact and within `d`,
 /// `is_collision_free` says so on 1 and 2 threads.
 #[test]
