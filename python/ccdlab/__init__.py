@@ -14,6 +14,9 @@ The Rust library ccdlab, from Python:
 - ``is_step_collision_free(V0, V1, F, ...)`` / ``Pipeline.is_collision_free``:
   whether a step is free of collisions, stopping at the first colliding pair,
   as ``ccdlab step --any``.
+- ``earliest_toi(V0, V1, F, ...)`` / ``Pipeline.earliest_toi``: a step's
+  earliest time of impact alone, skipping the pairs that cannot hold it, as
+  ``ccdlab step --toi-only``.
 - ``candidates(V0, V1, F, ...)``: the pairs of a step that reach the exact test
   (those the BVH finds and the filters pass), with their points: to give
   another narrow phase or filter a real step's pairs.
@@ -45,6 +48,7 @@ from ._native import (
     edge_edge_ccd,
     edge_edge_ccd_batch,
     edge_edge_filter_batch,
+    earliest_toi,
     edges,
     has_intersections,
     intersections,
@@ -68,6 +72,7 @@ __all__ = [
     "edge_edge_ccd",
     "edge_edge_ccd_batch",
     "edge_edge_filter_batch",
+    "earliest_toi",
     "edges",
     "has_intersections",
     "intersections",

@@ -525,6 +525,49 @@ def is_step_collision_free(
         As ``ccdlab.step``.
     """
 
+def earliest_toi(
+    V0: npt.ArrayLike,
+    V1: npt.ArrayLike,
+    F: npt.ArrayLike,
+    *,
+    edges: Optional[npt.ArrayLike] = None,
+    k: Union[int, str] = 26,
+    filters: str = "slpf+dnf",
+    window: bool = True,
+    time_aligned: Union[str, bool] = "auto",
+    solver: str = "exact",
+    threads: Optional[int] = None,
+    min_distance: float = 0.0,
+    bodies: Optional[npt.ArrayLike] = None,
+    self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
+) -> Optional[Toi]:
+    """The earliest time of impact alone of the step of a deforming mesh from
+    ``V0`` to ``V1`` (what the IPC Toolkit's
+    ``compute_collision_free_stepsize`` looks for): ``ccdlab.step(...).toi``
+    and ``toi_upper`` as a bracket, or one inside it, exactly (the true time
+    is in it, its lower end never late), the same for any thread count.
+    Once a bracket ending at ``U`` is found, the pairs whose features stay
+    apart until just past ``U`` are skipped: faster than ``ccdlab.step``
+    where a time is found early (a step that starts within
+    ``min_distance``, above all). No counts and no pairs.
+
+    Parameters
+    ----------
+    V0, V1, F, edges, k, filters, window, time_aligned, solver, threads, min_distance, bodies, self_collision
+        As for ``ccdlab.step`` (the same defaults).
+
+    Returns
+    -------
+    Toi or None
+        ``Toi(lower, upper)``; None without contact (no pair within
+        ``min_distance``).
+
+    Raises
+    ------
+    ValueError
+        As ``ccdlab.step``.
+    """
+
 class Pipeline:
     """A pipeline over the steps of one mesh's frame sequence.
 
@@ -615,6 +658,29 @@ class Pipeline:
         -------
         bool
             True when no pair collides.
+
+        Raises
+        ------
+        ValueError
+            As ``step``.
+        RuntimeError
+            As ``step``.
+        """
+    def earliest_toi(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> Optional[Toi]:
+        """The earliest time of impact alone of the step from ``V0`` to ``V1``:
+        as ``ccdlab.earliest_toi`` with this pipeline's mesh and
+        configuration. The BVH is built or refitted as for ``step`` and kept
+        for the next step.
+
+        Parameters
+        ----------
+        V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+            Vertex positions, as for ``step``.
+
+        Returns
+        -------
+        Toi or None
+            As ``ccdlab.earliest_toi``.
 
         Raises
         ------

@@ -197,21 +197,20 @@ fn run_step(
         .map_err(|e| value_error(e.to_string()))
 }
 
-/// [`run_step`] asking only whether the step is collision-free
-/// ([`Pipeline::is_collision_free`]).
-fn run_collision_free(
+/// The step from `x_t0` to `x_t1` asked one thing by `ask` (whether it is
+/// collision-free, its earliest time alone) on `pool`, as [`run_step`]
+/// runs a step: the interpreter lock released, Ctrl-C cancelling it.
+fn run_asking<T: Send>(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
-    pipeline: &mut Pipeline,
     mesh: &TriMesh,
     x_t0: &[Vec3],
     x_t1: &[Vec3],
-) -> PyResult<bool> {
+    ask: impl FnOnce(&Step<'_>, &AtomicBool) -> Result<T, PipelineError> + Send,
+) -> PyResult<T> {
     let step = Step::new(mesh, x_t0, x_t1).map_err(|e| value_error(e.to_string()))?;
-    run_interruptible(py, pool, |cancel| {
-        pipeline.is_collision_free(&step, Some(cancel))
-    })?
-    .map_err(|e| value_error(e.to_string()))
+    run_interruptible(py, pool, |cancel| ask(&step, cancel))?
+        .map_err(|e| value_error(e.to_string()))
 }
 
 /// Exact continuous collision detection (CCD) of deforming triangle meshes:
@@ -229,7 +228,7 @@ mod _native {
     #[pymodule_export]
     use super::filter_queries::{edge_edge_filter_batch, vertex_face_filter_batch};
     #[pymodule_export]
-    use super::pipeline::{PyPipeline, is_step_collision_free, step};
+    use super::pipeline::{PyPipeline, earliest_toi, is_step_collision_free, step};
     #[pymodule_export]
     use super::static_queries::{has_intersections, intersections, proximity};
     #[pymodule_export]

@@ -201,7 +201,79 @@ pub(crate) fn is_step_collision_free(
     let (x_t0, x_t1, mesh, pool) =
         step_inputs(py, V0, V1, F, edges, bodies, self_collision, &mut options)?;
     let mut pipeline = Pipeline::new(options.config);
-    run_collision_free(py, &pool, &mut pipeline, &mesh, &x_t0, &x_t1)
+    run_asking(py, &pool, &mesh, &x_t0, &x_t1, |step, cancel| {
+        pipeline.is_collision_free(step, Some(cancel))
+    })
+}
+
+/// The earliest time of impact alone of the step of a deforming mesh from
+/// ``V0`` to ``V1`` (what the IPC Toolkit's
+/// ``compute_collision_free_stepsize`` looks for): ``ccdlab.step(...).toi``
+/// and ``toi_upper`` as a bracket, or one inside it, exactly (the true time
+/// is in it, its lower end never late), the same for any thread count.
+/// Once a bracket ending at ``U`` is found, the pairs whose features stay
+/// apart until just past ``U`` are skipped: faster than ``ccdlab.step``
+/// where a time is found early (a step that starts within
+/// ``min_distance``, above all). No counts and no pairs.
+///
+/// Parameters
+/// ----------
+/// V0, V1, F, edges, k, filters, window, time_aligned, solver, threads, min_distance, bodies, self_collision
+///     As for ``ccdlab.step`` (the same defaults).
+///
+/// Returns
+/// -------
+/// Toi or None
+///     ``Toi(lower, upper)``; None without contact (no pair within
+///     ``min_distance``).
+///
+/// Raises
+/// ------
+/// ValueError
+///     As ``ccdlab.step``.
+#[pyfunction]
+#[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
+    window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
+    threads = None, min_distance = Distance(0.0), bodies = None,
+    self_collision = SelfCollision::All(true)),
+    text_signature = "(V0, V1, F, *, edges=None, k=26, filters='slpf+dnf', window=True, \
+        time_aligned='auto', solver='exact', threads=None, min_distance=0.0, bodies=None, \
+        self_collision=True)")]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub(crate) fn earliest_toi(
+    py: Python<'_>,
+    V0: &Bound<'_, PyAny>,
+    V1: &Bound<'_, PyAny>,
+    F: &Bound<'_, PyAny>,
+    edges: Option<&Bound<'_, PyAny>>,
+    k: IntOrStr,
+    filters: &str,
+    window: bool,
+    time_aligned: BoolOrStr,
+    solver: &str,
+    threads: Option<Threads>,
+    min_distance: Distance,
+    bodies: Option<&Bound<'_, PyAny>>,
+    self_collision: SelfCollision,
+) -> PyResult<Option<Py<PyAny>>> {
+    let mut options = Options::parse(
+        k,
+        filters,
+        window,
+        time_aligned,
+        solver,
+        threads,
+        false,
+        min_distance,
+        None,
+    )?;
+    let (x_t0, x_t1, mesh, pool) =
+        step_inputs(py, V0, V1, F, edges, bodies, self_collision, &mut options)?;
+    let mut pipeline = Pipeline::new(options.config);
+    let toi = run_asking(py, &pool, &mesh, &x_t0, &x_t1, |step, cancel| {
+        pipeline.earliest_toi(step, Some(cancel))
+    })?;
+    toi_object(py, toi)
 }
 
 /// A pipeline over the steps of one mesh's frame sequence.
@@ -458,7 +530,46 @@ impl PyPipeline {
         let mut state = self.busy_checked()?;
         let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
         let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
-        run_collision_free(py, pool, inner, mesh, &x_t0, &x_t1)
+        run_asking(py, pool, mesh, &x_t0, &x_t1, |step, cancel| {
+            inner.is_collision_free(step, Some(cancel))
+        })
+    }
+
+    /// The earliest time of impact alone of the step from ``V0`` to ``V1``:
+    /// as ``ccdlab.earliest_toi`` with this pipeline's mesh and
+    /// configuration. The BVH is built or refitted as for ``step`` and kept
+    /// for the next step.
+    ///
+    /// Parameters
+    /// ----------
+    /// V0, V1 : ndarray, shape (n, 3), float64, float32 or integer
+    ///     Vertex positions, as for ``step``.
+    ///
+    /// Returns
+    /// -------
+    /// Toi or None
+    ///     As ``ccdlab.earliest_toi``.
+    ///
+    /// Raises
+    /// ------
+    /// ValueError
+    ///     As ``step``.
+    /// RuntimeError
+    ///     As ``step``.
+    #[allow(non_snake_case)]
+    fn earliest_toi(
+        &self,
+        py: Python<'_>,
+        V0: &Bound<'_, PyAny>,
+        V1: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let mut state = self.busy_checked()?;
+        let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
+        let toi = run_asking(py, pool, mesh, &x_t0, &x_t1, |step, cancel| {
+            inner.earliest_toi(step, Some(cancel))
+        })?;
+        toi_object(py, toi)
     }
 
     /// Decides the step from ``V0`` to ``V1`` on the candidate pairs given

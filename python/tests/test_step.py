@@ -349,6 +349,29 @@ def test_is_step_collision_free_answers_what_a_step_counts(funnel):
         pipe.is_collision_free(V0[:-1], V1[:-1])
 
 
+def test_earliest_toi_is_the_steps_bracket(funnel):
+    # The time alone, as compute_collision_free_stepsize asks it: the
+    # step's bracket at contact and within d (positive at 1e-6 mean edges,
+    # 0 at 1e-4), None for the safe step; on any thread count, one-shot and
+    # from a pipeline.
+    V0, V1, F = funnel
+    L = 0.019109353562922374
+    full = ccdlab.step(V0, V1, F, min_distance=1e-6 * L)
+    safe = V0 + 0.8 * full.toi * (V1 - V0)
+    for V, d in ((V1, 0.0), (V1, 1e-6 * L), (V1, 1e-4 * L), (safe, 1e-6 * L)):
+        r = ccdlab.step(V0, V, F, min_distance=d)
+        want = None if r.toi is None else ccdlab.Toi(r.toi, r.toi_upper)
+        for threads in (1, 2):
+            assert ccdlab.earliest_toi(V0, V, F, min_distance=d, threads=threads) == want, (d, threads)
+        assert ccdlab.Pipeline(F, min_distance=d).earliest_toi(V0, V) == want
+    assert ccdlab.earliest_toi(V0, safe, F, min_distance=1e-6 * L) is None
+    pipe = ccdlab.Pipeline(F)
+    assert isinstance(pipe.earliest_toi(V0, V1), ccdlab.Toi)
+    assert pipe.step(V0, V1).report["bvh"] == "refit"
+    with pytest.raises(ValueError, match="min_distance"):
+        ccdlab.earliest_toi(V0, V1, F, min_distance=float("nan"))
+
+
 def _components(n, F):
     """Each vertex's connected component (a union-find over the faces)."""
     parent = list(range(n))

@@ -1066,8 +1066,9 @@ fn step_min_distance_is_checked_and_finds_more_pairs() {
 
 /// `step --any` answers whether the step collides, as the full step's count
 /// says: funnel 227→228 collides at contact and within d, the step from 227
-/// to itself does not at contact; the JSON is stamped and names its frames;
-/// `--pairs` (nothing to list) is refused with it.
+/// to itself does not at contact; `--toi-only` gives the step's bracket; the
+/// JSON is stamped and names its frames; `--pairs` (nothing to list) is
+/// refused with either, and the two with each other.
 #[test]
 fn step_any_answers_whether_the_step_collides() {
     let frames = ccdlab::harness::data::require_root()
@@ -1099,8 +1100,21 @@ fn step_any_answers_whether_the_step_collides() {
             false => "not collision-free: a pair collides",
         };
         assert!(text.contains(said), "{text}");
+        // The time alone: the step's bracket, null without contact.
+        let toi = json(&["step", f0, to, "--min-distance", d, "--toi-only", "--json"]);
+        assert_eq!(
+            (&toi["toi"], &toi["toi_upper"]),
+            (&step["toi"], &step["toi_upper"])
+        );
+        assert!(toi.get("collision_free").is_none());
+        assert_stamped(&toi);
     }
     fails_with(&["step", f0, f1, "--any", "--pairs", "x.csv"], "--pairs");
+    fails_with(
+        &["step", f0, f1, "--toi-only", "--pairs", "x.csv"],
+        "--pairs",
+    );
+    fails_with(&["step", f0, f1, "--toi-only", "--any"], "--any");
 }
 
 /// A `queries --json` report without what changes from run to run: the

@@ -9,6 +9,7 @@ use ccdlab::harness::memory::{MeasuredStep, peak_rss_mb};
 use ccdlab::harness::output::{check_output, write_atomic_with};
 use ccdlab::harness::stamp::Stamp;
 use ccdlab::mesh::{Step, read_step};
+use ccdlab::narrow_phase::Toi;
 use ccdlab::pipeline::{ContactPair, Pipeline, PipelineConfig, StepOutcome};
 
 use crate::pipeline_args::PipelineArgs;
@@ -23,7 +24,7 @@ pub struct Args {
     #[command(flatten)]
     pipeline: PipelineArgs,
     /// Write every colliding pair (global IDs, time of impact) to this CSV.
-    #[arg(long, conflicts_with = "any")]
+    #[arg(long, conflicts_with_all = ["any", "toi_only"])]
     pairs: Option<PathBuf>,
     /// Answer only whether any pair collides (or comes within
     /// `--min-distance`), stopping at the first colliding pair found: no
@@ -31,8 +32,15 @@ pub struct Args {
     /// `is_step_collision_free`). A step that collides ends early, one that
     /// does not costs what a step costs. The JSON has `collision_free` and
     /// the total time.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "toi_only")]
     any: bool,
+    /// Look only for the earliest time of impact (the IPC Toolkit's
+    /// `compute_collision_free_stepsize`): once a bracket is found, the
+    /// pairs that stay apart until past it are skipped. No counts; the
+    /// bracket is the step's or one inside it. The JSON has `toi`,
+    /// `toi_upper` and the total time.
+    #[arg(long)]
+    toi_only: bool,
     /// Print one JSON object on stdout, and nothing else (with `frames`, the
     /// two frames' paths as given, and a `stamp`: machine, threads, commit
     /// and date).
@@ -61,8 +69,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     let pool = args.pipeline.thread_pool()?;
     let (mesh, x_t0, x_t1) = read_step(&args.frame0, &args.frame1)?;
     let step = Step::new(&mesh, &x_t0, &x_t1)?;
-    if args.any {
-        return run_any(&args, config, &pool, &step);
+    if args.any || args.toi_only {
+        return run_question(&args, config, &pool, &step);
     }
     let mut pipeline = Pipeline::new(config.clone());
     let mut best: Option<StepOutcome> = None;
@@ -111,9 +119,15 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// `--any`: whether the step is collision-free, the fastest of
-/// `--repeat` runs.
-fn run_any(
+/// What `--any` and `--toi-only` answer.
+enum Answer {
+    CollisionFree(bool),
+    Toi(Option<Toi>),
+}
+
+/// `--any` (whether the step is collision-free) or `--toi-only` (its
+/// earliest time of impact alone), the fastest of `--repeat` runs.
+fn run_question(
     args: &Args,
     config: PipelineConfig,
     pool: &rayon::ThreadPool,
@@ -121,13 +135,16 @@ fn run_any(
 ) -> Result<(), Box<dyn Error>> {
     let mut pipeline = Pipeline::new(config);
     let mut totals = Vec::with_capacity(args.repeat as usize);
-    let mut free = true;
+    let mut answer = Answer::CollisionFree(true);
     for _ in 0..args.repeat {
         if args.rebuild {
             pipeline.rebuild_next();
         }
         let start = Instant::now();
-        free = pool.install(|| pipeline.is_collision_free(step, None))?;
+        answer = match args.any {
+            true => Answer::CollisionFree(pool.install(|| pipeline.is_collision_free(step, None))?),
+            false => Answer::Toi(pool.install(|| pipeline.earliest_toi(step, None))?),
+        };
         totals.push(start.elapsed().as_secs_f64() * 1e3);
     }
     let best = totals.iter().copied().fold(f64::INFINITY, f64::min);
@@ -135,7 +152,6 @@ fn run_any(
     if args.json {
         let frames = [&args.frame0, &args.frame1].map(|f| f.to_string_lossy().into_owned());
         let mut json = serde_json::json!({
-            "collision_free": free,
             "vertices": mesh.num_vertices(),
             "edges": mesh.num_edges(),
             "faces": mesh.num_faces(),
@@ -145,6 +161,13 @@ fn run_any(
             "peak_rss_mb": peak_rss_mb(),
             "frames": frames,
         });
+        match answer {
+            Answer::CollisionFree(free) => json["collision_free"] = free.into(),
+            Answer::Toi(toi) => {
+                json["toi"] = toi.map(|t| t.lower).into();
+                json["toi_upper"] = toi.map(|t| t.upper).into();
+            }
+        }
         // As in a step's report: absent at contact.
         if d > 0.0 {
             json["min_distance"] = d.into();
@@ -169,9 +192,16 @@ fn run_any(
     if d > 0.0 {
         println!("{}", crate::counts_table::min_distance_line(d));
     }
-    match free {
-        true => println!("collision-free: no pair collides in this step"),
-        false => println!("not collision-free: a pair collides (the search stopped at the first)"),
+    match answer {
+        Answer::CollisionFree(true) => println!("collision-free: no pair collides in this step"),
+        Answer::CollisionFree(false) => {
+            println!("not collision-free: a pair collides (the search stopped at the first)")
+        }
+        Answer::Toi(Some(t)) => println!(
+            "earliest time of impact: {:e} (bracket up to {:e})",
+            t.lower, t.upper
+        ),
+        Answer::Toi(None) => println!("no collision in this step"),
     }
     match args.repeat {
         1 => println!("time ms: total {best:.2}"),
