@@ -483,7 +483,6 @@ def step(
         fit the mesh.
     """
 
-@final
 def is_step_collision_free(
     V0: npt.ArrayLike,
     V1: npt.ArrayLike,
@@ -568,6 +567,7 @@ def earliest_toi(
         As ``ccdlab.step``.
     """
 
+@final
 class Pipeline:
     """A pipeline over the steps of one mesh's frame sequence.
 

@@ -62,6 +62,7 @@ fn span(x0: &[[f64; 3]], x1: &[[f64; 3]], k: usize, t: f64) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::Dyadic;
     use proptest::prelude::*;
 
     /// A vertex 1 above a still triangle falls to 1 below it: over
@@ -88,11 +89,7 @@ mod tests {
         assert!(!apart_until(vf, &q, 1.0, 0.0));
     }
 
-    /// The exact distance between the features at a time of `[0, t]`, by
-    /// sampling with exact rationals, is never at most `d` when the test
-    /// says apart: checked at the span's end and at its start, where a
-    /// claim would be easiest to break, on random pairs, many of them with
-    /// a vertex landing on the other feature at `t`.
+    /// The pair's features' distance at time `s`, in floating point.
     fn distance_at(kind: QueryKind, q: &Points, s: f64) -> f64 {
         use crate::math::Vec3;
         use crate::narrow_phase::{point_triangle_distance, segment_segment_distance};
@@ -112,7 +109,47 @@ mod tests {
         }
     }
 
+    /// A double from a sign, a 53-bit mantissa and an exponent over the
+    /// whole range (subnormals and zero included).
+    fn wide() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(0.0),
+            (any::<bool>(), 0u64..1 << 53, -1100i32..1000).prop_map(|(neg, m, e)| {
+                let x = m as f64 * 2f64.powi(e.max(-1074 + 52) - 52);
+                if neg { -x } else { x }
+            }),
+            any::<f64>().prop_filter("finite", |x| x.is_finite()),
+        ]
+    }
+
     proptest! {
+        /// The interval `span` gives holds, exactly, the start `a` and the
+        /// point `a + t·(b − a)` at the span's end, for doubles over the
+        /// whole range (the sum `|a| + |b|` finite) and `t` in `[0, 1]`:
+        /// the rounding of the computed point is covered by the growth.
+        #[test]
+        fn span_holds_the_exact_positions(
+            a in wide(),
+            b in wide(),
+            t in prop_oneof![Just(0.0), Just(1.0), 0.0f64..=1.0],
+        ) {
+            prop_assume!((a.abs() + b.abs()).is_finite());
+            let (lo, hi) = span(&[[a, 0.0, 0.0]], &[[b, 0.0, 0.0]], 0, t);
+            let (da, db, dt) = (Dyadic::from_f64(a), Dyadic::from_f64(b), Dyadic::from_f64(t));
+            let (na, nb, e) = da.common(&db);
+            let at_t = Dyadic::new((na.clone() << dt.exp) + dt.num * (nb - na), e + dt.exp);
+            for x in [da, at_t] {
+                prop_assert!(Dyadic::from_f64(lo) <= x && x <= Dyadic::from_f64(hi), "{} {} {}: [{}, {}]", a, b, t, lo, hi);
+            }
+        }
+
+        /// The distance between the features at sampled times of `[0, t]`,
+        /// in floating point with a margin for its rounding, is never at
+        /// most `d` when the test says apart, on random pairs on a coarse
+        /// grid, many of them with a vertex landing on the other feature
+        /// within the span: the test's logic (which vertices, which axis,
+        /// which span), where `span_holds_the_exact_positions` checks its
+        /// rounding.
         #[test]
         fn apart_means_no_sample_within_d(
             raw in proptest::collection::vec(-4i32..4, 24),

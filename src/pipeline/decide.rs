@@ -239,6 +239,10 @@ impl<'a> PairCtx<'a> {
     /// The bits of doubles `≥ 0` order as the doubles do.
     #[inline]
     pub(super) fn publish_upper(&self, upper: f64) {
+        debug_assert!(!upper.is_nan(), "an upper end that is not a number");
+        if upper.is_nan() {
+            return;
+        }
         let upper = if upper > 0.0 { upper } else { 0.0 };
         self.least_upper
             .fetch_min(upper.to_bits(), Ordering::Relaxed);

@@ -229,6 +229,9 @@ impl<P: Pair> KindSink<P> {
                     if toi.upper - toi.lower > MAX_TIGHT_WIDTH
                         && toi.lower <= self.earliest_until(ctx)
                     {
+                        // The minimum-separation solver's tight brackets
+                        // are never this wide; the oracle is contact's.
+                        debug_assert!(ctx.min_distance == 0.0, "a wide bracket within d");
                         toi = narrowed(P::KIND, &q, toi);
                         self.fallbacks += 1;
                     }
@@ -374,11 +377,12 @@ impl CandidateSink for TaskSink<'_> {
 }
 
 /// Whether the pair `p` cannot come within the step's minimum separation
-/// (contact at `d = 0`) in `[0, until]` (`until < 0`: none can matter),
-/// `until < 1`.
+/// (contact at `d = 0`) in `[0, until]`: `true` for every pair when
+/// `until < 0` (none can matter), `false` when `until ≥ 1` (the whole
+/// step).
 #[inline(always)]
 fn apart_until_bound<P: Pair>(ctx: &PairCtx<'_>, p: &P, until: f64) -> bool {
-    until < 0.0 || apart_until(P::KIND, &p.points(ctx), until.max(0.0), ctx.min_distance)
+    until < 0.0 || (until < 1.0 && apart_until(P::KIND, &p.points(ctx), until, ctx.min_distance))
 }
 
 /// A bracket wider than this is narrowed by the exact oracle in a step that
@@ -388,9 +392,10 @@ fn apart_until_bound<P: Pair>(ctx: &PairCtx<'_>, p: &P, until: f64) -> bool {
 /// minimum-separation solver's tight brackets are never wider.
 const MAX_TIGHT_WIDTH: f64 = LOOSE_MARGIN / 2.0;
 
-/// The exact oracle's bracket of a pair in contact whose solver bracket
-/// `toi` is wider than [`MAX_TIGHT_WIDTH`] (at most
-/// [`crate::narrow_phase::EXACT_TOI_WIDTH`] wide).
+/// The bracket `toi` of a pair in contact, wider than [`MAX_TIGHT_WIDTH`],
+/// cut to its overlap with the exact oracle's (at most
+/// [`crate::narrow_phase::EXACT_TOI_WIDTH`] wide, rounded outward, so that
+/// alone it might reach past `toi`'s ends): both hold the true time.
 #[cold]
 fn narrowed(kind: QueryKind, q: &[Vec3; 8], toi: Toi) -> Toi {
     let [a, b, c, d, e, f, g, h] = q;
@@ -398,7 +403,16 @@ fn narrowed(kind: QueryKind, q: &[Vec3; 8], toi: Toi) -> Toi {
         QueryKind::VertexFace => oracle::vertex_face(a, b, c, d, e, f, g, h),
         QueryKind::EdgeEdge => oracle::edge_edge(a, b, c, d, e, f, g, h),
     };
-    t.map_or(toi, Toi::of_exact)
+    match t.map(Toi::of_exact) {
+        Some(exact) => Toi {
+            lower: toi.lower.max(exact.lower),
+            upper: toi.upper.min(exact.upper),
+        },
+        None => {
+            debug_assert!(false, "the oracle finds no contact where the solver did");
+            toi
+        }
+    }
 }
 
 /// Whether the step is cancelled.
@@ -546,6 +560,7 @@ mod tests {
     use crate::mesh::{Step, TriMesh};
     use crate::pipeline::PipelineConfig;
     use crate::pipeline::decide::PairBuffers;
+    use crate::pipeline::report::KindCounts;
     use crate::pipeline::step::Run;
 
     /// Six vertices falling through a triangle, every coordinate beyond the
@@ -577,6 +592,116 @@ mod tests {
         let mesh = TriMesh::new(x0.len(), faces).unwrap();
         let pairs = (3..9).map(|v| VfPair { v, f: 0 }).collect();
         (mesh, scaled(x0), scaled(x1), pairs)
+    }
+
+    /// A still sheet of `n × n` vertices at z = 0 and a tilted one falling
+    /// through it (each pair of the two sheets touches at its own time):
+    /// the mesh, its frames and every vertex–face and edge–edge pair across
+    /// the two sheets.
+    fn falling_sheet(n: u32) -> (TriMesh, Vec<Vec3>, Vec<Vec3>, Vec<VfPair>, Vec<EePair>) {
+        let (mut faces, mut x0, mut x1) = (Vec::new(), Vec::new(), Vec::new());
+        for sheet in 0..2 {
+            for j in 0..n {
+                for i in 0..n {
+                    let (x, y) = (f64::from(i), f64::from(j));
+                    let tilt = 0.05 * x + 0.03 * y;
+                    let (z0, z1) = if sheet == 0 {
+                        (0.0, 0.0)
+                    } else {
+                        (1.5 + tilt, -1.5 + tilt)
+                    };
+                    x0.push(Vec3::new(
+                        x + 0.3 * f64::from(sheet),
+                        y + 0.2 * f64::from(sheet),
+                        z0,
+                    ));
+                    x1.push(Vec3::new(
+                        x + 0.3 * f64::from(sheet),
+                        y + 0.2 * f64::from(sheet),
+                        z1,
+                    ));
+                }
+            }
+            for j in 0..n - 1 {
+                for i in 0..n - 1 {
+                    let a = sheet * n * n + j * n + i;
+                    faces.push([a, a + 1, a + n + 1]);
+                    faces.push([a, a + n + 1, a + n]);
+                }
+            }
+        }
+        let mesh = TriMesh::new(x0.len(), faces).unwrap();
+        let sheet = |v: u32| v / (n * n);
+        let (mut vf, mut ee) = (Vec::new(), Vec::new());
+        for (f, face) in mesh.faces().iter().enumerate() {
+            for v in 0..x0.len() as u32 {
+                if sheet(v) != sheet(face[0]) {
+                    vf.push(VfPair { v, f: f as u32 });
+                }
+            }
+        }
+        let edges = mesh.edges();
+        for (e0, a) in edges.iter().enumerate() {
+            for (e1, b) in edges.iter().enumerate().skip(e0 + 1) {
+                if sheet(a[0]) != sheet(b[0]) {
+                    ee.push(EePair {
+                        e0: e0 as u32,
+                        e1: e1 as u32,
+                    });
+                }
+            }
+        }
+        (mesh, x0, x1, vf, ee)
+    }
+
+    /// The earliest time alone, with the most skipping any schedule could
+    /// do (the tasks' least upper end seeded with the step's own) and with
+    /// none seeded, equals a full test's: on every pair of two sheets, one
+    /// falling through the other, at contact and within `d`. The seeded
+    /// run skips most pairs.
+    #[test]
+    fn the_earliest_time_alone_is_the_full_tests_however_much_is_skipped() {
+        let (mesh, x0, x1, vf, ee) = falling_sheet(6);
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        for d in [0.0, 0.05] {
+            let cfg = PipelineConfig {
+                filters: FilterSet::None,
+                window: false,
+                min_distance: d,
+                ..PipelineConfig::default()
+            };
+            let run = |kind: Run, seed: Option<f64>| {
+                let ctx = PairCtx::new(
+                    &cfg,
+                    FilterSet::None,
+                    &step,
+                    None,
+                    PairBuffers::default(),
+                    LOOSE_CAP,
+                    kind,
+                );
+                if let Some(u) = seed {
+                    ctx.publish_upper(u);
+                }
+                let mut sink = TaskSink::new(&ctx, None);
+                sink.vertex_face(&vf);
+                sink.edge_edge(&ee);
+                let (mut c_vf, mut c_ee) = (KindCounts::default(), KindCounts::default());
+                let (_, toi, _) = collect(&ctx, None, vec![sink], &mut c_vf, &mut c_ee, &mesh);
+                (toi, c_vf.colliding + c_ee.colliding)
+            };
+            let (full, colliding) = run(Run::Test, None);
+            let full = full.expect("the sheets collide");
+            assert!(full.lower > 0.3, "d = {d}: {full:?}");
+            let (alone, _) = run(Run::Earliest, None);
+            let (seeded, tested) = run(Run::Earliest, Some(full.upper));
+            assert_eq!(alone, Some(full), "d = {d}");
+            assert_eq!(seeded, Some(full), "d = {d}");
+            assert!(
+                4 * tested < colliding,
+                "d = {d}: {tested} of {colliding} tested"
+            );
+        }
     }
 
     /// A batch reads the cancel flag after each pair that took the exact
