@@ -1090,6 +1090,11 @@ fn step_any_answers_whether_the_step_collides() {
         assert_eq!(any["min_distance"], step["min_distance"]);
         assert_eq!(any["vertices"], step["vertices"]);
         assert_eq!(any["frames"][1].as_str(), Some(to));
+        assert_eq!(
+            any["options"],
+            serde_json::json!({"k": 26, "filters": "slpf+dnf", "window": "on",
+                "time_aligned": "auto", "self_collision": "on"})
+        );
         assert_stamped(&any);
         let repeated = json(&[&args[..], &["--repeat", "3", "--rebuild"]].concat());
         assert_eq!(repeated["collision_free"].as_bool(), Some(free));

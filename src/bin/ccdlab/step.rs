@@ -30,15 +30,16 @@ pub struct Args {
     /// `--min-distance`), stopping at the first colliding pair found: no
     /// counts and no time of impact (the IPC Toolkit's
     /// `is_step_collision_free`). A step that collides ends early, one that
-    /// does not costs what a step costs. The JSON has `collision_free` and
-    /// the total time.
+    /// does not costs what a step costs. The JSON has `collision_free`, the
+    /// options asked for and the total time; the exit status is 0 either
+    /// way.
     #[arg(long, conflicts_with = "toi_only")]
     any: bool,
     /// Look only for the earliest time of impact (the IPC Toolkit's
     /// `compute_collision_free_stepsize`): once a bracket is found, the
     /// pairs that stay apart until past it are skipped. No counts; the
     /// bracket is the step's or one inside it. The JSON has `toi`,
-    /// `toi_upper` and the total time.
+    /// `toi_upper`, the options asked for and the total time.
     #[arg(long)]
     toi_only: bool,
     /// Print one JSON object on stdout, and nothing else (with `frames`, the
@@ -49,8 +50,9 @@ pub struct Args {
     /// Run the step this many times in this process and report the fastest
     /// run (by total time); counts, pairs and time of impact are the same in
     /// every run. Runs after the first refit the BVH built by the first, as
-    /// the steps of a sequence do (the report's `bvh` says which), unless
-    /// `--rebuild`. The JSON adds `runs` and `runs_total_ms` (every run's total).
+    /// the steps of a sequence do (the report's `bvh` says which; `--any`
+    /// and `--toi-only` have no report), unless `--rebuild`. The JSON adds
+    /// `runs` and `runs_total_ms` (every run's total).
     #[arg(long, default_value_t = 1, value_parser = crate::limits::whole::<u32>(1, 1000))]
     repeat: u32,
     /// With `--repeat`: build a fresh BVH in every run (over the previous
@@ -161,6 +163,15 @@ fn run_question(
             "peak_rss_mb": peak_rss_mb(),
             "frames": frames,
         });
+        // What was asked for (these steps return no report saying what ran).
+        let p = &args.pipeline;
+        json["options"] = serde_json::json!({
+            "k": p.k.k(),
+            "filters": p.filters.name(),
+            "window": arg_name(p.window),
+            "time_aligned": arg_name(p.time_aligned),
+            "self_collision": arg_name(p.self_collision),
+        });
         match answer {
             Answer::CollisionFree(free) => json["collision_free"] = free.into(),
             Answer::Toi(toi) => {
@@ -208,6 +219,13 @@ fn run_question(
         n => println!("time ms: total {best:.2} (fastest of {n} runs)"),
     }
     Ok(())
+}
+
+/// A choice's name on the command line.
+fn arg_name(choice: impl clap::ValueEnum) -> String {
+    choice
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
 }
 
 /// Colliding pairs as CSV, written atomically.
