@@ -88,8 +88,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for VertexCount {
     }
 }
 
-/// The int argument `name` (numpy's included): a bool is a `TypeError`
-/// saying `expected`; an int beyond 64 bits is `Err` with its digits (out
+/// The int argument `name` (numpy's included): a bool, or anything without
+/// `__index__` (a float, a str), is a `TypeError` naming `name` and saying
+/// `expected`; an int beyond 64 bits is `Err` with its digits (out
 /// of range for every use here: a `ValueError` for the caller to raise, not
 /// pyo3's `OverflowError`).
 fn int_arg(
@@ -105,6 +106,10 @@ fn int_arg(
     match obj.extract::<i64>() {
         Ok(n) => Ok(Ok(n)),
         Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Err(obj.to_string())),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Err(PyTypeError::new_err(format!(
+            "{name}: expected {expected}, got {}",
+            obj.get_type().name()?
+        ))),
         Err(e) => Err(e),
     }
 }
@@ -225,6 +230,30 @@ fn self_collision_type_error(obj: &Bound<'_, PyAny>) -> PyErr {
     }
 }
 
+/// The `TypeError` of a `self_collision` sequence that is not all bools:
+/// it names the first element that is not one (or the sequence's type,
+/// when it cannot be iterated).
+fn not_bools(each: &Bound<'_, PyAny>) -> PyErr {
+    let Ok(items) = each.try_iter() else {
+        return self_collision_type_error(each);
+    };
+    for (i, item) in items.enumerate() {
+        match item {
+            Ok(item) if item.extract::<bool>().is_ok() => {}
+            Ok(item) => {
+                return match item.get_type().name() {
+                    Ok(name) => PyTypeError::new_err(format!(
+                        "self_collision: expected a bool per body, got {name} at index {i}"
+                    )),
+                    Err(e) => e,
+                };
+            }
+            Err(e) => return e,
+        }
+    }
+    self_collision_type_error(each)
+}
+
 /// `bodies=` and `self_collision=` as the pipeline's bodies: `None` when
 /// every pair is tested. `expected`: the mesh's vertex count, when known,
 /// which the labels' count must be (checked before they are converted).
@@ -276,9 +305,7 @@ pub(crate) fn parse_bodies(
             } else {
                 each
             };
-            let flags: Vec<bool> = each
-                .extract()
-                .map_err(|_| self_collision_type_error(each))?;
+            let flags: Vec<bool> = each.extract().map_err(|_| not_bools(each))?;
             // Too few flags for the labels: `self_collision` is what is short.
             BodyLabels::new(of_vertex, flags)
                 .map_err(|e| value_error(format!("self_collision: {e}")))?

@@ -167,8 +167,10 @@ def test_bad_bodies_name_the_argument_and_element(kwargs, match):
         ccdlab.step(V, W, F, bodies=[0, 0, 0, 0], self_collision=np.array([1, 0], np.int64))
     with pytest.raises(TypeError, match="self_collision: expected a bool, .*, got float"):
         ccdlab.step(V, W, F, self_collision=0.5)
-    with pytest.raises(TypeError, match="self_collision: expected a bool, .*, got list"):
+    with pytest.raises(TypeError, match="self_collision: expected a bool per body, got int at index 0"):
         ccdlab.step(V, W, F, bodies=[0, 0, 0, 1], self_collision=[1, 0])
+    with pytest.raises(TypeError, match="self_collision: expected a bool per body, got str at index 1"):
+        ccdlab.Pipeline(F, bodies=[0, 0, 0, 1], self_collision=(True, "no"))
 
 
 def test_self_collision_past_the_largest_label_is_not_read():
@@ -188,6 +190,9 @@ def test_self_collision_past_the_largest_label_is_not_read():
     ({"threads": np.True_}, "threads: expected an int \\(1 to 1024\\) or None, got bool"),
     ({"min_distance": True}, "min_distance: expected a float, got bool"),
     ({"min_distance": np.False_}, "min_distance: expected a float, got bool"),
+    ({"threads": 2.0}, "threads: expected an int \\(1 to 1024\\) or None, got float"),
+    ({"threads": "2"}, "threads: expected an int \\(1 to 1024\\) or None, got str"),
+    ({"threads": np.float64(2)}, "threads: expected an int \\(1 to 1024\\) or None, got float64"),
 ])
 def test_a_bool_is_not_a_count_or_a_distance(kwargs, match):
     with pytest.raises(TypeError, match=match):
@@ -214,6 +219,8 @@ def test_a_bad_vertex_count_is_a_value_error(n, match):
         ccdlab.Pipeline(F, num_vertices=n)
     with pytest.raises(TypeError, match="num_vertices: expected an int or None, got bool"):
         ccdlab.Pipeline(F, num_vertices=True)
+    with pytest.raises(TypeError, match="num_vertices: expected an int or None, got float"):
+        ccdlab.Pipeline(F, num_vertices=4.0)
     assert ccdlab.Pipeline(F, num_vertices=np.int64(4)).num_vertices == 4
 
 
