@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Render reports/min_distance/ (README.md, pairs_time.svg and gap_pairs.svg) from the JSON
 that scripts/report_min_distance.sh records: per scene and separation, `ccdlab step --json`
-(ccdlab_*), `scripts/peer_ipctk.py step --json` (ipctk_*), `ccdlab sample-check --json`
-(sampler_*) and `scripts/peer_ipctk.py ti-pairs --json` (ti_*), stamped by stamp.json; for the
-generated sequence with a gap, the per-step counts of `ccdlab replay` at each separation
+(ccdlab_*) and `ccdlab step --toi-only --json` (ccdlab_toi_*), `scripts/peer_ipctk.py step
+--json` (ipctk_*), `ccdlab sample-check --json` (sampler_*) and `scripts/peer_ipctk.py
+ti-pairs --json` (ti_*), stamped by stamp.json; for the generated sequence with a gap, the per-step counts of `ccdlab replay` at each separation
 (gap_replay_*), its checks (gap_sampler_*, gap_step_*, gap_ti_*), stamped by gap_stamp.json;
 for the narrow phase alone, `ccdlab queries --min-distance D --json` (queries_ccdlab_*) and
 `scripts/peer_ipctk.py queries --min-distance D --json` (queries_ti_*), stamped by
@@ -12,7 +12,8 @@ queries_stamp.json.
 Usage: scripts/render_min_distance.py DATA_DIR OUT_DIR
 
 Refuses (exit 1) when a check in the data failed: the report is only written for a run in
-which the sampler and Tight-Inclusion checks passed, the gap sequence's counts do not fall
+which the sampler and Tight-Inclusion checks passed, the time-only step's bracket lies within
+the full step's, the gap sequence's counts do not fall
 as the separation grows, and on the query sets ccdlab keeps every contact at d and
 Tight-Inclusion reports at least as many queries as ccdlab finds within d. Standard library only.
 """
@@ -52,6 +53,15 @@ def fmt_ms(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
 
+def within_bracket(inner: dict, outer: dict) -> bool:
+    """Whether the earliest-time bracket of `inner` (a step's JSON) lies within that of `outer`
+    (none in both counts as within)."""
+    if inner.get("toi") is None or outer.get("toi") is None:
+        return inner.get("toi") is None and outer.get("toi") is None
+    upper = lambda j: j["toi"] if j.get("toi_upper") is None else j["toi_upper"]
+    return outer["toi"] <= inner["toi"] and upper(inner) <= upper(outer)
+
+
 # --------------------------------------------------------------------------- figure
 
 COLORS = {"funnel": "#1f77b4", "cloth-ball": "#d62728"}
@@ -59,7 +69,7 @@ COLORS = {"funnel": "#1f77b4", "cloth-ball": "#d62728"}
 
 def svg_panel(x0, y0, w, h, title, ylabel, series, out, xlabels=RATIOS, xtitle="d / L"):
     """One log-y panel over a categorical axis (d/L by default); series: (label, color, dashed,
-    values), values of 0 or None left out."""
+    values), dashed a bool or an SVG dash array, values of 0 or None left out."""
     vals = [v for _, _, _, vs in series for v in vs if v is not None and v > 0]
     lo = 10 ** math.floor(math.log10(min(vals)))
     hi = 10 ** math.ceil(math.log10(max(vals)))
@@ -93,7 +103,7 @@ def svg_panel(x0, y0, w, h, title, ylabel, series, out, xlabels=RATIOS, xtitle="
         pts = [(px(i), py(v)) for i, v in enumerate(vs) if v is not None and v > 0]
         if not pts:
             continue
-        dash = ' stroke-dasharray="6,4"' if dashed else ""
+        dash = f' stroke-dasharray="{dashed}"' if isinstance(dashed, str) else ' stroke-dasharray="6,4"' if dashed else ""
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         out.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"{dash}/>')
         for x, y in pts:
@@ -116,6 +126,7 @@ def figure(rows: dict) -> str:
         if any(v is not None for v in ip):
             pairs.append((f"{name}, ipctk (TI)", c, True, ip))
         times.append((f"{name}, ccdlab", c, False, [rows[scene][r]["ms"] for r in RATIOS]))
+        times.append((f"{name}, ccdlab time only", c, "2,3", [rows[scene][r]["toi_only_ms"] for r in RATIOS]))
         times.append((f"{name}, ipctk", c, True, [rows[scene][r]["ipctk_ms"] for r in RATIOS]))
     svg_panel(0, 0, w, h, "colliding pairs (VF + EE)", "pairs", pairs, out)
     svg_panel(w, 0, w, h, "step time (fastest run)", "ms", times, out)
@@ -328,6 +339,7 @@ def main() -> int:
         rows[scene] = {}
         for r in RATIOS:
             c = load(data, "ccdlab", scene, r)
+            o = load(data, "ccdlab_toi", scene, r)
             p = load(data, "ipctk", scene, r)
             s = load(data, "sampler", scene, r)
             t = load(data, "ti", scene, r)
@@ -335,14 +347,20 @@ def main() -> int:
                 failed.append(f"sampler {scene} d/L = {r}: {len(s['check']['misses'])} missing or late")
             if not t["passed"]:
                 failed.append(f"Tight-Inclusion {scene} d/L = {r}: {len(t['misses'])} not reported")
+            if not within_bracket(o, c):
+                failed.append(
+                    f"time only {scene} d/L = {r}: {fmt_toi(o['toi'], o.get('toi_upper'))} is not within the "
+                    f"step's {fmt_toi(c['toi'], c.get('toi_upper'))}"
+                )
             d = s["min_distance"]
             cvf, cee = c["vf"]["colliding"], c["ee"]["colliding"]
             pvf, pee = p["vf"]["colliding"], p["ee"]["colliding"]
-            ms, pms = c["time_ms"]["total"], p["time_ms"]["total"]
+            ms, pms, oms = c["time_ms"]["total"], p["time_ms"]["total"], o["time_ms"]["total"]
             rows[scene][r] = {
                 "pairs": cvf + cee,
                 "ipctk_pairs": None if pvf is None else pvf + pee,
                 "ms": ms,
+                "toi_only_ms": oms,
                 "ipctk_ms": pms,
             }
             label = f"{name} | {r} | {d:.4g}"
@@ -353,8 +371,8 @@ def main() -> int:
             )
             pt = p["time_ms"]
             time_lines.append(
-                f"| {label} | {fmt_ms(ms)} | {fmt_ms(pt['broad_phase'])} + {fmt_ms(pt['narrow_phase'])} = "
-                f"{fmt_ms(pms)} | {pms / ms:.2f} |"
+                f"| {label} | {fmt_ms(ms)} | {fmt_ms(oms)} | {fmt_ms(pt['broad_phase'])} + "
+                f"{fmt_ms(pt['narrow_phase'])} = {fmt_ms(pms)} | {pms / ms:.2f} | {pms / oms:.2f} |"
             )
             ch = s["check"]
             check_lines.append(
@@ -408,11 +426,17 @@ def main() -> int:
         "",
         "## Step time (ms, fastest run)",
         "",
-        "| scene | d / L | d | ccdlab | ipctk broad + narrow = total | ipctk / ccdlab |",
-        "|---|---|---|---:|---:|---:|",
+        "| scene | d / L | d | ccdlab step | ccdlab time only | ipctk broad + narrow = total | ipctk / step | ipctk / time only |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
         *time_lines,
         "",
-        "Times are from the stamped machine only (reports/README.md); the two tools ran one after the",
+        "ccdlab step: the whole step (every pair decided: the counts above and the earliest time).",
+        "ccdlab time only: `ccdlab step --toi-only`, the earliest time alone, the question ipctk's",
+        "`compute_collision_free_stepsize` answers (docs/design.md §10, *The earliest time alone*: the",
+        "pairs whose boxes stay apart until past the least upper end found so far are skipped); its",
+        "bracket lies within the step's (the script checks it), no counts. Both with the BVH built",
+        "anew each run, fastest of the same number of runs.",
+        "Times are from the stamped machine only (reports/README.md); the tools ran one after the",
         "other in the same run, on the same thread count.",
         "",
         "## Checks (both must show zero misses, or the script stops)",

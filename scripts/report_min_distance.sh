@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Minimum-separation CCD on funnel 227->228 and cloth-ball 92->93 at d = 0 and d/L = 1e-6,
 # 1e-4, 1e-3, 1e-2 (L the frame's mean edge length): ccdlab's colliding pairs, earliest time of
-# impact and step time (`ccdlab step --rebuild --min-distance D`, fastest of N, no pairs kept) beside ipctk's
+# impact and step time (`ccdlab step --rebuild --min-distance D`, fastest of N, no pairs kept; and
+# with `--toi-only`, the earliest time alone) beside ipctk's
 # (`scripts/peer_ipctk.py step --min-distance D`, fastest of M) in the same run, and two checks
 # that fail loudly (the script stops, the report is not written):
 #   - the plain sampler (`ccdlab sample-check`): every candidate pair within d at a sample
@@ -83,6 +84,10 @@ run_scene() {
     # untimed run that keeps them, whose counts and earliest time must be the same.
     "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --repeat "$repeat" --rebuild \
       --min-distance "$d" --json > "$data/ccdlab_$tag.json"
+    # The earliest time alone, the question ipctk's compute_collision_free_stepsize answers
+    # (`--toi-only`): timed the same way; the renderer checks its bracket lies within the step's.
+    "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --repeat "$repeat" --rebuild \
+      --min-distance "$d" --toi-only --json > "$data/ccdlab_toi_$tag.json"
     "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --min-distance "$d" \
       --pairs "$work/pairs_$tag.csv" --json > "$work/kept_$tag.json"
     python3 - "$data/ccdlab_$tag.json" "$work/kept_$tag.json" <<'PY'
