@@ -16,6 +16,9 @@ copy) go to both libraries. Each round runs, in this order and with --pause-ms b
 (so that one library's idle worker threads have gone to sleep before the other starts):
   - `ccdlab.Pipeline(F, threads=T)` after `rebuild_next()`: the BVH built anew each step,
     the pipeline's memory and threads kept (wall time of `pipeline.step(V0, V1)`);
+  - the same pipeline's `earliest_toi(V0, V1)` after `rebuild_next()`: the earliest time
+    alone, the question `compute_collision_free_stepsize` answers (no counts; its bracket
+    must lie within the step's, checked);
   - the one-shot `ccdlab.step(V0, V1, F, threads=T)` (mesh topology, thread pool and memory
     made in the call; wall time of the call);
   - ipctk's whole step exactly as `scripts/peer_ipctk.py step` times it (its
@@ -118,14 +121,20 @@ def compare_step(name: str, f0: Path, f1: Path, threads: int, runs: int, pause: 
     ipctk.set_num_threads(threads)
     narrow = ipctk.TightInclusionCCD(peer_ipctk.TI_TOLERANCE, peer_ipctk.TI_MAX_ITERATIONS, 1.0)
     pipeline = ccdlab.Pipeline(F, threads=threads)
-    best = {"pipeline": math.inf, "step": math.inf, "ipctk": None}
+    best = {"pipeline": math.inf, "earliest": math.inf, "step": math.inf, "ipctk": None}
     report_ms = math.inf
     r_pipe = r_step = None
+    r_earliest = None
     for _ in range(runs):
         pipeline.rebuild_next()
         t = time.perf_counter()
         r_pipe = pipeline.step(X0, X1)
         best["pipeline"] = min(best["pipeline"], time.perf_counter() - t)
+        time.sleep(pause)
+        pipeline.rebuild_next()
+        t = time.perf_counter()
+        r_earliest = pipeline.earliest_toi(X0, X1)
+        best["earliest"] = min(best["earliest"], time.perf_counter() - t)
         time.sleep(pause)
         t = time.perf_counter()
         r_step = ccdlab.step(X0, X1, F, threads=threads)
@@ -140,6 +149,14 @@ def compare_step(name: str, f0: Path, f1: Path, threads: int, runs: int, pause: 
         raise SystemExit(f"error: {name}: Pipeline and step disagree on the time of impact")
     ip = best["ipctk"]
     lower, upper = r_pipe.toi, r_pipe.toi_upper
+    e_lower, e_upper = (None, None) if r_earliest is None else (r_earliest.lower, r_earliest.upper)
+    if (e_lower is None) != (lower is None) or (
+        lower is not None and not (lower <= e_lower and e_upper <= upper)
+    ):
+        raise SystemExit(
+            f"error: {name}: earliest_toi's bracket {r_earliest} is not within the step's "
+            f"[{lower}, {upper}]"
+        )
     if lower is None:
         check = stepsize >= 1.0
     else:
@@ -157,6 +174,7 @@ def compare_step(name: str, f0: Path, f1: Path, threads: int, runs: int, pause: 
         "runs": runs,
         "ms": {
             "ccdlab_pipeline_rebuild": best["pipeline"] * 1e3,
+            "ccdlab_pipeline_earliest_toi": best["earliest"] * 1e3,
             "ccdlab_step": best["step"] * 1e3,
             "ccdlab_step_report_total": report_ms,
             "ipctk_total": ip["total"] * 1e3,
@@ -165,7 +183,13 @@ def compare_step(name: str, f0: Path, f1: Path, threads: int, runs: int, pause: 
             "ipctk_mesh": ip["mesh"] * 1e3,
             "ipctk_with_mesh": (ip["total"] + ip["mesh"]) * 1e3,
         },
-        "toi": {"ccdlab_lower": lower, "ccdlab_upper": upper, "ipctk_stepsize": stepsize},
+        "toi": {
+            "ccdlab_lower": lower,
+            "ccdlab_upper": upper,
+            "ccdlab_earliest_toi_lower": e_lower,
+            "ccdlab_earliest_toi_upper": e_upper,
+            "ipctk_stepsize": stepsize,
+        },
         "toi_check": {
             "passed": bool(check),
             "rule": "ipctk's step size (conservative) <= ccdlab's lower and upper bound; "
@@ -315,10 +339,12 @@ def print_tables(out: dict) -> None:
               f"fastest of {s['runs']} interleaved rounds, ms:")
         print(f"  ccdlab Pipeline (rebuild) {m['ccdlab_pipeline_rebuild']:9.2f}   "
               f"ccdlab.step {m['ccdlab_step']:9.2f} (its report: {m['ccdlab_step_report_total']:.2f})")
+        print(f"  ccdlab Pipeline.earliest_toi (rebuild) {m['ccdlab_pipeline_earliest_toi']:9.2f}")
         print(f"  ipctk broad+narrow        {m['ipctk_total']:9.2f}   (broad {m['ipctk_broad_phase']:.2f}, "
               f"narrow {m['ipctk_narrow_phase']:.2f}; mesh {m['ipctk_mesh']:.2f} apart)")
         print(f"  ratios ipctk/ccdlab: total/Pipeline {m['ipctk_total'] / m['ccdlab_pipeline_rebuild']:.2f}x, "
-              f"(total+mesh)/step {m['ipctk_with_mesh'] / m['ccdlab_step']:.2f}x")
+              f"(total+mesh)/step {m['ipctk_with_mesh'] / m['ccdlab_step']:.2f}x, "
+              f"total/earliest_toi {m['ipctk_total'] / m['ccdlab_pipeline_earliest_toi']:.2f}x")
         print(f"  earliest toi: ccdlab [{t['ccdlab_lower']!r}, {t['ccdlab_upper']!r}], "
               f"ipctk {t['ipctk_stepsize']!r}: {'ok' if s['toi_check']['passed'] else 'FAILED'} "
               "(ipctk's conservative step size <= ccdlab's bounds)")
