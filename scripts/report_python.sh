@@ -6,8 +6,9 @@
 # ground-truth query through the batch API and through Tight-Inclusion) and
 # scripts/batch_overhead_instructions.py (callgrind instruction counts), and renders
 # reports/python/README.md from reports/python/data/*.json. Stops (and leaves the previous
-# report as it was) when a check fails: ccdlab not 0 / 0 against the truth, or ipctk's
-# conservative time of impact after ccdlab's.
+# report as it was) when a check fails: ccdlab not 0 / 0 against the truth, ipctk's
+# conservative time of impact after ccdlab's, or `Pipeline.earliest_toi`'s bracket not within
+# the step's.
 #
 #   scripts/report_python.sh [compare_ipctk.py arguments...]
 #
