@@ -3,19 +3,19 @@
 that scripts/report_min_distance.sh records: per scene and separation, `ccdlab step --json`
 (ccdlab_*) and `ccdlab step --toi-only --json` (ccdlab_toi_*), `scripts/peer_ipctk.py step
 --json` (ipctk_*), `ccdlab sample-check --json` (sampler_*) and `scripts/peer_ipctk.py
-ti-pairs --json` (ti_*), stamped by stamp.json; for the generated sequence with a gap, the per-step counts of `ccdlab replay` at each separation
-(gap_replay_*), its checks (gap_sampler_*, gap_step_*, gap_ti_*), stamped by gap_stamp.json;
-for the narrow phase alone, `ccdlab queries --min-distance D --json` (queries_ccdlab_*) and
-`scripts/peer_ipctk.py queries --min-distance D --json` (queries_ti_*), stamped by
-queries_stamp.json.
+ti-pairs --json` (ti_*), stamped by stamp.json; for the generated sequence with a gap, the
+per-step counts of `ccdlab replay` at each separation (gap_replay_*), its checks
+(gap_sampler_*, gap_step_*, gap_ti_*), stamped by gap_stamp.json; for the narrow phase alone,
+`ccdlab queries --min-distance D --json` (queries_ccdlab_*) and `scripts/peer_ipctk.py queries
+--min-distance D --json` (queries_ti_*), stamped by queries_stamp.json.
 
 Usage: scripts/render_min_distance.py DATA_DIR OUT_DIR
 
 Refuses (exit 1) when a check in the data failed: the report is only written for a run in
 which the sampler and Tight-Inclusion checks passed, the time-only step's bracket lies within
-the full step's, the gap sequence's counts do not fall
-as the separation grows, and on the query sets ccdlab keeps every contact at d and
-Tight-Inclusion reports at least as many queries as ccdlab finds within d. Standard library only.
+the full step's, the gap sequence's counts do not fall as the separation grows, and on the
+query sets ccdlab keeps every contact at d and Tight-Inclusion reports at least as many
+queries as ccdlab finds within d. Standard library only.
 """
 from __future__ import annotations
 
