@@ -25,7 +25,10 @@ trap 'rm -rf "$work"' EXIT
 venv=${CCDLAB_PY_VENV:-$work/venv}
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "ipctk==1.6.1" numpy
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$repo"
+# Not stripped (pyproject.toml strips the published module): the instruction counts find the
+# binding's functions by their symbols. The code is the same either way.
+MATURIN_STRIP=false "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  --force-reinstall --no-deps "$repo"
 
 data="$work/data"
 mkdir -p "$data"
