@@ -39,6 +39,10 @@ type BatchResult<'py> = (
 /// The fewest queries a worker of a batch takes at a time.
 const QUERIES_PER_TASK: usize = 64;
 
+/// How many queries a one-thread batch solves between two looks at the
+/// clock ([`map_interruptible`]).
+const CLOCK_EVERY: usize = 16;
+
 /// Solves every query of an `(n, 8, 3)` array, in parallel (on the calling
 /// thread when one suffices: `threads=1`, or a batch of at most
 /// [`QUERIES_PER_TASK`] queries). Ctrl-C stops it with `KeyboardInterrupt`.
@@ -53,11 +57,14 @@ pub(crate) fn solve_batch<'py>(
     let solver = QuerySolver::parse(solver, min_distance)?;
     let threads = parse_threads(threads)?;
     let qs = query_batch(queries, "queries")?;
-    // A query's cost is unbounded (the exact fallback on extreme
-    // coordinates): on the calling thread the clock is read after each one.
-    let tois: Vec<Option<Toi>> = map_interruptible(py, &qs, threads, QUERIES_PER_TASK, 1, |q| {
-        solver.solve(kind, q)
-    })?;
+    // On the calling thread the clock is read after every `CLOCK_EVERY`
+    // queries: reading it costs about what the rest of the binding costs per
+    // query, and a query that falls to the exact path takes well under a
+    // millisecond, so a signal waits a few milliseconds more at most.
+    let tois: Vec<Option<Toi>> =
+        map_interruptible(py, &qs, threads, QUERIES_PER_TASK, CLOCK_EVERY, |q| {
+            solver.solve(kind, q)
+        })?;
     let hit: Array1<bool> = tois.iter().map(Option::is_some).collect();
     let lower: Array1<f64> = tois
         .iter()
