@@ -123,8 +123,7 @@ def compare_step(name: str, f0: Path, f1: Path, threads: int, runs: int, pause: 
     pipeline = ccdlab.Pipeline(F, threads=threads)
     best = {"pipeline": math.inf, "earliest": math.inf, "step": math.inf, "ipctk": None}
     report_ms = math.inf
-    r_pipe = r_step = None
-    r_earliest = None
+    r_pipe = r_step = r_earliest = None
     for _ in range(runs):
         pipeline.rebuild_next()
         t = time.perf_counter()

@@ -103,7 +103,10 @@ def svg_panel(x0, y0, w, h, title, ylabel, series, out, xlabels=RATIOS, xtitle="
         pts = [(px(i), py(v)) for i, v in enumerate(vs) if v is not None and v > 0]
         if not pts:
             continue
-        dash = f' stroke-dasharray="{dashed}"' if isinstance(dashed, str) else ' stroke-dasharray="6,4"' if dashed else ""
+        if isinstance(dashed, str):
+            dash = f' stroke-dasharray="{dashed}"'
+        else:
+            dash = ' stroke-dasharray="6,4"' if dashed else ""
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         out.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"{dash}/>')
         for x, y in pts:
