@@ -27,6 +27,6 @@ pub use slpf::{PAPER_DIRECTIONS, slpf_edge_edge, slpf_vertex_face};
 pub use slpf_table::SlpfTable;
 pub use verdict::Verdict;
 pub use window::{
-    WINDOW_DEPTH, dnf_window_edge_edge, dnf_window_vertex_face, dnf_window_within,
-    window_edge_edge, window_vertex_face, window_within,
+    WINDOW_DEPTH, WITHIN_WINDOW_DEPTH, dnf_window_edge_edge, dnf_window_vertex_face,
+    dnf_window_within, window_edge_edge, window_vertex_face, window_within,
 };

@@ -47,7 +47,8 @@
 //! `|g̃₀ − δ·s| ≤ γ₃Σ|d̃ᵢ||sᵢ| + uΣ|δᵢ||sᵢ| ≤ γ₄·Δ·‖s‖₁` (Higham 2002, §3.1,
 //! dot product of length 3), `Δ` the largest `|δᵢ|` over all the pair's
 //! differences at both times. The window ends `l, r` are dyadics with at most
-//! `WINDOW_DEPTH + 1` bits, so `1 − l` and `l` are exact, and
+//! `WITHIN_WINDOW_DEPTH + 1` bits (the larger depth), so `1 − l` and `l` are
+//! exact, and
 //! `g̃(l) = fl(fl((1 − l)g̃₀) + fl(l·g̃₁))` has error at most
 //! `γ₄Δ‖s‖₁ + γ₂(1 + γ₄)Δ‖s‖₁ ≤ γ₇Δ‖s‖₁`. With `Δ ≤ (1 + u)Δ̃` for the
 //! computed `Δ̃` (a rounded difference is the exact one divided by some
@@ -74,9 +75,9 @@
 //! the edge parameters for two edges), so its projection on `s` exceeds
 //! `d·|s|` on the whole window (linearity), and so does its length times
 //! `|s|`. The runs are those where (i) fails, found by subdivision alone
-//! (the single-root bisection tracks a root, not the band `|f| ≤ D` around
-//! it), and each is tested with the directions above (variants:
-//! docs/notes/min-distance.md). Rounding of (ii): `d` is raised to at
+//! down to [`WITHIN_WINDOW_DEPTH`] (the single-root bisection tracks a root,
+//! not the band `|f| ≤ D` around it), and each is tested with the directions
+//! above (variants: docs/notes/min-distance.md). Rounding of (ii): `d` is raised to at
 //! least `2⁻⁴⁰⁰` (a larger `d` culls less) and directions with
 //! `‖s‖₁ < 2⁻³⁰⁰` are not used, so the largest `|sᵢ|` is at least `2⁻³⁰²`,
 //! its square is normal and the squares that underflow change the sum `S`
@@ -105,10 +106,17 @@ use super::{CulledBy, Verdict};
 use crate::math::{Bounded, TINY, UNIT_ROUNDOFF, Vec3, gamma};
 use crate::pair_kernel::{QueryKind, coplanarity_scaled};
 
-/// How many times a window is halved at most (windows are `2⁻ᵈ` wide at
-/// depth `d`); the depth that cost the least in measurement
+/// How many times a window is halved at most at contact (windows are `2⁻ᵈ`
+/// wide at depth `d`); the depth that cost the least in measurement
 /// (docs/notes/window-filter.md).
 pub const WINDOW_DEPTH: u32 = 4;
+
+/// How many times a window is halved at most within `d > 0`
+/// ([`dnf_window_within`]): deeper than at contact, because there the runs
+/// come from subdivision alone (no single-root bisection), and a pair it
+/// passes that stays apart costs the solver's advancement, several times a
+/// contact solve (docs/notes/min-distance.md).
+pub const WITHIN_WINDOW_DEPTH: u32 = 5;
 
 /// Differences larger than this (`2²⁰⁰`) are left to the exact solver: the
 /// directions (cubic in the differences) and projections then stay far from
@@ -119,7 +127,7 @@ const MAX_DIFFERENCE: f64 = f64::from_bits((1023 + 200) << 52);
 /// possibly coplanar windows passes.
 const MAX_RUNS: usize = 4;
 
-/// Runs `[l[i], r[i]]` of adjacent depth-[`WINDOW_DEPTH`] windows on which
+/// Runs `[l[i], r[i]]` of adjacent windows of the finest depth on which
 /// the cubic may vanish, in increasing order. Written in place by
 /// `coplanar_runs`, the ends in two arrays: returned by value as pairs, the
 /// runs were copied out with wide loads of values just stored narrow (a
@@ -184,13 +192,12 @@ fn split(b: &[f64; 4]) -> ([f64; 4], [f64; 4]) {
 }
 
 /// Subdivides the Bernstein coefficients `b` of the cubic on `[0, 1]` down to
-/// depth [`WINDOW_DEPTH`], depth first, pushing the windows on which the
+/// depth `D`, depth first, pushing the windows on which the
 /// cubic may vanish, left to right: a window is free when its four
 /// coefficients are all above `e` or all below `−e`, `e` a bound on the error
 /// of every coefficient at every depth. `false` when there are too many runs.
 #[inline]
-fn subdivide(b: [f64; 4], e: f64, runs: &mut Runs) -> bool {
-    const D: usize = WINDOW_DEPTH as usize;
+fn subdivide<const D: usize>(b: [f64; 4], e: f64, runs: &mut Runs) -> bool {
     // Pending right halves: coefficients, left end and depth.
     let mut stack = [([0.0; 4], 0.0, 0usize); D];
     let mut top = 0;
@@ -333,24 +340,22 @@ fn halve(positive: bool, left: [f64; 4], right: [f64; 4]) -> ([f64; 4], bool) {
 /// roundings.
 #[inline]
 fn coplanar_runs(cubic: &Cubic, runs: &mut Runs) -> bool {
-    let (v, e) = bernstein(cubic);
-    (one_sign_change(&v, e) && bisect_single_root(v, e, runs)) || subdivide(v, e, runs)
+    let (v, e) = bernstein(cubic, WINDOW_DEPTH);
+    (one_sign_change(&v, e) && bisect_single_root(v, e, runs))
+        || subdivide::<{ WINDOW_DEPTH as usize }>(v, e, runs)
 }
 
 /// The Bernstein coefficients of the cubic on `[0, 1]` and the bound `e` on
-/// the error of every coefficient of their subdivisions (see
-/// [`coplanar_runs`]).
+/// the error of every coefficient of their subdivisions down to `depth`
+/// (see [`coplanar_runs`]).
 #[inline(always)]
-fn bernstein(cubic: &Cubic) -> ([f64; 4], f64) {
+fn bernstein(cubic: &Cubic, depth: u32) -> ([f64; 4], f64) {
     let c = &cubic.c;
     let v = [c[0], c[1] / 3.0, c[2] / 3.0, c[3]];
     let big_c = c.iter().fold(0.0f64, |m, x| max(x.abs(), m));
     let big = v.iter().fold(0.0f64, |m, x| max(x.abs(), m));
     let err = cubic.err + gamma(1) * big_c;
-    (
-        v,
-        err * (1.0 + gamma(2)) + gamma(3 * WINDOW_DEPTH + 3) * big,
-    )
+    (v, err * (1.0 + gamma(2)) + gamma(3 * depth + 3) * big)
 }
 
 /// Writes into `runs` (empty) the runs of windows on which the cubic may
@@ -363,8 +368,12 @@ fn bernstein(cubic: &Cubic) -> ([f64; 4], f64) {
 /// bisection does not apply: it tracks a root, not the band around it.
 #[inline]
 fn near_plane_runs(cubic: &Cubic, margin: f64, runs: &mut Runs) -> bool {
-    let (v, e) = bernstein(cubic);
-    subdivide(v, (e + margin) * (1.0 + 2.0 * UNIT_ROUNDOFF), runs)
+    let (v, e) = bernstein(cubic, WITHIN_WINDOW_DEPTH);
+    subdivide::<{ WITHIN_WINDOW_DEPTH as usize }>(
+        v,
+        (e + margin) * (1.0 + 2.0 * UNIT_ROUNDOFF),
+        runs,
+    )
 }
 
 /// Covers `[0, 1]` by windows (module doc): `true` when `runs_of` finds
@@ -730,7 +739,7 @@ pub(super) mod tests {
         let done = if single {
             bisect_single_root(b, e, &mut runs)
         } else {
-            subdivide(b, e, &mut runs)
+            subdivide::<{ WINDOW_DEPTH as usize }>(b, e, &mut runs)
         };
         if !done {
             return None;

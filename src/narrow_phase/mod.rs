@@ -44,7 +44,7 @@ pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
 pub(crate) use min_distance::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced_with, edge_edge_within_verdict_with,
-    vertex_face_within_traced_with, vertex_face_within_verdict_with,
+    touching_lower_end, vertex_face_within_traced_with, vertex_face_within_verdict_with,
 };
 pub use min_distance::{
     SeparationError, edge_edge_within, edge_edge_within_traced, validate_separation,

@@ -20,7 +20,9 @@ use crate::broad_phase::{CandidateSink, EePair, VfPair};
 use crate::filter::{CulledBy, apart_until};
 use crate::math::Vec3;
 use crate::mesh::TriMesh;
-use crate::narrow_phase::{LOOSE_MARGIN, SolverTier, Toi, WithinVerdict, oracle};
+use crate::narrow_phase::{
+    LOOSE_MARGIN, SolverTier, Toi, WithinVerdict, oracle, touching_lower_end,
+};
 use crate::pair_kernel::QueryKind;
 
 /// Pairs removed by each filter, in one task.
@@ -197,31 +199,29 @@ impl<P: Pair> KindSink<P> {
                 continue;
             }
             let q = p.points(ctx).map(|[x, y, z]| Vec3::new(x, y, z));
-            let (toi, tier) = if ctx.loose {
-                let (verdict, tier) = solve_verdict(P::KIND, ctx.range, ctx.min_distance, &q);
-                match verdict {
-                    WithinVerdict::Tight(toi) => (toi, tier),
-                    WithinVerdict::Loose(toi) => {
-                        after_exact = tier == SolverTier::Exact;
-                        self.fallbacks += u64::from(after_exact);
-                        self.colliding += 1;
-                        self.colliding_same_component += u64::from(p.same_component(ctx));
-                        if ctx.first_hit {
-                            ctx.record_hit();
-                            break;
-                        }
-                        if ctx.earliest_only {
-                            ctx.publish_upper(toi.upper);
-                        }
-                        self.keep_loose(ctx, *p, toi, cancel);
-                        continue;
-                    }
-                }
+            let (verdict, tier) = if ctx.loose {
+                solve_verdict(P::KIND, ctx.range, ctx.min_distance, &q)
             } else {
-                solve(ctx.solver, P::KIND, ctx.range, ctx.min_distance, &q)
+                let (toi, tier) = solve(ctx.solver, P::KIND, ctx.range, ctx.min_distance, &q);
+                (WithinVerdict::Tight(toi), tier)
             };
             after_exact = tier == SolverTier::Exact;
             self.fallbacks += u64::from(after_exact);
+            let toi = match verdict {
+                WithinVerdict::Tight(toi) => toi,
+                WithinVerdict::Loose(Toi { lower, upper }) => {
+                    if self.loose_hit(ctx, p, &q, Some(lower), upper, cancel) {
+                        break;
+                    }
+                    continue;
+                }
+                WithinVerdict::Touching { upper } => {
+                    if self.loose_hit(ctx, p, &q, None, upper, cancel) {
+                        break;
+                    }
+                    continue;
+                }
+            };
             if let Some(mut toi) = toi {
                 self.colliding += 1;
                 self.colliding_same_component += u64::from(p.same_component(ctx));
@@ -262,6 +262,48 @@ impl<P: Pair> KindSink<P> {
             ctx.keep(self.unreported);
             self.unreported = 0;
         }
+    }
+
+    /// Counts a colliding pair whose bracket is loose, `[lower, upper]`
+    /// (`lower` not yet known for a pair that touches,
+    /// [`WithinVerdict::Touching`]; `q` its eight points), and keeps it
+    /// while it may hold the step's earliest time
+    /// ([`KindSink::keep_loose`]). Returns whether the batch stops here (a
+    /// step that stops at its first colliding pair).
+    #[inline]
+    fn loose_hit(
+        &mut self,
+        ctx: &PairCtx<'_>,
+        p: &P,
+        q: &[Vec3; 8],
+        lower: Option<f64>,
+        upper: f64,
+        cancel: Option<&AtomicBool>,
+    ) -> bool {
+        self.colliding += 1;
+        self.colliding_same_component += u64::from(p.same_component(ctx));
+        if ctx.first_hit {
+            ctx.record_hit();
+            return true;
+        }
+        if ctx.earliest_only {
+            ctx.publish_upper(upper);
+        }
+        self.loose_upper = self.loose_upper.min(upper);
+        let bound = self.loose_bound();
+        let lower = match lower {
+            Some(lower) => lower,
+            // The lower end is worth its advancement step only while the
+            // pair may still hold the earliest time: not once this sink
+            // holds `[0, 0]`, nor when the features' boxes swept over
+            // `[0, bound]` stay more than `d` apart (the earliest time
+            // within `d` is then past `bound`, as a lower end past it
+            // would show).
+            None if apart_until_bound(ctx, p, bound) => return false,
+            None => touching_lower_end(P::KIND, q, ctx.min_distance, ctx.range),
+        };
+        self.keep_loose(ctx, *p, Toi { lower, upper }, cancel);
+        false
     }
 
     /// Keeps a loose bracket's pair while it may hold the step's earliest

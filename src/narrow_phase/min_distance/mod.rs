@@ -25,7 +25,8 @@ pub(crate) use edge_edge::edge_edge_within_traced_with;
 pub use edge_edge::{edge_edge_within, edge_edge_within_traced};
 pub(crate) use nearest::on_segment;
 pub(crate) use verdict::{
-    LOOSE_MARGIN, WithinVerdict, edge_edge_within_verdict_with, vertex_face_within_verdict_with,
+    LOOSE_MARGIN, WithinVerdict, edge_edge_within_verdict_with, touching_lower_end,
+    vertex_face_within_verdict_with,
 };
 pub(crate) use vertex_face::vertex_face_within_traced_with;
 pub use vertex_face::{vertex_face_within, vertex_face_within_traced};

@@ -16,12 +16,13 @@ use super::certificates::{EdgeEdge, VertexFace};
 use super::near_start;
 use super::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced, edge_edge_within_verdict_with,
-    vertex_face_within_traced, vertex_face_within_verdict_with, within_at_start,
+    touching_lower_end, vertex_face_within_traced, vertex_face_within_verdict_with,
+    within_at_start,
 };
 use crate::exact::{Algebraic, Dyadic};
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::toi::{SolverTier, Toi};
-use crate::narrow_phase::{edge_edge_traced, oracle, vertex_face_traced};
+use crate::narrow_phase::{QueryKind, edge_edge_traced, oracle, vertex_face_traced};
 
 /// Eight points in data set row order.
 type Query = [Vec3; 8];
@@ -176,9 +177,26 @@ fn verdict_agrees(kind: Kind, q: &Query, d: f64, tight: Option<Toi>) -> Result<(
         d,
         RangeCheck::PerQuery,
     );
-    match verdict {
-        WithinVerdict::Tight(toi) => prop_assert_eq!(toi, tight, "{:?} {:?} d = {:e}", kind, q, d),
-        WithinVerdict::Loose(toi) => {
+    let loose = match verdict {
+        WithinVerdict::Tight(toi) => {
+            prop_assert_eq!(toi, tight, "{:?} {:?} d = {:e}", kind, q, d);
+            None
+        }
+        WithinVerdict::Loose(toi) => Some(toi),
+        // The lower end the pipeline asks for when it needs one.
+        WithinVerdict::Touching { upper } => {
+            let query_kind = match kind {
+                Kind::VertexFace => QueryKind::VertexFace,
+                Kind::EdgeEdge => QueryKind::EdgeEdge,
+            };
+            let lower = touching_lower_end(query_kind, q, d, RangeCheck::PerQuery);
+            prop_assert!(lower <= upper, "lower {lower} past upper {upper}");
+            Some(Toi { lower, upper })
+        }
+    };
+    match loose {
+        None => {}
+        Some(toi) => {
             let Some(tight) = tight else {
                 return Err(TestCaseError::fail(format!(
                     "loose hit {toi:?}, no hit; {kind:?} {q:?} d = {d:e}"

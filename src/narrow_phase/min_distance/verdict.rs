@@ -5,11 +5,13 @@
 //!
 //! The exact contact solver runs first (except on a pair at rest, which the
 //! fast path decides at `t = 0`, usually in its first steps). A pair that
-//! touches comes within every `d > 0`: its earliest time within `d` lies
-//! after the span `[0, s]` that the fast path's first advancement step
-//! certifies apart and no later than its contact bracket's upper end. That
-//! loose bracket skips the rest of the advancement and the search, which
-//! converge on the time of impact in many small steps on pairs that cross.
+//! touches comes within every `d > 0`: its earliest time within `d` is no
+//! later than its contact bracket's upper end ([`WithinVerdict::Touching`]);
+//! a lower end, when the caller needs one, is the end of the span `[0, s]`
+//! that the fast path's first advancement step certifies apart
+//! ([`touching_lower_end`]). That skips the rest of the advancement and the
+//! search, which converge on the time of impact in many small steps on
+//! pairs that cross.
 //! A pair that does not touch (or is at rest) runs the advancement; if a time certified within `d` then comes at
 //! the search's upper end, `[start, that time]` is its loose bracket,
 //! without the search's bisection. Any other pair gets the tight answer of
@@ -23,6 +25,7 @@ use super::near_start;
 use super::search;
 use crate::exact::Algebraic;
 use crate::math::{RangeCheck, Vec3};
+use crate::narrow_phase::QueryKind;
 use crate::narrow_phase::oracle;
 use crate::narrow_phase::toi::{SolverTier, Toi};
 use crate::narrow_phase::{edge_edge_traced_with, vertex_face_traced_with};
@@ -45,10 +48,33 @@ pub(crate) enum WithinVerdict {
     /// `lower` is at least as large, or below it by less than one exact
     /// bracket width when the exact path decides).
     Loose(Toi),
+    /// Touching (in contact) at some time no later than `upper`, so within
+    /// `d` then: the earliest time within `d` lies in `[0, upper]`, and in
+    /// `[`[`touching_lower_end`]`, upper]`, a loose bracket as
+    /// [`WithinVerdict::Loose`]'s, for the caller that needs its lower end.
+    Touching {
+        /// The contact bracket's upper end.
+        upper: f64,
+    },
 }
 
-/// [`super::vertex_face_within_traced_with`], with a loose bracket for a
-/// pair that touches. Arguments as there.
+/// The lower end of a [`WithinVerdict::Touching`] pair's loose bracket: the
+/// end of the span `[0, s]` that the fast path's first advancement step
+/// certifies more than `d` apart, or `0`. `q`: the query's eight points,
+/// data set row order; `d > 0` and `range` as for the verdict.
+pub(crate) fn touching_lower_end(kind: QueryKind, q: &[Vec3; 8], d: f64, range: RangeCheck) -> f64 {
+    let p = [&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]];
+    match Separation::of(d) {
+        Separation::Positive(d) => match kind {
+            QueryKind::VertexFace => first_step_end(&VertexFace::new(p), p, d, range),
+            QueryKind::EdgeEdge => first_step_end(&EdgeEdge::new(p), p, d, range),
+        },
+        _ => 0.0,
+    }
+}
+
+/// [`super::vertex_face_within_traced_with`], with a loose bracket or none
+/// for a pair that touches. Arguments as there.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn vertex_face_within_verdict_with(
     v_t0: &Vec3,
@@ -73,8 +99,8 @@ pub(crate) fn vertex_face_within_verdict_with(
     )
 }
 
-/// [`super::edge_edge_within_traced_with`], with a loose bracket for a pair
-/// that touches. Arguments as there.
+/// [`super::edge_edge_within_traced_with`], with a loose bracket or none for
+/// a pair that touches. Arguments as there.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn edge_edge_within_verdict_with(
     ea0_t0: &Vec3,
@@ -126,25 +152,19 @@ fn verdict<F: Features>(
         }
         Separation::Positive(d) => d,
     };
-    // Touching at some time in [l0, u0]: within d then, and never before
-    // `s`, the end of the span the first advancement step certifies apart,
-    // so the earliest time within d is in [s, u0] (u0 ≥ the contact ≥ s).
-    // A pair at rest is decided at `t = 0` by the fast path's own first
-    // steps (`advanced`), usually at once: the contact solver would only
-    // add its cost.
+    // Touching at some time in [l0, u0]: within d then, so the earliest
+    // time within d is at most u0 (its lower end, when a caller needs it,
+    // is `touching_lower_end`). A pair at rest is decided at `t = 0` by the
+    // fast path's own first steps (`advanced`), usually at once: the
+    // contact solver would only add its cost.
     let (touch, contact_tier) = if at_rest(&points) {
         (None, SolverTier::Float)
     } else {
         contact()
     };
     if let Some(t0) = touch {
-        let lower = first_step_end(features, points, d, range);
-        debug_assert!(lower <= t0.upper, "a contact before the span apart");
-        let toi = Toi {
-            lower,
-            upper: t0.upper,
-        };
-        return (WithinVerdict::Loose(toi), contact_tier);
+        let upper = t0.upper;
+        return (WithinVerdict::Touching { upper }, contact_tier);
     }
     // Not touching: the fast path, as the tight solver runs it.
     let from = match advanced(features, points, d, range) {
