@@ -300,7 +300,11 @@ impl<P: Pair> KindSink<P> {
             // within `d` is then past `bound`, as a lower end past it
             // would show).
             None if apart_until_bound(ctx, p, bound) => return false,
-            None => touching_lower_end(P::KIND, q, ctx.min_distance, ctx.range),
+            None => {
+                let lower = touching_lower_end(P::KIND, q, ctx.min_distance, ctx.range);
+                debug_assert!(lower <= upper, "a contact before the span apart");
+                lower
+            }
         };
         self.keep_loose(ctx, *p, Toi { lower, upper }, cancel);
         false

@@ -49,9 +49,9 @@ pub(crate) enum WithinVerdict {
     /// bracket width when the exact path decides).
     Loose(Toi),
     /// Touching (in contact) at some time no later than `upper`, so within
-    /// `d` then: the earliest time within `d` lies in `[0, upper]`, and in
-    /// `[`[`touching_lower_end`]`, upper]`, a loose bracket as
-    /// [`WithinVerdict::Loose`]'s, for the caller that needs its lower end.
+    /// `d` then: the earliest time within `d` lies in `[0, upper]`. With
+    /// `lower` from [`touching_lower_end`], for the caller that needs it,
+    /// `[lower, upper]` is a loose bracket as [`WithinVerdict::Loose`]'s.
     Touching {
         /// The contact bracket's upper end.
         upper: f64,
