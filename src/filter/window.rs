@@ -77,8 +77,8 @@
 //! `|s|`. The runs are those where (i) fails, found by subdivision alone
 //! down to [`WITHIN_WINDOW_DEPTH`] (the single-root bisection tracks a root,
 //! not the band `|f| ≤ D` around it), and each is tested with the directions
-//! above (variants: docs/notes/min-distance.md). Rounding of (ii): `d` is raised to at
-//! least `2⁻⁴⁰⁰` (a larger `d` culls less) and directions with
+//! above (variants: docs/notes/min-distance.md). Rounding of (ii): `d` is
+//! raised to at least `2⁻⁴⁰⁰` (a larger `d` culls less) and directions with
 //! `‖s‖₁ < 2⁻³⁰⁰` are not used, so the largest `|sᵢ|` is at least `2⁻³⁰²`,
 //! its square is normal and the squares that underflow change the sum `S`
 //! by far less than its rounding; `|s| ≤ fl(√S)·(1 + 2.6u)`, so
@@ -340,22 +340,22 @@ fn halve(positive: bool, left: [f64; 4], right: [f64; 4]) -> ([f64; 4], bool) {
 /// roundings.
 #[inline]
 fn coplanar_runs(cubic: &Cubic, runs: &mut Runs) -> bool {
-    let (v, e) = bernstein(cubic, WINDOW_DEPTH);
-    (one_sign_change(&v, e) && bisect_single_root(v, e, runs))
-        || subdivide::<{ WINDOW_DEPTH as usize }>(v, e, runs)
+    const D: usize = WINDOW_DEPTH as usize;
+    let (v, e) = bernstein::<D>(cubic);
+    (one_sign_change(&v, e) && bisect_single_root(v, e, runs)) || subdivide::<D>(v, e, runs)
 }
 
 /// The Bernstein coefficients of the cubic on `[0, 1]` and the bound `e` on
-/// the error of every coefficient of their subdivisions down to `depth`
+/// the error of every coefficient of their subdivisions down to depth `D`
 /// (see [`coplanar_runs`]).
 #[inline(always)]
-fn bernstein(cubic: &Cubic, depth: u32) -> ([f64; 4], f64) {
+fn bernstein<const D: usize>(cubic: &Cubic) -> ([f64; 4], f64) {
     let c = &cubic.c;
     let v = [c[0], c[1] / 3.0, c[2] / 3.0, c[3]];
     let big_c = c.iter().fold(0.0f64, |m, x| max(x.abs(), m));
     let big = v.iter().fold(0.0f64, |m, x| max(x.abs(), m));
     let err = cubic.err + gamma(1) * big_c;
-    (v, err * (1.0 + gamma(2)) + gamma(3 * depth + 3) * big)
+    (v, err * (1.0 + gamma(2)) + gamma(3 * D as u32 + 3) * big)
 }
 
 /// Writes into `runs` (empty) the runs of windows on which the cubic may
@@ -368,12 +368,9 @@ fn bernstein(cubic: &Cubic, depth: u32) -> ([f64; 4], f64) {
 /// bisection does not apply: it tracks a root, not the band around it.
 #[inline]
 fn near_plane_runs(cubic: &Cubic, margin: f64, runs: &mut Runs) -> bool {
-    let (v, e) = bernstein(cubic, WITHIN_WINDOW_DEPTH);
-    subdivide::<{ WITHIN_WINDOW_DEPTH as usize }>(
-        v,
-        (e + margin) * (1.0 + 2.0 * UNIT_ROUNDOFF),
-        runs,
-    )
+    const D: usize = WITHIN_WINDOW_DEPTH as usize;
+    let (v, e) = bernstein::<D>(cubic);
+    subdivide::<D>(v, (e + margin) * (1.0 + 2.0 * UNIT_ROUNDOFF), runs)
 }
 
 /// Covers `[0, 1]` by windows (module doc): `true` when `runs_of` finds

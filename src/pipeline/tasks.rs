@@ -306,14 +306,15 @@ impl<P: Pair> KindSink<P> {
                 lower
             }
         };
-        self.keep_loose(ctx, *p, Toi { lower, upper }, cancel);
+        self.keep_loose(ctx, *p, lower, cancel);
         false
     }
 
-    /// Keeps a loose bracket's pair while it may hold the step's earliest
-    /// time. `collect` narrows only the pairs whose loose lower end is at
-    /// most `U +` [`LOOSE_MARGIN`], `U` the smallest upper end of all the
-    /// step's brackets; this sink's own smallest upper end is at least `U`,
+    /// Keeps a loose bracket's pair, by its lower end, while it may hold the
+    /// step's earliest time (its upper end already folded into
+    /// `loose_upper`). `collect` narrows only the pairs whose loose lower
+    /// end is at most `U +` [`LOOSE_MARGIN`], `U` the smallest upper end of
+    /// all the step's brackets; this sink's own smallest upper end is at least `U`,
     /// so a pair beyond it here is beyond it there too and is dropped at
     /// once. When this sink already holds the tight bracket `[0, 0]`, no
     /// pair can change the step's result, and none is kept. The kept list
@@ -324,10 +325,9 @@ impl<P: Pair> KindSink<P> {
     /// larger than the mesh) keeps bounded memory.
     /// The narrowing stops (the pairs left are dropped) once `cancel` is
     /// set: the step then answers `Cancelled`.
-    fn keep_loose(&mut self, ctx: &PairCtx<'_>, p: P, toi: Toi, cancel: Option<&AtomicBool>) {
-        self.loose_upper = self.loose_upper.min(toi.upper);
-        if toi.lower <= self.loose_bound() {
-            self.loose.push((p, toi.lower));
+    fn keep_loose(&mut self, ctx: &PairCtx<'_>, p: P, lower: f64, cancel: Option<&AtomicBool>) {
+        if lower <= self.loose_bound() {
+            self.loose.push((p, lower));
         }
         if self.loose.len() >= ctx.loose_cap {
             let bound = self.loose_bound();

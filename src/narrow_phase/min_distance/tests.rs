@@ -194,28 +194,25 @@ fn verdict_agrees(kind: Kind, q: &Query, d: f64, tight: Option<Toi>) -> Result<(
             Some(Toi { lower, upper })
         }
     };
-    match loose {
-        None => {}
-        Some(toi) => {
-            let Some(tight) = tight else {
-                return Err(TestCaseError::fail(format!(
-                    "loose hit {toi:?}, no hit; {kind:?} {q:?} d = {d:e}"
-                )));
-            };
-            let mut t = exact(kind, q, d).expect("a hit");
-            prop_assert!(
-                compare(toi.lower, &mut t) != Ordering::Greater,
-                "late loose lower {toi:?}, exact {t:?}"
-            );
-            prop_assert!(
-                compare(toi.upper, &mut t) != Ordering::Less,
-                "early loose upper {toi:?}, exact {t:?}"
-            );
-            prop_assert!(
-                tight.lower >= toi.lower - (LOOSE_MARGIN - 2f64.powi(-30)),
-                "tight {tight:?} far below loose {toi:?}; {kind:?} {q:?} d = {d:e}"
-            );
-        }
+    if let Some(toi) = loose {
+        let Some(tight) = tight else {
+            return Err(TestCaseError::fail(format!(
+                "loose hit {toi:?}, no hit; {kind:?} {q:?} d = {d:e}"
+            )));
+        };
+        let mut t = exact(kind, q, d).expect("a hit");
+        prop_assert!(
+            compare(toi.lower, &mut t) != Ordering::Greater,
+            "late loose lower {toi:?}, exact {t:?}"
+        );
+        prop_assert!(
+            compare(toi.upper, &mut t) != Ordering::Less,
+            "early loose upper {toi:?}, exact {t:?}"
+        );
+        prop_assert!(
+            tight.lower >= toi.lower - (LOOSE_MARGIN - 2f64.powi(-30)),
+            "tight {tight:?} far below loose {toi:?}; {kind:?} {q:?} d = {d:e}"
+        );
     }
     Ok(())
 }
