@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render reports/speed/ (README.md and scaling.svg) from the JSON that scripts/report_speed.sh
 records per scene: `ccdlab step --repeat N --rebuild --json` (built_*), the same without
-`--rebuild` (refit_*), one-shot `ccdlab step --json` in fresh processes (fresh_*_K) and
+`--rebuild` (refit_*), the same with `--toi-only` (toi_only_*), one-shot `ccdlab step --json` in fresh processes (fresh_*_K) and
 `scripts/peer_ipctk.py step --broad-phase B --json` (ipctk_SCENE_B), one per broad phase of
 ipctk; the fastest of them is the reference.
 
@@ -44,6 +44,15 @@ def met(ok: bool) -> str:
     return "met" if ok else "**not met**"
 
 
+def within_bracket(inner: dict, outer: dict) -> bool:
+    """Whether the earliest-time bracket of `inner` (a step's JSON) lies within that of `outer`
+    (none in both counts as within)."""
+    if inner.get("toi") is None or outer.get("toi") is None:
+        return inner.get("toi") is None and outer.get("toi") is None
+    upper = lambda j: j["toi"] if j.get("toi_upper") is None else j["toi_upper"]
+    return outer["toi"] <= inner["toi"] and upper(inner) <= upper(outer)
+
+
 def fastest_peer(runs: dict) -> dict:
     """The run of the broad phase whose whole step was fastest; when every one failed, the
     first one's failure."""
@@ -58,6 +67,7 @@ def scene_rows(data: Path, scenes: list[str], broad_phases: list[str]) -> dict:
     for s in scenes:
         built = load(data / f"built_{s}.json")
         refit = load(data / f"refit_{s}.json")
+        toi_only = load(data / f"toi_only_{s}.json")
         fresh = [load(p) for p in sorted(data.glob(f"fresh_{s}_*.json"))]
         peers = {b: load(data / f"ipctk_{s}_{b}.json") for b in broad_phases}
         # The first run builds the BVH, the others refit it: the refitted step is the
@@ -67,6 +77,10 @@ def scene_rows(data: Path, scenes: list[str], broad_phases: list[str]) -> dict:
             sys.exit(f"error: refit_{s}.json: no refitted run (--repeat 2 or more)")
         if not fresh:
             sys.exit(f"error: no fresh_{s}_*.json")
+        # The earliest time alone is the step's, or a bracket inside it.
+        if not within_bracket(toi_only, built):
+            sys.exit(f"error: {s}: the time-only bracket [{toi_only.get('toi')}, {toi_only.get('toi_upper')}] "
+                     f"is not within the step's [{built.get('toi')}, {built.get('toi_upper')}]")
         # ipctk's time of impact is conservative: never after ours, whatever its broad phase.
         for b, p in peers.items():
             if "failed" not in p and p["toi"] is not None and built["toi"] is not None and p["toi"] > built["toi"]:
@@ -75,6 +89,7 @@ def scene_rows(data: Path, scenes: list[str], broad_phases: list[str]) -> dict:
             "vertices": built["vertices"],
             "built": built,
             "refit_ms": min(refit_runs),
+            "toi_only_ms": toi_only["time_ms"]["total"],
             "fresh": [f["time_ms"]["total"] for f in fresh],
             "fresh_build": [f["time_ms"]["bvh"] for f in fresh],
             "ipctk": fastest_peer(peers),
@@ -159,20 +174,20 @@ def main() -> int:
     for s in scenes:
         r = rows[s]
         b, p = r["built"], r["ipctk"]
-        bt, ft = b["time_ms"]["total"], r["refit_ms"]
+        bt, ft, ot = b["time_ms"]["total"], r["refit_ms"], r["toi_only_ms"]
         goal = RATIO_GOAL.get(s, OTHER_RATIO_GOAL)
         fresh_med = statistics.median(r["fresh"])
         if "failed" in p:
-            peer = f"failed: {p['failed']} | – | – | ≥ {goal:g}×: not measured"
+            peer = f"failed: {p['failed']} | – | – | – | ≥ {goal:g}×: not measured"
         else:
             pt = p["time_ms"]["total"]
             ratio = pt / bt
             peer = (f"{p['broad_phase']}: {fmt_ms(p['time_ms']['broad_phase'])} + "
                     f"{fmt_ms(p['time_ms']['narrow_phase'])} = {fmt_ms(pt)} | "
-                    f"**{ratio:.1f}×** | {pt / ft:.1f}× | ≥ {goal:g}×: {met(ratio >= goal)}")
+                    f"**{ratio:.1f}×** | {pt / ft:.1f}× | {pt / ot:.1f}× | ≥ {goal:g}×: {met(ratio >= goal)}")
         ratio_lines.append(
             f"| {s} | {r['vertices']:,} | {'on' if b['time_aligned'] else 'off'} | {fmt_ms(b['time_ms']['bvh'])} | "
-            f"{fmt_ms(bt)} | {fmt_ms(ft)} | {fmt_ms(min(r['fresh']))} / {fmt_ms(fresh_med)} | {peer} |"
+            f"{fmt_ms(bt)} | {fmt_ms(ft)} | {fmt_ms(ot)} | {fmt_ms(min(r['fresh']))} / {fmt_ms(fresh_med)} | {peer} |"
         )
     peer_lines = []
     for s in scenes:
@@ -249,16 +264,19 @@ def main() -> int:
         "scene, below) against ours (`ccdlab step` with the command line's defaults,",
         f"`--time-aligned auto` among them, the fastest of `--repeat {repeat} --rebuild`:",
         "the BVH built anew each run, over the memory of the last run). Beside it: the refitted step",
-        f"(`--repeat {repeat}` without `--rebuild`, its fastest run a refit, as in a sequence), and",
-        f"{fresh_n} one-shot `ccdlab step` runs, each in a fresh process (what a command-line user sees: fresh",
-        "memory and a new thread pool). ipctk's stepsize search lowers its time bound to the",
-        "earliest time of impact found so far, so it does not decide every candidate as ours does.",
+        f"(`--repeat {repeat}` without `--rebuild`, its fastest run a refit, as in a sequence), the",
+        f"earliest time alone (`--toi-only --repeat {repeat} --rebuild`: the question ipctk's step",
+        "answers, without our counts; its bracket is the step's or one inside it, which the script",
+        f"checks), and {fresh_n} one-shot `ccdlab step` runs, each in a fresh process (what a",
+        "command-line user sees: fresh memory and a new thread pool). ipctk's stepsize search",
+        "lowers its time bound to the earliest time of impact found so far, so it does not decide",
+        "every candidate as ours does.",
         "Absolute times hold for the stamped machine only.",
         "",
         "## Whole step",
         "",
-        "| scene | vertices | time-aligned (auto) | our build ms | ours, built ms | ours, refitted ms | fresh process ms (fastest / median) | ipctk's fastest broad phase: broad + narrow = total ms | ipctk / ours built | ipctk / ours refitted | goal |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| scene | vertices | time-aligned (auto) | our build ms | ours, built ms | ours, refitted ms | ours, time only ms | fresh process ms (fastest / median) | ipctk's fastest broad phase: broad + narrow = total ms | ipctk / ours built | ipctk / ours refitted | ipctk / ours time only | goal |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         *ratio_lines,
         "",
         "## ipctk's broad phases",

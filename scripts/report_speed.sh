@@ -7,6 +7,8 @@
 # with beside it
 #   - the refitted step (`--repeat N` without `--rebuild`: the first run builds, the others
 #     refit the tree to the same step, as a sequence does);
+#   - the earliest time alone (`--toi-only`, BVH built each step: the question ipctk's
+#     `compute_collision_free_stepsize` answers);
 #   - one-shot steps, each in a fresh process (`ccdlab step` once: what a command-line user
 #     sees, fresh memory and a new thread pool included);
 #   - peak memory;
@@ -63,6 +65,8 @@ run_scene() {
     > "$data/built_$scene.json"
   "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --repeat "$repeat" --json \
     > "$data/refit_$scene.json"
+  "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --repeat "$repeat" --rebuild --toi-only \
+    --json > "$data/toi_only_$scene.json"
   local i
   for i in $(seq "$fresh"); do
     "$work/ccdlab" step "$f0" "$f1" --threads "$threads" --json > "$data/fresh_${scene}_$i.json"
