@@ -2,8 +2,9 @@
 # Builds and tests the Python package from a clean state: a fresh virtual
 # environment in a temporary folder, `pip install .` from the repository root
 # (maturin builds the extension module in python/; numpy and the build
-# backend come from PyPI), then `pytest python/tests`, with the newest numpy
-# and again with the oldest the package declares. Fails on any failure, and
+# backend come from PyPI), then `pytest python/tests` and mypy's stubtest of
+# the type stub, with the newest numpy; pytest again with the oldest numpy
+# the package declares. Fails on any failure, and
 # when no test is collected (pytest's exit code 5).
 #
 # Usage: scripts/python_test.sh [pytest arguments...]
@@ -24,7 +25,7 @@ trap 'rm -rf "$venv"' EXIT
 start=$(date +%s)
 python -m pip install --quiet "$repo"
 echo "python_test: pip install . took $(( $(date +%s) - start )) s"
-python -m pip install --quiet pytest
+python -m pip install --quiet pytest mypy
 
 # Run from outside the source tree, so that `import ccdlab` is the
 # installed package, not python/ccdlab without its extension module.
@@ -36,6 +37,9 @@ if [ "$status" -eq 5 ]; then
     exit 1
 fi
 [ "$status" -eq 0 ] || exit "$status"
+# The type stub against the installed module: every name, signature and
+# default the same (python/stubtest_allowlist.txt: the names left out).
+python -m mypy.stubtest ccdlab --allowlist "$repo/python/stubtest_allowlist.txt"
 # Again with the oldest numpy the package declares (pyproject.toml's
 # `numpy>=X.Y`: the newest X.Y.*), which pip installed the newest of above.
 oldest=$(sed -n 's/.*"numpy>=\([0-9]*\.[0-9]*\)".*/\1/p' "$repo/pyproject.toml")

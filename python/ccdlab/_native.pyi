@@ -2,7 +2,19 @@
 module's own, copied by scripts/sync_python_stubs.py."""
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union, final, overload
+from typing import (
+    Any,
+    Dict,
+    List,
+    Literal,
+    Optional,
+    Sequence,
+    SupportsIndex,
+    Tuple,
+    Union,
+    final,
+    overload,
+)
 
 import numpy as np
 import numpy.typing as npt
@@ -11,20 +23,20 @@ from ._types import Toi
 
 __version__: str
 
-ArrayLike3 = npt.ArrayLike
+_ArrayLike3 = npt.ArrayLike
 """A length-3 array-like of floats (a point)."""
 
-AnyPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+_AnyPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 def vertex_face_ccd(
-    v_t0: ArrayLike3,
-    f0_t0: ArrayLike3,
-    f1_t0: ArrayLike3,
-    f2_t0: ArrayLike3,
-    v_t1: ArrayLike3,
-    f0_t1: ArrayLike3,
-    f1_t1: ArrayLike3,
-    f2_t1: ArrayLike3,
+    v_t0: _ArrayLike3,
+    f0_t0: _ArrayLike3,
+    f1_t0: _ArrayLike3,
+    f2_t0: _ArrayLike3,
+    v_t1: _ArrayLike3,
+    f0_t1: _ArrayLike3,
+    f1_t1: _ArrayLike3,
+    f2_t1: _ArrayLike3,
     *,
     solver: str = "exact",
     min_distance: float = 0.0,
@@ -71,14 +83,14 @@ def vertex_face_ccd(
     """
 
 def edge_edge_ccd(
-    ea0_t0: ArrayLike3,
-    ea1_t0: ArrayLike3,
-    eb0_t0: ArrayLike3,
-    eb1_t0: ArrayLike3,
-    ea0_t1: ArrayLike3,
-    ea1_t1: ArrayLike3,
-    eb0_t1: ArrayLike3,
-    eb1_t1: ArrayLike3,
+    ea0_t0: _ArrayLike3,
+    ea1_t0: _ArrayLike3,
+    eb0_t0: _ArrayLike3,
+    eb1_t0: _ArrayLike3,
+    ea0_t1: _ArrayLike3,
+    ea1_t1: _ArrayLike3,
+    eb0_t1: _ArrayLike3,
+    eb1_t1: _ArrayLike3,
     *,
     solver: str = "exact",
     min_distance: float = 0.0,
@@ -125,7 +137,7 @@ def vertex_face_ccd_batch(
     *,
     solver: str = "exact",
     min_distance: float = 0.0,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
 ) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Vertex–face CCD of many queries at once, in parallel.
 
@@ -167,7 +179,7 @@ def edge_edge_ccd_batch(
     *,
     solver: str = "exact",
     min_distance: float = 0.0,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
 ) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Edge–edge CCD of many queries at once, in parallel.
 
@@ -210,7 +222,7 @@ def vertex_face_filter_batch(
     filters: str = "slpf+dnf",
     window: bool = True,
     min_distance: float = 0.0,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
 ) -> npt.NDArray[np.str_]:
     """Which of the pipeline's filters culls each vertex–face query of a batch.
 
@@ -264,7 +276,7 @@ def edge_edge_filter_batch(
     filters: str = "slpf+dnf",
     window: bool = True,
     min_distance: float = 0.0,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
 ) -> npt.NDArray[np.str_]:
     """Which of the pipeline's filters culls each edge–edge query of a batch.
 
@@ -383,7 +395,7 @@ def step(
     window: bool = True,
     time_aligned: Union[str, bool] = "auto",
     solver: str = "exact",
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
     collect_pairs: bool = False,
     min_distance: float = 0.0,
     bodies: Optional[npt.ArrayLike] = None,
@@ -494,7 +506,7 @@ def is_step_collision_free(
     window: bool = True,
     time_aligned: Union[str, bool] = "auto",
     solver: str = "exact",
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
     min_distance: float = 0.0,
     bodies: Optional[npt.ArrayLike] = None,
     self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
@@ -535,7 +547,7 @@ def earliest_toi(
     window: bool = True,
     time_aligned: Union[str, bool] = "auto",
     solver: str = "exact",
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
     min_distance: float = 0.0,
     bodies: Optional[npt.ArrayLike] = None,
     self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
@@ -611,12 +623,12 @@ class Pipeline:
         window: bool = True,
         time_aligned: Union[str, bool] = "auto",
         solver: str = "exact",
-        threads: Optional[int] = None,
+        threads: Optional[SupportsIndex] = None,
         collect_pairs: bool = False,
         min_distance: float = 0.0,
         bodies: Optional[npt.ArrayLike] = None,
         self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
-        num_vertices: Optional[int] = None,
+        num_vertices: Optional[SupportsIndex] = None,
     ) -> "Pipeline": ...
     def step(self, V0: npt.ArrayLike, V1: npt.ArrayLike) -> StepResult:
         """Runs one step, from ``V0`` (t = 0) to ``V1`` (t = 1).
@@ -806,7 +818,8 @@ class Pipeline:
     @property
     def edges(self) -> Optional[npt.NDArray[np.int64]]:
         """The mesh's codimensional edges as given, int64 (e, 2), read-only;
-        None when none were given.
+        None when none were given. Edge numbers (``ee_pairs``) are rows of
+        ``ccdlab.edges(self.faces, self.edges)``, not of these.
         """
     @property
     def num_vertices(self) -> Optional[int]:
@@ -814,7 +827,7 @@ class Pipeline:
 
 @overload
 def read_mesh(
-    path: AnyPath, *, with_edges: Literal[False] = False
+    path: _AnyPath, *, with_edges: Literal[False] = False
 ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Reads a triangle mesh from a PLY (ASCII or binary) or OBJ file.
 
@@ -855,8 +868,15 @@ def read_mesh(
     """
 @overload
 def read_mesh(
-    path: AnyPath, *, with_edges: Literal[True]
+    path: _AnyPath, *, with_edges: Literal[True]
 ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+@overload
+def read_mesh(
+    path: _AnyPath, *, with_edges: bool
+) -> Union[
+    Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]],
+    Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]],
+]: ...
 
 def edges(F: npt.ArrayLike, edges: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.int64]:
     """The unique edges of a mesh: the triangles' in libigl's ``edges(F)``
@@ -891,7 +911,7 @@ def intersections(
     F: npt.ArrayLike,
     *,
     edges: Optional[npt.ArrayLike] = None,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
 ) -> Dict[str, npt.NDArray[np.int64]]:
     """A mesh's static intersections at one instant: edges through triangles,
     and the pairs that touch (vertex–face, edge–edge and the points' pairs
@@ -933,7 +953,7 @@ def has_intersections(
     F: npt.ArrayLike,
     *,
     edges: Optional[npt.ArrayLike] = None,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
 ) -> bool:
     """Whether a mesh at one instant has a pair of features that share no
     vertex and have a common point: an edge through a triangle, or a pair
@@ -950,7 +970,7 @@ def proximity(
     edges: Optional[npt.ArrayLike] = None,
     bodies: Optional[npt.ArrayLike] = None,
     self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_]] = True,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
     distances: bool = False,
 ) -> Dict[str, npt.NDArray[Any]]:
     """The pairs of a mesh's features within distance ``d`` of each other at
@@ -1014,7 +1034,7 @@ def candidates(
     filters: str = "slpf+dnf",
     window: bool = True,
     time_aligned: Union[str, bool] = "auto",
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
     min_distance: float = 0.0,
     bodies: Optional[npt.ArrayLike] = None,
     self_collision: Union[bool, Sequence[bool], npt.NDArray[np.bool_], str] = True,
@@ -1064,7 +1084,7 @@ def candidates(
     """
 
 def queries(
-    *paths: AnyPath,
+    *paths: _AnyPath,
     solver: str = "exact",
     min_time_ms: int = 50,
     min_distance: float = 0.0,
@@ -1118,7 +1138,7 @@ def queries(
         infinite; a positive one with solver "cubic"; oracle at d = 0).
     """
 
-def load_queries(*paths: AnyPath) -> List[Dict[str, Any]]:
+def load_queries(*paths: _AnyPath) -> List[Dict[str, Any]]:
     """The ground-truth query sets under some paths, as arrays: what
     ``queries`` scores, for scoring another solver.
 

@@ -109,9 +109,9 @@ pub(crate) fn read_mesh<'py>(
     }
     if !mesh.edges.is_empty() {
         return Err(value_error(format!(
-            "{}: the file has edges in no face ({} of them: rods, hair, from OBJ `l` lines or a \
-             PLY `edge` element); read_mesh(path, with_edges=True) returns them too, for \
-             ccdlab.step(..., edges=E)",
+            "{}: the file lists edges ({} of them, from OBJ `l` lines or a PLY `edge` element: \
+             rods, hair, or faces' edges); read_mesh(path, with_edges=True) returns them too, for \
+             ccdlab.step(..., edges=E), which drops those that are faces' edges",
             path.display(),
             mesh.edges.len()
         )));
@@ -178,17 +178,20 @@ pub(crate) fn edges(
         .map_err(|e| {
             // Faults named by the caller's vertex numbers.
             let full = |i: u32| ids[i as usize];
-            mesh_error(&match e {
-                MeshError::DegenerateFace { face, indices } => MeshError::DegenerateFace {
-                    face,
-                    indices: indices.map(full),
+            mesh_error(
+                &match e {
+                    MeshError::DegenerateFace { face, indices } => MeshError::DegenerateFace {
+                        face,
+                        indices: indices.map(full),
+                    },
+                    MeshError::DegenerateEdge { edge, vertex } => MeshError::DegenerateEdge {
+                        edge,
+                        vertex: full(vertex),
+                    },
+                    e => e,
                 },
-                MeshError::DegenerateEdge { edge, vertex } => MeshError::DegenerateEdge {
-                    edge,
-                    vertex: full(vertex),
-                },
-                e => e,
-            })
+                "F",
+            )
         })?;
     let flat: Vec<i64> = mesh
         .edges()

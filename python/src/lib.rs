@@ -47,12 +47,12 @@ use ccdlab::harness::stamp::Stamp;
 use ccdlab::math::Vec3;
 use ccdlab::mesh::{MeshError, Step, TriMesh, check_mesh, read_frame};
 use ccdlab::pipeline::{
-    Bodies, ContactPair, Pipeline, PipelineError, Proximity, ProximityOptions, SelfColliding,
-    StepOutcome, intersections_with, proximity_distance, proximity_with,
+    Bodies, CandidateError, ContactPair, Pipeline, PipelineError, Proximity, ProximityOptions,
+    SelfColliding, StepOutcome, intersections_with, proximity_distance, proximity_with,
 };
 use numpy::IntoPyArray;
 use numpy::ndarray::Array2;
-use pyo3::exceptions::{PyIsADirectoryError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyIsADirectoryError, PyMemoryError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -143,30 +143,44 @@ fn step_inputs(
     let faces = faces(F, Some(x_t0.len()), "F")?;
     let edges = codim_edges(edges, Some(x_t0.len()))?;
     let pool = thread_pool(options.threads)?;
-    let mesh = build_mesh(py, &pool, x_t0.len(), faces, &edges)?;
+    let mesh = build_mesh(py, &pool, (x_t0.len(), "V0"), faces, &edges)?;
     Ok((x_t0, x_t1, mesh, pool))
 }
 
-/// The topology of `faces` and `edges` over `num_vertices` vertices, built
-/// on `pool` (it runs parts of it in parallel) with the interpreter lock
-/// released; a fault is a `ValueError` naming the argument ([`mesh_error`]).
+/// The topology of `faces` and `edges` over `num_vertices` vertices (the
+/// count, and the argument that gives it), built on `pool` (it runs parts
+/// of it in parallel) with the interpreter lock released; a fault is an
+/// exception naming the argument ([`mesh_error`]).
 fn build_mesh(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
-    num_vertices: usize,
+    (num_vertices, vertices_arg): (usize, &str),
     faces: Vec<[u32; 3]>,
     edges: &[[u32; 2]],
 ) -> PyResult<TriMesh> {
     py.detach(|| pool.install(|| TriMesh::with_edges(num_vertices, faces, edges)))
-        .map_err(|e| mesh_error(&e))
+        .map_err(|e| mesh_error(&e, vertices_arg))
 }
 
-/// A mesh fault as a `ValueError` naming the argument it is in: `edges`
-/// for an edge's, `F` for the rest.
-fn mesh_error(e: &MeshError) -> PyErr {
+/// A mesh fault as an exception naming the argument it is in: `edges` for
+/// an edge's, `vertices_arg` (the argument that gives the vertex count) for
+/// too many vertices, `F` for the rest; a `MemoryError` for a topology that
+/// does not fit in memory, a `ValueError` otherwise.
+fn mesh_error(e: &MeshError, vertices_arg: &str) -> PyErr {
     match e {
         MeshError::EdgeIndexOutOfRange { .. } | MeshError::DegenerateEdge { .. } => {
             value_error(format!("edges: {e}"))
+        }
+        MeshError::TooLarge {
+            what: "vertices", ..
+        } => value_error(format!("{vertices_arg}: {e}")),
+        MeshError::OutOfMemory { what, .. } => {
+            let arg = if *what == "vertices" {
+                vertices_arg
+            } else {
+                "F"
+            };
+            PyMemoryError::new_err(format!("{arg}: {e}"))
         }
         _ => value_error(format!("F: {e}")),
     }

@@ -329,14 +329,15 @@ struct PipelineState {
 }
 
 impl PyPipeline {
-    /// The pool and the mesh of a step on `n` vertices, made when missing
-    /// (the mesh by the first step, its indices checked against `n`; the
-    /// pool anew in a forked child), with the inner pipeline.
+    /// The pool and the mesh of a step on `n` vertices (the count, and the
+    /// argument that gives it), made when missing (the mesh by the first
+    /// step, its indices checked against `n`; the pool anew in a forked
+    /// child), with the inner pipeline.
     fn ready<'s>(
         &self,
         py: Python<'_>,
         state: &'s mut PipelineState,
-        n: usize,
+        (n, vertices_arg): (usize, &str),
     ) -> PyResult<(&'s Workers, &'s TriMesh, &'s mut Pipeline)> {
         let PipelineState {
             mesh, inner, pool, ..
@@ -347,7 +348,7 @@ impl PyPipeline {
         }
         let pool = pool.as_ref().expect("built above");
         if mesh.is_none() {
-            let built = build_mesh(py, pool, n, self.faces.clone(), &self.edges)?;
+            let built = build_mesh(py, pool, (n, vertices_arg), self.faces.clone(), &self.edges)?;
             // Bodies that do not fit are refused before the vertex count is
             // kept: a later call with the right count still works.
             if let Some(bodies) = &self.options.config.bodies {
@@ -434,11 +435,12 @@ impl PyPipeline {
         // the vertex count).
         let bound = faces.iter().flatten().chain(edges.iter().flatten());
         let bound = bound.max().map_or(0, |&i| i as usize + 1);
-        check_mesh(num_vertices.unwrap_or(bound), &faces, &edges).map_err(|e| mesh_error(&e))?;
+        check_mesh(num_vertices.unwrap_or(bound), &faces, &edges)
+            .map_err(|e| mesh_error(&e, "num_vertices"))?;
         let (mesh, pool) = match num_vertices {
             Some(n) => {
                 let pool = thread_pool(options.threads)?;
-                let mesh = build_mesh(py, &pool, n, faces.clone(), &edges)?;
+                let mesh = build_mesh(py, &pool, (n, "num_vertices"), faces.clone(), &edges)?;
                 // Bodies that do not fit the mesh are refused at once too.
                 if let Some(bodies) = &options.config.bodies {
                     bodies
@@ -494,7 +496,7 @@ impl PyPipeline {
     ) -> PyResult<StepResult> {
         let mut state = self.busy_checked()?;
         let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
-        let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, (x_t0.len(), "V0"))?;
         let outcome = run_step(py, pool, inner, mesh, &x_t0, &x_t1)?;
         StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
     }
@@ -529,7 +531,7 @@ impl PyPipeline {
     ) -> PyResult<bool> {
         let mut state = self.busy_checked()?;
         let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
-        let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, (x_t0.len(), "V0"))?;
         run_asking(py, pool, mesh, &x_t0, &x_t1, |step, cancel| {
             inner.is_collision_free(step, Some(cancel))
         })
@@ -565,7 +567,7 @@ impl PyPipeline {
     ) -> PyResult<Option<Py<PyAny>>> {
         let mut state = self.busy_checked()?;
         let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
-        let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, (x_t0.len(), "V0"))?;
         let toi = run_asking(py, pool, mesh, &x_t0, &x_t1, |step, cancel| {
             inner.earliest_toi(step, Some(cancel))
         })?;
@@ -633,12 +635,20 @@ impl PyPipeline {
             .collect();
         let mut state = self.busy_checked()?;
         let (x_t0, x_t1) = frames(V0, V1, state.mesh.as_ref().map(TriMesh::num_vertices))?;
-        let (pool, mesh, inner) = self.ready(py, &mut state, x_t0.len())?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, (x_t0.len(), "V0"))?;
         let step = Step::new(mesh, &x_t0, &x_t1).map_err(|e| value_error(e.to_string()))?;
         let outcome = run_interruptible(py, pool, |cancel| {
             inner.step_on_candidates_cancellable(&step, &vf, &ee, cancel)
         })?
-        .map_err(|e| value_error(e.to_string()))?;
+        .map_err(|e| match e {
+            // Named by the argument that holds the pair.
+            PipelineError::Candidates(
+                c @ (CandidateError::VertexFaceOutOfRange { .. }
+                | CandidateError::CornerOfFace { .. }),
+            ) => value_error(format!("vf: {c}")),
+            PipelineError::Candidates(c) => value_error(format!("ee: {c}")),
+            e => value_error(e.to_string()),
+        })?;
         StepResult::new(py, outcome, mesh, self.options.config.collect_pairs)
     }
 
@@ -693,7 +703,7 @@ impl PyPipeline {
         }
         let mut state = self.busy_checked()?;
         let x = mesh_points(V, "V", state.mesh.as_ref().map(TriMesh::num_vertices))?;
-        let (pool, mesh, inner) = self.ready(py, &mut state, x.len())?;
+        let (pool, mesh, inner) = self.ready(py, &mut state, (x.len(), "V"))?;
         let found = run_interruptible(py, pool, |cancel| {
             inner.proximity_cancellable(mesh, &x, cancel)
         })?
@@ -730,7 +740,8 @@ impl PyPipeline {
     }
 
     /// The mesh's codimensional edges as given, int64 (e, 2), read-only;
-    /// None when none were given.
+    /// None when none were given. Edge numbers (``ee_pairs``) are rows of
+    /// ``ccdlab.edges(self.faces, self.edges)``, not of these.
     #[getter]
     fn edges<'py>(&self, py: Python<'py>) -> PyResult<Option<Py<PyAny>>> {
         if self.edges.is_empty() {

@@ -220,7 +220,7 @@ fn static_intersections<T: Send>(
     let faces = faces(F, Some(x.len()), "F")?;
     let edges = codim_edges(edges, Some(x.len()))?;
     let pool = thread_pool(parse_threads(threads)?)?;
-    let mesh = build_mesh(py, &pool, x.len(), faces, &edges)?;
+    let mesh = build_mesh(py, &pool, (x.len(), "V"), faces, &edges)?;
     let found = run_interruptible(py, &pool, |cancel| find(&mesh, &x, cancel))?.map_err(|e| {
         value_error(match e {
             // These functions always list their pairs: the library's

@@ -144,10 +144,10 @@ def test_pairs_that_are_no_candidates_are_refused():
     E = ccdlab.edges(F).tolist()
     e01, e34, e12 = E.index([0, 1]), E.index([3, 4]), E.index([1, 2])
     bad = [
-        ([[3, 0], [5, 0]], [], "vertex–face pair 1 (numbered from 0): vertex 5, face 0: out of range"),
-        ([[2, 1]], [], "vertex–face pair 0 (numbered from 0): vertex 2 is a corner of face 1"),
-        ([], [[e01, e34], [e12, e01]], f"edge–edge pair 1 (numbered from 0): edges {e12} and {e01} share"),
-        ([], [[0, 99]], "edge–edge pair 0 (numbered from 0): edges 0, 99: out of range"),
+        ([[3, 0], [5, 0]], [], "vf: vertex–face pair 1 (numbered from 0): vertex 5, face 0: out of range"),
+        ([[2, 1]], [], "vf: vertex–face pair 0 (numbered from 0): vertex 2 is a corner of face 1"),
+        ([], [[e01, e34], [e12, e01]], f"ee: edge–edge pair 1 (numbered from 0): edges {e12} and {e01} share"),
+        ([], [[0, 99]], "ee: edge–edge pair 0 (numbered from 0): edges 0, 99: out of range"),
         ([[-1, 0]], [], "vf: row 0 (numbered from 0) has index -1, not one from 0 to 2**32 - 2"),
         ([], [[0, 2**32]], "ee: row 0 (numbered from 0) has index 4294967296"),
         ([[0, 1, 2]], [], "vf: expected an array of shape (m, 2) of indices, got shape (1, 3)"),

@@ -168,7 +168,7 @@ def test_read_mesh_returns_edges_only_when_asked(tmp_path):
     V, F, E = ccdlab.read_mesh(obj, with_edges=True)
     assert V.shape == (5, 3) and F.tolist() == [[0, 1, 2]] and E.tolist() == [[3, 4]]
     assert E.dtype == np.int64
-    with pytest.raises(ValueError, match=r"rod.obj: the file has edges in no face \(1 of them.*with_edges=True"):
+    with pytest.raises(ValueError, match=r"rod.obj: the file lists edges \(1 of them.*with_edges=True"):
         ccdlab.read_mesh(obj)
     plain = tmp_path / "tri.obj"
     plain.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")

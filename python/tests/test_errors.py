@@ -224,6 +224,11 @@ def test_a_bad_vertex_count_is_a_value_error(n, match):
     assert ccdlab.Pipeline(F, num_vertices=np.int64(4)).num_vertices == 4
 
 
+def test_a_vertex_count_past_32_bit_indices_is_blamed_on_num_vertices():
+    with pytest.raises(ValueError, match=r"^num_vertices: the mesh has 8589934592 vertices; at most 2\^32 - 2"):
+        ccdlab.Pipeline(F, num_vertices=2**33)
+
+
 class _Raises:
     """An array-like whose conversion raises `error`."""
 
