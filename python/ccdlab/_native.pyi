@@ -492,7 +492,9 @@ def step(
         vertex counts, a face or edge index out of range, a face repeating a
         vertex or with the corners of an earlier face (in any order), an edge
         joining a vertex to itself, a bad option, or ``bodies`` that do not
-        fit the mesh.
+        fit the mesh; with ``collect_pairs=True``, more than 2**26 pairs to
+        keep (a minimum separation as large as the mesh, say), where the
+        counts alone (``collect_pairs=False``) have no bound.
     """
 
 def is_step_collision_free(
@@ -649,8 +651,9 @@ class Pipeline:
         Raises
         ------
         ValueError
-            Bad frames, frames of another vertex count than the mesh's, or (at
-            the first step) a face with the corners of an earlier one.
+            Bad frames, frames of another vertex count than the mesh's, (at
+            the first step) a face with the corners of an earlier one, or more
+            pairs to keep than ``ccdlab.step`` keeps.
         RuntimeError
             The pipeline is already running a step (in another thread, or a
             call further up this thread's stack).
@@ -790,7 +793,7 @@ class Pipeline:
         ValueError
             Bad positions, or another vertex count than the mesh's;
             a pipeline made with ``self_collision="moving"`` (at one instant
-            nothing moves).
+            nothing moves); more pairs than ``ccdlab.proximity`` lists.
         RuntimeError
             The pipeline is already running a step (in another thread, or a
             call further up this thread's stack).
@@ -945,7 +948,9 @@ def intersections(
     Raises
     ------
     ValueError
-        As ``ccdlab.step`` for bad positions, faces or edges.
+        As ``ccdlab.step`` for bad positions, faces or edges; more than
+        2**26 pairs to list (thousands of coincident points, say;
+        ``ccdlab.has_intersections`` has no bound).
     """
 
 def has_intersections(
@@ -1021,7 +1026,9 @@ def proximity(
     ------
     ValueError
         As ``ccdlab.step`` for bad positions, faces, edges or bodies; a
-        negative or non-finite ``d``.
+        negative or non-finite ``d``; more than 2**26 pairs to list (``d``
+        as large as the mesh, say; 64 million pairs took 7 GB at peak), where
+        ``ccdlab.step(V, V, F, min_distance=d)`` counts them without a bound.
     """
 
 def candidates(
@@ -1080,7 +1087,7 @@ def candidates(
     Raises
     ------
     ValueError
-        As ``ccdlab.step``.
+        As ``ccdlab.step``; more than 2**26 pairs to list.
     """
 
 def queries(

@@ -58,7 +58,7 @@ use crate::workers::run_interruptible;
 /// Raises
 /// ------
 /// ValueError
-///     As ``ccdlab.step``.
+///     As ``ccdlab.step``; more than 2**26 pairs to list.
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
     window = true, time_aligned = BoolOrStr::Str("auto".to_string()), threads = None,

@@ -94,7 +94,9 @@ use super::*;
 ///     vertex counts, a face or edge index out of range, a face repeating a
 ///     vertex or with the corners of an earlier face (in any order), an edge
 ///     joining a vertex to itself, a bad option, or ``bodies`` that do not
-///     fit the mesh.
+///     fit the mesh; with ``collect_pairs=True``, more than 2**26 pairs to
+///     keep (a minimum separation as large as the mesh, say), where the
+///     counts alone (``collect_pairs=False``) have no bound.
 #[pyfunction]
 #[pyo3(signature = (V0, V1, F, *, edges = None, k = IntOrStr::Int(26), filters = "slpf+dnf",
     window = true, time_aligned = BoolOrStr::Str("auto".to_string()), solver = "exact",
@@ -482,8 +484,9 @@ impl PyPipeline {
     /// Raises
     /// ------
     /// ValueError
-    ///     Bad frames, frames of another vertex count than the mesh's, or (at
-    ///     the first step) a face with the corners of an earlier one.
+    ///     Bad frames, frames of another vertex count than the mesh's, (at
+    ///     the first step) a face with the corners of an earlier one, or more
+    ///     pairs to keep than ``ccdlab.step`` keeps.
     /// RuntimeError
     ///     The pipeline is already running a step (in another thread, or a
     ///     call further up this thread's stack).
@@ -686,7 +689,7 @@ impl PyPipeline {
     /// ValueError
     ///     Bad positions, or another vertex count than the mesh's;
     ///     a pipeline made with ``self_collision="moving"`` (at one instant
-    ///     nothing moves).
+    ///     nothing moves); more pairs than ``ccdlab.proximity`` lists.
     /// RuntimeError
     ///     The pipeline is already running a step (in another thread, or a
     ///     call further up this thread's stack).

@@ -35,7 +35,9 @@ use super::*;
 /// Raises
 /// ------
 /// ValueError
-///     As ``ccdlab.step`` for bad positions, faces or edges.
+///     As ``ccdlab.step`` for bad positions, faces or edges; more than
+///     2**26 pairs to list (thousands of coincident points, say;
+///     ``ccdlab.has_intersections`` has no bound).
 #[pyfunction]
 #[pyo3(signature = (V, F, *, edges = None, threads = None))]
 #[allow(non_snake_case)]
@@ -133,7 +135,9 @@ pub(crate) fn has_intersections(
 /// ------
 /// ValueError
 ///     As ``ccdlab.step`` for bad positions, faces, edges or bodies; a
-///     negative or non-finite ``d``.
+///     negative or non-finite ``d``; more than 2**26 pairs to list (``d``
+///     as large as the mesh, say; 64 million pairs took 7 GB at peak), where
+///     ``ccdlab.step(V, V, F, min_distance=d)`` counts them without a bound.
 #[pyfunction]
 #[pyo3(signature = (V, F, d, *, edges = None, bodies = None,
     self_collision = SelfCollision::All(true), threads = None, distances = false),
