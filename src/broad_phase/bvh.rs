@@ -454,7 +454,10 @@ pub(crate) fn half_up(d: f64) -> f64 {
 pub enum BroadPhaseError {
     /// The step's mesh is not the one the BVH was built for. Rebuild the BVH
     /// for the new topology.
-    #[error("the step's mesh has {found} {what}, the BVH was built for {expected}")]
+    #[error(
+        "the step's mesh has {found} {what}, the BVH was built for {expected}; rebuild the BVH \
+         for the new topology"
+    )]
     TopologyMismatch {
         /// `vertices`, `edges` or `faces`.
         what: &'static str,

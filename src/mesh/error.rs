@@ -136,9 +136,7 @@ pub enum MeshError {
         found: usize,
     },
     /// Two frames of one step (or sequence) disagree in their faces.
-    #[error(
-        "frame's faces differ from the first frame's: {found} faces against {expected}, first difference at face {face}"
-    )]
+    #[error("{}", mismatch("faces", *face, *expected, *found, first.as_ref().map(|f| &f[..]), here.as_ref().map(|f| &f[..])))]
     FaceMismatch {
         /// First differing face (or the shorter face count).
         face: usize,
@@ -146,12 +144,14 @@ pub enum MeshError {
         expected: usize,
         /// The face count of this frame.
         found: usize,
+        /// That face in the first frame (`None` past its end).
+        first: Option<[u32; 3]>,
+        /// That face in this frame (`None` past its end).
+        here: Option<[u32; 3]>,
     },
     /// Two frames of one step (or sequence) disagree in their edges
     /// (codimensional edges, as stored).
-    #[error(
-        "frame's edges differ from the first frame's: {found} edges against {expected}, first difference at edge {edge}"
-    )]
+    #[error("{}", mismatch("edges", *edge, *expected, *found, first.as_ref().map(|e| &e[..]), here.as_ref().map(|e| &e[..])))]
     EdgeMismatch {
         /// First differing edge (or the shorter edge count).
         edge: usize,
@@ -159,6 +159,10 @@ pub enum MeshError {
         expected: usize,
         /// The edge count of this frame.
         found: usize,
+        /// That edge in the first frame (`None` past its end).
+        first: Option<[u32; 2]>,
+        /// That edge in this frame (`None` past its end).
+        here: Option<[u32; 2]>,
     },
     /// A mesh of too many elements for 32-bit indices.
     #[error("the mesh has {count} {what}; at most 2^32 - 2 are supported")]
@@ -271,5 +275,28 @@ impl MeshError {
             | MeshError::InFrame { source, .. } => source.innermost(),
             e => e,
         }
+    }
+}
+
+/// The message of a frame whose faces or edges (`what`) are not the first
+/// frame's: the counts when they differ, else the first element that does,
+/// as it is in each frame.
+fn mismatch(
+    what: &str,
+    index: usize,
+    expected: usize,
+    found: usize,
+    first: Option<&[u32]>,
+    here: Option<&[u32]>,
+) -> String {
+    match (first, here) {
+        (Some(first), Some(here)) if expected == found => format!(
+            "frame's {what} differ from the first frame's: {} {index} (numbered from 0) has \
+             vertices {here:?} here, {first:?} there (numbered from 0)",
+            &what[..what.len() - 1]
+        ),
+        _ => format!(
+            "frame has {found} {what}, the first frame {expected} (the first {index} agree)"
+        ),
     }
 }

@@ -149,6 +149,8 @@ pub fn check_same_topology(
             face,
             expected: faces.len(),
             found: frame.faces.len(),
+            first: faces.get(face).copied(),
+            here: frame.faces.get(face).copied(),
         });
     }
     if let Some(edge) = first_difference(edges, &frame.edges) {
@@ -156,6 +158,8 @@ pub fn check_same_topology(
             edge,
             expected: edges.len(),
             found: frame.edges.len(),
+            first: edges.get(edge).copied(),
+            here: frame.edges.get(edge).copied(),
         });
     }
     Ok(())

@@ -88,20 +88,33 @@ use crate::broad_phase::{BroadPhaseError, Bvh, EePair, VfPair};
 use crate::mesh::{MeshError, Step};
 use crate::narrow_phase::{SeparationError, Solver, Toi};
 
+/// What a [`PipelineError::BroadPhase`] adds to the broad phase's message:
+/// the pipeline's way to rebuild, where the fault is another mesh.
+fn rebuild_advice(e: &BroadPhaseError) -> &'static str {
+    match e {
+        BroadPhaseError::TopologyMismatch { .. }
+        | BroadPhaseError::FacesMismatch { .. }
+        | BroadPhaseError::EdgesMismatch { .. } => {
+            ": Pipeline::rebuild_next() makes the next step build it anew"
+        }
+        _ => "",
+    }
+}
+
 /// Why a step could not run.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PipelineError {
     /// The step's mesh does not match the BVH of earlier steps (another
     /// vertex count or other faces); [`Pipeline::rebuild_next`] first to
-    /// step another mesh.
-    #[error(transparent)]
+    /// step another mesh. The message says so where that is the fault.
+    #[error("{0}{advice}", advice = rebuild_advice(.0))]
     BroadPhase(#[from] BroadPhaseError),
     /// The positions do not fit the mesh (a length other than its vertex
     /// count) or hold a non-finite coordinate: the frame given to
     /// [`super::intersections()`] or [`super::proximity()`] ([`Step::new`]
     /// refuses the same, so a step's frames always fit).
-    #[error("the step's frames: {0}")]
+    #[error("the positions: {0}")]
     Frames(#[from] MeshError),
     /// [`PipelineConfig::bodies`] do not fit the step's mesh.
     #[error("bodies: {0}")]
@@ -812,6 +825,11 @@ mod tests {
                 e,
                 PipelineError::BroadPhase(BroadPhaseError::FacesMismatch { face: 0 })
             ),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .ends_with("Pipeline::rebuild_next() makes the next step build it anew"),
             "{e}"
         );
         pipeline.rebuild_next();

@@ -345,7 +345,7 @@ fn bad_arguments_are_typed_errors() {
     let nan = proximity(&mesh, &bad, 0.1).unwrap_err();
     assert_eq!(
         nan.to_string(),
-        "the step's frames: x: vertex 1 (numbered from 0) has a non-finite coordinate NaN"
+        "the positions: x: vertex 1 (numbered from 0) has a non-finite coordinate NaN"
     );
     let options = ProximityOptions {
         bodies: Some(Bodies::StillObstacle),

@@ -659,6 +659,12 @@ fn step_errors_name_the_file() {
         MeshError::FaceMismatch { face: 0, .. }
     ));
     mesh_error_text(&e, "c.obj");
+    // Both faces, as read (numbered from 0).
+    assert!(
+        e.to_string()
+            .contains("face 0 (numbered from 0) has vertices [0, 2, 1] here, [0, 1, 2] there"),
+        "{e}"
+    );
     // A frame with faces left out (an OBJ cut at a line break) gives both counts.
     let cut = dir.file("cut.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 3 2\n");
     let e = read_step(&cut, &same).unwrap_err();
@@ -667,10 +673,16 @@ fn step_errors_name_the_file() {
         MeshError::FaceMismatch {
             face: 1,
             expected: 2,
-            found: 1
+            found: 1,
+            first: Some([0, 2, 1]),
+            here: None,
         }
     ));
-    assert!(e.to_string().contains("1 faces against 2"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("frame has 1 faces, the first frame 2 (the first 1 agree)"),
+        "{e}"
+    );
     // A non-finite coordinate.
     let d = dir.file("d.obj", "v 0 0 0\nv 1 inf 0\nv 0 1 0\nf 1 2 3\n");
     let e = read_step(&a, &d).unwrap_err();
@@ -770,7 +782,9 @@ fn frames_with_rods_read_their_edges_and_must_agree_on_them() {
             MeshError::EdgeMismatch {
                 edge: 1,
                 expected: 2,
-                found: 1
+                found: 1,
+                here: None,
+                ..
             }
         ),
         "{e}"

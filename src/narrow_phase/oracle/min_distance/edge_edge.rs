@@ -15,7 +15,8 @@ use crate::math::Vec3;
 /// a negative or NaN `d` admits no time (`None`), `d = +∞` every time (`0`).
 ///
 /// # Panics
-/// When a coordinate is NaN or infinite.
+/// When a coordinate is NaN or infinite and `d` is a finite `d ≥ 0` (the
+/// other `d` are answered before the coordinates are read).
 #[allow(clippy::too_many_arguments)]
 pub fn edge_edge_within(
     ea0_t0: &Vec3,
