@@ -136,7 +136,7 @@ pub enum MeshError {
         found: usize,
     },
     /// Two frames of one step (or sequence) disagree in their faces.
-    #[error("{}", mismatch("faces", *face, *expected, *found, first.as_ref().map(|f| &f[..]), here.as_ref().map(|f| &f[..])))]
+    #[error("{}", mismatch(("face", "faces"), *face, *expected, *found, first.as_ref().map(|f| &f[..]), here.as_ref().map(|f| &f[..])))]
     FaceMismatch {
         /// First differing face (or the shorter face count).
         face: usize,
@@ -151,7 +151,7 @@ pub enum MeshError {
     },
     /// Two frames of one step (or sequence) disagree in their edges
     /// (codimensional edges, as stored).
-    #[error("{}", mismatch("edges", *edge, *expected, *found, first.as_ref().map(|e| &e[..]), here.as_ref().map(|e| &e[..])))]
+    #[error("{}", mismatch(("edge", "edges"), *edge, *expected, *found, first.as_ref().map(|e| &e[..]), here.as_ref().map(|e| &e[..])))]
     EdgeMismatch {
         /// First differing edge (or the shorter edge count).
         edge: usize,
@@ -278,11 +278,11 @@ impl MeshError {
     }
 }
 
-/// The message of a frame whose faces or edges (`what`) are not the first
-/// frame's: the counts when they differ, else the first element that does,
-/// as it is in each frame.
+/// The message of a frame whose faces or edges (`(one, what)`: singular,
+/// plural) are not the first frame's: the counts when they differ, else the
+/// first element that does, as it is in each frame.
 fn mismatch(
-    what: &str,
+    (one, what): (&str, &str),
     index: usize,
     expected: usize,
     found: usize,
@@ -291,9 +291,8 @@ fn mismatch(
 ) -> String {
     match (first, here) {
         (Some(first), Some(here)) if expected == found => format!(
-            "frame's {what} differ from the first frame's: {} {index} (numbered from 0) has \
-             vertices {here:?} here, {first:?} there (numbered from 0)",
-            &what[..what.len() - 1]
+            "frame's {what} differ from the first frame's: {one} {index} has vertices {here:?} \
+             here and {first:?} in the first frame ({what} and vertices numbered from 0)"
         ),
         _ => format!(
             "frame has {found} {what}, the first frame {expected} (the first {index} agree)"

@@ -662,7 +662,7 @@ fn step_errors_name_the_file() {
     // Both faces, as read (numbered from 0).
     assert!(
         e.to_string()
-            .contains("face 0 (numbered from 0) has vertices [0, 2, 1] here, [0, 1, 2] there"),
+            .contains("face 0 has vertices [0, 2, 1] here and [0, 1, 2] in the first frame"),
         "{e}"
     );
     // A frame with faces left out (an OBJ cut at a line break) gives both counts.
