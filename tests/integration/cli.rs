@@ -673,9 +673,9 @@ fn replay_with_a_wrong_data_variable_fails_instead_of_falling_back() {
 
 /// `RAYON_NUM_THREADS`, which sets every pool's size without `--threads`,
 /// is held to `--threads`' limit: a huge value is refused before any work
-/// (it used to start that many threads).
+/// (it used to start that many threads), and so is one that is no count.
 #[test]
-fn a_huge_rayon_thread_count_is_refused() {
+fn a_bad_rayon_thread_count_is_refused() {
     let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
         .args(["replay", "generated"])
         .env("RAYON_NUM_THREADS", "100000")
@@ -688,6 +688,25 @@ fn a_huge_rayon_thread_count_is_refused() {
         "{err}"
     );
     assert!(stdout.is_empty(), "{stdout}");
+    // A value that is no count is refused too (rayon would ignore it);
+    // `0`, rayon's "all logical CPUs", is not.
+    for (value, refused) in [("abc", true), ("-1", true), ("0", false)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccdlab"))
+            .args(["data"])
+            .env("RAYON_NUM_THREADS", value)
+            .output()
+            .unwrap();
+        let (_, err) = text(&out);
+        assert_eq!(!out.status.success(), refused, "{value}: {err}");
+        if refused {
+            assert!(
+                err.contains(&format!(
+                    "RAYON_NUM_THREADS=\"{value}\": not a thread count"
+                )),
+                "{err}"
+            );
+        }
+    }
 }
 
 /// A folder of frames whose name is not UTF-8 replays as any other (as

@@ -115,18 +115,30 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn 
 
 /// `RAYON_NUM_THREADS` checked as `--threads` is (every pool without
 /// `--threads`, the global one included, takes that many workers): a value
-/// above [`MAX_THREADS`] is refused. Rayon ignores `0` and what is not a
-/// number (all logical CPUs then), and so does this.
+/// above [`MAX_THREADS`] is refused, and so is one that is no count, which
+/// rayon would ignore silently. `0` means all logical CPUs, as in rayon;
+/// an empty value counts as unset.
 pub fn check_rayon_threads() -> Result<(), String> {
     let Some(value) = std::env::var_os("RAYON_NUM_THREADS") else {
         return Ok(());
     };
+    if value.is_empty() {
+        return Ok(());
+    }
     match value.to_str().and_then(|v| v.parse::<usize>().ok()) {
         Some(n) if n > MAX_THREADS => Err(format!(
             "RAYON_NUM_THREADS={n}: at most {MAX_THREADS} worker threads (unset it, or give \
              --threads N)"
         )),
-        _ => Ok(()),
+        Some(_) => Ok(()),
+        None => {
+            // Quoted, and cut short: the value may be anything.
+            let shown: String = value.to_string_lossy().chars().take(32).collect();
+            Err(format!(
+                "RAYON_NUM_THREADS={shown:?}: not a thread count (0 to {MAX_THREADS}; 0 for all \
+                 logical CPUs); unset it, or give --threads N"
+            ))
+        }
     }
 }
 
