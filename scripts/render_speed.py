@@ -20,6 +20,10 @@ import statistics
 import sys
 from pathlib import Path
 
+# The same bracket check as the minimum-separation report's (this folder is on the path of a
+# script run from it).
+from render_min_distance import within_bracket
+
 # The goals of issue "Speed, decided" (ratio of ipctk's step to ours, BVH built each step).
 RATIO_GOAL = {"cloth-ball": 40.0, "funnel": 30.0}
 OTHER_RATIO_GOAL = 20.0
@@ -42,15 +46,6 @@ def fmt_ms(x: float) -> str:
 
 def met(ok: bool) -> str:
     return "met" if ok else "**not met**"
-
-
-def within_bracket(inner: dict, outer: dict) -> bool:
-    """Whether the earliest-time bracket of `inner` (a step's JSON) lies within that of `outer`
-    (none in both counts as within)."""
-    if inner.get("toi") is None or outer.get("toi") is None:
-        return inner.get("toi") is None and outer.get("toi") is None
-    upper = lambda j: j["toi"] if j.get("toi_upper") is None else j["toi_upper"]
-    return outer["toi"] <= inner["toi"] and upper(inner) <= upper(outer)
 
 
 def fastest_peer(runs: dict) -> dict:
