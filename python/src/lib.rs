@@ -207,8 +207,18 @@ fn run_step(
     x_t1: &[Vec3],
 ) -> PyResult<StepOutcome> {
     let step = Step::new(mesh, x_t0, x_t1).map_err(|e| value_error(e.to_string()))?;
-    run_interruptible(py, pool, |cancel| pipeline.step_cancellable(&step, cancel))?
-        .map_err(|e| value_error(e.to_string()))
+    run_interruptible(py, pool, |cancel| pipeline.step_cancellable(&step, cancel))?.map_err(|e| {
+        value_error(match e {
+            // The library's advice names its own settings; these are the
+            // keywords a Python caller has.
+            PipelineError::TooManyPairs { limit } => format!(
+                "more than {limit} pairs to keep (the bound on a step's lists); \
+                     collect_pairs=False counts them without listing, and a smaller \
+                     min_distance keeps fewer"
+            ),
+            e => e.to_string(),
+        })
+    })
 }
 
 /// The step from `x_t0` to `x_t1` asked one thing by `ask` (whether it is

@@ -154,7 +154,7 @@ pub enum PipelineError {
     /// or distance, or a larger limit. The BVH stays that of this step's
     /// frames.
     #[error(
-        "more than {limit} pairs to keep (max_pairs, the bound on a step's lists); ask for the counts only (pairs not collected) or a smaller distance"
+        "more than {limit} pairs to keep (max_pairs, the bound on a step's lists); ask for the counts only (pairs not collected), a larger max_pairs or, at a minimum separation, a smaller one"
     )]
     TooManyPairs {
         /// [`PipelineConfig::max_pairs`].

@@ -12,7 +12,7 @@ use ccdlab::mesh::{Step, read_step};
 use ccdlab::narrow_phase::Toi;
 use ccdlab::pipeline::{ContactPair, Pipeline, PipelineConfig, StepOutcome};
 
-use crate::pipeline_args::PipelineArgs;
+use crate::pipeline_args::{PipelineArgs, listing_error};
 
 /// Arguments of `ccdlab step`.
 #[derive(Debug, clap::Args)]
@@ -81,7 +81,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn Error>> {
         if args.rebuild {
             pipeline.rebuild_next();
         }
-        let outcome = pool.install(|| pipeline.step(&step))?;
+        let outcome = pool
+            .install(|| pipeline.step(&step))
+            .map_err(|e| listing_error(e, "without --pairs, `ccdlab step` counts them"))?;
         totals.push(outcome.report.time_ms.total);
         if best
             .as_ref()
