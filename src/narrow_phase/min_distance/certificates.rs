@@ -56,6 +56,7 @@
 
 use super::nearest::{lerp, point_triangle, segment_segment};
 use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3, each3};
+use crate::narrow_phase::start_contact;
 
 /// A point's positions at `t = 0` and `t = 1`.
 pub(super) type Track = [Vec3; 2];
@@ -191,6 +192,10 @@ pub(super) trait Features {
     /// Within `d` at `t = 0`, decided exactly ([`super::within_at_start`]),
     /// for a query's eight points.
     fn within_at_start(points: [&Vec3; 8], d: f64) -> Option<bool>;
+    /// A corner of A equal to a corner of B at `t = 0` (finite points): the
+    /// features touch there, so they are within every `d` at `t = 0`
+    /// (the contact solvers' first test, [`crate::narrow_phase::start_contact`]).
+    fn touch_at_start(points: [&Vec3; 8]) -> bool;
 }
 
 /// Vertex `p` against triangle `f0 f1 f2`.
@@ -255,6 +260,11 @@ impl Features for VertexFace {
 
     fn within_at_start(points: [&Vec3; 8], d: f64) -> Option<bool> {
         super::within_at_start::vertex_face(points, d)
+    }
+
+    #[inline]
+    fn touch_at_start(q: [&Vec3; 8]) -> bool {
+        start_contact::vertex_face_touch_at_start(q[0], q[1], q[2], q[3])
     }
 
     #[inline]
@@ -335,6 +345,11 @@ impl Features for EdgeEdge {
 
     fn within_at_start(points: [&Vec3; 8], d: f64) -> Option<bool> {
         super::within_at_start::edge_edge(points, d)
+    }
+
+    #[inline]
+    fn touch_at_start(q: [&Vec3; 8]) -> bool {
+        start_contact::edge_edge_touch_at_start(q[0], q[1], q[2], q[3])
     }
 }
 

@@ -1,6 +1,8 @@
 //! The minimum-separation fast path (docs/design.md §5): decides a query in
 //! certified floating point or defers it (`None`) to the exact oracle.
 //!
+//! 0. Features that share a point at `t = 0` are within `d` there
+//!    ([`Features::touch_at_start`]): the time of impact is exactly 0.
 //! 1. Range: every coordinate passes [`crate::math::in_filter_range`]
 //!    (the model of [`super::certificates`]). With coordinates at most
 //!    `2²⁰⁰` in magnitude no two points are `√3·2²⁰¹ < 2²⁰²` apart, so a
@@ -79,7 +81,7 @@ pub(super) struct Start {
     d_in: Option<f64>,
 }
 
-/// Steps 1–4 of the fast path (module doc).
+/// Steps 0–4 of the fast path (module doc).
 pub(super) fn advanced<F: Features>(
     f: &F,
     points: [&Vec3; 8],
@@ -95,9 +97,16 @@ pub(super) fn advanced<F: Features>(
     }
 }
 
-/// Steps 1–3 of the fast path (module doc): `Advanced::From` with
+/// Steps 0–3 of the fast path (module doc): `Advanced::From` with
 /// `start = 0` when they decide nothing.
 fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, range: RangeCheck) -> Advanced {
+    // Features sharing a point at `t = 0` (duplicated seam vertices, a
+    // collapsed frame) are within `d` there, at any magnitude: decided by
+    // equality, also outside the range, where they would go to the exact
+    // path.
+    if F::touch_at_start(points) {
+        return Advanced::Decided(Some(Toi::exact(0.0)));
+    }
     let (d_out, d_in) = match separations(points, d, range) {
         Ok(ds) => ds,
         Err(other) => return other,

@@ -716,6 +716,25 @@ fn any_distance() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// A query at scale `s` whose feature A's corner `i` and feature B's
+/// corner `j` are one point at `t = 0`, moving or (`rest`) not.
+fn sharing_a_point(kind: Kind, mut q: Query, s: f64, [i, j]: [usize; 2], rest: bool) -> Query {
+    for p in q.iter_mut() {
+        *p *= s;
+    }
+    let (a, b) = match kind {
+        Kind::VertexFace => (0, 1 + j % 3),
+        Kind::EdgeEdge => (i % 2, 2 + j % 2),
+    };
+    q[b] = q[a];
+    if rest {
+        for k in 0..4 {
+            q[k + 4] = q[k];
+        }
+    }
+    q
+}
+
 /// `d` exactly, or one rounding above or below it.
 fn nudged(d: f64, nudge: u8) -> f64 {
     match nudge {
@@ -730,6 +749,29 @@ fn nudged(d: f64, nudge: u8) -> f64 {
 // docs/notes/min-distance.md, eighth session.)
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Features sharing a point at `t = 0` are within every `d` at once,
+    /// decided by equality at any magnitude (a frame collapsed to a point
+    /// far outside the certificates' range among them), in the tight and
+    /// the verdict forms. A known answer: no oracle needed.
+    #[test]
+    fn sharing_a_point_at_the_start_is_time_zero_at_any_magnitude(
+        kind in kind(),
+        q in query(real_point),
+        s in power_of_two(false),
+        corners in [0usize..6, 0usize..6],
+        rest in any::<bool>(),
+        collapsed in any::<bool>(),
+        d in any_distance(),
+    ) {
+        let mut q = sharing_a_point(kind, q, s, corners, rest);
+        if collapsed {
+            q = [q[0]; 8];
+        }
+        prop_assume!(finite(&q));
+        prop_assert_eq!(solve(kind, &q, d), (Some(Toi::exact(0.0)), SolverTier::Float));
+        verdict_agrees(kind, &q, d, Some(Toi::exact(0.0)))?;
+    }
 
     /// A vertex over a tilted face, exactly `|h|·d` from its plane at the
     /// ends of the step (`d = len·k`, or contact).
