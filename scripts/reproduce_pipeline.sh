@@ -98,16 +98,16 @@ else
   echo "   scripts/peer_ipctk.py not found; the report says 'not measured'"
 fi
 
-# The peer's records name data files relative to the data root and the generated frames by
-# their names in the work folder, not by this machine's folders.
+# The step records (`frames`) and the peer's name data files relative to the data root and
+# the generated frames by their names in the work folder, not by this machine's folders.
 shopt -s nullglob
-peer_records=("$work"/peer_ipctk_*.json)
+frame_records=("$work"/step_*.json "$work"/peer_ipctk_*.json)
 shopt -u nullglob
-if [ ${#peer_records[@]} -gt 0 ]; then
+if [ ${#frame_records[@]} -gt 0 ]; then
   rules=("$work=")
   # Generated scenes run without the data sets; then no record names them.
   if [ -n "$data_root" ]; then rules+=("$data_root=datasets"); fi
-  python3 scripts/portable_paths.py "${rules[@]}" -- "${peer_records[@]}"
+  python3 scripts/portable_paths.py "${rules[@]}" -- "${frame_records[@]}"
 fi
 
 echo "== 4/5 ccdlab replay (each filter setting)"
