@@ -321,6 +321,56 @@ fn criterion_estimates_are_read_for_the_pipeline_ids_only() {
     assert!(err.to_string().contains("nowhere"), "{err}");
 }
 
+/// The k-value verdict on time names the fastest k, and says that k = 26
+/// is not told apart from it when within 5 % (the noise between runs of a
+/// shared machine), and that it is not k = 26 only beyond that.
+#[test]
+fn a_k_within_five_percent_of_the_fastest_is_not_told_apart() {
+    let root = Scratch::new("report-close");
+    let line_with = |k6_over_k26: f64| {
+        let from = root.join(format!("data-{k6_over_k26}"));
+        copy_dir(&fixture(), &from);
+        edit_json(&from, "bench_timings.json", |json| {
+            let benchmarks = json["benchmarks"].as_array_mut().unwrap();
+            let index =
+                |id: &str, b: &[serde_json::Value]| b.iter().position(|x| x["id"] == id).unwrap();
+            let (i6, i26) = (
+                index("broad_phase/kdop6/funnel", benchmarks),
+                index("broad_phase/kdop26/funnel", benchmarks),
+            );
+            let t26 = benchmarks[i26]["mean_ns"].as_f64().unwrap();
+            benchmarks[i6]["mean_ns"] = (t26 * k6_over_k26).into();
+        });
+        let out = root.join(format!("out-{k6_over_k26}"));
+        generate(&ReportOptions {
+            from,
+            criterion: None,
+            out: out.clone(),
+        })
+        .unwrap();
+        let md = std::fs::read_to_string(out.join("README.md")).unwrap();
+        (md.lines())
+            .find(|l| l.starts_with("- Time (criterion, build + traversal)"))
+            .unwrap_or_else(|| panic!("{md}"))
+            .to_string()
+    };
+    let close = line_with(0.97);
+    assert!(
+        close.contains("fastest is k = 6 (69.2 ms), k = 26 within 5 % of it"),
+        "{close}"
+    );
+    let apart = line_with(0.9);
+    assert!(
+        apart.contains("fastest is k = 6 (64.2 ms), not k = 26"),
+        "{apart}"
+    );
+    let itself = line_with(1.2);
+    assert!(
+        itself.contains("fastest is k = 26 (71.3 ms), k = 26 itself"),
+        "{itself}"
+    );
+}
+
 /// `file` of the fixture copied into `from`, changed by `edit` (as JSON).
 fn edit_json(from: &Path, file: &str, edit: impl FnOnce(&mut serde_json::Value)) {
     let path = from.join(file);

@@ -447,12 +447,17 @@ fn fig6(w: &mut String, inputs: &ReportInputs) {
                 .min_by(|a, b| a.1.total_cmp(&b.1))
                 .expect("non-empty");
             let t = |k: usize| times.iter().find(|x| x.0 == k).map(|x| x.1);
+            // Within 5 % of the fastest is within a shared machine's noise
+            // between runs: such a k is not told apart from it.
+            let close = |k: usize| t(k).is_some_and(|tk| tk <= fastest.1 * 1.05);
             let mut line = format!(
                 "- Time (criterion, build + traversal): fastest is k = {} ({} ms){}",
                 fastest.0,
                 sig3(fastest.1),
                 if fastest.0 == 26 {
                     ", k = 26 itself"
+                } else if close(26) {
+                    ", k = 26 within 5 % of it (not told apart in one run)"
                 } else {
                     ", not k = 26"
                 }
