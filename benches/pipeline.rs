@@ -285,10 +285,14 @@ fn record(scene: &Scene, threads: usize) -> SceneRecord {
             ..PipelineConfig::default()
         });
         let report = pipeline.step(&step).expect("same mesh").report;
-        // The bench's filter loop mirrors the pipeline's stage: same counts.
+        // The bench's filter loop mirrors the pipeline's stage: same counts,
+        // for the paper's settings (those the reproduction records; another
+        // setting is timed and stepped, not compared here).
         let k = kdops.iter().find(|r| r.k == axes.k()).expect("every k");
         for (name, ours, theirs) in [("vf", &k.vf, &report.vf), ("ee", &k.ee, &report.ee)] {
-            let culled = ours.culled(filters.name()).expect("known setting");
+            let Some(culled) = ours.culled(filters.name()) else {
+                continue;
+            };
             assert_eq!(
                 (ours.candidates, culled),
                 (theirs.candidates, theirs.culled_slpf + theirs.culled_dnf),

@@ -268,9 +268,11 @@ impl<'a> PairCtx<'a> {
         }
     }
 
-    /// No filter runs.
+    /// No filter runs: the setting (SLPF already left out where it does
+    /// not apply) is [`FilterSet::None`] and the window is off. Read off the
+    /// setting itself, so that a new one is never taken for no filter.
     pub(super) fn filters_off(&self) -> bool {
-        self.slpf.is_none() && !self.filters.uses_dnf() && !self.window
+        self.filters == FilterSet::None && !self.window
     }
 
     /// The filters on a vertex–face pair: `Some(filter)` when culled.
