@@ -99,16 +99,26 @@ fn datasets_match_manifest() {
     let entries = manifest();
     assert!(entries.len() >= 60, "{} manifest entries", entries.len());
     let listed = check_listed(&root, "datasets", &entries);
+    // Every file of the folder, a new source's too, but the folder's own
+    // README and the manifest.
     let mut present = BTreeSet::new();
-    for source in ["ccd-queries", "scalable-ccd"] {
-        files_under(&root.join(source), Path::new(source), &mut present);
+    files_under(&root, Path::new(""), &mut present);
+    for own in ["README.md", "manifest.toml"] {
+        assert!(present.remove(Path::new(own)), "datasets/{own}");
     }
     let unlisted: Vec<_> = present.difference(&listed).collect();
     assert!(
         unlisted.is_empty(),
         "files not in the manifest: {unlisted:?}"
     );
-    for source in ["ccd-queries", "scalable-ccd"] {
+    // Each source the manifest names, a new one too, keeps its licence and
+    // upstream README.
+    let sources: BTreeSet<&str> = entries.iter().map(|e| e.source.as_str()).collect();
+    assert!(
+        sources.is_superset(&BTreeSet::from(["ccd-queries", "scalable-ccd"])),
+        "{sources:?}"
+    );
+    for source in sources {
         for kept in ["LICENSE", "README.upstream.md"] {
             assert!(
                 listed.contains(&Path::new(source).join(kept)),
