@@ -59,7 +59,9 @@ use super::*;
 ///     contact only) is off; ``report`` says what ran. The work grows with
 ///     the pairs that come within d: a d of the order of the mesh's edge
 ///     length or more makes most nearby pairs collide and a step take
-///     seconds to minutes. Called from the main thread, the step's
+///     seconds to minutes; a d far below the coordinates' rounding (under
+///     about 1e-16 of them) is slow too, its pairs decided in big
+///     integers. Called from the main thread, the step's
 ///     traversal gives up on Ctrl-C (or any exception a signal handler
 ///     raises), and that exception is raised.
 /// bodies : ndarray, shape (n,), any integer dtype, or None, optional

@@ -27,7 +27,8 @@ pub struct PipelineConfig {
     pub window: bool,
     /// Whether the BVH drops the leaf pairs and feature pairs whose k-DOPs
     /// at `t = 0` and at `t = 1` one slab separates at both times in the
-    /// same order ([`TimeAligned`]).
+    /// same order ([`TimeAligned`]). Off by default (the paper's BVH); the
+    /// command line and the Python package default to [`TimeAligned::Auto`].
     pub time_aligned: TimeAligned,
     /// Keep every colliding pair (global IDs and time of impact) in the
     /// outcome, not just the counts. At a minimum separation, a step that
@@ -45,7 +46,11 @@ pub struct PipelineConfig {
     /// time-aligned pruning runs on k-DOPs grown likewise, DNF and the
     /// coplanar window run with a margin of `d` ([`crate::filter::dnf_within`],
     /// [`crate::filter::dnf_window_within`]), and SLPF, proven for contact
-    /// only, is off; the report says what ran.
+    /// only, is off; the report says what ran. A `d` far below the
+    /// coordinates' rounding (under about `10⁻¹⁶` of them) stays exact but
+    /// is slow: every pair that comes within it is decided in big integers
+    /// that grow with the bits between `d` and the coordinates; for
+    /// contact, give `0`.
     pub min_distance: f64,
     /// Which feature pairs are tested, by body ([`Bodies`]): `None` tests
     /// every pair of the mesh, as the paper does. Pairs within a body that
