@@ -213,8 +213,8 @@ fn run_step(
             // keywords a Python caller has.
             PipelineError::TooManyPairs { limit } => format!(
                 "more than {limit} pairs to keep (the bound on a step's lists); \
-                     collect_pairs=False counts them without listing, and a smaller \
-                     min_distance keeps fewer"
+                 collect_pairs=False counts them without listing, and a smaller \
+                 min_distance keeps fewer"
             ),
             e => e.to_string(),
         })
