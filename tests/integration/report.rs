@@ -15,6 +15,17 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report")
 }
 
+/// The report generated from `from` into `out`: its page.
+fn page(from: &Path, out: &Path) -> String {
+    generate(&ReportOptions {
+        from: from.to_path_buf(),
+        criterion: None,
+        out: out.to_path_buf(),
+    })
+    .unwrap();
+    std::fs::read_to_string(out.join("README.md")).unwrap()
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -129,16 +140,7 @@ fn a_report_from_the_fixture_has_the_tables_figures_and_data() {
 #[test]
 fn the_step_table_says_how_many_runs_were_timed_and_which_pipeline() {
     let root = Scratch::new("report-runs");
-    let md_of = |from: &Path, name: &str| {
-        let out = root.join(name);
-        generate(&ReportOptions {
-            from: from.to_path_buf(),
-            criterion: None,
-            out: out.clone(),
-        })
-        .unwrap();
-        std::fs::read_to_string(out.join("README.md")).unwrap()
-    };
+    let md_of = |from: &Path, name: &str| page(from, &root.join(name));
     // What is checked: the run count and the pipeline each record states,
     // where the page gives them (the option that ran, the goal line's
     // pipeline), not the sentences around them.
@@ -341,14 +343,7 @@ fn a_k_within_five_percent_of_the_fastest_is_not_told_apart() {
             let t26 = benchmarks[i26]["mean_ns"].as_f64().unwrap();
             benchmarks[i6]["mean_ns"] = (t26 * k6_over_k26).into();
         });
-        let out = root.join(format!("out-{k6_over_k26}"));
-        generate(&ReportOptions {
-            from,
-            criterion: None,
-            out: out.clone(),
-        })
-        .unwrap();
-        let md = std::fs::read_to_string(out.join("README.md")).unwrap();
+        let md = page(&from, &root.join(format!("out-{k6_over_k26}")));
         (md.lines())
             .find(|l| l.starts_with("- Time (criterion, build + traversal)"))
             .unwrap_or_else(|| panic!("{md}"))
@@ -457,14 +452,7 @@ fn zero_times_give_dashes_not_nan_or_inf() {
     edit_json(&from, "counts_funnel.json", |j| {
         j["motion"]["mean_edge_length"] = 0.0.into();
     });
-    let out = root.join("pipeline");
-    generate(&ReportOptions {
-        from,
-        criterion: None,
-        out: out.clone(),
-    })
-    .unwrap();
-    let md = std::fs::read_to_string(out.join("README.md")).unwrap();
+    let md = page(&from, &root.join("pipeline"));
     for bad in ["NaN", "inf"] {
         assert!(!md.contains(bad), "{bad} in:\n{md}");
     }
