@@ -10,14 +10,16 @@
 //! root's bracket decide contact or its absence at that root; the precise
 //! tier repeats this in double-double arithmetic. Coplanar motion (the
 //! cubic vanishes identically) is decided by the coplanar tier
-//! ([`super::coplanar`]), motion in an axis-aligned plane first in its two
-//! coordinates ([`super::planar`]; edges turning parallel in it included).
+//! ([`super::coplanar`]), motion in parallel planes first in two
+//! coordinates ([`super::planar`]; edges turning parallel in them included).
 //! Edges that share an endpoint at `t = 0` touch there; that is decided
 //! first of all ([`super::start_contact`]). Edges on parallel lines at every
 //! time are decided exactly ([`super::collinear`]: lines that stay apart,
 //! or one line and a one-dimensional problem), as for vertex–face.
-//! Everything else — an exact touch that no structural argument proves,
-//! multiple roots, all four points on one line at one instant where the
+//! At a root exactly at `t = 0` or `t = 1` the precise tier signs the
+//! conditions exactly ([`super::end_conditions`]).
+//! Everything else — an exact touch inside the step that no structural
+//! argument proves, multiple roots, all four points on one line at one instant where the
 //! planar tier cannot settle it — goes to
 //! the oracle, unless the edges are certified apart along one of their own
 //! directions ([`super::separation`]).
@@ -26,8 +28,9 @@ use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;
 use super::conditions;
 use super::coplanar;
+use super::end_conditions;
 use super::oracle;
-use super::planar;
+use super::planar::{self, Axes};
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::separation::edge_edge_separated;
 use super::start_contact;
@@ -177,7 +180,7 @@ fn filtered(
     match scan::<_, FAST>(&c, crossing) {
         Scan::NoContact => return Some(None),
         Scan::Contact(br) => return Some(Some(toi(br))),
-        Scan::Identical => return coplanar(points),
+        Scan::Identical => return coplanar(points, || planar::plane_axes(&points)),
         Scan::Undecided => {}
     }
     // The precise tier: the cubic and, where needed, the conditions in
@@ -186,16 +189,18 @@ fn filtered(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     );
     let crossing = |br: Bracket| {
-        crossing(br).or_else(|| {
-            conditions::edge_edge_precise(
-                ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
-            )
-        })
+        crossing(br)
+            .or_else(|| {
+                conditions::edge_edge_precise(
+                    ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, &br,
+                )
+            })
+            .or_else(|| end_conditions::edge_edge(points, &br))
     };
     match scan::<_, PRECISE>(&c, crossing) {
         Scan::NoContact => return Some(None),
         Scan::Contact(br) => return Some(Some(toi(br))),
-        Scan::Identical => return coplanar(points),
+        Scan::Identical => return coplanar(points, || planar::plane_axes(&points)),
         Scan::Undecided => {}
     }
     // A coefficient too close to zero to sign: compute them exactly, unless
@@ -207,20 +212,28 @@ fn filtered(
     if let Some(decided) = collinear::edge_edge(points) {
         return Some(decided);
     }
+    // Points in parallel planes (a flat sheet in a plane that is not
+    // parallel to the axes, whose cubic rounds away from zero): the cubic
+    // vanishes identically, without computing it.
+    if let Some(axes) = planar::plane_axes(&points) {
+        return coplanar(points, || Some(axes));
+    }
     let c = coplanarity_exact(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     )?;
     match scan::<_, PRECISE>(&c, crossing) {
         Scan::NoContact => Some(None),
         Scan::Contact(br) => Some(Some(toi(br))),
-        Scan::Identical => coplanar(points),
+        Scan::Identical => coplanar(points, || None),
         Scan::Undecided => None,
     }
 }
 
 /// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
-/// double-doubles.
-fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+/// double-doubles; first edges apart along one line, edges on parallel
+/// lines ([`super::collinear`]), and motion in parallel planes, in the two
+/// coordinates that `axes` gives when it does ([`super::planar`]).
+fn coplanar(points: [&Vec3; 8], axes: impl FnOnce() -> Option<Axes>) -> Option<Option<Toi>> {
     // Edges end to end along one line leave the conditions too close to
     // zero to sign: they are apart along their own directions
     // ([`super::separation`]), a far cheaper test than a subdivision
@@ -238,9 +251,9 @@ fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
         Scan::Contact(br) => Some(Some(toi(br))),
         Scan::Identical | Scan::Undecided => None,
     };
-    // In an axis-aligned plane, edges that turn parallel leave the coplanar
+    // In parallel planes, edges that turn parallel leave the coplanar
     // tier's conditions all zero at once (`planar`).
-    if let Some(decision) = planar::edge_edge(points).and_then(decided) {
+    if let Some(decision) = axes().and_then(|axes| decided(planar::edge_edge(points, axes))) {
         return Some(decision);
     }
     decided(coplanar::earliest(coplanar::edge_edge::<Bounded>(points)))

@@ -24,6 +24,7 @@ mod coplanar;
 mod det2;
 mod distance;
 mod edge_edge;
+mod end_conditions;
 mod leaf;
 mod min_distance;
 pub mod oracle;

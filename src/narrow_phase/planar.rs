@@ -1,15 +1,23 @@
-//! Motion in an axis-aligned plane: the four points of a query share one
-//! coordinate `k` at `t = 0` and share coordinate `k` at `t = 1`, so they lie
-//! in the plane `x_k = (1 − t)·a + t·b` at every time (a flat sheet at rest
-//! or moving along its normal; a two-dimensional simulation embedded in
-//! three). The coplanarity cubic vanishes identically, and contact is a
-//! question in the other two coordinates (docs/design.md §9, items 4 and 7;
-//! the inside conditions are Provot's, 1997, as in [`super::conditions`]).
+//! Motion in parallel planes: the four points of a query lie in one plane at
+//! `t = 0` and in a parallel one (or the same) at `t = 1`, so they lie in
+//! the plane `m·x = (1 − t)·a + t·b` at every time, for the planes' common
+//! normal `m` (a flat sheet at rest or moving along its normal; a
+//! two-dimensional simulation embedded in three). The coplanarity cubic
+//! vanishes identically, and contact is a question in two coordinates
+//! `(i, j)`: dropping the third, `k`, with `m_k ≠ 0`, maps each of those
+//! planes one to one onto the coordinate plane, keeping points, segments,
+//! triangles and their contacts (docs/design.md §9, items 4 and 7; the
+//! inside conditions are Provot's, 1997, as in [`super::conditions`]).
+//! Usually the planes are parallel to two axes (the points share
+//! coordinate `k`, found by comparing coordinates); any others are found
+//! exactly ([`parallel_planes`]).
 //!
 //! There the coplanar tier's conditions `cᵢ·n` ([`super::coplanar`]) are
-//! products `γᵢ·ν` of the scalar cross products `γᵢ = cᵢ·e_k` and
-//! `ν = n·e_k`, and `ν` vanishes wherever the triangle turns over in the
-//! plane (or the edges turn parallel): at that time every `γᵢ·ν` is zero,
+//! the products `γᵢ·ν`, times a positive constant, of the scalar cross
+//! products `γᵢ = cᵢ·e_k` (those of the projected points) and `ν = n·e_k`:
+//! every cross product of differences in the plane is a multiple of `m`, so
+//! `cᵢ·n = γᵢ·ν·|m|²/m_k²`. `ν` vanishes wherever the triangle turns over
+//! in the plane (or the edges turn parallel): at that time every `γᵢ·ν` is zero,
 //! no interval around it can be excluded, and the tier defers the query.
 //! Here contact is decided on the `γᵢ` alone, which are quadratics in `t`
 //! (each a cross product of two linearly moving differences). With
@@ -45,16 +53,123 @@ use super::collinear::{Time, bracket};
 use super::coplanar::{self, Rule, SameSign};
 use super::det2::{Diff, det2_sign};
 use super::roots::{Bracket, Scan};
-use crate::math::{Bounded, BoundedDd, Vec3};
+use crate::math::{Bounded, BoundedDd, BoundedVec3, I768, Vec3, on_common_scale};
+
+/// Two coordinate axes `(i, j)`, `j = i + 1` cyclically: the plane of the
+/// coordinates kept when coordinate `k = i + 2` is dropped.
+pub(super) type Axes = (usize, usize);
+
+/// The coordinates in which the query's motion is decided, when its four
+/// points move in parallel planes (a fixed plane among them) that dropping
+/// one coordinate maps one to one onto the other two: first a plane
+/// parallel to the axes ([`common_plane`], by comparing coordinates), then
+/// any other ([`parallel_planes`]). Such points are coplanar at every time
+/// (the coplanarity cubic vanishes identically). Every coordinate must be
+/// in the filter range.
+pub(super) fn plane_axes(points: &[&Vec3; 8]) -> Option<Axes> {
+    common_plane(points).or_else(|| parallel_planes(points))
+}
 
 /// The two axes other than one, `k`, in which the first four points share
 /// a coordinate and the last four share one.
-fn common_plane(points: &[&Vec3; 8]) -> Option<(usize, usize)> {
+fn common_plane(points: &[&Vec3; 8]) -> Option<Axes> {
     let shared = |k: usize, ps: &[&Vec3]| ps[1..].iter().all(|p| p[k] == ps[0][k]);
     (0..3)
         .find(|&k| shared(k, &points[..4]) && shared(k, &points[4..]))
         .map(|k| ((k + 1) % 3, (k + 2) % 3))
 }
+
+/// The two axes other than `k`, for a query whose four points lie in one
+/// plane at `t = 0` and in a parallel plane (or the same) at `t = 1`, not
+/// parallel to axis `k`: then at every time they lie in one plane of that
+/// family (`n·x = (1 − t)·a + t·b` for the common normal `n`), which the
+/// projection that drops coordinate `k` maps one to one onto the other two
+/// coordinates, and the question is the same there (module doc). `k` is
+/// the axis of the normal's largest component.
+///
+/// The six differences `pᵢ − p₀` at `t = 0` and at `t = 1` span at most a
+/// plane, with normal `n` the first non-zero cross product of two of them;
+/// decided exactly in integers on the common scale of the coordinates
+/// ([`crate::math::on_common_scale`], [`I768`]), after a filter in
+/// [`Bounded`] doubles that rejects the usual case, a triangle that tilts
+/// out of its plane (a triple product of differences certified non-zero).
+/// `None` when the six are not in one plane, when they all lie on one line
+/// (then no normal is fixed; the collinear tier is for that), or when the
+/// coordinates span too many binary orders of magnitude for that scale
+/// (then the other tiers decide).
+fn parallel_planes(points: &[&Vec3; 8]) -> Option<Axes> {
+    // Difference `i`: point `p` less point `base` (the first at its end).
+    let ends = |i: usize| {
+        let base = if i < 3 { 0 } else { 4 };
+        (base + 1 + i % 3, base)
+    };
+    let bounded: [BoundedVec3; 6] = std::array::from_fn(|i| {
+        let (p, base) = ends(i);
+        BoundedVec3::difference(points[p], points[base])
+    });
+    let certainly_non_zero = |x: Bounded| x.sign().is_some_and(|s| s != 0);
+    let normal = PAIRS
+        .iter()
+        .map(|&(a, b)| bounded[a].cross(&bounded[b]))
+        .find(|n| n.0.into_iter().any(certainly_non_zero));
+    if normal.is_some_and(|n| bounded.iter().any(|z| certainly_non_zero(n.dot(z)))) {
+        return None;
+    }
+    let xs: [f64; 24] = std::array::from_fn(|i| points[i / 3][i % 3]);
+    let v = on_common_scale(xs)?;
+    let exact: [[i128; 3]; 6] = std::array::from_fn(|i| {
+        let (p, base) = ends(i);
+        std::array::from_fn(|c| v[3 * p + c] - v[3 * base + c])
+    });
+    let cross = |x: &[i128; 3], y: &[i128; 3]| -> [I768; 3] {
+        std::array::from_fn(|c| {
+            let (i, j) = ((c + 1) % 3, (c + 2) % 3);
+            I768::product(x[i], y[j]) - I768::product(x[j], y[i])
+        })
+    };
+    let (pair, n) = PAIRS
+        .iter()
+        .map(|&(a, b)| ((a, b), cross(&exact[a], &exact[b])))
+        .find(|(_, n)| n.iter().any(|c| c.signum() != 0))?;
+    let dot = |z: &[i128; 3]| n[0].mul_i128(z[0]) + n[1].mul_i128(z[1]) + n[2].mul_i128(z[2]);
+    // The pair's own differences are normal to `n` by construction.
+    let others = (0..6).filter(|&i| i != pair.0 && i != pair.1);
+    if others.into_iter().any(|i| dot(&exact[i]).signum() != 0) {
+        return None;
+    }
+    // The axis of the normal's largest component, as the doubles have it
+    // (any axis with a non-zero component would do; the largest keeps the
+    // projected triangles widest).
+    let (x, y) = (bounded[pair.0].0, bounded[pair.1].0);
+    let estimate = |c: usize| {
+        let (i, j) = ((c + 1) % 3, (c + 2) % 3);
+        (x[i].v * y[j].v - x[j].v * y[i].v).abs()
+    };
+    let mut axes = [0, 1, 2];
+    axes.sort_by(|&a, &b| estimate(b).total_cmp(&estimate(a)));
+    let k = axes.into_iter().find(|&k| n[k].signum() != 0)?;
+    Some(((k + 1) % 3, (k + 2) % 3))
+}
+
+/// The pairs of [`parallel_planes`]'s six differences whose cross product
+/// may give the normal: each pair at one end, then across the ends.
+const PAIRS: [(usize, usize); 15] = [
+    (0, 1),
+    (0, 2),
+    (1, 2),
+    (3, 4),
+    (3, 5),
+    (4, 5),
+    (0, 3),
+    (0, 4),
+    (0, 5),
+    (1, 3),
+    (1, 4),
+    (1, 5),
+    (2, 3),
+    (2, 4),
+    (2, 5),
+];
 
 /// A moving point in the plane's two coordinates: positions at `t = 0` and
 /// `t = 1`.
@@ -136,15 +251,14 @@ const EDGE_EDGE: Features<4> = Features {
     },
 };
 
-/// Contact under motion in an axis-aligned plane: `None` when the points do
-/// not move in one, else the search's outcome (module doc).
-fn decide<const K: usize>(points: [&Vec3; 8], features: &Features<K>) -> Option<Scan> {
+/// Contact under motion in the planes that `(i, j)` project one to one
+/// ([`plane_axes`]): the search's outcome (module doc).
+fn decide<const K: usize>(points: [&Vec3; 8], (i, j): Axes, features: &Features<K>) -> Scan {
     let triples = &features.conditions;
-    let (i, j) = common_plane(&points)?;
     let t = tracks(&points, i, j);
     let start =
         SameSign::at_point(&triples.map(|[a, b, p]| Some(side_at_start(&t[a], &t[b], &t[p]))));
-    Some(match start {
+    match start {
         Some(true) => Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }),
         None => Scan::Undecided,
         Some(false) => {
@@ -164,7 +278,7 @@ fn decide<const K: usize>(points: [&Vec3; 8], features: &Features<K>) -> Option<
                 decided => decided,
             }
         }
-    })
+    }
 }
 
 /// The upper end of a bracket of the earliest time in `(0, 1]` at which the
@@ -261,16 +375,16 @@ fn contact_on_a_line(
         .reduce(f64::min)
 }
 
-/// Vertex–face contact for motion in an axis-aligned plane (points in data
-/// set order): `None` when the points do not move in one.
-pub(super) fn vertex_face(points: [&Vec3; 8]) -> Option<Scan> {
-    decide(points, &VERTEX_FACE)
+/// Vertex–face contact for motion in the planes that `axes` project one to
+/// one ([`plane_axes`]; points in data set order).
+pub(super) fn vertex_face(points: [&Vec3; 8], axes: Axes) -> Scan {
+    decide(points, axes, &VERTEX_FACE)
 }
 
-/// Edge–edge contact for motion in an axis-aligned plane (points in data
-/// set order): `None` when the points do not move in one.
-pub(super) fn edge_edge(points: [&Vec3; 8]) -> Option<Scan> {
-    decide(points, &EDGE_EDGE)
+/// Edge–edge contact for motion in the planes that `axes` project one to
+/// one ([`plane_axes`]; points in data set order).
+pub(super) fn edge_edge(points: [&Vec3; 8], axes: Axes) -> Scan {
+    decide(points, axes, &EDGE_EDGE)
 }
 
 #[cfg(test)]
@@ -284,6 +398,77 @@ mod tests {
 
     fn refs(q: &[Vec3; 8]) -> [&Vec3; 8] {
         std::array::from_fn(|i| &q[i])
+    }
+
+    /// The planar tier's vertex–face verdict, `None` when the points move
+    /// in no parallel planes.
+    fn vf(q: &[Vec3; 8]) -> Option<Scan> {
+        plane_axes(&refs(q)).map(|axes| vertex_face(refs(q), axes))
+    }
+
+    /// [`vf`] for edge–edge.
+    fn ee(q: &[Vec3; 8]) -> Option<Scan> {
+        plane_axes(&refs(q)).map(|axes| edge_edge(refs(q), axes))
+    }
+
+    #[test]
+    fn tilted_parallel_planes_are_projected_along_the_normals_largest_axis() {
+        // The plane z = x + 1/2 at t = 0 and z = x + 3 at t = 1 (normal
+        // (1, 0, −1), the tie broken towards x): decided in (y, z).
+        let tilt = |x: f64, y: f64, c: f64| v(x, y, x + c);
+        let q = [
+            tilt(0.25, 0.25, 0.5),
+            tilt(0.0, 0.0, 0.5),
+            tilt(1.0, 0.0, 0.5),
+            tilt(0.0, 1.0, 0.5),
+            tilt(0.25, 0.25, 3.0),
+            tilt(0.0, 0.0, 3.0),
+            tilt(1.0, 0.0, 3.0),
+            tilt(0.0, 1.0, 3.0),
+        ];
+        assert_eq!(plane_axes(&refs(&q)), Some((1, 2)));
+        assert_eq!(vf(&q), Some(Scan::Contact(Bracket { lo: 0.0, hi: 0.0 })));
+        // Steeper (z = 4x): the normal (4, 0, −1) is largest in x as well.
+        let steep: [Vec3; 8] = std::array::from_fn(|i| v(q[i].x, q[i].y, 4.0 * q[i].x));
+        assert_eq!(plane_axes(&refs(&steep)), Some((1, 2)));
+        // Flatter (z = x/4): dropped z, decided in (x, y).
+        let flat: [Vec3; 8] = std::array::from_fn(|i| v(q[i].x, q[i].y, 0.25 * q[i].x));
+        assert_eq!(plane_axes(&refs(&flat)), Some((0, 1)));
+        // The vertex moved off the triangle within the plane: no contact.
+        let mut off = q;
+        off[0] = tilt(2.0, 2.0, 0.5);
+        off[4] = tilt(2.0, 2.5, 3.0);
+        assert_eq!(vf(&off), Some(Scan::NoContact));
+    }
+
+    #[test]
+    fn a_plane_that_turns_or_a_line_fixes_no_projection() {
+        // Coplanar at both ends, in z = 0 and then in z = x: not parallel.
+        let (a, b, c) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+        let on = |p: Vec3| v(p.x, p.y, p.x);
+        let q = [
+            v(0.25, 0.25, 0.0),
+            a,
+            b,
+            c,
+            on(v(0.25, 0.25, 0.0)),
+            on(a),
+            on(b),
+            on(c),
+        ];
+        assert_eq!(parallel_planes(&refs(&q)), None);
+        // All eight on one line (no normal is fixed).
+        let line: [Vec3; 8] = std::array::from_fn(|i| {
+            let s = i as f64;
+            v(s, 2.0 * s, 3.0 * s)
+        });
+        assert_eq!(parallel_planes(&refs(&line)), None);
+        // One point a rounding off the plane z = x.
+        let mut q = [a, b, c, v(0.5, 0.5, 0.0), a, b, c, v(0.5, 0.5, 0.0)].map(on);
+        q[7].z = q[7].z.next_up();
+        assert_eq!(parallel_planes(&refs(&q)), None);
+        q[7].z = q[7].x;
+        assert_eq!(parallel_planes(&refs(&q)), Some((1, 2)));
     }
 
     #[test]
@@ -303,13 +488,13 @@ mod tests {
             f1,
             v(0.5, -1.0, 0.0),
         ];
-        assert_eq!(vertex_face(refs(&q)), Some(Scan::NoContact));
+        assert_eq!(vf(&q), Some(Scan::NoContact));
         let conditions = coplanar::vertex_face::<Bounded>(refs(&q));
         assert_eq!(coplanar::earliest(conditions), Scan::Undecided);
         // The same, moved along the plane's normal (z = 2 → z = 3).
         let lift = |p: Vec3, z: f64| v(p.x, p.y, z);
         let lifted: [Vec3; 8] = std::array::from_fn(|i| lift(q[i], if i < 4 { 2.0 } else { 3.0 }));
-        assert_eq!(vertex_face(refs(&lifted)), Some(Scan::NoContact));
+        assert_eq!(vf(&lifted), Some(Scan::NoContact));
         // A vertex inside the triangle at the start: contact at 0.
         let q = [
             v(0.5, 0.5, 0.0),
@@ -321,10 +506,7 @@ mod tests {
             f1,
             q[7],
         ];
-        assert_eq!(
-            vertex_face(refs(&q)),
-            Some(Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }))
-        );
+        assert_eq!(vf(&q), Some(Scan::Contact(Bracket { lo: 0.0, hi: 0.0 })));
     }
 
     #[test]
@@ -344,7 +526,7 @@ mod tests {
             v(2.5, 1.0, -0.5),
             v(1.5, 1.0, 0.5),
         ];
-        assert_eq!(edge_edge(refs(&q)), Some(Scan::NoContact));
+        assert_eq!(ee(&q), Some(Scan::NoContact));
     }
 
     #[test]
@@ -354,7 +536,7 @@ mod tests {
         // the corner f0, where the vertex is at t = 1/3.
         let (f0, f1, f2) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
         let q = [v(-1.0, 1.0, 0.0), f0, f1, f2, v(2.0, -2.0, 0.0), f0, f1, f2];
-        match vertex_face(refs(&q)) {
+        match vf(&q) {
             Some(Scan::Contact(br)) => {
                 assert!(br.lo <= 1.0 / 3.0 && 1.0 / 3.0 <= br.hi, "{br:?}");
                 assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
@@ -372,7 +554,7 @@ mod tests {
             f1,
             f2,
         ];
-        assert_eq!(vertex_face(refs(&q)), Some(Scan::NoContact));
+        assert_eq!(vf(&q), Some(Scan::NoContact));
     }
 
     #[test]
@@ -392,7 +574,7 @@ mod tests {
             v(0.0, -1.0, 5.0),
             v(-1.0, -1.0, 5.0),
         ];
-        match edge_edge(refs(&q)) {
+        match ee(&q) {
             Some(Scan::Contact(br)) => assert!(br.lo <= 0.5 && 0.5 <= br.hi, "{br:?}"),
             other => panic!("{other:?}"),
         }
@@ -417,7 +599,7 @@ mod tests {
         // The rows meet where y0(t) = y1(t).
         let (a, b) = (q[0].y - q[1].y, q[4].y - q[5].y);
         let meet = a / (a - b);
-        match edge_edge(refs(&q)) {
+        match ee(&q) {
             Some(Scan::Contact(br)) => {
                 assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
                 assert!(
@@ -453,7 +635,7 @@ mod tests {
         for (f1, f2) in [(a, b), (b, a)] {
             let q = [p, f0, f1, f2, p, f0, f1, f2];
             assert_eq!(
-                vertex_face(refs(&q)),
+                vf(&q),
                 Some(Scan::Contact(Bracket { lo: 0.0, hi: 0.0 })),
                 "{q:?}"
             );
@@ -472,8 +654,8 @@ mod tests {
             v(0.0, 1.0, 0.0),
             v(0.0, 0.0, 1.0),
         ];
-        assert_eq!(vertex_face(refs(&q)), None);
-        assert_eq!(edge_edge(refs(&q)), None);
+        assert_eq!(vf(&q), None);
+        assert_eq!(ee(&q), None);
     }
 
     #[test]
@@ -534,7 +716,7 @@ mod tests {
             f1,
             f2,
         ];
-        match vertex_face(refs(&q)) {
+        match vf(&q) {
             Some(Scan::Contact(br)) => {
                 assert!(br.lo <= 0.75 && 0.75 <= br.hi, "{br:?}");
                 assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
@@ -558,7 +740,7 @@ mod tests {
             b,
             v(0.0, 1.0, 1.0),
         ];
-        assert_eq!(vertex_face(refs(&q)), None);
-        assert_eq!(edge_edge(refs(&q)), None);
+        assert_eq!(vf(&q), None);
+        assert_eq!(ee(&q), None);
     }
 }

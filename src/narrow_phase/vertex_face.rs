@@ -33,12 +33,17 @@
 //! exactly ([`super::collinear`]: the vertex off that line never touches it,
 //! one on it is a one-dimensional problem) where the cubic vanishes
 //! identically or could not be signed in floating point. Where it vanishes
-//! identically, motion in an axis-aligned plane is decided in the plane's
-//! two coordinates ([`super::planar`]; a triangle turning over in it
+//! identically (or its coefficients round away from zero while the points
+//! move in parallel planes), motion in parallel planes is decided in two
+//! coordinates ([`super::planar`]; a triangle turning over in them
 //! included), other coplanar motion by [`super::coplanar`].
 //!
-//! Anything else (a contact exactly on an edge or a vertex that no
-//! structural argument proves, a double root, all four points on one line
+//! At a root exactly at `t = 0` or `t = 1` the precise tier signs the
+//! conditions exactly ([`super::end_conditions`]: a vertex on a slanted edge
+//! at the start).
+//!
+//! Anything else (a contact exactly on an edge or a vertex inside the step
+//! that no structural argument proves, a double root, all four points on one line
 //! at one instant where the planar tier cannot settle it) goes to the
 //! oracle.
 
@@ -46,8 +51,9 @@ use super::certified::{coplanarity, coplanarity_exact};
 use super::collinear;
 use super::conditions;
 use super::coplanar;
+use super::end_conditions;
 use super::oracle;
-use super::planar;
+use super::planar::{self, Axes};
 use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::start_contact;
 use super::static_tier;
@@ -170,23 +176,25 @@ fn filtered(
     match scan::<_, FAST>(&c, inside) {
         Scan::NoContact => return Some(None),
         Scan::Contact(br) => return Some(Some(toi(br))),
-        Scan::Identical => return coplanar(points),
+        Scan::Identical => return coplanar(points, || planar::plane_axes(&points)),
         Scan::Undecided => {}
     }
     // The precise tier: the cubic and, where needed, the conditions in
     // double-double arithmetic.
     let c: [BoundedDd; 4] = coplanarity(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1);
     let inside = |br: Bracket| {
-        inside(br).or_else(|| {
-            conditions::vertex_face_precise(
-                v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br,
-            )
-        })
+        inside(br)
+            .or_else(|| {
+                conditions::vertex_face_precise(
+                    v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, &br,
+                )
+            })
+            .or_else(|| end_conditions::vertex_face(points, &br))
     };
     match scan::<_, PRECISE>(&c, inside) {
         Scan::NoContact => return Some(None),
         Scan::Contact(br) => return Some(Some(toi(br))),
-        Scan::Identical => return coplanar(points),
+        Scan::Identical => return coplanar(points, || planar::plane_axes(&points)),
         Scan::Undecided => {}
     }
     // A coefficient too close to zero to sign: compute them exactly, unless
@@ -198,19 +206,27 @@ fn filtered(
     if let Some(decided) = collinear::vertex_face(points) {
         return Some(decided);
     }
+    // Points in parallel planes (a flat sheet in a plane that is not
+    // parallel to the axes, whose cubic rounds away from zero): the cubic
+    // vanishes identically, without computing it.
+    if let Some(axes) = planar::plane_axes(&points) {
+        return coplanar(points, || Some(axes));
+    }
     let c = coplanarity_exact(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1)?;
     match scan::<_, PRECISE>(&c, inside) {
         Scan::NoContact => Some(None),
         Scan::Contact(br) => Some(Some(toi(br))),
-        Scan::Identical => coplanar(points),
+        Scan::Identical => coplanar(points, || None),
         Scan::Undecided => None,
     }
 }
 
 /// The coplanar-motion tier ([`super::coplanar`]), in doubles, then in
 /// double-doubles; first, a triangle collapsed onto a line, which leaves
-/// it no normal to sign with ([`super::collinear`]).
-fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
+/// it no normal to sign with ([`super::collinear`]), then motion in
+/// parallel planes, in the two coordinates that `axes` gives when it does
+/// ([`super::planar`]).
+fn coplanar(points: [&Vec3; 8], axes: impl FnOnce() -> Option<Axes>) -> Option<Option<Toi>> {
     if let Some(decided) = collinear::vertex_face(points) {
         return Some(decided);
     }
@@ -219,9 +235,9 @@ fn coplanar(points: [&Vec3; 8]) -> Option<Option<Toi>> {
         Scan::Contact(br) => Some(Some(toi(br))),
         Scan::Identical | Scan::Undecided => None,
     };
-    // In an axis-aligned plane, a triangle that turns over leaves the
-    // coplanar tier's conditions all zero at once (`planar`).
-    if let Some(decision) = planar::vertex_face(points).and_then(decided) {
+    // In parallel planes, a triangle that turns over leaves the coplanar
+    // tier's conditions all zero at once (`planar`).
+    if let Some(decision) = axes().and_then(|axes| decided(planar::vertex_face(points, axes))) {
         return Some(decision);
     }
     decided(coplanar::earliest(coplanar::vertex_face::<Bounded>(points))).or_else(|| {
