@@ -106,39 +106,58 @@ pub(crate) fn edge_edge_traced_with(
     eb1_t1: &Vec3,
     range: RangeCheck,
 ) -> (Option<Toi>, SolverTier) {
-    // A non-finite coordinate: no contact (documented; the exact path
-    // takes finite doubles). A checked step is finite throughout.
-    if !range.finite(&[
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-    ]) {
-        return (None, SolverTier::Float);
-    }
-    // Coincident endpoints at the start: contact at t = 0, before any tier
-    // (the tiers would sign these slowly or defer them).
-    if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {
-        return (Some(Toi::exact(0.0)), SolverTier::Float);
-    }
-    if let Some(result) = filtered(
+    if let Some(result) = edge_edge_certified_with(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, range,
     ) {
         return (result, SolverTier::Float);
-    }
-    // Edges apart along one of their own directions (`separation`).
-    let points = [
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-    ];
-    if range.in_range(&points)
-        && edge_edge_separated(
-            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-        )
-    {
-        return (None, SolverTier::Float);
     }
     let exact = oracle::edge_edge(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     )
     .map(Toi::of_exact);
     (exact, SolverTier::Exact)
+}
+
+/// [`edge_edge_traced_with`] without the oracle: `Some(decision)` when
+/// certified in floating point (or by point equality, or apart along an
+/// edge's direction), `None` where the oracle would decide. Non-finite
+/// coordinates give `Some(None)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edge_edge_certified_with(
+    ea0_t0: &Vec3,
+    ea1_t0: &Vec3,
+    eb0_t0: &Vec3,
+    eb1_t0: &Vec3,
+    ea0_t1: &Vec3,
+    ea1_t1: &Vec3,
+    eb0_t1: &Vec3,
+    eb1_t1: &Vec3,
+    range: RangeCheck,
+) -> Option<Option<Toi>> {
+    let points = [
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+    ];
+    // A non-finite coordinate: no contact (documented; the exact path
+    // takes finite doubles). A checked step is finite throughout.
+    if !range.finite(&points) {
+        return Some(None);
+    }
+    // Coincident endpoints at the start: contact at t = 0, before any tier
+    // (the tiers would sign these slowly or defer them).
+    if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {
+        return Some(Some(Toi::exact(0.0)));
+    }
+    if let Some(result) = filtered(
+        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, range,
+    ) {
+        return Some(result);
+    }
+    // Edges apart along one of their own directions (`separation`).
+    (range.in_range(&points)
+        && edge_edge_separated(
+            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
+        ))
+    .then_some(None)
 }
 
 /// The float tiers: `Some(decision)` when certified, `None` to fall back.

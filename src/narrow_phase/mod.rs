@@ -41,8 +41,8 @@ mod vertex_face;
 
 pub use crate::pair_kernel::QueryKind;
 pub use distance::{point_triangle_distance, segment_segment_distance};
-pub(crate) use edge_edge::edge_edge_traced_with;
 pub use edge_edge::{edge_edge, edge_edge_traced};
+pub(crate) use edge_edge::{edge_edge_certified_with, edge_edge_traced_with};
 pub(crate) use min_distance::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced_with, edge_edge_within_verdict_with,
     touching_lower_end, vertex_face_within_traced_with, vertex_face_within_verdict_with,
@@ -54,5 +54,5 @@ pub use min_distance::{
 pub use piercing::{orient3d, orient3d_exact, segment_pierces_triangle};
 pub use solver::{Solver, UnknownSolver, min_distance_solvers};
 pub use toi::{EXACT_TOI_WIDTH, SolverTier, Toi};
-pub(crate) use vertex_face::vertex_face_traced_with;
 pub use vertex_face::{vertex_face, vertex_face_traced};
+pub(crate) use vertex_face::{vertex_face_certified_with, vertex_face_traced_with};

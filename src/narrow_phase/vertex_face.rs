@@ -125,22 +125,42 @@ pub(crate) fn vertex_face_traced_with(
     f2_t1: &Vec3,
     range: RangeCheck,
 ) -> (Option<Toi>, SolverTier) {
+    match vertex_face_certified_with(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, range) {
+        Some(result) => (result, SolverTier::Float),
+        None => {
+            let exact = oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
+                .map(Toi::of_exact);
+            (exact, SolverTier::Exact)
+        }
+    }
+}
+
+/// [`vertex_face_traced_with`] without the oracle: `Some(decision)` when
+/// certified in floating point (or by point equality), `None` where the
+/// oracle would decide. Non-finite coordinates give `Some(None)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn vertex_face_certified_with(
+    v_t0: &Vec3,
+    f0_t0: &Vec3,
+    f1_t0: &Vec3,
+    f2_t0: &Vec3,
+    v_t1: &Vec3,
+    f0_t1: &Vec3,
+    f1_t1: &Vec3,
+    f2_t1: &Vec3,
+    range: RangeCheck,
+) -> Option<Option<Toi>> {
     // A non-finite coordinate: no contact (documented; the exact path
     // takes finite doubles). A checked step is finite throughout.
     if !range.finite(&[v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1]) {
-        return (None, SolverTier::Float);
+        return Some(None);
     }
     // Coincident points at the start: contact at t = 0, before any tier
     // (the tiers would sign these slowly or defer them).
     if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {
-        return (Some(Toi::exact(0.0)), SolverTier::Float);
+        return Some(Some(Toi::exact(0.0)));
     }
-    if let Some(result) = filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, range) {
-        return (result, SolverTier::Float);
-    }
-    let exact = oracle::vertex_face(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1)
-        .map(Toi::of_exact);
-    (exact, SolverTier::Exact)
+    filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, range)
 }
 
 /// The float tiers: `Some(decision)` when certified, `None` to fall back.

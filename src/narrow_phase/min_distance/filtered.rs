@@ -99,7 +99,12 @@ pub(super) fn advanced<F: Features>(
 
 /// Steps 0–3 of the fast path (module doc): `Advanced::From` with
 /// `start = 0` when they decide nothing.
-fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, range: RangeCheck) -> Advanced {
+pub(super) fn prelude<F: Features>(
+    f: &F,
+    points: [&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> Advanced {
     // Features sharing a point at `t = 0` (duplicated seam vertices, a
     // collapsed frame) are within `d` there, at any magnitude: decided by
     // equality, also outside the range, where they would go to the exact
@@ -185,7 +190,7 @@ pub(super) fn first_step_end<F: Features>(
 /// step goes along the nearest-point direction; later ones by the plane
 /// certificate, which follows turning features, for as long as it
 /// succeeds, and then along the nearest-point direction again.
-fn advance_steps<F: Features>(f: &F, from: &mut Start) -> Option<Option<Toi>> {
+pub(super) fn advance_steps<F: Features>(f: &F, from: &mut Start) -> Option<Option<Toi>> {
     for i in 0..MAX_ADVANCES {
         let by_plane = if from.plane && i > 0 {
             advance_by_plane(f, from.d_out, from.start)

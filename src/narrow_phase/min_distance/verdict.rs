@@ -3,32 +3,43 @@
 //! pair's verdict but the tight bracket of only the pairs that may hold the
 //! step's earliest time (a pipeline step that does not collect its pairs).
 //!
-//! The exact contact solver runs first (except on a pair at rest, which the
-//! fast path decides at `t = 0`, usually in its first steps). A pair that
-//! touches comes within every `d > 0`: its earliest time within `d` is no
-//! later than its contact bracket's upper end ([`WithinVerdict::Touching`]);
-//! a lower end, when the caller needs one, is the end of the span `[0, s]`
-//! that the fast path's first advancement step certifies apart
-//! ([`touching_lower_end`]). That skips the rest of the advancement and the
-//! search, which converge on the time of impact in many small steps on
-//! pairs that cross.
-//! A pair that does not touch (or is at rest) runs the advancement; if a time certified within `d` then comes at
-//! the search's upper end, `[start, that time]` is its loose bracket,
-//! without the search's bisection. Any other pair gets the tight answer of
-//! [`super::vertex_face_within`] / [`super::edge_edge_within`], by the same
-//! steps.
+//! The contact solver's certified tiers run first (except on a pair at
+//! rest, which the fast path decides at `t = 0`, usually in its first
+//! steps). A pair that touches comes within every `d > 0`: its earliest
+//! time within `d` is no later than its contact bracket's upper end
+//! ([`WithinVerdict::Touching`]); a lower end, when the caller needs one,
+//! is the end of the span `[0, s]` that the fast path's first advancement
+//! step certifies apart ([`touching_lower_end`]). That skips the rest of the
+//! advancement and the search, which converge on the time of impact in many
+//! small steps on pairs that cross.
+//! A pair that does not touch (or is at rest, or whose contact the
+//! certified tiers leave open) runs the fast path; if a time certified
+//! within `d` then comes at the search's upper end, `[start, that time]` is
+//! its loose bracket, without the search's bisection. What the fast path
+//! leaves open goes to the exact steps: the contact oracle first where the
+//! certified tiers left contact open (a pair that touches is decided there,
+//! far more cheaply than by the minimum-separation oracle), then, as in the
+//! tight solver, the exact steps near the start and the oracle of
+//! [`super::vertex_face_within`] / [`super::edge_edge_within`]. The contact
+//! oracle thus runs only on pairs the fast path cannot decide (a triangle
+//! on a line at the start that opens into a plane, say).
 
 use super::certificates::{EdgeEdge, Features, VertexFace};
 use super::distance_arg::Separation;
-use super::filtered::{Advanced, advanced, at_rest, first_step_end, first_within, search_below};
+use super::filtered::{
+    Advanced, advance_steps, at_rest, first_step_end, first_within, prelude, search_below,
+};
 use super::near_start;
 use super::search;
 use crate::exact::Algebraic;
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::QueryKind;
 use crate::narrow_phase::oracle;
+use crate::narrow_phase::oracle::{
+    edge_edge as edge_edge_oracle, vertex_face as vertex_face_oracle,
+};
 use crate::narrow_phase::toi::{SolverTier, Toi};
-use crate::narrow_phase::{edge_edge_traced_with, vertex_face_traced_with};
+use crate::narrow_phase::{edge_edge_certified_with, vertex_face_certified_with};
 
 /// How far past the smallest upper end of a step's brackets a loose
 /// bracket's lower end must lie for its pair to be left loose: a tight
@@ -94,7 +105,8 @@ pub(crate) fn vertex_face_within_verdict_with(
         p,
         d,
         range,
-        || vertex_face_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
+        || vertex_face_certified_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
+        || vertex_face_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
 }
@@ -122,26 +134,31 @@ pub(crate) fn edge_edge_within_verdict_with(
         p,
         d,
         range,
-        || edge_edge_traced_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
+        || edge_edge_certified_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
+        || edge_edge_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
 }
 
-/// The verdict of one pair: `contact` is the `d = 0` solver, `exact` the
-/// minimum-separation oracle (before its bracket is narrowed), after the
-/// exact steps near the start ([`super::near_start`]).
+/// The verdict of one pair: `contact` is the `d = 0` solver's certified
+/// tiers (`None` where its oracle would decide), `contact_exact` that
+/// oracle, `exact` the minimum-separation oracle (before its bracket is
+/// narrowed), after the exact steps near the start ([`super::near_start`]).
 fn verdict<F: Features>(
     features: &F,
     points: [&Vec3; 8],
     d: f64,
     range: RangeCheck,
-    contact: impl FnOnce() -> (Option<Toi>, SolverTier),
+    contact: impl FnOnce() -> Option<Option<Toi>>,
+    contact_exact: impl FnOnce() -> Option<Toi>,
     exact: impl FnOnce() -> Option<Algebraic>,
 ) -> (WithinVerdict, SolverTier) {
     let d = match Separation::of(d) {
         Separation::Contact => {
-            let (toi, tier) = contact();
-            return (WithinVerdict::Tight(toi), tier);
+            return match contact() {
+                Some(toi) => (WithinVerdict::Tight(toi), SolverTier::Float),
+                None => (WithinVerdict::Tight(contact_exact()), SolverTier::Exact),
+            };
         }
         Separation::Never => return (WithinVerdict::Tight(None), SolverTier::Float),
         Separation::Always => {
@@ -155,42 +172,97 @@ fn verdict<F: Features>(
     // Touching at some time in [l0, u0]: within d then, so the earliest
     // time within d is at most u0 (its lower end, when a caller needs it,
     // is `touching_lower_end`). A pair at rest is decided at `t = 0` by the
-    // fast path's own first steps (`advanced`), usually at once: the
-    // contact solver would only add its cost.
-    let (touch, contact_tier) = if at_rest(&points) {
-        (None, SolverTier::Float)
+    // fast path's own first steps, usually at once: the contact solver
+    // would only add its cost.
+    let touch = if at_rest(&points) {
+        Some(None)
     } else {
         contact()
     };
-    if let Some(t0) = touch {
+    if let Some(Some(t0)) = touch {
         let upper = t0.upper;
-        return (WithinVerdict::Touching { upper }, contact_tier);
+        return (WithinVerdict::Touching { upper }, SolverTier::Float);
     }
-    // Not touching: the fast path, as the tight solver runs it.
-    let from = match advanced(features, points, d, range) {
-        Advanced::Decided(decision) => return (WithinVerdict::Tight(decision), contact_tier),
+    // Not touching, or left open: the fast path, as the tight solver runs
+    // it.
+    let mut from = match prelude(features, points, d, range) {
+        Advanced::Decided(decision) => return (WithinVerdict::Tight(decision), SolverTier::Float),
         Advanced::Defer => None,
         Advanced::From(from) => Some(from),
     };
-    // Certified within `d` at the search's upper end: the earliest time
-    // within `d` is in [start, upper], without the search's bisection
-    // (which, on a pair that approaches slowly while its features turn,
-    // needs many intervals and often leaves the pair to the exact path).
-    if let Some(f) = from {
-        if let Some(upper) = first_within(features, &f) {
+    if let Some(f) = from.as_mut() {
+        if let Some(decision) = advance_steps(features, f) {
+            return (WithinVerdict::Tight(decision), SolverTier::Float);
+        }
+        // Certified within `d` at the search's upper end: the earliest time
+        // within `d` is in [start, upper], without the search's bisection
+        // (which, on a pair that approaches slowly while its features turn,
+        // needs many intervals and often leaves the pair to the exact path).
+        if let Some(upper) = first_within(features, f) {
             let toi = Toi {
                 lower: f.start,
                 upper,
             };
-            return (WithinVerdict::Loose(toi), contact_tier);
+            return (WithinVerdict::Loose(toi), SolverTier::Float);
         }
-        if let Some(decision) = search_below(features, &f, None) {
-            return (WithinVerdict::Tight(decision), contact_tier);
+        if let Some(decision) = search_below(features, f, None) {
+            return (WithinVerdict::Tight(decision), SolverTier::Float);
         }
+    }
+    // Contact left open by the certified tiers: the contact oracle first.
+    if touch.is_none()
+        && let Some(t0) = contact_exact()
+    {
+        let upper = t0.upper;
+        return (WithinVerdict::Touching { upper }, SolverTier::Exact);
     }
     if let Some(decided) = near_start::decide(features, points, d, range) {
         return (WithinVerdict::Tight(decided), SolverTier::Exact);
     }
     let toi = exact().map(Toi::of_exact);
     (WithinVerdict::Tight(toi), SolverTier::Exact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contact_left_open_by_the_certified_tiers_waits_for_the_fast_path() {
+        // A triangle on the slanted line (0,0,0)–(2,2,2) at t = 0 that opens
+        // into the plane y = z; the vertex crosses that plane. The contact
+        // solver's float tiers cannot decide it, the minimum-separation fast
+        // path can: no exact step runs.
+        let v = Vec3::new;
+        let (f0, f1) = (v(0.0, 0.0, 0.0), v(2.0, 2.0, 2.0));
+        let q = [
+            v(1.0, 1.125, 0.875),
+            f0,
+            f1,
+            v(1.0, 1.0, 1.0),
+            v(1.0, 0.875, 1.125),
+            f0,
+            f1,
+            v(2.0, 0.0, 0.0),
+        ];
+        let p: [&Vec3; 8] = std::array::from_fn(|i| &q[i]);
+        let range = RangeCheck::PerQuery;
+        let [a, b, c, d, e, f, g, h] = p;
+        assert_eq!(
+            vertex_face_certified_with(a, b, c, d, e, f, g, h, range),
+            None
+        );
+        let (verdict, tier) = vertex_face_within_verdict_with(a, b, c, d, e, f, g, h, 0.01, range);
+        assert_eq!(tier, SolverTier::Float);
+        let WithinVerdict::Loose(toi) = verdict else {
+            panic!("{verdict:?}");
+        };
+        let mut exact = oracle::vertex_face_within(a, b, c, d, e, f, g, h, 0.01).expect("a hit");
+        let at = |x: f64| Algebraic::exact(crate::exact::Dyadic::from_f64(x));
+        assert_ne!(
+            at(toi.lower).compare(&mut exact),
+            std::cmp::Ordering::Greater
+        );
+        assert_ne!(at(toi.upper).compare(&mut exact), std::cmp::Ordering::Less);
+    }
 }
