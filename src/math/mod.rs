@@ -5,6 +5,7 @@ mod bounded;
 mod bounded_dd;
 mod exact_sum;
 mod range_check;
+mod rescale;
 mod scalar;
 mod wide_int;
 
@@ -15,6 +16,7 @@ pub use bounded::{
 pub use bounded_dd::{BoundedDd, two_prod, two_sum};
 pub use exact_sum::ExactSum;
 pub(crate) use range_check::{RangeCheck, StepInRange};
+pub(crate) use rescale::scaled_into_range;
 pub(crate) use scalar::each3;
 pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite, vec3_slice};
 pub use wide_int::{I768, SCALED_BITS, on_common_scale};

@@ -36,7 +36,7 @@ use super::separation::edge_edge_separated;
 use super::start_contact;
 use super::static_tier;
 use super::toi::{SolverTier, Toi};
-use crate::math::{Bounded, BoundedDd, RangeCheck, Vec3};
+use crate::math::{Bounded, BoundedDd, RangeCheck, Vec3, scaled_into_range};
 use crate::pair_kernel::certified_common_sign;
 
 /// Edge–edge CCD, exact: `Some(toi)` iff the closed segments touch for some
@@ -147,17 +147,22 @@ pub(crate) fn edge_edge_certified_with(
     if start_contact::edge_edge_touch_at_start(ea0_t0, ea1_t0, eb0_t0, eb1_t0) {
         return Some(Some(Toi::exact(0.0)));
     }
-    if let Some(result) = filtered(
-        ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, range,
-    ) {
-        return Some(result);
+    if range.in_range(&points) {
+        return in_range(points, range);
     }
-    // Edges apart along one of their own directions (`separation`).
-    (range.in_range(&points)
-        && edge_edge_separated(
-            ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
-        ))
-    .then_some(None)
+    // Outside the filter range: the query scaled by a power of two,
+    // exactly, when one brings it in (`scaled_into_range`).
+    let q = scaled_into_range(&points)?;
+    in_range(std::array::from_fn(|i| &q[i]), RangeCheck::PerQuery)
+}
+
+/// The float tiers, then the separation along the edges' own directions
+/// ([`super::separation`]), for a query in the filter range (`range` as
+/// for the tiers).
+fn in_range(points: [&Vec3; 8], range: RangeCheck) -> Option<Option<Toi>> {
+    let [a, b, c, d, e, f, g, h] = points;
+    filtered(a, b, c, d, e, f, g, h, range)
+        .or_else(|| edge_edge_separated(a, b, c, d, e, f, g, h).then_some(None))
 }
 
 /// The float tiers: `Some(decision)` when certified, `None` to fall back.

@@ -58,7 +58,7 @@ use super::roots::{Bracket, FAST, PRECISE, Scan, scan};
 use super::start_contact;
 use super::static_tier;
 use super::toi::{SolverTier, Toi};
-use crate::math::{Bounded, BoundedDd, RangeCheck, Vec3};
+use crate::math::{Bounded, BoundedDd, RangeCheck, Vec3, scaled_into_range};
 use crate::pair_kernel::certified_common_sign;
 
 /// Vertex–face CCD, exact: `Some(toi)` iff the vertex touches the closed
@@ -160,7 +160,17 @@ pub(crate) fn vertex_face_certified_with(
     if start_contact::vertex_face_touch_at_start(v_t0, f0_t0, f1_t0, f2_t0) {
         return Some(Some(Toi::exact(0.0)));
     }
-    filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, range)
+    let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
+    match filtered(v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1, range) {
+        Some(decided) => Some(decided),
+        // Outside the filter range: the query scaled by a power of two,
+        // exactly, when one brings it in (`scaled_into_range`).
+        None if !range.in_range(&points) => {
+            let [a, b, c, d, e, f, g, h] = scaled_into_range(&points)?;
+            filtered(&a, &b, &c, &d, &e, &f, &g, &h, RangeCheck::PerQuery)
+        }
+        None => None,
+    }
 }
 
 /// The float tiers: `Some(decision)` when certified, `None` to fall back.

@@ -609,9 +609,11 @@ mod tests {
     use crate::pipeline::report::KindCounts;
     use crate::pipeline::step::Run;
 
-    /// Six vertices falling through a triangle, every coordinate beyond the
-    /// filter range (`2²⁵⁰`), so that each pair takes the exact fallback:
-    /// the mesh, its two frames and the six vertex–face pairs.
+    /// Six vertices falling through a triangle, the coordinates beyond the
+    /// filter range (`2²⁵⁰`) but for one corner's tiny height (`2⁻¹⁰⁰`), a
+    /// span that no power of two brings into it, so that each pair takes the
+    /// exact fallback: the mesh, its two frames and the six vertex–face
+    /// pairs.
     fn far_falling_vertices() -> (TriMesh, Vec<Vec3>, Vec<Vec3>, Vec<VfPair>) {
         let s = 2f64.powi(250);
         let mut faces = vec![[0, 1, 2]];
@@ -634,7 +636,11 @@ mod tests {
         let x1: Vec<Vec3> = (x0.iter().enumerate())
             .map(|(i, p)| if i < 3 { *p } else { p - down })
             .collect();
-        let scaled = |x: Vec<Vec3>| x.into_iter().map(|p| p * s).collect::<Vec<_>>();
+        let scaled = |x: Vec<Vec3>| {
+            let mut x: Vec<Vec3> = x.into_iter().map(|p| p * s).collect();
+            x[0].z = 2f64.powi(-100);
+            x
+        };
         let mesh = TriMesh::new(x0.len(), faces).unwrap();
         let pairs = (3..9).map(|v| VfPair { v, f: 0 }).collect();
         (mesh, scaled(x0), scaled(x1), pairs)

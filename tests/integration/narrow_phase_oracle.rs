@@ -127,6 +127,14 @@ fn axis_plane(s: impl Strategy<Value = f64> + Clone + 'static) -> impl Strategy<
     })
 }
 
+/// A query scaled by `2ᵏ` far outside the filtered paths' range (every
+/// coordinate tiny, or huge): exactly as decidable as the unscaled one, by
+/// the same scaling back.
+fn far_scaled(q: impl Strategy<Value = [Vec3; 8]>) -> impl Strategy<Value = [Vec3; 8]> {
+    let k = prop::sample::select(&[-1000, -600, -300, -150, 250, 400, 900][..]);
+    (q, k).prop_map(|(q, k)| q.map(|p| p * 2f64.powi(k)))
+}
+
 /// Multiples of `2⁻²⁰` in `[−2, 2]`: sums and differences of two are exact.
 fn fine() -> impl Strategy<Value = f64> + Clone {
     (-(1i32 << 21)..=(1 << 21)).prop_map(|k| f64::from(k) / f64::from(1 << 20))
@@ -644,6 +652,16 @@ proptest! {
     fn edge_edge_on_an_edge_at_the_end(q in on_an_edge_at_an_end(false, false)) {
         check(&q, false)?;
     }
+    /// Far from 1 in magnitude, a generic query is decided without the
+    /// oracle.
+    #[test]
+    fn vertex_face_far_scaled(q in far_scaled(generic_hit())) {
+        prop_assert_eq!(check(&q, true)?, SolverTier::Float);
+    }
+    #[test]
+    fn vertex_face_far_scaled_random(q in far_scaled(query(wide()))) { check(&q, true)?; }
+    #[test]
+    fn edge_edge_far_scaled_random(q in far_scaled(query(wide()))) { check(&q, false)?; }
     #[test]
     fn vertex_face_rows_crossing(q in rows_crossing()) { check(&q, true)?; }
     #[test]
