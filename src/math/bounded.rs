@@ -51,8 +51,9 @@ use super::scalar::{UNIT_ROUNDOFF, Vec3, each3};
 /// Inputs of the filtered paths are integer multiples of `2^FILTER_LSB_MIN`.
 pub const FILTER_LSB_MIN: i32 = -140;
 /// Largest coordinate magnitude of the filtered paths (`2²⁰⁰`). Not an input
-/// limit: the solvers decide larger (finite) coordinates exactly, on the
-/// slower exact path, and the filters cull such pairs only by bounds that
+/// limit: the solvers decide larger (finite) coordinates exactly (the
+/// contact solvers scale a query into the range by a power of two when one
+/// does, else take the slower exact path), and the filters cull such pairs only by bounds that
 /// hold there.
 pub const FILTER_MAX_MAGNITUDE: f64 = f64::from_bits((1023 + 200) << 52);
 
@@ -61,7 +62,9 @@ pub const FILTER_MAX_MAGNITUDE: f64 = f64::from_bits((1023 + 200) << 52);
 /// differences underflows or overflows; docs/design.md §8, the
 /// [`design`](crate::design) page). Every double in `[2⁻⁸⁷, 2²⁰⁰]` is in it.
 /// Not an input limit: outside it the filters cull a pair only by bounds
-/// that hold there, and the solvers take the exact path. NaN and infinities are outside.
+/// that hold there, and the solvers scale the query into it by a power of
+/// two (contact solvers, when one does) or take the exact path. NaN and
+/// infinities are outside.
 #[inline]
 pub fn in_filter_range(x: f64) -> bool {
     if x == 0.0 {

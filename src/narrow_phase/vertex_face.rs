@@ -66,7 +66,8 @@ use crate::pair_kernel::certified_common_sign;
 /// `[toi.lower, toi.upper]`. Arguments: the vertex and the triangle's
 /// corners `v, f0, f1, f2` at `t = 0`, then the same at `t = 1` (the data
 /// sets' row order). Exact for every finite double (outside
-/// [`crate::math::in_filter_range`] on the slower exact path). A non-finite
+/// [`crate::math::in_filter_range`] scaled into it by a power of two when
+/// one does, else on the slower exact path). A non-finite
 /// coordinate (NaN, ±∞) gives `None`: check inputs that may blow up with
 /// [`crate::mesh::check_finite`]; `Step::new` and `Pipeline::step` refuse them.
 #[allow(clippy::too_many_arguments)]
