@@ -50,6 +50,15 @@ impl I768 {
         I768(limbs)
     }
 
+    /// The cross product `x × y` of integer vectors, exactly (each
+    /// coordinate of magnitude below `2¹²⁶`).
+    pub fn cross(x: &[i128; 3], y: &[i128; 3]) -> [I768; 3] {
+        std::array::from_fn(|c| {
+            let (i, j) = ((c + 1) % 3, (c + 2) % 3);
+            I768::product(x[i], y[j]) - I768::product(x[j], y[i])
+        })
+    }
+
     /// `a·b`, exactly.
     pub fn product(a: i128, b: i128) -> I768 {
         let (x, y) = (a.unsigned_abs(), b.unsigned_abs());

@@ -28,11 +28,11 @@ use crate::math::{I768, Vec3, on_common_scale};
 /// the bracket is not at an end. Points in data set order.
 pub fn vertex_face(points: [&Vec3; 8], bracket: &Bracket) -> Option<bool> {
     let [v, f0, f1, f2] = at_an_end(points, bracket)?;
-    let n = cross(&diff(&f1, &f0), &diff(&f2, &f0));
+    let n = I768::cross(&diff(&f1, &f0), &diff(&f2, &f0));
     let c = [
-        cross(&diff(&f1, &f0), &diff(&v, &f0)),
-        cross(&diff(&f2, &f1), &diff(&v, &f1)),
-        cross(&diff(&f0, &f2), &diff(&v, &f2)),
+        I768::cross(&diff(&f1, &f0), &diff(&v, &f0)),
+        I768::cross(&diff(&f2, &f1), &diff(&v, &f1)),
+        I768::cross(&diff(&f0, &f2), &diff(&v, &f2)),
     ];
     decide(c.map(|ci| dot(&ci, &n).signum()))
 }
@@ -42,12 +42,12 @@ pub fn vertex_face(points: [&Vec3; 8], bracket: &Bracket) -> Option<bool> {
 pub fn edge_edge(points: [&Vec3; 8], bracket: &Bracket) -> Option<bool> {
     let [a0, a1, b0, b1] = at_an_end(points, bracket)?;
     let (e1, e2) = (diff(&a1, &a0), diff(&b1, &b0));
-    let m = cross(&e1, &e2);
+    let m = I768::cross(&e1, &e2);
     let c = [
-        cross(&diff(&b0, &a0), &e2),
-        cross(&diff(&a1, &b0), &e2),
-        cross(&diff(&b0, &a0), &e1),
-        cross(&e1, &diff(&b1, &a0)),
+        I768::cross(&diff(&b0, &a0), &e2),
+        I768::cross(&diff(&a1, &b0), &e2),
+        I768::cross(&diff(&b0, &a0), &e1),
+        I768::cross(&e1, &diff(&b1, &a0)),
     ];
     decide(c.map(|ci| dot(&ci, &m).signum()))
 }
@@ -73,14 +73,6 @@ fn at_an_end(points: [&Vec3; 8], bracket: &Bracket) -> Option<[Point; 4]> {
 /// `x − y`.
 fn diff(x: &Point, y: &Point) -> Point {
     std::array::from_fn(|c| x[c] - y[c])
-}
-
-/// `x × y`.
-fn cross(x: &Point, y: &Point) -> [I768; 3] {
-    std::array::from_fn(|c| {
-        let (i, j) = ((c + 1) % 3, (c + 2) % 3);
-        I768::product(x[i], y[j]) - I768::product(x[j], y[i])
-    })
 }
 
 /// `x · y`.

@@ -121,15 +121,9 @@ fn parallel_planes(points: &[&Vec3; 8]) -> Option<Axes> {
         let (p, base) = ends(i);
         std::array::from_fn(|c| v[3 * p + c] - v[3 * base + c])
     });
-    let cross = |x: &[i128; 3], y: &[i128; 3]| -> [I768; 3] {
-        std::array::from_fn(|c| {
-            let (i, j) = ((c + 1) % 3, (c + 2) % 3);
-            I768::product(x[i], y[j]) - I768::product(x[j], y[i])
-        })
-    };
     let (pair, n) = PAIRS
         .iter()
-        .map(|&(a, b)| ((a, b), cross(&exact[a], &exact[b])))
+        .map(|&(a, b)| ((a, b), I768::cross(&exact[a], &exact[b])))
         .find(|(_, n)| n.iter().any(|c| c.signum() != 0))?;
     let dot = |z: &[i128; 3]| n[0].mul_i128(z[0]) + n[1].mul_i128(z[1]) + n[2].mul_i128(z[2]);
     // The pair's own differences are normal to `n` by construction.

@@ -166,7 +166,7 @@ fn through_a_point(vf: bool) -> impl Strategy<Value = [Vec3; 8]> {
 /// coordinate `k` and another `m`, exact on those coordinates, so that the
 /// points lie in the plane `x_k − s·x_m = a` at `t = 0` and in a parallel one
 /// at `t = 1` (a flat sheet tilted in space, at rest or moving along its
-/// normal), with every coordinate difference non-zero.
+/// normal), sharing no coordinate.
 fn slanted(q: impl Strategy<Value = [Vec3; 8]>) -> impl Strategy<Value = [Vec3; 8]> {
     let s = prop_oneof![Just(1.0), Just(-1.0), Just(0.5), Just(2.0), Just(-0.25)];
     (q, any::<bool>(), s).prop_map(|(mut q, second, s)| {
@@ -478,7 +478,7 @@ fn nearly_parallel() -> impl Strategy<Value = [Vec3; 8]> {
 
 /// All points on the tilted plane `z = x`: the cubic vanishes exactly, yet no
 /// coordinate difference is zero (the cubic rounds away from zero; the
-/// motion is decided in the coordinates `x`, `y`).
+/// motion is decided in two of the coordinates).
 fn tilted_coplanar() -> impl Strategy<Value = [Vec3; 8]> {
     query(wide()).prop_map(|mut q| {
         for p in &mut q {
