@@ -192,6 +192,16 @@ pub(super) trait Features {
     /// Within `d` at `t = 0`, decided exactly ([`super::within_at_start`]),
     /// for a query's eight points.
     fn within_at_start(points: [&Vec3; 8], d: f64) -> Option<bool>;
+    /// Within `d` at `t = 1`, decided exactly (the same test on the end
+    /// positions).
+    fn within_at_end(&self, d: f64) -> Option<bool> {
+        let (a, b) = (self.a(), self.b());
+        let end = |i: usize| match a.get(i) {
+            Some(x) => &x[1],
+            None => &b[i - a.len()][1],
+        };
+        Self::within_at_start(std::array::from_fn(|i| end(i % 4)), d)
+    }
     /// A corner of A equal to a corner of B at `t = 0` (finite points): the
     /// features touch there, so they are within every `d` at `t = 0`
     /// (the contact solvers' first test, [`crate::narrow_phase::start_contact`]).
@@ -454,18 +464,21 @@ pub(super) fn advance<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
     let (gaps, n) = gaps(f, s);
     let gaps = &gaps[..n];
     let mut at_l = [Bounded::exact(0.0); 4];
-    let mut cross = 1.0f64;
+    let mut cross = f64::INFINITY;
     for (g, at_l) in gaps.iter().zip(&mut at_l) {
         *at_l = g.at(l) - dn;
         let (g0, g1) = (at_l.v, g.at1.v - dn.v);
         if g0.is_nan() || g0 <= 0.0 {
             return None;
         }
-        if g1 < 0.0 {
+        // A gap that reaches `d·|s|` exactly at `t = 1` (features arriving
+        // exactly `d` apart) counts as crossing there: the steps then close
+        // in on 1 rather than try all of `[l, 1]` at once and fail.
+        if g1 <= 0.0 {
             cross = cross.min(l + g0 / (g0 - g1) * (1.0 - l));
         }
     }
-    let t1 = if cross >= 1.0 {
+    let t1 = if cross > 1.0 {
         1.0
     } else {
         ((l + 0.95 * (cross - l)) / ADVANCE_GRID).floor() * ADVANCE_GRID

@@ -10,7 +10,9 @@
 //! 2. Features at rest (every point the same at `t = 0` and `t = 1`, as in
 //!    a proximity query or a still obstacle): decided at `t = 0` alone
 //!    when a certificate there succeeds
-//!    ([`super::certificates::at_rest_within`]); otherwise on as below.
+//!    ([`super::certificates::at_rest_within`]); otherwise by the
+//!    exclusion below or deferred (their distance is the same at every
+//!    time).
 //!    Cheap exclusion: apart along a coordinate axis over all of `[0, 1]`.
 //! 3. Inclusion at `t = 0`: certified within `d` there — the time of impact
 //!    is exactly 0.
@@ -18,8 +20,12 @@
 //!    direction ([`super::certificates::advance`]), then plane steps
 //!    ([`super::plane::advance_by_plane`]) while they succeed, then
 //!    nearest-point steps again: `[0, l]` certified apart in a few steps,
-//!    usually close to the time of impact.
-//! 5. The search ([`super::search`]) for the earliest time after `l`.
+//!    usually close to the time of impact. Deferred when the first step
+//!    fails and the start is not certified apart either (features within
+//!    a rounding of `d` at `t = 0`).
+//! 5. The search ([`super::search`]) for the earliest time after `l`,
+//!    with an exact test at `t = 1` last (features arriving exactly `d`
+//!    apart at the end of the step).
 //!
 //! A `d` outside the range of the model is replaced where that is sound:
 //! exclusion against any `d' ≥ d` is exclusion against `d`, so a tiny `d`
@@ -89,22 +95,14 @@ pub(super) fn advanced<F: Features>(
     range: RangeCheck,
 ) -> Advanced {
     match prelude(f, points, d, range) {
-        Advanced::From(mut from) => match advance_steps(f, &mut from) {
-            Some(decision) => Advanced::Decided(decision),
-            None => Advanced::From(from),
-        },
+        Advanced::From(from) => advance_steps(f, from),
         other => other,
     }
 }
 
 /// Steps 0–3 of the fast path (module doc): `Advanced::From` with
 /// `start = 0` when they decide nothing.
-pub(super) fn prelude<F: Features>(
-    f: &F,
-    points: [&Vec3; 8],
-    d: f64,
-    range: RangeCheck,
-) -> Advanced {
+fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, range: RangeCheck) -> Advanced {
     // Features sharing a point at `t = 0` (duplicated seam vertices, a
     // collapsed frame) are within `d` there, at any magnitude: decided by
     // equality, also outside the range, where they would go to the exact
@@ -116,7 +114,8 @@ pub(super) fn prelude<F: Features>(
         Ok(ds) => ds,
         Err(other) => return other,
     };
-    if at_rest(&points) {
+    let rest = at_rest(&points);
+    if rest {
         match at_rest_within(f, d_out, d_in) {
             Some(true) => return Advanced::Decided(Some(Toi::exact(0.0))),
             Some(false) => return Advanced::Decided(None),
@@ -125,6 +124,12 @@ pub(super) fn prelude<F: Features>(
     }
     if apart_on_an_axis(f, d_out) {
         return Advanced::Decided(None);
+    }
+    // At rest, the distance is the same at every time: what the certificates
+    // cannot decide at `t = 0` (features exactly `d` apart, or within a
+    // rounding of it) no later time decides either.
+    if rest {
+        return Advanced::Defer;
     }
     if d_in.is_some_and(|d| within(f, d, 0.0)) {
         return Advanced::Decided(Some(Toi::exact(0.0)));
@@ -182,15 +187,20 @@ pub(super) fn first_step_end<F: Features>(
     }
 }
 
-/// Step 4, conservative advancement: `Some(None)` when it passes 1 (no
-/// time within `d`), `None` when a step fails or the steps run out;
-/// `from.start` moves on.
+/// Step 4, conservative advancement: `Decided(None)` when it passes 1 (no
+/// time within `d`), `From` with `from.start` moved on when a step fails or
+/// the steps run out, and `Defer` when the first step fails at a start that
+/// cannot be certified apart either: features that start within a rounding
+/// of `d` (exactly `d` apart, say, sliding or arriving), whose time `0`, or
+/// one just after it, no floating-point search brackets (it would halve
+/// `[0, 1]` down to its narrowest interval at `0` and defer there). The
+/// exact steps near the start decide them.
 ///
 /// Usually within a few steps of the time of impact, or past 1. The first
 /// step goes along the nearest-point direction; later ones by the plane
 /// certificate, which follows turning features, for as long as it
 /// succeeds, and then along the nearest-point direction again.
-pub(super) fn advance_steps<F: Features>(f: &F, from: &mut Start) -> Option<Option<Toi>> {
+fn advance_steps<F: Features>(f: &F, mut from: Start) -> Advanced {
     for i in 0..MAX_ADVANCES {
         let by_plane = if from.plane && i > 0 {
             advance_by_plane(f, from.d_out, from.start)
@@ -199,12 +209,15 @@ pub(super) fn advance_steps<F: Features>(f: &F, from: &mut Start) -> Option<Opti
         };
         from.plane &= i == 0 || by_plane.is_some();
         match by_plane.or_else(|| advance(f, from.d_out, from.start)) {
-            Some(1.0) => return Some(None),
+            Some(1.0) => return Advanced::Decided(None),
             Some(t) => from.start = t,
-            None => return None,
+            None if from.start == 0.0 && !apart(f, from.d_out, 0.0, 0.0) => {
+                return Advanced::Defer;
+            }
+            None => break,
         }
     }
-    None
+    Advanced::From(from)
 }
 
 /// Step 5: the search for the earliest time after `from.start`.
@@ -237,6 +250,7 @@ pub(super) fn search_below<F: Features>(
         known,
         |l, r| apart(f, d_out, l, r) || (plane && apart_by_plane(f, d_out, l, r)),
         |t| d_in.is_some_and(|d| within(f, d, t)),
+        || d_in.is_some_and(|d| f.within_at_end(d) == Some(true)),
     )
 }
 

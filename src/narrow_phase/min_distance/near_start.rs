@@ -3,7 +3,7 @@
 //! without the oracle where exact integers suffice.
 //!
 //! 1. *Within `d` at `t = 0`*, exactly ([`super::within_at_start`]): the
-//!    time of impact is `0`.
+//!    time of impact is `0`. Features at rest that are not: no time.
 //! 2. Otherwise the features start farther than `d`, by perhaps less than
 //!    the floating-point certificates resolve. *Apart on `[0, l]`*, exactly,
 //!    along a constant direction `s`: each corner pair's gap
@@ -36,8 +36,9 @@
 //! of the integers' scale and, for the float *within*, the fast path's.
 
 use super::certificates::{Features, within};
+use super::filtered::at_rest;
 use super::search::{FIRST_WIDTH, MAX_WIDTH};
-use super::within_at_start::{Wide, cross, dot_wide, sub};
+use super::within_at_start::{Wide, dot_wide, sub};
 use crate::math::{I768, RangeCheck, Vec3, in_filter_range, on_common_scale};
 use crate::narrow_phase::Toi;
 
@@ -50,6 +51,10 @@ pub(super) fn decide<F: Features>(
 ) -> Option<Option<Toi>> {
     if F::within_at_start(points, d)? {
         return Some(Some(Toi::exact(0.0)));
+    }
+    // At rest, the distance is the same at every time.
+    if at_rest(&points) {
+        return Some(None);
     }
     let tracks = Tracks::of(f, d)?;
     // The first direction that separates the start by more than `d`.
@@ -148,9 +153,9 @@ impl Tracks {
     fn normal(&self) -> Option<Direction> {
         let c = |i: usize| self.corners[i][0];
         let n = if self.a_len == 1 {
-            cross(&sub(&c(2), &c(1)), &sub(&c(3), &c(1)))
+            I768::cross(&sub(&c(2), &c(1)), &sub(&c(3), &c(1)))
         } else {
-            cross(&sub(&c(1), &c(0)), &sub(&c(3), &c(2)))
+            I768::cross(&sub(&c(1), &c(0)), &sub(&c(3), &c(2)))
         };
         let along = dot_wide(&n, &self.pairs[0][0]).signum();
         match along {

@@ -67,12 +67,16 @@ pub(super) fn first_within(start: f64, mut within: impl FnMut(f64) -> bool) -> O
 /// `2⁻⁴⁰` in `[0, 1)`); `apart(l, r)` and `within(t)` must be certificates;
 /// `within(0)` has already failed (a time of impact `0` is left to the
 /// exact path, which returns it exactly); `known` is [`first_within`]'s
-/// answer for the same `start` and `within`.
+/// answer for the same `start` and `within`. `within_at_one` is an exact
+/// test at `t = 1`, tried last on a narrow interval within [`MAX_WIDTH`] of
+/// it: features that arrive exactly `d` apart at the end of the step are
+/// within no floating-point certificate's reach.
 pub(super) fn earliest(
     start: f64,
     known: Option<f64>,
     mut apart: impl FnMut(f64, f64) -> bool,
     mut within: impl FnMut(f64) -> bool,
+    within_at_one: impl FnOnce() -> bool,
 ) -> Option<Option<Toi>> {
     // Depth-first stack, earliest interval on top; depth ≤ 61 (down to
     // `FIRST_WIDTH`), each level leaving one entry, so at most 62 entries.
@@ -111,7 +115,8 @@ pub(super) fn earliest(
                 upper = r + step;
                 step *= 2.0;
             }
-            return known
+            let upper = known.or((1.0 - l <= MAX_WIDTH && within_at_one()).then_some(1.0));
+            return upper
                 .filter(|&upper| upper - l <= MAX_WIDTH)
                 .map(|upper| Some(Toi { lower: l, upper }));
         }

@@ -13,6 +13,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use super::certificates::{EdgeEdge, VertexFace};
+use super::filtered::{Advanced, advanced};
 use super::near_start;
 use super::{
     LOOSE_MARGIN, WithinVerdict, edge_edge_within_traced, edge_edge_within_verdict_with,
@@ -1593,4 +1594,87 @@ fn the_exact_steps_near_the_start_decide_gaps_within_a_rounding_of_d() {
         "{at_zero} of {}",
         queries.len()
     );
+}
+
+/// Features exactly `d` apart (a vertex over a face, beside an edge or a
+/// corner; skew, parallel and end-on edges), at rest, moving off at once,
+/// or arriving there at `t = 1`. Starting exactly `d` apart, the fast path
+/// defers without its search and the exact steps near the start decide
+/// (time 0); arriving at the end, the search's last interval reaches 1 and
+/// the exact test there brackets the time, in the fast path. Every answer
+/// agrees with the oracle.
+#[test]
+fn features_exactly_d_apart_at_the_start_or_the_end_need_no_oracle() {
+    let v = Vec3::new;
+    // 3² + 4² = 5²: the offsets and `d` exact, the distance exactly `d`.
+    let unit = 2f64.powi(-8);
+    let (d, a, b) = (5.0 * unit, 3.0 * unit, 4.0 * unit);
+    let (f0, f1, f2) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+    let (e0, e1) = (v(-1.0, 0.0, 0.0), v(1.0, 0.0, 0.0));
+    // The moving feature's points exactly `d` away, and the direction away.
+    let cases: [(Kind, [Vec3; 2], Vec3); 7] = [
+        (Kind::VertexFace, [v(0.25, 0.25, d); 2], v(0.0, 0.0, 5.0)),
+        (Kind::VertexFace, [v(0.5, -a, b); 2], v(0.0, -3.0, 4.0)),
+        (Kind::VertexFace, [v(-a, -b, 0.0); 2], v(-3.0, -4.0, 0.0)),
+        (
+            Kind::EdgeEdge,
+            [v(0.0, -1.0, d), v(0.0, 1.0, d)],
+            v(0.0, 0.0, 5.0),
+        ),
+        (
+            Kind::EdgeEdge,
+            [v(-0.5, 0.0, d), v(0.5, 0.0, d)],
+            v(0.0, 0.0, 5.0),
+        ),
+        (
+            Kind::EdgeEdge,
+            [v(-0.5, a, b), v(0.5, a, b)],
+            v(0.0, 3.0, 4.0),
+        ),
+        (
+            Kind::EdgeEdge,
+            [v(0.0, a, b), v(0.0, 1.0, 1.0)],
+            v(0.0, 3.0, 4.0),
+        ),
+    ];
+    let range = RangeCheck::PerQuery;
+    for (kind, [p, q], away) in cases {
+        let query = |start: [Vec3; 2], end: [Vec3; 2]| -> Query {
+            match kind {
+                Kind::VertexFace => [start[0], f0, f1, f2, end[0], f0, f1, f2],
+                Kind::EdgeEdge => [e0, e1, start[0], start[1], e0, e1, end[0], end[1]],
+            }
+        };
+        let off = v(0.0625, 0.03125, 0.015625);
+        for end in [[p, q], [p + off, q + off], [p + away, q + away]] {
+            let start = query([p, q], end);
+            let refs: [&Vec3; 8] = std::array::from_fn(|i| &start[i]);
+            let (advanced, decided) = match kind {
+                Kind::VertexFace => {
+                    let f = VertexFace::new(refs);
+                    (
+                        advanced(&f, refs, d, range),
+                        near_start::decide(&f, refs, d, range),
+                    )
+                }
+                Kind::EdgeEdge => {
+                    let f = EdgeEdge::new(refs);
+                    (
+                        advanced(&f, refs, d, range),
+                        near_start::decide(&f, refs, d, range),
+                    )
+                }
+            };
+            assert!(matches!(advanced, Advanced::Defer), "{kind:?} {start:?}");
+            assert_eq!(decided, Some(Some(Toi::exact(0.0))), "{kind:?} {start:?}");
+            assert_eq!(agrees(kind, &start, d).unwrap().0, Some(Toi::exact(0.0)));
+            verdict_agrees(kind, &start, d, Some(Toi::exact(0.0))).unwrap();
+        }
+        // Arriving: exactly `d` apart at `t = 1` only.
+        let arriving = query([p + away * 0.0625, q + away * 0.0625], [p, q]);
+        let (toi, tier) = agrees(kind, &arriving, d).unwrap();
+        let toi = toi.expect("within at the end");
+        assert_eq!((toi.upper, tier), (1.0, SolverTier::Float), "{kind:?}");
+        verdict_agrees(kind, &arriving, d, Some(toi)).unwrap();
+    }
 }

@@ -26,9 +26,7 @@
 
 use super::certificates::{EdgeEdge, Features, VertexFace};
 use super::distance_arg::Separation;
-use super::filtered::{
-    Advanced, advance_steps, at_rest, first_step_end, first_within, prelude, search_below,
-};
+use super::filtered::{Advanced, advanced, at_rest, first_step_end, first_within, search_below};
 use super::near_start;
 use super::search;
 use crate::exact::Algebraic;
@@ -185,15 +183,12 @@ fn verdict<F: Features>(
     }
     // Not touching, or left open: the fast path, as the tight solver runs
     // it.
-    let mut from = match prelude(features, points, d, range) {
+    let from = match advanced(features, points, d, range) {
         Advanced::Decided(decision) => return (WithinVerdict::Tight(decision), SolverTier::Float),
         Advanced::Defer => None,
         Advanced::From(from) => Some(from),
     };
-    if let Some(f) = from.as_mut() {
-        if let Some(decision) = advance_steps(features, f) {
-            return (WithinVerdict::Tight(decision), SolverTier::Float);
-        }
+    if let Some(f) = from.as_ref() {
         // Certified within `d` at the search's upper end: the earliest time
         // within `d` is in [start, upper], without the search's bisection
         // (which, on a pair that approaches slowly while its features turn,

@@ -4,6 +4,8 @@
 //! land on `d`). It runs on queries the fast path defers, before the oracle
 //! ([`crate::narrow_phase::oracle::min_distance`]): when the features start
 //! within `d`, the time of impact is exactly 0 and the oracle is not needed.
+//! On the end positions it is the search's last test at `t = 1`
+//! ([`super::certificates::Features::within_at_end`]).
 //!
 //! **Method.** The distance between a point and a closed triangle (between
 //! two closed segments) is at most `d` exactly when one of its closest-point
@@ -33,14 +35,6 @@ pub(super) fn sub(a: &IVec, b: &IVec) -> IVec {
 
 fn dot(a: &IVec, b: &IVec) -> I768 {
     I768::product(a[0], b[0]) + I768::product(a[1], b[1]) + I768::product(a[2], b[2])
-}
-
-pub(super) fn cross(a: &IVec, b: &IVec) -> Wide {
-    [
-        I768::product(a[1], b[2]) - I768::product(a[2], b[1]),
-        I768::product(a[2], b[0]) - I768::product(a[0], b[2]),
-        I768::product(a[0], b[1]) - I768::product(a[1], b[0]),
-    ]
 }
 
 pub(super) fn dot_wide(n: &Wide, w: &IVec) -> I768 {
@@ -95,12 +89,12 @@ fn point_segment(p: &IVec, a: &IVec, b: &IVec, d2: I768) -> bool {
 
 /// Point `p` within `d` of the closed triangle `abc`.
 fn point_triangle(p: &IVec, a: &IVec, b: &IVec, c: &IVec, d2: I768) -> bool {
-    let n = cross(&sub(b, a), &sub(c, a));
+    let n = I768::cross(&sub(b, a), &sub(c, a));
     let nn = dot_wides(&n, &n);
     if nn.signum() > 0 {
         let inside = [(a, b), (b, c), (c, a)]
             .iter()
-            .all(|(x, y)| dot_wides(&cross(&sub(y, x), &sub(p, x)), &n).signum() >= 0);
+            .all(|(x, y)| dot_wides(&I768::cross(&sub(y, x), &sub(p, x)), &n).signum() >= 0);
         if inside {
             let wn = dot_wide(&n, &sub(p, a));
             // Inside: the foot is the nearest point, so this decides.
@@ -113,7 +107,7 @@ fn point_triangle(p: &IVec, a: &IVec, b: &IVec, c: &IVec, d2: I768) -> bool {
 /// The closed segments `a0 a1` and `b0 b1` within `d`.
 fn segment_segment(a0: &IVec, a1: &IVec, b0: &IVec, b1: &IVec, d2: I768) -> bool {
     let (u, v, w) = (sub(a1, a0), sub(b1, b0), sub(a0, b0));
-    let n = cross(&u, &v);
+    let n = I768::cross(&u, &v);
     let nn = dot_wides(&n, &n);
     if nn.signum() > 0 {
         let (uu, vv, uv) = (dot(&u, &u), dot(&v, &v), dot(&u, &v));
