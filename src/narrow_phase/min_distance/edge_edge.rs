@@ -5,7 +5,7 @@
 
 use super::certificates::EdgeEdge;
 use super::distance_arg::Separation;
-use super::filtered::filtered;
+use super::filtered::{filtered, scaled_query};
 use super::near_start;
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::edge_edge_traced_with;
@@ -108,6 +108,12 @@ pub(crate) fn edge_edge_within_traced_with(
     let features = EdgeEdge::new(points);
     if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);
+    }
+    // Deferred with coordinates or `d` outside the filter range: the query
+    // scaled into it.
+    if let Some((q, d)) = scaled_query(&points, d, range) {
+        let [a, b, c, e, f, g, h, i] = &q;
+        return edge_edge_within_traced_with(a, b, c, e, f, g, h, i, d, RangeCheck::PerQuery);
     }
     if let Some(decided) = near_start::decide(&features, points, d, range) {
         return (decided, SolverTier::Exact);

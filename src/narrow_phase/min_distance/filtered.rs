@@ -31,12 +31,13 @@
 //! exclusion against any `d' ≥ d` is exclusion against `d`, so a tiny `d`
 //! (below `2⁻⁸⁷` and not a multiple of `2⁻¹⁴⁰`, subnormals included)
 //! excludes with `2⁻⁸⁷`; inclusion has no such substitute and is not
-//! attempted.
+//! attempted. A query deferred with its coordinates or `d` out of range is
+//! tried again scaled into it with `d` ([`scaled_query`]), by the solvers.
 
 use super::certificates::{Features, advance, apart, apart_on_an_axis, at_rest_within, within};
 use super::plane::{advance_by_plane, apart_by_plane};
 use super::search;
-use crate::math::{RangeCheck, Vec3, in_filter_range};
+use crate::math::{RangeCheck, Vec3, in_filter_range, scaled_into_range};
 use crate::narrow_phase::Toi;
 
 /// Every pair of points in the filter range is closer than this (`2²⁰²`).
@@ -168,6 +169,33 @@ fn separations(
         None if d < TINY_D => Ok((TINY_D, None)),
         None => Err(Advanced::Defer),
     }
+}
+
+/// A query whose coordinates or `d` are outside the filter range, and `d`,
+/// times the one power of two that brings every coordinate and `d` into it
+/// ([`scaled_into_range`]). That is exact, and it scales every distance with
+/// `d` while keeping every time, so the scaled query has the same answer;
+/// `None` where all are in range already or no power of two brings them in
+/// (a `d` tiny against the coordinates: step 1's substitute then).
+#[inline]
+pub(super) fn scaled_query(
+    points: &[&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> Option<([Vec3; 8], f64)> {
+    if in_filter_range(d) && range.in_range(points) {
+        return None;
+    }
+    scaled_with(points, d)
+}
+
+/// [`scaled_query`]'s scaling.
+#[cold]
+fn scaled_with(points: &[&Vec3; 8], d: f64) -> Option<([Vec3; 8], f64)> {
+    let at_d = Vec3::new(d, 0.0, 0.0);
+    let all: [&Vec3; 9] = std::array::from_fn(|i| points.get(i).copied().unwrap_or(&at_d));
+    let q = scaled_into_range(&all)?;
+    Some((std::array::from_fn(|i| q[i]), q[8].x))
 }
 
 /// For a pair known to come within `d`: the end `s` of a span `[0, s]`

@@ -1678,3 +1678,30 @@ fn features_exactly_d_apart_at_the_start_or_the_end_need_no_oracle() {
         verdict_agrees(kind, &arriving, d, Some(toi)).unwrap();
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Grid queries and `d` scaled together by a power of two far from 1,
+    /// which puts the coordinates or `d` outside the filter range: the
+    /// same verdict as the query unscaled, and where that one is decided in
+    /// floating point so is the scaled one (the solver scales it back into
+    /// the range, exactly).
+    #[test]
+    fn far_scaled_queries_are_decided_as_at_scale_one(
+        kind in kind(), q in query(grid_point), d in distance(),
+        e in prop::sample::select(vec![-900, -600, -300, -150, -100, 250, 400, 800]),
+    ) {
+        let s = 2f64.powi(e);
+        let (far_q, far_d) = (q.map(|p| p * s), d * s);
+        // Exactly the same question (no product rounded below the normals).
+        prop_assume!(far_d / s == d);
+        let (near, tier) = solve(kind, &q, d);
+        let (far, far_tier) = agrees(kind, &far_q, far_d)?;
+        prop_assert_eq!(far.is_some(), near.is_some());
+        if tier == SolverTier::Float {
+            prop_assert_eq!(far_tier, SolverTier::Float);
+        }
+        verdict_agrees(kind, &far_q, far_d, far)?;
+    }
+}

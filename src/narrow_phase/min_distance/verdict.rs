@@ -26,7 +26,9 @@
 
 use super::certificates::{EdgeEdge, Features, VertexFace};
 use super::distance_arg::Separation;
-use super::filtered::{Advanced, advanced, at_rest, first_step_end, first_within, search_below};
+use super::filtered::{
+    Advanced, advanced, at_rest, first_step_end, first_within, scaled_query, search_below,
+};
 use super::near_start;
 use super::search;
 use crate::exact::Algebraic;
@@ -73,6 +75,9 @@ pub(crate) enum WithinVerdict {
 /// data set row order; `d > 0` and `range` as for the verdict.
 pub(crate) fn touching_lower_end(kind: QueryKind, q: &[Vec3; 8], d: f64, range: RangeCheck) -> f64 {
     let p = [&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]];
+    if let Some((q, d)) = scaled(&p, d, range) {
+        return touching_lower_end(kind, &q, d, RangeCheck::PerQuery);
+    }
     match Separation::of(d) {
         Separation::Positive(d) => match kind {
             QueryKind::VertexFace => first_step_end(&VertexFace::new(p), p, d, range),
@@ -104,6 +109,22 @@ pub(crate) fn vertex_face_within_verdict_with(
         d,
         range,
         || vertex_face_certified_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
+        || {
+            let (q, d) = scaled(&p, d, range)?;
+            let [a, b, c, e, f, g, h, i] = &q;
+            Some(vertex_face_within_verdict_with(
+                a,
+                b,
+                c,
+                e,
+                f,
+                g,
+                h,
+                i,
+                d,
+                RangeCheck::PerQuery,
+            ))
+        },
         || vertex_face_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
@@ -133,21 +154,51 @@ pub(crate) fn edge_edge_within_verdict_with(
         d,
         range,
         || edge_edge_certified_with(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], range),
+        || {
+            let (q, d) = scaled(&p, d, range)?;
+            let [a, b, c, e, f, g, h, i] = &q;
+            Some(edge_edge_within_verdict_with(
+                a,
+                b,
+                c,
+                e,
+                f,
+                g,
+                h,
+                i,
+                d,
+                RangeCheck::PerQuery,
+            ))
+        },
         || edge_edge_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
 }
 
+/// A query of a finite positive `d` outside the filter range, scaled into
+/// it with `d` ([`scaled_query`]): the same verdict and times.
+#[inline]
+fn scaled(p: &[&Vec3; 8], d: f64, range: RangeCheck) -> Option<([Vec3; 8], f64)> {
+    match Separation::of(d) {
+        Separation::Positive(d) => scaled_query(p, d, range),
+        _ => None,
+    }
+}
+
 /// The verdict of one pair: `contact` is the `d = 0` solver's certified
-/// tiers (`None` where its oracle would decide), `contact_exact` that
-/// oracle, `exact` the minimum-separation oracle (before its bracket is
-/// narrowed), after the exact steps near the start ([`super::near_start`]).
+/// tiers (`None` where its oracle would decide), `rescaled` the verdict of
+/// the query scaled into the filter range (`None` where it is in range or
+/// cannot be), `contact_exact` the contact oracle, `exact` the
+/// minimum-separation oracle (before its bracket is narrowed), after the
+/// exact steps near the start ([`super::near_start`]).
+#[allow(clippy::too_many_arguments)]
 fn verdict<F: Features>(
     features: &F,
     points: [&Vec3; 8],
     d: f64,
     range: RangeCheck,
     contact: impl FnOnce() -> Option<Option<Toi>>,
+    rescaled: impl FnOnce() -> Option<(WithinVerdict, SolverTier)>,
     contact_exact: impl FnOnce() -> Option<Toi>,
     exact: impl FnOnce() -> Option<Algebraic>,
 ) -> (WithinVerdict, SolverTier) {
@@ -203,6 +254,10 @@ fn verdict<F: Features>(
         if let Some(decision) = search_below(features, f, None) {
             return (WithinVerdict::Tight(decision), SolverTier::Float);
         }
+    }
+    // Coordinates or `d` outside the filter range: the query scaled into it.
+    if let Some(decided) = rescaled() {
+        return decided;
     }
     // Contact left open by the certified tiers: the contact oracle first.
     if touch.is_none()

@@ -6,7 +6,7 @@
 
 use super::certificates::VertexFace;
 use super::distance_arg::Separation;
-use super::filtered::filtered;
+use super::filtered::{filtered, scaled_query};
 use super::near_start;
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::oracle;
@@ -102,6 +102,12 @@ pub(crate) fn vertex_face_within_traced_with(
     let features = VertexFace::new(points);
     if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);
+    }
+    // Deferred with coordinates or `d` outside the filter range: the query
+    // scaled into it.
+    if let Some((q, d)) = scaled_query(&points, d, range) {
+        let [a, b, c, e, f, g, h, i] = &q;
+        return vertex_face_within_traced_with(a, b, c, e, f, g, h, i, d, RangeCheck::PerQuery);
     }
     if let Some(decided) = near_start::decide(&features, points, d, range) {
         return (decided, SolverTier::Exact);
