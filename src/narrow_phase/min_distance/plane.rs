@@ -165,6 +165,13 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
         return None;
     }
     let g_1 = g(1.0);
+    // A margin that vanishes at 1 to within about its rounding (features
+    // arriving exactly `d` apart at the end of the step): the nearest-point
+    // steps, which count it as crossing there, close in on it; certificates
+    // up to 1 would fail, and each plane step would only halve the way.
+    if g_1 >= 0.0 && g_1 * (1.0 - l) <= 16.0 * NEAR * g_l {
+        return None;
+    }
     let target = if g_1 > 0.0 {
         1.0
     } else {
@@ -285,6 +292,45 @@ mod tests {
         assert_eq!(compare(r, &mut t), Ordering::Less);
         t.refine_to(1e-12);
         assert!(t.lower_f64() - r < 1e-6, "{r} against {}", t.lower_f64());
+    }
+
+    /// Features arriving `d` apart at `t = 1`, over the face's interior and
+    /// across skew edges, the margin at 1 rounding to zero or just above it:
+    /// no plane step (the nearest-point steps close in; plane steps would
+    /// only halve the way to 1, one after another).
+    #[test]
+    fn leaves_an_arrival_at_d_at_the_end_to_the_nearest_point_steps() {
+        let face = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        let (a0, a1) = (Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0));
+        for d in [0.0078125, 0.01] {
+            let vf = vertex_face(&[
+                Vec3::new(0.25, 0.25, 0.5 + d),
+                face[0],
+                face[1],
+                face[2],
+                Vec3::new(0.25, 0.25, d),
+                face[0],
+                face[1],
+                face[2],
+            ]);
+            let ee = edge_edge(&[
+                a0,
+                a1,
+                Vec3::new(0.0, -1.0, 0.5 + d),
+                Vec3::new(0.0, 1.0, 0.5 + d),
+                a0,
+                a1,
+                Vec3::new(0.0, -1.0, d),
+                Vec3::new(0.0, 1.0, d),
+            ]);
+            assert!(apart_by_plane(&vf, d, 0.0, 0.5) && apart_by_plane(&ee, d, 0.0, 0.5));
+            assert_eq!(advance_by_plane(&vf, d, 0.0), None, "{d}");
+            assert_eq!(advance_by_plane(&ee, d, 0.0), None, "{d}");
+        }
     }
 
     /// A certificate's verdict, an advancement, and the exact oracle.
