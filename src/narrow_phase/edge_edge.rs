@@ -242,6 +242,21 @@ fn filtered(
     if let Some(axes) = planar::plane_axes(&points) {
         return coplanar(points, || Some(axes));
     }
+    // Only the cubic's values at the ends unsigned, and exactly zero there
+    // (a root exactly at the start or the end): those two signed exactly
+    // from the input points, rather than the whole cubic.
+    if let Some(c) = end_conditions::zero_ends(
+        &c,
+        [ea0_t0, ea1_t0, eb0_t0, eb1_t0],
+        [ea0_t1, ea1_t1, eb0_t1, eb1_t1],
+    ) {
+        match scan::<_, PRECISE>(&c, crossing) {
+            Scan::NoContact => return Some(None),
+            Scan::Contact(br) => return Some(Some(toi(br))),
+            Scan::Identical => return coplanar(points, || None),
+            Scan::Undecided => {}
+        }
+    }
     let c = coplanarity_exact(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     )?;

@@ -21,7 +21,7 @@
 //! undecided.
 
 use super::roots::Bracket;
-use crate::math::{I768, Vec3, on_common_scale};
+use crate::math::{BoundedDd, I768, Vec3, on_common_scale};
 
 /// Vertex–face contact at a root exactly at an end of the step (`bracket`
 /// is `[0, 0]` or `[1, 1]`): `Some(decision)`, or `None` when undecided or
@@ -50,6 +50,50 @@ pub fn edge_edge(points: [&Vec3; 8], bracket: &Bracket) -> Option<bool> {
         I768::cross(&e1, &diff(&b1, &a0)),
     ];
     decide(c.map(|ci| dot(&ci, &m).signum()))
+}
+
+/// The precise tier's coplanarity coefficients `c` (scaled Bernstein, so
+/// `c₀` and `c₃` are the cubic's values at `t = 0` and `t = 1`) with each
+/// unsigned end value replaced by an exact zero, where the cubic is exactly
+/// zero there: a root exactly at an end of the step, as a vertex resting on
+/// a slanted edge makes, found without the exact cubic. The end value is
+/// `det[b − a, c − a, d − a]` of the four input points at that end, in the
+/// order [`super::certified::coplanarity`] takes them, signed exactly.
+/// `None` unless both middle coefficients are signed, some end value is
+/// not, and every end value that is not is exactly zero (the exact cubic
+/// decides the rest).
+pub fn zero_ends(
+    c: &[BoundedDd; 4],
+    at_t0: [&Vec3; 4],
+    at_t1: [&Vec3; 4],
+) -> Option<[BoundedDd; 4]> {
+    if c[1].sign().is_none() || c[2].sign().is_none() {
+        return None;
+    }
+    if c[0].sign().is_some() && c[3].sign().is_some() {
+        return None;
+    }
+    let mut zeroed = *c;
+    for (k, at) in [(0, at_t0), (3, at_t1)] {
+        if c[k].sign().is_none() {
+            if orientation(at)? != 0 {
+                return None;
+            }
+            zeroed[k] = BoundedDd::exact(0.0);
+        }
+    }
+    Some(zeroed)
+}
+
+/// The sign of `det[b − a, c − a, d − a]` for input points `[a, b, c, d]`,
+/// exactly on their common scale (`None` when it is refused).
+fn orientation(p: [&Vec3; 4]) -> Option<i8> {
+    let xs: [f64; 12] = std::array::from_fn(|i| p[i / 3][i % 3]);
+    let v = on_common_scale(xs)?;
+    let q: [Point; 4] = std::array::from_fn(|p| std::array::from_fn(|c| v[3 * p + c]));
+    let n = I768::cross(&diff(&q[1], &q[0]), &diff(&q[2], &q[0]));
+    let w = diff(&q[3], &q[0]).map(I768::from_i128);
+    Some(dot(&n, &w).signum())
 }
 
 /// A point as integers on the common scale.
@@ -94,6 +138,7 @@ fn decide<const K: usize>(signs: [i8; K]) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::narrow_phase::certified::coplanarity;
     use crate::narrow_phase::{SolverTier, Toi, edge_edge_traced, vertex_face_traced};
 
     fn v(x: f64, y: f64, z: f64) -> Vec3 {
@@ -134,6 +179,30 @@ mod tests {
         let (toi, tier) =
             vertex_face_traced(&q[4], &q[5], &q[6], &q[7], &q[0], &q[1], &q[2], &q[3]);
         assert_eq!((toi.map(|t| t.upper), tier), (Some(1.0), SolverTier::Float));
+    }
+
+    /// The precise tier cannot sign the cubic's value at the start of
+    /// [`lifting_off`] (exactly zero, from rounded products), nor at the end
+    /// of the reverse motion: each is replaced by an exact zero, the rest
+    /// kept; a signed end is not this rule's.
+    #[test]
+    fn an_exactly_zero_end_value_is_zeroed_without_the_exact_cubic() {
+        let q = lifting_off();
+        let [v0, f0, f1, f2, v1, g0, g1, g2] = refs(&q);
+        let c: [BoundedDd; 4] = coplanarity(f0, f1, f2, v0, g0, g1, g2, v1);
+        assert_eq!(c.map(|x| x.sign().is_some()), [false, true, true, true]);
+        let zeroed = zero_ends(&c, [f0, f1, f2, v0], [g0, g1, g2, v1]).unwrap();
+        assert_eq!(zeroed[0], BoundedDd::exact(0.0));
+        assert_eq!(zeroed[1..], c[1..]);
+        let c: [BoundedDd; 4] = coplanarity(g0, g1, g2, v1, f0, f1, f2, v0);
+        let zeroed = zero_ends(&c, [g0, g1, g2, v1], [f0, f1, f2, v0]).unwrap();
+        assert_eq!(zeroed[3], BoundedDd::exact(0.0));
+        // Off the edge by a little at the start: that end is signed.
+        let mut off = q;
+        off[0] = v(1.0, 1.0, 1.0 + 2f64.powi(-20));
+        let [v0, ..] = refs(&off);
+        let c: [BoundedDd; 4] = coplanarity(f0, f1, f2, v0, g0, g1, g2, v1);
+        assert_eq!(zero_ends(&c, [f0, f1, f2, v0], [g0, g1, g2, v1]), None);
     }
 
     #[test]

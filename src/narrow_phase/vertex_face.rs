@@ -243,6 +243,19 @@ fn filtered(
     if let Some(axes) = planar::plane_axes(&points) {
         return coplanar(points, || Some(axes));
     }
+    // Only the cubic's values at the ends unsigned, and exactly zero there
+    // (a root exactly at the start or the end): those two signed exactly
+    // from the input points, rather than the whole cubic.
+    if let Some(c) =
+        end_conditions::zero_ends(&c, [f0_t0, f1_t0, f2_t0, v_t0], [f0_t1, f1_t1, f2_t1, v_t1])
+    {
+        match scan::<_, PRECISE>(&c, inside) {
+            Scan::NoContact => return Some(None),
+            Scan::Contact(br) => return Some(Some(toi(br))),
+            Scan::Identical => return coplanar(points, || None),
+            Scan::Undecided => {}
+        }
+    }
     let c = coplanarity_exact(f0_t0, f1_t0, f2_t0, v_t0, f0_t1, f1_t1, f2_t1, v_t1)?;
     match scan::<_, PRECISE>(&c, inside) {
         Scan::NoContact => Some(None),
