@@ -19,6 +19,11 @@
 //! implies a non-zero normal and the point outside); all non-negative and
 //! one positive, contact; all zero (a collapsed triangle, parallel edges),
 //! undecided.
+//!
+//! Such a root also leaves the cubic's value at that end unsigned in the
+//! precise tier; [`zero_ends`] signs it exactly (the four points'
+//! orientation, degree 3 on the same scale), so that the root is found
+//! without computing the whole cubic exactly.
 
 use super::roots::Bracket;
 use crate::math::{BoundedDd, I768, Vec3, on_common_scale};
