@@ -39,7 +39,11 @@
 //! The verdict at `t = 0` is exact: the `γᵢ(0)` are 2×2 determinants of
 //! coordinate differences of the input doubles, signed by [`det2_sign`],
 //! which decides queries that touch exactly at the start (a vertex on an
-//! edge of a flat mesh at rest). Two kinds of instant at which every `γᵢ`
+//! edge of a flat mesh at rest). Where a condition is not signed at `t = 1`
+//! in floating point, the verdict there, exact the same way, closes the
+//! search's bracket when it is a contact (an edge's end landing exactly on
+//! the other edge: the condition that reaches zero there is never
+//! certified at an interval's end). Two kinds of instant at which every `γᵢ`
 //! vanishes are found exactly and, where they are a contact, close the
 //! search's bracket: two points coinciding ([`first_coincidence`]), and
 //! all four on one line parallel to an axis with the features meeting on
@@ -185,10 +189,11 @@ fn side<N: Certified>(a: &Track, b: &Track, p: &Track) -> [N; 3] {
     ]
 }
 
-/// The exact sign of `(b − a) × (p − a)` at `t = 0`.
+/// The exact sign of `(b − a) × (p − a)` at `t = 0` (`end` 0) or `t = 1`
+/// (`end` 1).
 #[inline]
-fn side_at_start(a: &Track, b: &Track, p: &Track) -> i8 {
-    let d = |u: &Track, v: &Track, i: usize| Diff::of(u[0][i], v[0][i]);
+fn side_at(a: &Track, b: &Track, p: &Track, end: usize) -> i8 {
+    let d = |u: &Track, v: &Track, i: usize| Diff::of(u[end][i], v[end][i]);
     match det2_sign(d(b, a, 0), d(p, a, 1), d(b, a, 1), d(p, a, 0)) {
         Ordering::Less => -1,
         Ordering::Equal => 0,
@@ -250,20 +255,28 @@ const EDGE_EDGE: Features<4> = Features {
 fn decide<const K: usize>(points: [&Vec3; 8], (i, j): Axes, features: &Features<K>) -> Scan {
     let triples = &features.conditions;
     let t = tracks(&points, i, j);
-    let start =
-        SameSign::at_point(&triples.map(|[a, b, p]| Some(side_at_start(&t[a], &t[b], &t[p]))));
+    let verdict_at = |end: usize| {
+        SameSign::at_point(&triples.map(|[a, b, p]| Some(side_at(&t[a], &t[b], &t[p], end))))
+    };
+    let start = verdict_at(0);
     match start {
         Some(true) => Scan::Contact(Bracket { lo: 0.0, hi: 0.0 }),
         None => Scan::Undecided,
         Some(false) => {
+            let fast = triples.map(|[a, b, p]| side::<Bounded>(&t[a], &t[b], &t[p]));
+            // A touch exactly at `t = 1` (an edge's end landing on the other
+            // edge) leaves a condition unsigned there, and no interval's end
+            // certifies it: signed exactly, it is a time by which a contact
+            // is certain.
+            let at_end = fast.iter().any(|c| c[2].sign().is_none()) && verdict_at(1) == Some(true);
             let known = [
                 first_coincidence(&t, features.touching),
                 contact_on_a_line(&t, features.meet_on_a_line),
+                at_end.then_some(1.0),
             ]
             .into_iter()
             .flatten()
             .reduce(f64::min);
-            let fast = triples.map(|[a, b, p]| side::<Bounded>(&t[a], &t[b], &t[p]));
             match coplanar::earliest_after::<Bounded, _, SameSign, K>(fast, start, known) {
                 Scan::Undecided => {
                     let precise = triples.map(|[a, b, p]| side::<BoundedDd>(&t[a], &t[b], &t[p]));
@@ -717,6 +730,37 @@ mod tests {
             }
             Some(Scan::Undecided) => {}
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// In the plane `z = 0`, and in `z = x`, edge b's end b0 slides from
+    /// (1, 2) onto the midpoint (1, 1) of the diagonal edge a, reaching it
+    /// exactly at `t = 1`: a contact there only, which the search leaves
+    /// open just before 1 and the exact verdict at 1 closes. Stopping one
+    /// ulp short of the edge, it never touches.
+    #[test]
+    fn an_edge_end_landing_on_the_other_edge_at_the_end_touches_then() {
+        for lift in [0.0, 1.0] {
+            let p = |x: f64, y: f64| v(x, y, lift * x);
+            let q = [
+                p(0.0, 0.0),
+                p(2.0, 2.0),
+                p(1.0, 2.0),
+                p(1.0, 4.0),
+                p(0.0, 0.0),
+                p(2.0, 2.0),
+                p(1.0, 1.0),
+                p(1.0, 3.0),
+            ];
+            match ee(&q) {
+                Some(Scan::Contact(br)) => {
+                    assert!(br.hi == 1.0 && 1.0 - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
+                }
+                other => panic!("{lift}: {other:?}"),
+            }
+            let mut short = q;
+            short[6] = p(1.0, 1.0 + f64::EPSILON);
+            assert!(matches!(ee(&short), Some(Scan::NoContact)), "{lift}");
         }
     }
 
