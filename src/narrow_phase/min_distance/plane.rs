@@ -166,11 +166,20 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
     }
     let g_1 = g(1.0);
     // A margin that vanishes at 1 to within about its rounding (features
-    // arriving exactly `d` apart at the end of the step): the nearest-point
-    // steps, which count it as crossing there, close in on it; certificates
-    // up to 1 would fail, and each plane step would only halve the way.
+    // arriving exactly `d` apart at the end of the step, or just beyond `d`).
+    // Halving toward 1 would take one step per bit. An exactly zero margin
+    // goes to the nearest-point steps, which count it as crossing at 1; a
+    // positive one is certified up to 1 where it can be, else up to [`NEAR`]
+    // short of 1, from where the exact test at 1 closes the bracket.
     if g_1 >= 0.0 && g_1 * (1.0 - l) <= 16.0 * NEAR * g_l {
-        return None;
+        if g_1 == 0.0 {
+            return None;
+        }
+        if tracks.apart(d, l, 1.0) {
+            return Some(1.0);
+        }
+        let near = ((1.0 - NEAR) / GRID).floor() * GRID;
+        return (near > l && tracks.apart(d, l, near)).then_some(near);
     }
     let target = if g_1 > 0.0 {
         1.0
@@ -296,10 +305,10 @@ mod tests {
 
     /// Features arriving `d` apart at `t = 1`, over the face's interior and
     /// across skew edges, the margin at 1 rounding to zero or just above it:
-    /// no plane step (the nearest-point steps close in; plane steps would
-    /// only halve the way to 1, one after another).
+    /// no plane step at zero (the nearest-point steps close in), one step to
+    /// just short of 1 above it, never a halving of the way to 1.
     #[test]
-    fn leaves_an_arrival_at_d_at_the_end_to_the_nearest_point_steps() {
+    fn takes_an_arrival_at_d_at_the_end_in_one_step_or_none() {
         let face = [
             Vec3::new(0.0, 0.0, 0.0),
             Vec3::new(1.0, 0.0, 0.0),
@@ -328,8 +337,16 @@ mod tests {
                 Vec3::new(0.0, 1.0, d),
             ]);
             assert!(apart_by_plane(&vf, d, 0.0, 0.5) && apart_by_plane(&ee, d, 0.0, 0.5));
-            assert_eq!(advance_by_plane(&vf, d, 0.0), None, "{d}");
-            assert_eq!(advance_by_plane(&ee, d, 0.0), None, "{d}");
+            for step in [advance_by_plane(&vf, d, 0.0), advance_by_plane(&ee, d, 0.0)] {
+                if d == 0.0078125 {
+                    // The margin at 1 is exactly zero.
+                    assert_eq!(step, None);
+                } else {
+                    // It rounds above zero: one step to just short of 1.
+                    let r = step.unwrap();
+                    assert!((1.0 - 2.0 * NEAR..1.0).contains(&r), "{r}");
+                }
+            }
         }
     }
 
