@@ -19,4 +19,4 @@ pub(crate) use range_check::{RangeCheck, StepInRange};
 pub(crate) use rescale::scaled_into_range;
 pub(crate) use scalar::each3;
 pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite, vec3_slice};
-pub use wide_int::{I768, SCALED_BITS, on_common_scale};
+pub use wide_int::{I768, SCALED_BITS, at_least_ratio, on_common_scale};

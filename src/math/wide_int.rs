@@ -88,6 +88,22 @@ impl I768 {
         }
     }
 
+    /// The value rounded to a double, to within a few units in the last
+    /// place (from its two leading digits): an estimate, for exact
+    /// comparisons to check (no value in range overflows a double).
+    pub fn approx(&self) -> f64 {
+        let (m, used, negative) = self.magnitude();
+        let v = match used {
+            0 => 0.0,
+            1 => m[0] as f64,
+            n => {
+                let top = (m[n - 1] as f64) * 2f64.powi(64) + m[n - 2] as f64;
+                top * 2f64.powi(64 * (n as i32 - 2))
+            }
+        };
+        if negative { -v } else { v }
+    }
+
     /// The magnitude's digits and how many of them are in use, and whether
     /// the value is negative.
     fn magnitude(self) -> ([u64; LIMBS], usize, bool) {
@@ -123,6 +139,32 @@ pub fn on_common_scale<const N: usize>(xs: [f64; N]) -> Option<[i128; N]> {
         *o = i128::from(m) << shift;
     }
     Some(out)
+}
+
+/// Whether the double `c` is at least `p/q`, exactly, for `q > 0`; `None`
+/// when `c` is not finite or the comparison would leave the type's range
+/// (`c = m·2^e` compares as `m·q` against `p·2⁻ᵉ`, or `m·q·2ᵉ` against `p`).
+pub fn at_least_ratio(c: f64, p: I768, q: I768) -> Option<bool> {
+    debug_assert!(q.signum() > 0);
+    let (m, e) = odd_mantissa(c)?;
+    let bits = |x: &I768| {
+        let (digits, used, _) = x.magnitude();
+        (64 * used as u32).saturating_sub(digits[used.max(1) - 1].leading_zeros())
+    };
+    if bits(&q) + 54 >= 64 * LIMBS as u32 - 2 {
+        return None;
+    }
+    let (mut lhs, mut rhs) = (q.mul_i128(i128::from(m)), p);
+    let (big, k) = if e < 0 {
+        (&mut rhs, e.unsigned_abs())
+    } else {
+        (&mut lhs, e.unsigned_abs())
+    };
+    if bits(big) + k >= 64 * LIMBS as u32 - 2 {
+        return None;
+    }
+    *big = *big << k;
+    Some((lhs - rhs).signum() >= 0)
 }
 
 /// `x = m·2^e` with `m` odd (or `x = 0`: `(0, 0)`); `None` when `x` is not
@@ -344,6 +386,51 @@ mod tests {
                 num_bigint::Sign::Plus => 1,
             };
             prop_assert_eq!((p - q).signum(), sign(&(&pb - &qb)));
+        }
+
+        /// A double against a ratio of products, against big integers:
+        /// the double as `m·2^e` exactly, and the ratio's estimate within a
+        /// few parts in `2⁵²`.
+        #[test]
+        fn doubles_compare_with_ratios_exactly(
+            xs in proptest::collection::vec(small(), 1..=3),
+            ys in proptest::collection::vec(small(), 1..=3),
+            c in prop_oneof![0.0f64..2.0, -1.0f64..0.0, Just(0.5), Just(1.0)],
+            nudge in -2i32..=2,
+        ) {
+            let product = |v: &[i128]| {
+                v.iter().fold((I768::from_i128(1), BigInt::from(1)), |(p, q), &x| {
+                    (p * I768::from_i128(x), q * BigInt::from(x))
+                })
+            };
+            let (p, pb) = product(&xs);
+            let (q, qb) = product(&ys);
+            prop_assume!(q.signum() > 0);
+            // Near the ratio itself, where the comparison is hardest.
+            let mut c = if nudge == 0 { c } else { p.approx() / q.approx() };
+            for _ in 0..nudge.abs() {
+                c = if nudge > 0 { c.next_up() } else { c.next_down() };
+            }
+            let (m, e) = odd_mantissa(c).unwrap();
+            let (lhs, rhs) = if e < 0 {
+                (BigInt::from(m) * &qb, pb.clone() << e.unsigned_abs())
+            } else {
+                ((BigInt::from(m) * &qb) << e.unsigned_abs(), pb.clone())
+            };
+            // Refused only where a factor would leave the range (`p` and
+            // `m·q` are below 2³⁹⁰ here).
+            match at_least_ratio(c, p, q) {
+                Some(at_least) => prop_assert_eq!(at_least, lhs >= rhs),
+                None => prop_assert!(e.unsigned_abs() > 760 - 390, "{}", c),
+            }
+            let big = |x: f64| {
+                let (m, e) = odd_mantissa(x).unwrap();
+                if e < 0 { (BigInt::from(m), -e) } else { (BigInt::from(m) << e as u32, 0) }
+            };
+            // |approx − p| ≤ 2⁻⁵⁰·|p|, through the scaled integers.
+            let (am, ae) = big(p.approx());
+            let scaled = &pb << ae.unsigned_abs();
+            prop_assert!(((am - &scaled).magnitude() << 50u32) <= *scaled.magnitude());
         }
 
         /// Shifts are products by powers of two, for either sign.

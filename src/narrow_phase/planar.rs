@@ -43,12 +43,15 @@
 //! in floating point, the verdict there, exact the same way, closes the
 //! search's bracket when it is a contact (an edge's end landing exactly on
 //! the other edge: the condition that reaches zero there is never
-//! certified at an interval's end). Two kinds of instant at which every `γᵢ`
-//! vanishes are found exactly and, where they are a contact, close the
-//! search's bracket: two points coinciding ([`first_coincidence`]), and
-//! all four on one line parallel to an axis with the features meeting on
-//! it ([`contact_on_a_line`]). Requires every coordinate in the filter
-//! range ([`crate::math::in_filter_range`]).
+//! certified at an interval's end). Three kinds of instant at which every
+//! `γᵢ` vanishes are found exactly and, where they are a contact, close the
+//! search's bracket: two points coinciding ([`first_coincidence`]), all
+//! four on one line parallel to an axis with the features meeting on it
+//! ([`contact_on_a_line`]), and, once the float search has left the query
+//! undecided, all four on a line of any direction where one `γᵢ` is linear
+//! in `t` ([`contact_on_any_line`]: features sliding without turning).
+//! Requires every coordinate in the filter range
+//! ([`crate::math::in_filter_range`]).
 
 use std::cmp::Ordering;
 
@@ -57,7 +60,7 @@ use super::collinear::{Time, bracket};
 use super::coplanar::{self, Rule, SameSign};
 use super::det2::{Diff, det2_sign};
 use super::roots::{Bracket, Scan};
-use crate::math::{Bounded, BoundedDd, BoundedVec3, I768, Vec3, on_common_scale};
+use crate::math::{Bounded, BoundedDd, BoundedVec3, I768, Vec3, at_least_ratio, on_common_scale};
 
 /// Two coordinate axes `(i, j)`, `j = i + 1` cyclically: the plane of the
 /// coordinates kept when coordinate `k = i + 2` is dropped.
@@ -277,10 +280,25 @@ fn decide<const K: usize>(points: [&Vec3; 8], (i, j): Axes, features: &Features<
             .into_iter()
             .flatten()
             .reduce(f64::min);
-            match coplanar::earliest_after::<Bounded, _, SameSign, K>(fast, start, known) {
+            // The search in doubles, then in double-doubles.
+            let search = |known: Option<f64>| {
+                let scan = coplanar::earliest_after::<Bounded, _, SameSign, K>(fast, start, known);
+                if !matches!(scan, Scan::Undecided) {
+                    return scan;
+                }
+                let precise = triples.map(|[a, b, p]| side::<BoundedDd>(&t[a], &t[b], &t[p]));
+                coplanar::earliest_after::<BoundedDd, _, SameSign, K>(precise, start, known)
+            };
+            match search(known) {
                 Scan::Undecided => {
-                    let precise = triples.map(|[a, b, p]| side::<BoundedDd>(&t[a], &t[b], &t[p]));
-                    coplanar::earliest_after::<BoundedDd, _, SameSign, K>(precise, start, known)
+                    // Rare, so looked for only now: four points on a line
+                    // parallel to no axis, a contact that closes the
+                    // bracket sooner than any known before.
+                    let line = contact_on_any_line(&t, triples, features.meet_on_a_line);
+                    match line.filter(|&l| known.is_none_or(|k| l < k)) {
+                        Some(sooner) => search(Some(sooner)),
+                        None => Scan::Undecided,
+                    }
                 }
                 decided => decided,
             }
@@ -381,6 +399,102 @@ fn contact_on_a_line(
         })
         .reduce(f64::min)
 }
+
+/// The upper end of a bracket of a time in `(0, 1]` at which the four
+/// tracks lie on one line of any direction and the features meet on it,
+/// found where one condition `γ` is linear in `t`: two flat sheets sliding
+/// in a plane without turning, whose edges on a diagonal line come to lie
+/// end to end. Every `γᵢ` vanishes at such an instant, so the search can
+/// neither exclude nor certify the intervals around it; it runs only after
+/// the search has left a query undecided.
+///
+/// A linear `γ` that is not constant vanishes only at its root `τ = p/q`,
+/// so `τ` is the one candidate: it must lie in `(0, 1]` and every other
+/// `γᵢ` must vanish there (`γᵢ(τ)·q² = 0`). With all of them zero the four
+/// points lie on one line (for edge–edge, `b0` and `b1` on `a`'s line, or
+/// `a` a point on `b`'s; for vertex–face, the triangle's corners on one
+/// line with the vertex), and they are ordered along it by a coordinate in
+/// which they are not all equal (`q·x(τ) = q·x₀ + p·(x₁ − x₀)`).
+///
+/// Exact, in integers on the common scale of the coordinates
+/// ([`on_common_scale`], below `2¹⁰⁰`): differences below `2¹⁰²`, the
+/// conditions' coefficients, `p` and `q` below `2²⁰⁶`, `γ(τ)·q²` below
+/// `2⁶²⁰` and `q·x(τ)` below `2³¹⁰`, inside [`I768`]. `None` where no
+/// condition is linear (turning features, whose common root need not be
+/// rational), where the coordinates do not fit that scale, or where `τ` is
+/// too small to bracket in that range.
+fn contact_on_any_line<const K: usize>(
+    t: &[Track; 4],
+    conditions: &[[usize; 3]; K],
+    meet: fn(&dyn Fn(usize, usize) -> Ordering) -> bool,
+) -> Option<f64> {
+    let xs: [f64; 16] = std::array::from_fn(|i| t[i / 4][(i / 2) % 2][i % 2]);
+    let v = on_common_scale(xs)?;
+    // Track `p`'s coordinate `c` at `t = 0` and its change over the step.
+    let at = |p: usize, c: usize| v[4 * p + c];
+    let change = |p: usize, c: usize| v[4 * p + 2 + c] - v[4 * p + c];
+    let cross = |x: [i128; 2], y: [i128; 2]| I768::product(x[0], y[1]) - I768::product(x[1], y[0]);
+    // `γ = (b − a) × (x − a) = c₀ + c₁t + c₂t²`.
+    let gamma = conditions.map(|[a, b, x]| {
+        let (u0, du) = (
+            [0, 1].map(|c| at(b, c) - at(a, c)),
+            [0, 1].map(|c| change(b, c) - change(a, c)),
+        );
+        let (w0, dw) = (
+            [0, 1].map(|c| at(x, c) - at(a, c)),
+            [0, 1].map(|c| change(x, c) - change(a, c)),
+        );
+        [cross(u0, w0), cross(u0, dw) + cross(du, w0), cross(du, dw)]
+    });
+    let [c0, c1, _] = gamma
+        .iter()
+        .find(|[_, c1, c2]| c2.signum() == 0 && c1.signum() != 0)?;
+    let (p, q) = if c1.signum() > 0 {
+        (-*c0, *c1)
+    } else {
+        (*c0, -*c1)
+    };
+    if p.signum() <= 0 || (q - p).signum() < 0 {
+        return None;
+    }
+    if gamma
+        .iter()
+        .any(|&[c0, c1, c2]| (c0 * q * q + c1 * p * q + c2 * p * p).signum() != 0)
+    {
+        return None;
+    }
+    let position: [[I768; 2]; 4] =
+        std::array::from_fn(|i| [0, 1].map(|c| q.mul_i128(at(i, c)) + p.mul_i128(change(i, c))));
+    let c = usize::from((1..4).all(|i| position[i][0] == position[0][0]));
+    let order = |a: usize, b: usize| (position[a][c] - position[b][c]).signum().cmp(&0);
+    if !meet(&order) {
+        return None;
+    }
+    // The least double at or above `τ`, stepped to from an estimate.
+    let mut upper = (p.approx() / q.approx()).min(1.0);
+    let above = |x: f64| x > 0.0 && at_least_ratio(x, p, q) == Some(true);
+    if above(upper) {
+        for _ in 0..MAX_STEPS {
+            let down = upper.next_down();
+            if !above(down) {
+                return Some(upper);
+            }
+            upper = down;
+        }
+    } else {
+        for _ in 0..MAX_STEPS {
+            upper = upper.next_up();
+            if above(upper) {
+                return Some(upper);
+            }
+        }
+    }
+    None
+}
+
+/// How many neighbouring doubles [`contact_on_any_line`] steps through from
+/// its estimate of `τ` (good to a few units in the last place).
+const MAX_STEPS: usize = 16;
 
 /// Vertex–face contact for motion in the planes that `axes` project one to
 /// one ([`plane_axes`]; points in data set order).
@@ -699,6 +813,62 @@ mod tests {
         let e = f64::EPSILON;
         let t = [o, corner(-1.0, e), corner(1.0, e), corner(2.0, e)];
         assert_eq!(contact_on_a_line(&t, meet), None);
+    }
+
+    #[test]
+    fn edges_sliding_onto_one_diagonal_line_touch_where_the_lines_meet() {
+        // In z = 0 the first edge rests on y = x, (0, 0)–(1, 1); the second
+        // slides without turning from y = x + 1 to y = x − 1, on y = x at
+        // t = ½, where it overlaps the first from x = ½ to 1. Every
+        // condition vanishes then; the first is linear in t.
+        let q = [
+            v(0.0, 0.0, 0.0),
+            v(1.0, 1.0, 0.0),
+            v(0.5, 1.5, 0.0),
+            v(1.5, 2.5, 0.0),
+            v(0.0, 0.0, 0.0),
+            v(1.0, 1.0, 0.0),
+            v(0.5, -0.5, 0.0),
+            v(1.5, 0.5, 0.0),
+        ];
+        let t = tracks(&refs(&q), 0, 1);
+        let meet = EDGE_EDGE.meet_on_a_line;
+        assert_eq!(contact_on_a_line(&t, meet), None);
+        assert_eq!(
+            contact_on_any_line(&t, &EDGE_EDGE.conditions, meet),
+            Some(0.5)
+        );
+        match ee(&q) {
+            Some(Scan::Contact(br)) => {
+                assert!(br.lo <= 0.5 && br.hi == 0.5, "{br:?}");
+                assert!(br.hi - br.lo <= EXACT_TOI_WIDTH, "{br:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Three steps further along the line, past the first: on the line
+        // at ½ but apart on it.
+        let mut apart = q;
+        for i in [2, 3, 6, 7] {
+            apart[i] += v(3.0, 3.0, 0.0);
+        }
+        let t = tracks(&refs(&apart), 0, 1);
+        assert_eq!(contact_on_any_line(&t, &EDGE_EDGE.conditions, meet), None);
+        // Turning instead (its end at (1.5, 2.5) swings to (2.5, 0.5)): no
+        // condition is linear, and none is looked for.
+        let mut turning = q;
+        turning[7] = v(2.5, 0.5, 0.0);
+        let t = tracks(&refs(&turning), 0, 1);
+        assert_eq!(contact_on_any_line(&t, &EDGE_EDGE.conditions, meet), None);
+        // Meeting at τ = 1/3, not a double: the bracket's upper end is the
+        // least double above it.
+        let mut third = q;
+        for p in &mut third[6..8] {
+            *p += v(0.0, -1.0, 0.0);
+        }
+        let t = tracks(&refs(&third), 0, 1);
+        // (The double nearest ⅓, 0x3FD5555555555555, is below it.)
+        let upper = contact_on_any_line(&t, &EDGE_EDGE.conditions, meet);
+        assert_eq!(upper, Some((1.0f64 / 3.0).next_up()));
     }
 
     #[test]

@@ -10,6 +10,16 @@ use ccdlab::math::Vec3;
 use ccdlab::narrow_phase::{self, QueryKind, Solver, SolverTier, Toi, oracle};
 use proptest::prelude::*;
 
+/// Whether the oracle finds contact on `q` (a vertex–face query when `vf`).
+fn touches(q: &[Vec3; 8], vf: bool) -> bool {
+    let [a, b, c, d, e, f, g, h] = q;
+    if vf {
+        oracle::vertex_face(a, b, c, d, e, f, g, h).is_some()
+    } else {
+        oracle::edge_edge(a, b, c, d, e, f, g, h).is_some()
+    }
+}
+
 /// Every exact solver against the oracle on `q` (a vertex–face query when
 /// `vf`); the tier that decided it in the `exact` solver.
 fn check(q: &[Vec3; 8], vf: bool) -> Result<SolverTier, TestCaseError> {
@@ -237,6 +247,58 @@ fn rows_crossing() -> impl Strategy<Value = [Vec3; 8]> {
             q
         },
     )
+}
+
+/// Motion in an axis-aligned plane with the points on two parallel lines
+/// of a direction `u` parallel to no axis (`(1, 1)`, `(1, −1)`, `(1, 2)` or
+/// `(2, −3)` in the plane's coordinates): the first feature's points (the
+/// triangle's corners; the first edge's ends) on one, the second's on the
+/// other, the lines' offset along the normal going from `δ` to `−s·δ`, so
+/// that all four points lie on one diagonal line at `t = 1/(1 + s)`, where
+/// every planar condition vanishes (two flat sheets meeting edge to edge).
+/// Along the lines each point moves freely or, when `rigid`, each feature
+/// slides as a whole (its conditions are then linear in `t`). Exact on
+/// [`fine`] coordinates.
+fn lines_meeting(vf: bool, rigid: bool) -> impl Strategy<Value = [Vec3; 8]> {
+    let s = prop_oneof![Just(1.0), Just(0.5), Just(2.0), Just(3.0)];
+    let u = prop_oneof![
+        Just((1.0, 1.0)),
+        Just((1.0, -1.0)),
+        Just((1.0, 2.0)),
+        Just((2.0, -3.0))
+    ];
+    let fine4 = || proptest::array::uniform4(fine());
+    (
+        (fine4(), fine4(), fine(), fine()),
+        (fine(), fine(), fine(), s, u),
+        (0usize..3, fine(), fine()),
+    )
+        .prop_map(
+            move |((at0, mut at1, shift_a, shift_b), (h_a0, h_b0, h_a1, s, u), (k, z0, z1))| {
+                let first = |i: usize| if vf { i > 0 } else { i < 2 };
+                if rigid {
+                    for i in 0..4 {
+                        at1[i] = at0[i] + if first(i) { shift_a } else { shift_b };
+                    }
+                }
+                let h_b1 = h_a1 + s * (h_a0 - h_b0);
+                let (c1, c2) = ((k + 1) % 3, (k + 2) % 3);
+                let mut q = [Vec3::zeros(); 8];
+                for (end, (at, h_a, h_b, z)) in [(at0, h_a0, h_b0, z0), (at1, h_a1, h_b1, z1)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    for i in 0..4 {
+                        let h = if first(i) { h_a } else { h_b };
+                        let p = &mut q[4 * end + i];
+                        p[c1] = at[i] * u.0 - h * u.1;
+                        p[c2] = at[i] * u.1 + h * u.0;
+                        p[k] = z;
+                    }
+                }
+                q
+            },
+        )
 }
 
 /// The four points at `t = 0` on one line and the four at `t = 1` on a
@@ -696,6 +758,34 @@ proptest! {
     fn edge_edge_far_scaled_random(q in far_scaled(query(wide()))) { check(&q, false)?; }
     #[test]
     fn vertex_face_rows_crossing(q in rows_crossing()) { check(&q, true)?; }
+    #[test]
+    fn vertex_face_lines_meeting_on_a_diagonal(q in lines_meeting(true, false)) {
+        check(&q, true)?;
+    }
+    #[test]
+    fn edge_edge_lines_meeting_on_a_diagonal(q in lines_meeting(false, false)) {
+        check(&q, false)?;
+    }
+    /// Sliding without turning, features that touch on the diagonal line
+    /// do so at an instant the planar tier finds exactly: decided without
+    /// the oracle, tilted or not.
+    #[test]
+    fn vertex_face_sheets_sliding_onto_a_diagonal(q in lines_meeting(true, true)) {
+        let tier = check(&q, true)?;
+        prop_assert!(tier == SolverTier::Float || !touches(&q, true), "{:?}", q);
+    }
+    #[test]
+    fn edge_edge_sheets_sliding_onto_a_diagonal(q in lines_meeting(false, true)) {
+        let tier = check(&q, false)?;
+        prop_assert!(tier == SolverTier::Float || !touches(&q, false), "{:?}", q);
+    }
+    #[test]
+    fn edge_edge_sheets_sliding_onto_a_diagonal_in_a_slanted_plane(
+        q in slanted(lines_meeting(false, true))
+    ) {
+        let tier = check(&q, false)?;
+        prop_assert!(tier == SolverTier::Float || !touches(&q, false), "{:?}", q);
+    }
     #[test]
     fn edge_edge_rows_crossing(q in rows_crossing()) { check(&q, false)?; }
     #[test]
