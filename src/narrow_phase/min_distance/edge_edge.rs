@@ -1,8 +1,12 @@
-//! Minimum-separation edge–edge CCD (docs/design.md §5): the certified
-//! fast path ([`super::filtered`]) and the exact oracle
-//! ([`crate::narrow_phase::oracle::edge_edge_within`]) for what it defers;
+//! Minimum-separation edge–edge CCD (docs/design.md §5): features held
+//! exactly `d` apart along an axis as their projections' contact
+//! ([`super::axis_planes`]), the certified fast path ([`super::filtered`]),
+//! then for what it defers the exact steps near the start
+//! ([`super::near_start`]) and the exact oracle
+//! ([`crate::narrow_phase::oracle::edge_edge_within`]);
 //! `d = 0` is [`crate::narrow_phase::edge_edge()`] itself.
 
+use super::axis_planes::projected_if_held_apart;
 use super::certificates::EdgeEdge;
 use super::distance_arg::Separation;
 use super::filtered::{filtered, scaled_query};
@@ -105,6 +109,11 @@ pub(crate) fn edge_edge_within_traced_with(
     let points = [
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
+    // Held exactly `d` apart along an axis: the projections' contact.
+    if let Some(q) = projected_if_held_apart(points, 2, d) {
+        let [a, b, c, e, f, g, h, i] = &q;
+        return edge_edge_traced_with(a, b, c, e, f, g, h, i, range);
+    }
     let features = EdgeEdge::new(points);
     if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);

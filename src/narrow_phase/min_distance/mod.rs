@@ -1,10 +1,13 @@
 //! Minimum-separation CCD (docs/design.md §5): the earliest time at which a
 //! moving vertex comes within a distance `d` of a moving triangle, or two
 //! moving edges within `d` of each other; `d = 0` is ordinary contact.
-//! A certified floating-point fast path; for what it cannot decide, exact
+//! Features held exactly `d` apart along a coordinate axis are the contact
+//! of their projections ([`axis_planes`]); the rest takes a certified
+//! floating-point fast path and, for what it cannot decide, exact
 //! steps near the start ([`near_start`]) and the exact oracle
 //! ([`super::oracle::min_distance`]).
 
+mod axis_planes;
 mod certificates;
 mod distance_arg;
 mod edge_edge;

@@ -1679,6 +1679,87 @@ fn features_exactly_d_apart_at_the_start_or_the_end_need_no_oracle() {
     }
 }
 
+/// Features held exactly `d` apart along a coordinate axis that slide into
+/// each other's region at an interior time (a tangent entry: the gap
+/// closes to `d` only quadratically there) are decided as the contact of
+/// their projections, in floating point, with the oracle's time in the
+/// bracket: a vertex gliding over a triangle's edge, a vertex reaching a
+/// corner's sphere along the face's plane, and an edge gliding over
+/// another, along each axis and with the planes moving along it.
+#[test]
+fn tangent_entries_held_exactly_d_apart_along_an_axis_need_no_oracle() {
+    let v = Vec3::new;
+    let d = 2f64.powi(-7);
+    let (f0, f1, f2) = (v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0));
+    let (e0, e1) = (v(-1.0, 0.0, 0.0), v(1.0, 0.0, 0.0));
+    let cases: [(Kind, Query, f64); 4] = [
+        // Over the edge `y = 0` at t = ½.
+        (
+            Kind::VertexFace,
+            [v(0.5, -0.25, d), f0, f1, f2, v(0.5, 0.25, d), f0, f1, f2],
+            0.5,
+        ),
+        // Over the diagonal edge at t = ¾.
+        (
+            Kind::VertexFace,
+            [v(1.25, 1.25, -d), f0, f1, f2, v(0.25, 0.25, -d), f0, f1, f2],
+            0.75,
+        ),
+        // Onto corner `f0` along `x`, the face's plane rising by 1.
+        (
+            Kind::VertexFace,
+            [
+                v(-0.5, 0.0, d),
+                f0,
+                f1,
+                f2,
+                v(0.5, 0.0, 1.0 + d),
+                f0 + v(0.0, 0.0, 1.0),
+                f1 + v(0.0, 0.0, 1.0),
+                f2 + v(0.0, 0.0, 1.0),
+            ],
+            0.5,
+        ),
+        // The upper edge crossing the lower one's end at t = ¼.
+        (
+            Kind::EdgeEdge,
+            [
+                e0,
+                e1,
+                v(1.25, -1.0, d),
+                v(1.25, 1.0, d),
+                e0,
+                e1,
+                v(0.25, -1.0, d),
+                v(0.25, 1.0, d),
+            ],
+            0.25,
+        ),
+    ];
+    for (kind, q, at) in cases {
+        for axis in 0..3 {
+            // The query with coordinate `z` moved to axis `axis`.
+            let q: Query = q.map(|p| {
+                let mut r = Vec3::zeros();
+                for c in 0..3 {
+                    r[(c + 2 + axis) % 3] = p[c];
+                }
+                r
+            });
+            let (toi, tier) = agrees(kind, &q, d).unwrap();
+            let toi = toi.expect("a tangent entry");
+            assert!(toi.lower <= at && at <= toi.upper, "{kind:?} {toi:?}");
+            assert_eq!(tier, SolverTier::Float, "{kind:?} axis {axis}");
+        }
+    }
+}
+
+/// The planes' offsets: `a` (the first feature's plane) at the two ends
+/// and the side (`±d`) of the second.
+fn planes() -> impl Strategy<Value = ([f64; 2], bool)> {
+    ([grid(), grid()], any::<bool>())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -1703,5 +1784,30 @@ proptest! {
             prop_assert_eq!(far_tier, SolverTier::Float);
         }
         verdict_agrees(kind, &far_q, far_d, far)?;
+    }
+
+    /// Grid features held exactly `d` apart along an axis (the first in the
+    /// plane `x_axis = a(t)`, the second at `a(t) ± d`), moving freely
+    /// within their planes: the oracle's verdict and time.
+    #[test]
+    fn features_held_exactly_d_apart_along_an_axis_agree(
+        kind in kind(),
+        xy in [[grid(), grid()], [grid(), grid()], [grid(), grid()], [grid(), grid()],
+               [grid(), grid()], [grid(), grid()], [grid(), grid()], [grid(), grid()]],
+        axis in 0usize..3,
+        (a, above) in planes(),
+        e in -6i32..=2,
+    ) {
+        let d = 2f64.powi(e);
+        let first = if kind == Kind::VertexFace { 1 } else { 2 };
+        let q: Query = std::array::from_fn(|i| {
+            let level = a[i / 4] + if i % 4 < first { 0.0 } else if above { d } else { -d };
+            let mut p = Vec3::zeros();
+            p[axis] = level;
+            p[(axis + 1) % 3] = xy[i][0];
+            p[(axis + 2) % 3] = xy[i][1];
+            p
+        });
+        agrees(kind, &q, d)?;
     }
 }

@@ -3,7 +3,9 @@
 //! pair's verdict but the tight bracket of only the pairs that may hold the
 //! step's earliest time (a pipeline step that does not collect its pairs).
 //!
-//! The contact solver's certified tiers run first (except on a pair at
+//! Features held exactly `d` apart along an axis are decided first, as the
+//! tight solver decides them ([`super::axis_planes`]). Then the contact
+//! solver's certified tiers run (except on a pair at
 //! rest, which the fast path decides at `t = 0`, usually in its first
 //! steps). A pair that touches comes within every `d > 0`: its earliest
 //! time within `d` is no later than its contact bracket's upper end
@@ -24,6 +26,7 @@
 //! oracle thus runs only on pairs the fast path cannot decide (a triangle
 //! on a line at the start that opens into a plane, say).
 
+use super::axis_planes::projected_if_held_apart;
 use super::certificates::{EdgeEdge, Features, VertexFace};
 use super::distance_arg::Separation;
 use super::filtered::{
@@ -39,7 +42,10 @@ use crate::narrow_phase::oracle::{
     edge_edge as edge_edge_oracle, vertex_face as vertex_face_oracle,
 };
 use crate::narrow_phase::toi::{SolverTier, Toi};
-use crate::narrow_phase::{edge_edge_certified_with, vertex_face_certified_with};
+use crate::narrow_phase::{
+    edge_edge_certified_with, edge_edge_traced_with, vertex_face_certified_with,
+    vertex_face_traced_with,
+};
 
 /// How far past the smallest upper end of a step's brackets a loose
 /// bracket's lower end must lie for its pair to be left loose: a tight
@@ -125,6 +131,11 @@ pub(crate) fn vertex_face_within_verdict_with(
                 RangeCheck::PerQuery,
             ))
         },
+        |d| {
+            let q = projected_if_held_apart(p, 1, d)?;
+            let [a, b, c, e, f, g, h, i] = &q;
+            Some(vertex_face_traced_with(a, b, c, e, f, g, h, i, range))
+        },
         || vertex_face_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
@@ -170,6 +181,11 @@ pub(crate) fn edge_edge_within_verdict_with(
                 RangeCheck::PerQuery,
             ))
         },
+        |d| {
+            let q = projected_if_held_apart(p, 2, d)?;
+            let [a, b, c, e, f, g, h, i] = &q;
+            Some(edge_edge_traced_with(a, b, c, e, f, g, h, i, range))
+        },
         || edge_edge_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
@@ -188,7 +204,9 @@ fn scaled(p: &[&Vec3; 8], d: f64, range: RangeCheck) -> Option<([Vec3; 8], f64)>
 /// The verdict of one pair: `contact` is the `d = 0` solver's certified
 /// tiers (`None` where its oracle would decide), `rescaled` the verdict of
 /// the query scaled into the filter range (`None` where it is in range or
-/// cannot be), `contact_exact` the contact oracle, `exact` the
+/// cannot be), `projected` the contact solver on the projections of
+/// features held exactly `d` apart along an axis (`None` where they are
+/// not: [`super::axis_planes`]), `contact_exact` the contact oracle, `exact` the
 /// minimum-separation oracle (before its bracket is narrowed), after the
 /// exact steps near the start ([`super::near_start`]).
 #[allow(clippy::too_many_arguments)]
@@ -199,6 +217,7 @@ fn verdict<F: Features>(
     range: RangeCheck,
     contact: impl FnOnce() -> Option<Option<Toi>>,
     rescaled: impl FnOnce() -> Option<(WithinVerdict, SolverTier)>,
+    projected: impl FnOnce(f64) -> Option<(Option<Toi>, SolverTier)>,
     contact_exact: impl FnOnce() -> Option<Toi>,
     exact: impl FnOnce() -> Option<Algebraic>,
 ) -> (WithinVerdict, SolverTier) {
@@ -218,6 +237,10 @@ fn verdict<F: Features>(
         }
         Separation::Positive(d) => d,
     };
+    // Held exactly `d` apart along an axis: the projections' contact.
+    if let Some((toi, tier)) = projected(d) {
+        return (WithinVerdict::Tight(toi), tier);
+    }
     // Touching at some time in [l0, u0]: within d then, so the earliest
     // time within d is at most u0 (its lower end, when a caller needs it,
     // is `touching_lower_end`). A pair at rest is decided at `t = 0` by the

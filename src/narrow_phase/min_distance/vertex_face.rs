@@ -1,9 +1,12 @@
-//! Minimum-separation vertex–face CCD (docs/design.md §5): the certified
+//! Minimum-separation vertex–face CCD (docs/design.md §5): features held
+//! exactly `d` apart along an axis as their projections' contact
+//! ([`super::axis_planes`]), the certified
 //! fast path ([`super::filtered`]), then for what it defers the exact
 //! steps near the start ([`super::near_start`]) and the exact oracle
 //! ([`crate::narrow_phase::oracle::vertex_face_within`]);
 //! `d = 0` is [`crate::narrow_phase::vertex_face()`] itself.
 
+use super::axis_planes::projected_if_held_apart;
 use super::certificates::VertexFace;
 use super::distance_arg::Separation;
 use super::filtered::{filtered, scaled_query};
@@ -99,6 +102,11 @@ pub(crate) fn vertex_face_within_traced_with(
         Separation::Positive(d) => d,
     };
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
+    // Held exactly `d` apart along an axis: the projections' contact.
+    if let Some(q) = projected_if_held_apart(points, 1, d) {
+        let [a, b, c, e, f, g, h, i] = &q;
+        return vertex_face_traced_with(a, b, c, e, f, g, h, i, range);
+    }
     let features = VertexFace::new(points);
     if let Some(decided) = filtered(&features, points, d, range) {
         return (decided, SolverTier::Float);
