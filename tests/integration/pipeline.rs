@@ -1090,6 +1090,46 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Two random sheets held exactly `d` apart along `z` (the lower in the
+    /// plane `z = 0` at `t = 0` and `z = 1/2` at `t = 1`, the upper `d` above
+    /// it), the upper sliding across the lower: features of different
+    /// sheets come within `d` exactly where their projections touch, often
+    /// by a tangent entry. At `d`, the pipeline reports exactly the exact
+    /// oracle's pairs among all pairs of the mesh, with brackets that meet
+    /// the oracle's, and the same counts and time without its pairs.
+    #[test]
+    fn sheets_held_exactly_d_apart_report_the_oracles_pairs(
+        (mesh, x0, x1) in random_sheet().prop_filter("small", |(m, _, _)| m.num_vertices() == 9),
+        slide in [-1.0f64..1.0, -1.0f64..1.0],
+    ) {
+        let d = 0.0625;
+        let (n, faces) = (mesh.num_vertices(), mesh.faces());
+        let both: Vec<[u32; 3]> = faces.iter().copied().chain(faces.iter().map(|f| f.map(|v| v + n as u32))).collect();
+        let mesh = TriMesh::new(2 * n, both).unwrap();
+        let sheets = |x: &[Vec3], z: f64, shift: [f64; 2]| -> Vec<Vec3> {
+            let lower = x.iter().map(|p| Vec3::new(p.x, p.y, z));
+            let upper = x.iter().map(|p| Vec3::new(p.x + shift[0], p.y + shift[1], z + d));
+            lower.chain(upper).collect()
+        };
+        let (x0, x1) = (sheets(&x0, 0.0, [0.0, 0.0]), sheets(&x1, 0.5, slide));
+        let step = Step::new(&mesh, &x0, &x1).unwrap();
+        let truth = oracle_collisions_within(&step, d);
+        let want: BTreeSet<_> = truth.keys().copied().collect();
+        let config = PipelineConfig { min_distance: d, collect_pairs: true, ..PipelineConfig::default() };
+        let out = Pipeline::new(config.clone()).step(&step).unwrap();
+        prop_assert_eq!(keys(&out.pairs), want);
+        for p in &out.pairs {
+            let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+            prop_assert!(p.toi_lower <= hi && lo <= p.toi_upper, "{:?}, the oracle's [{}, {}]", p, lo, hi);
+        }
+        let counted = Pipeline::new(PipelineConfig { collect_pairs: false, ..config }).step(&step).unwrap();
+        prop_assert_eq!(same_report(&counted.report), same_report(&out.report));
+    }
+}
+
 #[test]
 fn a_mismatched_frame_is_an_error() {
     let scene = funnel();

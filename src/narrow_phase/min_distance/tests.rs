@@ -4,7 +4,8 @@
 //! certificates (exact touching at distance `d` in each region, parallel and
 //! collinear edges, coplanar motion, degenerate triangles, tiny and huge
 //! `d`, ties in tilted planes, double roots, coordinates and `d` at the
-//! extremes of the doubles); `d = 0` is the contact solvers bit for bit;
+//! extremes of the doubles, features held exactly `d` apart along an
+//! axis); `d = 0` is the contact solvers bit for bit;
 //! hits are monotone in `d`.
 
 use std::cmp::Ordering;
