@@ -41,8 +41,9 @@
 //! (The search does not walk on past an open interval, which spent the
 //! node budget on flat sheets moving along their normal; nodes are split
 //! in place with the de Casteljau steps in locals (`split_quartic`), avoiding
-//! copies and stalled store-to-load forwarding. Measurements:
-//! docs/notes/narrow-phase.md.)
+//! copies and stalled store-to-load forwarding; the stack's slots are empty
+//! until a split writes them, rather than each a copy of the first node.
+//! Measurements: docs/notes/narrow-phase.md.)
 //!
 //! docs/design.md §9.
 
@@ -263,12 +264,15 @@ pub(super) fn earliest_after<N: Certified, C: Bernstein<N>, R: Rule, const K: us
         Some(false) => {}
         None => return Scan::Undecided,
     }
-    let mut stack = [Node {
+    // The slots below `top` hold nodes; the others are empty, so that a
+    // call writes no more nodes than it visits (module doc).
+    let mut stack: [Option<Node<C, K>>; MAX_DEPTH as usize + 2] = [None; MAX_DEPTH as usize + 2];
+    stack[0] = Some(Node {
         l: 0.0,
         r: 1.0,
         g,
         depth: 0,
-    }; MAX_DEPTH as usize + 2];
+    });
     let mut top = 1;
     // The start of the first interval that was neither excluded nor decided
     // at the depth limit: the earliest contact is not before it.
@@ -280,18 +284,22 @@ pub(super) fn earliest_after<N: Certified, C: Bernstein<N>, R: Rule, const K: us
         }
         budget -= 1;
         // The node on top, read in place: it is split in place too (its
-        // right half written over it, its left half above it), so that no
-        // node is copied whole (module doc).
+        // right half written over it, its left half into the slot above),
+        // so that no node is copied whole (module doc). The slot is never
+        // empty; were it, "undecided" would still be sound.
         let i = top - 1;
-        let Node { l, r, depth, .. } = stack[i];
+        let Some(node) = &stack[i] else {
+            return Scan::Undecided;
+        };
+        let (l, r, depth) = (node.l, node.r, node.depth);
         let contact_at_r = |g: &[C; K]| R::at_point(&g.map(|c| c.last().sign())) == Some(true);
         match open {
             None => {
-                if R::excluded(&stack[i].g.map(|c| common_sign(c.coefficients()))) {
+                if R::excluded(&node.g.map(|c| common_sign(c.coefficients()))) {
                     top = i;
                     continue;
                 }
-                if contact_at_r(&stack[i].g) {
+                if contact_at_r(&node.g) {
                     // Contact at r; nothing before l has any.
                     if r - l <= 0.5 * EXACT_TOI_WIDTH || depth >= MAX_DEPTH {
                         return Scan::Contact(Bracket { lo: l, hi: r });
@@ -315,7 +323,7 @@ pub(super) fn earliest_after<N: Certified, C: Bernstein<N>, R: Rule, const K: us
                 // consecutive intervals to its right; only those reaching
                 // beyond that width are split.
                 if r - lo <= EXACT_TOI_WIDTH {
-                    if contact_at_r(&stack[i].g) {
+                    if contact_at_r(&node.g) {
                         return Scan::Contact(Bracket { lo, hi: r });
                     }
                     top = i;
@@ -329,15 +337,22 @@ pub(super) fn earliest_after<N: Certified, C: Bernstein<N>, R: Rule, const K: us
         // Right half at `i`, left half at `i + 1` (visited first).
         let m = 0.5 * (l + r);
         let (below, above) = stack.split_at_mut(i + 1);
-        let (right, left) = (&mut below[i], &mut above[0]);
-        for (c, lc) in right.g.iter_mut().zip(left.g.iter_mut()) {
-            (*lc, *c) = c.split();
-        }
+        let Some(right) = &mut below[i] else {
+            return Scan::Undecided;
+        };
+        let left_g = std::array::from_fn(|j| {
+            let (lo, hi) = right.g[j].split();
+            right.g[j] = hi;
+            lo
+        });
         right.l = m;
         right.depth = depth + 1;
-        left.l = l;
-        left.r = m;
-        left.depth = depth + 1;
+        above[0] = Some(Node {
+            l,
+            r: m,
+            g: left_g,
+            depth: depth + 1,
+        });
         top = i + 2;
     }
     if open.is_some() {
