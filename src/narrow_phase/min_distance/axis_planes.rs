@@ -1,6 +1,7 @@
 //! Features held exactly `d` apart along a coordinate axis (docs/design.md
-//! §5, *Exact path*): their minimum-separation query is the contact query of
-//! their projections onto a plane normal to that axis.
+//! §5, *Features held exactly `d` apart along an axis*): their
+//! minimum-separation query is the contact query of their projections onto
+//! a plane normal to that axis.
 //!
 //! If at both ends of the step every point of the first feature has the
 //! same coordinate `a₀` (then `a₁`) along axis `k`, every point of the
