@@ -22,18 +22,39 @@
 //! h²/2d`), below what the fast path's certificates resolve near the entry,
 //! while in the projection it crosses an edge transversally.
 
-use crate::math::{Vec3, two_sum};
+use crate::math::{RangeCheck, Vec3, two_sum};
+use crate::narrow_phase::toi::{SolverTier, Toi};
+use crate::narrow_phase::{edge_edge_traced_with, vertex_face_traced_with};
+
+/// Vertex–face: the contact solver's answer on the projections where the
+/// features are held exactly `d` apart along an axis, `None` where they
+/// are not. Points in data set row order; `d > 0` finite; `range` as for
+/// the solvers.
+pub(super) fn vertex_face(
+    points: [&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> Option<(Option<Toi>, SolverTier)> {
+    let [a, b, c, e, f, g, h, i] = &projected_if_held_apart(points, 1, d)?;
+    Some(vertex_face_traced_with(a, b, c, e, f, g, h, i, range))
+}
+
+/// [`vertex_face`] for edge–edge.
+pub(super) fn edge_edge(
+    points: [&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+) -> Option<(Option<Toi>, SolverTier)> {
+    let [a, b, c, e, f, g, h, i] = &projected_if_held_apart(points, 2, d)?;
+    Some(edge_edge_traced_with(a, b, c, e, f, g, h, i, range))
+}
 
 /// The query's eight points (data set row order) with coordinate `k`
 /// dropped, for the first axis `k` along which the features are held
 /// exactly `d` apart (module doc); `None` where there is none. `first`: the
 /// number of points of the first feature at each time (`1` for vertex–face,
 /// `2` for edge–edge). `d > 0` finite.
-pub(super) fn projected_if_held_apart(
-    points: [&Vec3; 8],
-    first: usize,
-    d: f64,
-) -> Option<[Vec3; 8]> {
+fn projected_if_held_apart(points: [&Vec3; 8], first: usize, d: f64) -> Option<[Vec3; 8]> {
     (0..3)
         .find(|&k| held_apart_along(&points, first, d, k))
         .map(|k| {

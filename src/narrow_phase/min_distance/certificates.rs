@@ -447,6 +447,12 @@ pub(super) fn apart<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
 /// The search's grid for advancement times, `2⁻⁴⁰`.
 pub(super) const ADVANCE_GRID: f64 = 1.0 / (1u64 << 40) as f64;
 
+/// The greatest time on the [`ADVANCE_GRID`] at or below `t`.
+#[inline]
+pub(super) fn advance_grid_below(t: f64) -> f64 {
+    (t / ADVANCE_GRID).floor() * ADVANCE_GRID
+}
+
 /// Conservative advancement from `l`: a time `t₁ ∈ (l, 1]`, a multiple of
 /// `2⁻⁴⁰`, with the features certified apart on all of `[l, t₁]`, or `None`.
 ///
@@ -481,7 +487,7 @@ pub(super) fn advance<F: Features>(f: &F, d: f64, l: f64) -> Option<f64> {
     let t1 = if cross > 1.0 {
         1.0
     } else {
-        ((l + 0.95 * (cross - l)) / ADVANCE_GRID).floor() * ADVANCE_GRID
+        advance_grid_below(l + 0.95 * (cross - l))
     };
     let certified = t1 > l
         && t1 <= 1.0

@@ -6,7 +6,7 @@
 //! ([`crate::narrow_phase::oracle::edge_edge_within`]);
 //! `d = 0` is [`crate::narrow_phase::edge_edge()`] itself.
 
-use super::axis_planes::projected_if_held_apart;
+use super::axis_planes;
 use super::certificates::EdgeEdge;
 use super::distance_arg::Separation;
 use super::filtered::{filtered, scaled_query};
@@ -110,9 +110,8 @@ pub(crate) fn edge_edge_within_traced_with(
         ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1,
     ];
     // Held exactly `d` apart along an axis: the projections' contact.
-    if let Some(q) = projected_if_held_apart(points, 2, d) {
-        let [a, b, c, e, f, g, h, i] = &q;
-        return edge_edge_traced_with(a, b, c, e, f, g, h, i, range);
+    if let Some(decided) = axis_planes::edge_edge(points, d, range) {
+        return decided;
     }
     let features = EdgeEdge::new(points);
     if let Some(decided) = filtered(&features, points, d, range) {

@@ -38,7 +38,9 @@
 //! least `2⁻³⁰⁰` (a larger `N_k` only asks more). `d·(N₀ + 2N₁)` and
 //! `d·(2N₁ + N₂)` are evaluated in the same model.
 
-use super::certificates::{ADVANCE_GRID as GRID, COORD_FLOOR, Features, between};
+use super::certificates::{
+    ADVANCE_GRID as GRID, COORD_FLOOR, Features, advance_grid_below, between,
+};
 use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
 
 /// Least `N` (`2⁻³⁰⁰`): keeps `d·N` normal.
@@ -178,7 +180,7 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
         if tracks.apart(d, l, 1.0) {
             return Some(1.0);
         }
-        let near = ((1.0 - NEAR) / GRID).floor() * GRID;
+        let near = advance_grid_below(1.0 - NEAR);
         return (near > l && tracks.apart(d, l, near)).then_some(near);
     }
     let target = if g_1 > 0.0 {
@@ -214,14 +216,14 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
     };
     // First just short of the estimate (it is accurate to about the
     // rounding of the margin), then [`REACH`] of the way, then halving.
-    let near = ((target - NEAR) / GRID).floor() * GRID;
+    let near = advance_grid_below(target - NEAR);
     if target < 1.0 && near > l + 0.5 * (target - l) && tracks.apart(d, l, near) {
         return Some(near);
     }
     let mut r = if target >= 1.0 {
         1.0
     } else {
-        ((l + REACH * (target - l)) / GRID).floor() * GRID
+        advance_grid_below(l + REACH * (target - l))
     };
     for _ in 0..TRIES {
         if r <= l {
@@ -230,7 +232,7 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
         if tracks.apart(d, l, r) {
             return Some(r);
         }
-        r = ((l + 0.5 * (r - l)) / GRID).floor() * GRID;
+        r = advance_grid_below(l + 0.5 * (r - l));
     }
     None
 }

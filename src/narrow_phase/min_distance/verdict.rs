@@ -26,7 +26,7 @@
 //! oracle thus runs only on pairs the fast path cannot decide (a triangle
 //! on a line at the start that opens into a plane, say).
 
-use super::axis_planes::projected_if_held_apart;
+use super::axis_planes;
 use super::certificates::{EdgeEdge, Features, VertexFace};
 use super::distance_arg::Separation;
 use super::filtered::{
@@ -42,10 +42,7 @@ use crate::narrow_phase::oracle::{
     edge_edge as edge_edge_oracle, vertex_face as vertex_face_oracle,
 };
 use crate::narrow_phase::toi::{SolverTier, Toi};
-use crate::narrow_phase::{
-    edge_edge_certified_with, edge_edge_traced_with, vertex_face_certified_with,
-    vertex_face_traced_with,
-};
+use crate::narrow_phase::{edge_edge_certified_with, vertex_face_certified_with};
 
 /// How far past the smallest upper end of a step's brackets a loose
 /// bracket's lower end must lie for its pair to be left loose: a tight
@@ -131,11 +128,7 @@ pub(crate) fn vertex_face_within_verdict_with(
                 RangeCheck::PerQuery,
             ))
         },
-        |d| {
-            let q = projected_if_held_apart(p, 1, d)?;
-            let [a, b, c, e, f, g, h, i] = &q;
-            Some(vertex_face_traced_with(a, b, c, e, f, g, h, i, range))
-        },
+        |d| axis_planes::vertex_face(p, d, range),
         || vertex_face_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )
@@ -181,11 +174,7 @@ pub(crate) fn edge_edge_within_verdict_with(
                 RangeCheck::PerQuery,
             ))
         },
-        |d| {
-            let q = projected_if_held_apart(p, 2, d)?;
-            let [a, b, c, e, f, g, h, i] = &q;
-            Some(edge_edge_traced_with(a, b, c, e, f, g, h, i, range))
-        },
+        |d| axis_planes::edge_edge(p, d, range),
         || edge_edge_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
     )

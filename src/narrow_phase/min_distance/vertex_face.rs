@@ -6,7 +6,7 @@
 //! ([`crate::narrow_phase::oracle::vertex_face_within`]);
 //! `d = 0` is [`crate::narrow_phase::vertex_face()`] itself.
 
-use super::axis_planes::projected_if_held_apart;
+use super::axis_planes;
 use super::certificates::VertexFace;
 use super::distance_arg::Separation;
 use super::filtered::{filtered, scaled_query};
@@ -103,9 +103,8 @@ pub(crate) fn vertex_face_within_traced_with(
     };
     let points = [v_t0, f0_t0, f1_t0, f2_t0, v_t1, f0_t1, f1_t1, f2_t1];
     // Held exactly `d` apart along an axis: the projections' contact.
-    if let Some(q) = projected_if_held_apart(points, 1, d) {
-        let [a, b, c, e, f, g, h, i] = &q;
-        return vertex_face_traced_with(a, b, c, e, f, g, h, i, range);
+    if let Some(decided) = axis_planes::vertex_face(points, d, range) {
+        return decided;
     }
     let features = VertexFace::new(points);
     if let Some(decided) = filtered(&features, points, d, range) {
