@@ -9,8 +9,8 @@
 //! grown by `d / 2`): a pair is reported when its features come within
 //! Euclidean distance `d` during that step, that is, now. Every feature pair
 //! at rest is decided at `t = 0` by the minimum-separation fast path's
-//! at-rest certificates, and exactly by its oracle where they fail
-//! ([`crate::narrow_phase::vertex_face_within`]). At `d > 0` DNF runs with
+//! at-rest certificates, and where they fail by the solver's exact path
+//! ([`crate::narrow_phase::vertex_face_within`]; docs/design.md §5). At `d > 0` DNF runs with
 //! its margin `d` (it removes most candidates when `d` is small against the
 //! edges); the coplanar window, SLPF and time-aligned pruning, which cull
 //! nothing more here, do not.

@@ -444,8 +444,9 @@ pub(super) fn apart<F: Features>(f: &F, d: f64, l: f64, r: f64) -> bool {
     direction(f.separating_hint(0.5 * (l + r))).is_some_and(|s| apart_along(f, s, d, l, r))
 }
 
-/// The search's grid for advancement times, `2⁻⁴⁰`.
-pub(super) const ADVANCE_GRID: f64 = 1.0 / (1u64 << 40) as f64;
+/// The grid of advancement times: the search's narrowest width
+/// ([`super::search::WIDTH`], `2⁻⁴⁰`).
+pub(super) const ADVANCE_GRID: f64 = super::search::WIDTH;
 
 /// The greatest time on the [`ADVANCE_GRID`] at or below `t`.
 #[inline]

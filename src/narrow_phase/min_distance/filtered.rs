@@ -1,29 +1,30 @@
-//! The minimum-separation fast path (docs/design.md §5): decides a query in
-//! certified floating point or defers it (`None`) to the exact oracle.
+//! The minimum-separation fast path (docs/design.md §5, tier 3): decides a
+//! query in certified floating point or defers it (`None`) to the solver's
+//! later tiers (rescaling, the exact steps near the start, the oracle).
 //!
-//! 0. Features that share a point at `t = 0` are within `d` there
+//! 1. Features that share a point at `t = 0` are within `d` there
 //!    ([`Features::touch_at_start`]): the time of impact is exactly 0.
-//! 1. Range: every coordinate passes [`crate::math::in_filter_range`]
+//! 2. Range: every coordinate passes [`crate::math::in_filter_range`]
 //!    (the model of [`super::certificates`]). With coordinates at most
-//!    `2²⁰⁰` in magnitude no two points are `√3·2²⁰¹ < 2²⁰²` apart, so a
-//!    `d ≥ 2²⁰²` holds at `t = 0`.
-//! 2. Features at rest (every point the same at `t = 0` and `t = 1`, as in
+//!    `2²⁰⁰` in magnitude no two points are more than `√3·2²⁰¹ < 2²⁰²`
+//!    apart, so a `d ≥ 2²⁰²` holds at `t = 0`.
+//! 3. Features at rest (every point the same at `t = 0` and `t = 1`, as in
 //!    a proximity query or a still obstacle): decided at `t = 0` alone
 //!    when a certificate there succeeds
-//!    ([`super::certificates::at_rest_within`]); otherwise by the
-//!    exclusion below or deferred (their distance is the same at every
-//!    time).
-//!    Cheap exclusion: apart along a coordinate axis over all of `[0, 1]`.
-//! 3. Inclusion at `t = 0`: certified within `d` there — the time of impact
+//!    ([`super::certificates::at_rest_within`]).
+//! 4. Cheap exclusion: apart along a coordinate axis over all of `[0, 1]`.
+//!    A pair at rest still undecided is deferred (its distance is the same
+//!    at every time).
+//! 5. Inclusion at `t = 0`: certified within `d` there — the time of impact
 //!    is exactly 0.
-//! 4. Conservative advancement: a first step along the nearest-point
+//! 6. Conservative advancement: a first step along the nearest-point
 //!    direction ([`super::certificates::advance`]), then plane steps
 //!    ([`super::plane::advance_by_plane`]) while they succeed, then
 //!    nearest-point steps again: `[0, l]` certified apart in a few steps,
 //!    usually close to the time of impact. Deferred when the first step
 //!    fails and the start is not certified apart either (features within
 //!    a rounding of `d` at `t = 0`).
-//! 5. The search ([`super::search`]) for the earliest time after `l`,
+//! 7. The search ([`super::search`]) for the earliest time after `l`,
 //!    with an exact test at `t = 1` last (features arriving exactly `d`
 //!    apart at the end of the step).
 //!
@@ -64,7 +65,7 @@ pub(super) fn filtered<F: Features>(
     }
 }
 
-/// Where steps 1–4 left a query.
+/// Where steps 1–6 left a query.
 pub(super) enum Advanced {
     /// Decided: no time within `d`, or the time of impact.
     Decided(Option<Toi>),
@@ -88,7 +89,7 @@ pub(super) struct Start {
     d_in: Option<f64>,
 }
 
-/// Steps 0–4 of the fast path (module doc).
+/// Steps 1–6 of the fast path (module doc).
 pub(super) fn advanced<F: Features>(
     f: &F,
     points: [&Vec3; 8],
@@ -101,7 +102,7 @@ pub(super) fn advanced<F: Features>(
     }
 }
 
-/// Steps 0–3 of the fast path (module doc): `Advanced::From` with
+/// Steps 1–5 of the fast path (module doc): `Advanced::From` with
 /// `start = 0` when they decide nothing.
 fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, range: RangeCheck) -> Advanced {
     // Features sharing a point at `t = 0` (duplicated seam vertices, a
@@ -150,7 +151,7 @@ pub(super) fn at_rest(points: &[&Vec3; 8]) -> bool {
     (0..4).all(|i| points[i] == points[i + 4])
 }
 
-/// Step 1, and `d` for exclusions and for inclusions (module doc); `Err`
+/// Step 2, and `d` for exclusions and for inclusions (module doc); `Err`
 /// with the decision when the range decides.
 fn separations(
     points: [&Vec3; 8],
@@ -176,7 +177,7 @@ fn separations(
 /// ([`scaled_into_range`]). That is exact, and it scales every distance with
 /// `d` while keeping every time, so the scaled query has the same answer;
 /// `None` where all are in range already or no power of two brings them in
-/// (a `d` tiny against the coordinates: step 1's substitute then).
+/// (a `d` tiny against the coordinates: step 2's substitute then).
 #[inline]
 pub(super) fn scaled_query(
     points: &[&Vec3; 8],
@@ -200,7 +201,7 @@ fn scaled_with(points: &[&Vec3; 8], d: f64) -> Option<([Vec3; 8], f64)> {
 
 /// For a pair known to come within `d`: the end `s` of a span `[0, s]`
 /// certified apart by the first advancement step alone, or `0` (also where
-/// the range leaves the fast path out). Steps 2–3 are skipped: a pair that
+/// the range leaves the fast path out). Only steps 2 and 6 run: a pair that
 /// comes within `d` is never apart on an axis, and one within `d` at `t = 0`
 /// fails the step.
 pub(super) fn first_step_end<F: Features>(
@@ -215,7 +216,7 @@ pub(super) fn first_step_end<F: Features>(
     }
 }
 
-/// Step 4, conservative advancement: `Decided(None)` when it passes 1 (no
+/// Step 6, conservative advancement: `Decided(None)` when it passes 1 (no
 /// time within `d`), `From` with `from.start` moved on when a step fails or
 /// the steps run out, and `Defer` when the first step fails at a start that
 /// cannot be certified apart either: features that start within a rounding
@@ -248,7 +249,7 @@ fn advance_steps<F: Features>(f: &F, mut from: Start) -> Advanced {
     Advanced::From(from)
 }
 
-/// Step 5: the search for the earliest time after `from.start`.
+/// Step 7: the search for the earliest time after `from.start`.
 pub(super) fn search_from<F: Features>(f: &F, from: &Start) -> Option<Option<Toi>> {
     search_below(f, from, first_within(f, from))
 }

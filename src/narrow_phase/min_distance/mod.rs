@@ -3,9 +3,12 @@
 //! moving edges within `d` of each other; `d = 0` is ordinary contact.
 //! Features held exactly `d` apart along a coordinate axis are the contact
 //! of their projections ([`axis_planes`]); the rest takes a certified
-//! floating-point fast path and, for what it cannot decide, exact
+//! floating-point fast path ([`filtered`]) and, for what it cannot decide,
+//! the same query scaled into the filter range where it is out of it, exact
 //! steps near the start ([`near_start`]) and the exact oracle
-//! ([`super::oracle::min_distance`]).
+//! ([`super::oracle::min_distance`]). A pipeline step that keeps no pairs
+//! asks for verdicts whose brackets may be loose instead ([`verdict`]).
+//! docs/design.md §5 lists the tiers in order.
 
 mod axis_planes;
 mod certificates;

@@ -1,6 +1,7 @@
-//! The exact path's first steps (docs/design.md §5): queries the fast path
-//! defers because their features start within a rounding of `d`, decided
-//! without the oracle where exact integers suffice.
+//! The exact path's first steps (docs/design.md §5, tier 5): every query
+//! the fast path defers, decided without the oracle where exact integers
+//! suffice — chiefly features that start within `d`, or within a rounding
+//! of it.
 //!
 //! 1. *Within `d` at `t = 0`*, exactly ([`super::within_at_start`]): the
 //!    time of impact is `0`. Features at rest that are not: no time.

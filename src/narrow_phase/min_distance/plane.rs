@@ -33,14 +33,14 @@
 //! positions ([`super::certificates::relative`]), and everything after them
 //! follows [`crate::math::Bounded`]'s model (the same range argument as the
 //! other certificates: coordinates and `d` in the filter range, times
-//! dyadic); each `N_k` bounds its coefficient's exact norm from the
+//! dyadic, so relative positions are multiples of `2⁻²⁵²`, their cross
+//! products of `2⁻⁵⁰⁴` and the volumes of `2⁻⁷⁵⁶`, all clear of
+//! underflow); each `N_k` bounds its coefficient's exact norm from the
 //! computed value and error bound, rounded up ([`norm_above`]), and is at
 //! least `2⁻³⁰⁰` (a larger `N_k` only asks more). `d·(N₀ + 2N₁)` and
 //! `d·(2N₁ + N₂)` are evaluated in the same model.
 
-use super::certificates::{
-    ADVANCE_GRID as GRID, COORD_FLOOR, Features, advance_grid_below, between,
-};
+use super::certificates::{ADVANCE_GRID, COORD_FLOOR, Features, advance_grid_below, between};
 use crate::math::{Bounded, BoundedVec3, UNIT_ROUNDOFF, Vec3};
 
 /// Least `N` (`2⁻³⁰⁰`): keeps `d·N` normal.
@@ -208,7 +208,7 @@ pub(super) fn advance_by_plane<F: Features>(f: &F, d: f64, l: f64) -> Option<f64
                 }
                 side = -1;
             }
-            if b - a <= GRID {
+            if b - a <= ADVANCE_GRID {
                 break;
             }
         }

@@ -2,8 +2,9 @@
 //! (docs/design.md §5), after `start` (everything before it certified
 //! apart): first an upper end, the first of `start + 2⁻⁴⁰·2ᵏ` certified
 //! within; then `[start, upper]` (or `[start, 1]` when none is) is bisected
-//! depth first, earliest half first; an interval certified apart ([`super::certificates::apart`]) is
-//! dropped, any other is halved until it is [`WIDTH`] wide (an interval
+//! depth first, earliest half first; an interval certified apart
+//! ([`super::certificates::apart`], or [`super::plane::apart_by_plane`]
+//! while the plane steps of the advancement held) is dropped, any other is halved until it is [`WIDTH`] wide (an interval
 //! `[0, r]` until [`FIRST_WIDTH`]: a time of impact in `(0, 2⁻⁴⁰)`, as in a
 //! line search that has driven a gap to within ulps of `d`, gets a bracket
 //! with a positive lower end). When every
@@ -26,8 +27,8 @@
 use super::super::toi::{EXACT_TOI_WIDTH, Toi};
 
 /// The width at which the search stops halving, the exact path's bracket
-/// width (`2⁻⁴⁰`): bisection points stay doubles in `[2⁻⁴¹, 1]`, inside the
-/// certificates' time range. (From `start = 0` they are exact dyadics; from
+/// width (`2⁻⁴⁰`): bisection points stay doubles in `[2⁻⁶⁰, 1]` (down to
+/// [`FIRST_WIDTH`] from `[0, r]`), inside the certificates' time range. (From `start = 0` they are exact dyadics; from
 /// another start a midpoint may round, which is harmless: the two halves
 /// still share it, and each certificate holds at the double it is
 /// evaluated at.)

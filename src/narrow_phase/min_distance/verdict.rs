@@ -18,7 +18,9 @@
 //! certified tiers leave open) runs the fast path; if a time certified
 //! within `d` then comes at the search's upper end, `[start, that time]` is
 //! its loose bracket, without the search's bisection. What the fast path
-//! leaves open goes to the exact steps: the contact oracle first where the
+//! leaves open is scaled into the filter range where it is out of it, and
+//! decided again; what is still open goes to the exact steps: the contact
+//! oracle first where the
 //! certified tiers left contact open (a pair that touches is decided there,
 //! far more cheaply than by the minimum-separation oracle), then, as in the
 //! tight solver, the exact steps near the start and the oracle of
