@@ -16,7 +16,7 @@ pub use bounded::{
 pub use bounded_dd::{BoundedDd, two_prod, two_sum};
 pub use exact_sum::ExactSum;
 pub(crate) use range_check::{RangeCheck, StepInRange};
-pub(crate) use rescale::scaled_into_range;
+pub(crate) use rescale::{scaled_into_range, snapped_into_range, times_pow2};
 pub(crate) use scalar::each3;
 pub use scalar::{Real, TINY, UNIT_ROUNDOFF, Vec3, gamma, is_finite, vec3_slice};
 pub use wide_int::{I768, SCALED_BITS, at_least_ratio, on_common_scale};

@@ -68,6 +68,58 @@ pub(crate) fn scaled_into_range<const M: usize>(points: &[&Vec3; M]) -> Option<[
     Some(q)
 }
 
+/// `x·2ˢ` for `|s| ≤ 1500`, in two factors, each a normal power of two:
+/// exact where the product is a normal double, else rounded once (an
+/// underflow, by at most `2⁻¹⁰⁷⁵`).
+#[inline]
+pub(crate) fn times_pow2(x: f64, s: i32) -> f64 {
+    debug_assert!(s.abs() <= 1500);
+    let (a, b) = (s / 2, s - s / 2);
+    x * 2f64.powi(a) * 2f64.powi(b)
+}
+
+/// For coordinates that span more bits than the filter range, where
+/// [`scaled_into_range`] finds no exact scale: the points times `2ˢ`, each
+/// coordinate rounded to the nearest multiple of `2⁻¹⁴⁰`, and `s`, chosen
+/// to put the largest coordinate just below `2²⁰⁰` (the scale that keeps
+/// the most bits of the small ones). Every coordinate then passes
+/// [`in_filter_range`], and each moved by at most `2⁻¹⁴¹` (plus, where an
+/// intermediate product underflowed, `2⁻¹²¹⁴`): every point by less than
+/// `2⁻¹⁴⁰` in the Euclidean norm. Not exact: a caller must widen its
+/// distances by that move (docs/design.md §5, tier 4). `None` when a
+/// coordinate is not finite or every one is zero.
+pub(crate) fn snapped_into_range<const M: usize>(points: &[&Vec3; M]) -> Option<([Vec3; M], i32)> {
+    let mut top = i32::MIN;
+    for p in points {
+        for x in [p.x, p.y, p.z] {
+            if !x.is_finite() {
+                return None;
+            }
+            if x != 0.0 {
+                // The exponent of the leading bit: `2ᴱ ≤ |x| < 2ᴱ⁺¹`
+                // (subnormals included).
+                let bits = x.abs().to_bits();
+                let e = if bits >> 52 == 0 {
+                    -1011 - bits.leading_zeros() as i32
+                } else {
+                    (bits >> 52) as i32 - 1023
+                };
+                top = top.max(e);
+            }
+        }
+    }
+    if top == i32::MIN {
+        return None;
+    }
+    let s = TOP_EXPONENT - top;
+    let grid = -FILTER_LSB_MIN;
+    let snap = |x: f64| times_pow2(times_pow2(x, s + grid).round(), -grid);
+    let q: [Vec3; M] =
+        std::array::from_fn(|i| Vec3::new(snap(points[i].x), snap(points[i].y), snap(points[i].z)));
+    debug_assert!(q.iter().all(|p| p.iter().all(|&x| in_filter_range(x))));
+    Some((q, s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +152,39 @@ mod tests {
         // All zero: unchanged.
         let zero = [Vec3::new(0.0, 0.0, 0.0)];
         assert_eq!(scaled_into_range(&refs(&zero)), Some(zero));
+    }
+
+    #[test]
+    fn wide_spans_are_snapped_into_range_within_half_a_grid_step() {
+        let wide = [
+            Vec3::new(1e-300, 1e300, 0.0),
+            Vec3::new(5e-324, -3.0, 1.0),
+            Vec3::new(-1e300, 2f64.powi(900), -1e-30),
+        ];
+        let (q, s) = snapped_into_range(&refs(&wide)).expect("a snap");
+        // The largest coordinate, 1e300 (2⁹⁹⁶ ≤ 1e300 < 2⁹⁹⁷), lands just below 2²⁰⁰.
+        assert_eq!(s, 199 - 996);
+        for (a, b) in q.iter().zip(&wide) {
+            for k in 0..3 {
+                assert!(in_filter_range(a[k]), "{a:?}");
+                let moved = (a[k] - times_pow2(b[k], s)).abs();
+                assert!(moved <= 2f64.powi(-141), "{} → {}", b[k], a[k]);
+            }
+        }
+        // What the scale keeps is exact, what falls below the grid is zero.
+        assert_eq!(q[0].y, times_pow2(1e300, s));
+        assert_eq!((q[1].x, q[1].y, q[0].x), (0.0, 0.0, 0.0));
+        // Subnormal leading bits, and no finite non-zero coordinate.
+        let (q, s) = snapped_into_range(&refs(&[Vec3::new(5e-324, 0.0, 0.0)])).expect("a snap");
+        assert_eq!((q[0].x, s), (2f64.powi(199), 199 + 1074));
+        assert_eq!(snapped_into_range(&refs(&zero3())), None);
+        assert_eq!(
+            snapped_into_range(&refs(&[Vec3::new(f64::INFINITY, 0.0, 0.0)])),
+            None
+        );
+    }
+
+    fn zero3() -> [Vec3; 1] {
+        [Vec3::new(0.0, 0.0, 0.0)]
     }
 }

@@ -33,12 +33,18 @@
 //! (below `2⁻⁸⁷` and not a multiple of `2⁻¹⁴⁰`, subnormals included)
 //! excludes with `2⁻⁸⁷`; inclusion has no such substitute and is not
 //! attempted. A query deferred with its coordinates or `d` out of range is
-//! tried again scaled into it with `d` ([`scaled_query`]), by the solvers.
+//! tried again scaled into it with `d` ([`scaled_query`]), by the solvers,
+//! or, where its coordinates span more bits than the range, on the query
+//! snapped into it, with `d` widened and narrowed by the snap
+//! ([`snapped`]).
 
 use super::certificates::{Features, advance, apart, apart_on_an_axis, at_rest_within, within};
 use super::plane::{advance_by_plane, apart_by_plane};
 use super::search;
-use crate::math::{RangeCheck, Vec3, in_filter_range, scaled_into_range};
+use crate::math::{
+    FILTER_LSB_MIN, FILTER_MAX_MAGNITUDE, RangeCheck, Vec3, in_filter_range, scaled_into_range,
+    snapped_into_range, times_pow2,
+};
 use crate::narrow_phase::Toi;
 
 /// Every pair of points in the filter range is closer than this (`2²⁰²`).
@@ -116,6 +122,12 @@ fn prelude<F: Features>(f: &F, points: [&Vec3; 8], d: f64, range: RangeCheck) ->
         Ok(ds) => ds,
         Err(other) => return other,
     };
+    prelude_with(f, points, d_out, d_in)
+}
+
+/// Steps 3–5 with `d_out` for exclusions and `d_in` for inclusions, both in
+/// the filter range, as are the points.
+fn prelude_with<F: Features>(f: &F, points: [&Vec3; 8], d_out: f64, d_in: Option<f64>) -> Advanced {
     let rest = at_rest(&points);
     if rest {
         match at_rest_within(f, d_out, d_in) {
@@ -197,6 +209,64 @@ fn scaled_with(points: &[&Vec3; 8], d: f64) -> Option<([Vec3; 8], f64)> {
     let all: [&Vec3; 9] = std::array::from_fn(|i| points.get(i).copied().unwrap_or(&at_d));
     let q = scaled_into_range(&all)?;
     Some((std::array::from_fn(|i| q[i]), q[8].x))
+}
+
+/// How far the snap of [`snapped`] may change the distance between the
+/// two features, with room to spare: each point moves by less than
+/// `2⁻¹⁴⁰` ([`snapped_into_range`]), so each feature's points (convex
+/// combinations of its corners) too, and their distance by less than
+/// `2⁻¹³⁹`; the margin `2⁻¹³⁸` also covers `d`'s rounding where its
+/// scaling underflows.
+const SNAP_MARGIN: f64 = 1.0 / (1u128 << 69) as f64 / (1u128 << 69) as f64;
+
+/// Steps 1–7 on a query whose coordinates span more bits than the filter
+/// range, where rescaling finds no exact scale (docs/design.md §5, tier
+/// 4): the query scaled by `2ˢ` and snapped to the range's
+/// grid ([`snapped_into_range`]), `d` scaled with it and widened by
+/// [`SNAP_MARGIN`] for exclusions (`d_out`, rounded up to the grid) and
+/// narrowed by it for inclusions (`d_in`, rounded down; none when that
+/// leaves nothing). The snapped features are farther than `d_out` apart
+/// only where the scaled originals are farther than `d·2ˢ`, and within
+/// `d_in` only where they are within `d·2ˢ`; scaling keeps every time. So
+/// what the fast path certifies on the snapped query, with those two
+/// separations, holds for the original: a verdict and a bracket. `None`
+/// where it defers, and where the coordinates fit the range already (the
+/// snap would change nothing) or `d` scales beyond it.
+pub(super) fn snapped<F: Features>(
+    points: &[&Vec3; 8],
+    d: f64,
+    range: RangeCheck,
+    features: impl FnOnce([&Vec3; 8]) -> F,
+) -> Option<Option<Toi>> {
+    if range.in_range(points) {
+        return None;
+    }
+    let (q, s) = snapped_into_range(points)?;
+    let grid = 2f64.powi(-FILTER_LSB_MIN);
+    let d_scaled = times_pow2(d, s);
+    // Rounded outward: one neighbour past each rounded sum, then to the grid.
+    let d_out = ((d_scaled + SNAP_MARGIN).next_up() * grid).ceil() / grid;
+    if d_out > FILTER_MAX_MAGNITUDE {
+        return None;
+    }
+    let d_in =
+        Some(((d_scaled - SNAP_MARGIN).next_down() * grid).floor() / grid).filter(|&x| x > 0.0);
+    let p: [&Vec3; 8] = std::array::from_fn(|i| &q[i]);
+    let f = features(p);
+    // Snapped points that coincide were at most twice the snap apart.
+    if d_in.is_some() && F::touch_at_start(p) {
+        return Some(Some(Toi::exact(0.0)));
+    }
+    let from = match prelude_with(&f, p, d_out, d_in) {
+        Advanced::Decided(decision) => return Some(decision),
+        Advanced::Defer => return None,
+        Advanced::From(from) => from,
+    };
+    match advance_steps(&f, from) {
+        Advanced::Decided(decision) => Some(decision),
+        Advanced::Defer => None,
+        Advanced::From(from) => search_from(&f, &from),
+    }
 }
 
 /// For a pair known to come within `d`: the end `s` of a span `[0, s]`

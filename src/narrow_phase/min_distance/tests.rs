@@ -1812,3 +1812,65 @@ proptest! {
         agrees(kind, &q, d)?;
     }
 }
+
+/// An edge–edge query whose coordinates span more bits than the filter
+/// range (one subnormal beside coordinates near 1), touching `d = 2⁻³⁰`
+/// at `t ≈ 1.7·10⁻¹⁸`: decided in floating point on the query snapped into
+/// the range (a second of exact arithmetic before), with the oracle's
+/// verdict and time.
+#[test]
+fn a_query_spanning_more_bits_than_the_range_is_decided_snapped_into_it() {
+    let v =
+        |x: u64, y: u64, z: u64| Vec3::new(f64::from_bits(x), f64::from_bits(y), f64::from_bits(z));
+    let q: Query = [
+        v(0xbff0000000000000, 0, 0),
+        v(0x3ff0000000000000, 0, 0),
+        v(0xbff0000000000000, 0x3e10000000800000, 0),
+        v(0, 0x3ff0000000400000, 0),
+        v(0xbff0000000000000, 0, 1),
+        v(0x3ff0000000000000, 0, 0),
+        v(0xbff0000000000000, 0xbfefffffff800000, 0x8000000000000000),
+        v(0, 0x3e10000000000000, 0),
+    ];
+    let d = f64::from_bits(0x3e10000000000000);
+    let (toi, tier) = agrees(Kind::EdgeEdge, &q, d).unwrap();
+    assert!(toi.is_some_and(|t| t.lower > 0.0), "{toi:?}");
+    assert_eq!(tier, SolverTier::Float);
+    let p: [&Vec3; 8] = std::array::from_fn(|i| &q[i]);
+    let [a, b, c, e, f, g, h, i] = p;
+    let (verdict, tier) =
+        edge_edge_within_verdict_with(a, b, c, e, f, g, h, i, d, RangeCheck::PerQuery);
+    assert_eq!(tier, SolverTier::Float, "{verdict:?}");
+}
+
+/// A coordinate near 1, or (`tiny`) far below the filter range: subnormal,
+/// or a power of two down to `2⁻¹⁰⁷⁴`, signed.
+fn near_one_or_tiny() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        4 => real(),
+        1 => (150i32..=1074, any::<bool>()).prop_map(|(e, neg)| {
+            let x = 2f64.powi(-e.min(1022)) * if e > 1022 { 2f64.powi(1022 - e) } else { 1.0 };
+            if neg { -x } else { x }
+        }),
+        1 => (1u64..1 << 52).prop_map(f64::from_bits),
+    ]
+}
+
+// Queries whose coordinates span more bits than the filter range (tiny
+// values beside ones near 1), which no exact scale brings into it: the
+// fast path runs on them snapped into the range, with `d` widened and
+// narrowed by the snap (docs/design.md §5, tier 4). The oracle on such
+// spans is slow, hence few cases.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn queries_spanning_more_bits_than_the_range_agree(
+        kind in kind(),
+        q in query(|| [near_one_or_tiny(), near_one_or_tiny(), near_one_or_tiny()]
+            .prop_map(|[x, y, z]| Vec3::new(x, y, z))),
+        d in prop_oneof![1e-3f64..0.5, (1i32..=40).prop_map(|e| 2f64.powi(-e))],
+    ) {
+        agrees(kind, &q, d)?;
+    }
+}

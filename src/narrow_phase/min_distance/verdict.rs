@@ -19,20 +19,20 @@
 //! within `d` then comes at the search's upper end, `[start, that time]` is
 //! its loose bracket, without the search's bisection. What the fast path
 //! leaves open is scaled into the filter range where it is out of it, and
-//! decided again; what is still open goes to the exact steps: the contact
-//! oracle first where the
-//! certified tiers left contact open (a pair that touches is decided there,
-//! far more cheaply than by the minimum-separation oracle), then, as in the
-//! tight solver, the exact steps near the start and the oracle of
-//! [`super::vertex_face_within`] / [`super::edge_edge_within`]. The contact
-//! oracle thus runs only on pairs the fast path cannot decide (a triangle
-//! on a line at the start that opens into a plane, say).
+//! decided again (or, where no exact scale exists, tried snapped into it);
+//! what is still open goes to the exact steps: the contact oracle first
+//! where the certified tiers left contact open (a pair that touches is
+//! decided there, far more cheaply than by the minimum-separation oracle),
+//! then, as in the tight solver, the exact steps near the start and the
+//! oracle of [`super::vertex_face_within`] / [`super::edge_edge_within`].
+//! The contact oracle thus runs only on pairs the fast path cannot decide
+//! (a triangle on a line at the start that opens into a plane, say).
 
 use super::axis_planes;
 use super::certificates::{EdgeEdge, Features, VertexFace};
 use super::distance_arg::Separation;
 use super::filtered::{
-    Advanced, advanced, at_rest, first_step_end, first_within, scaled_query, search_below,
+    Advanced, advanced, at_rest, first_step_end, first_within, scaled_query, search_below, snapped,
 };
 use super::near_start;
 use super::search;
@@ -130,6 +130,7 @@ pub(crate) fn vertex_face_within_verdict_with(
                 RangeCheck::PerQuery,
             ))
         },
+        || snapped(&p, d, range, VertexFace::new),
         |d| axis_planes::vertex_face(p, d, range),
         || vertex_face_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::vertex_face_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
@@ -176,6 +177,7 @@ pub(crate) fn edge_edge_within_verdict_with(
                 RangeCheck::PerQuery,
             ))
         },
+        || snapped(&p, d, range, EdgeEdge::new),
         |d| axis_planes::edge_edge(p, d, range),
         || edge_edge_oracle(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).map(Toi::of_exact),
         || oracle::edge_edge_within(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], d),
@@ -195,11 +197,13 @@ fn scaled(p: &[&Vec3; 8], d: f64, range: RangeCheck) -> Option<([Vec3; 8], f64)>
 /// The verdict of one pair: `contact` is the `d = 0` solver's certified
 /// tiers (`None` where its oracle would decide), `rescaled` the verdict of
 /// the query scaled into the filter range (`None` where it is in range or
-/// cannot be), `projected` the contact solver on the projections of
-/// features held exactly `d` apart along an axis (`None` where they are
-/// not: [`super::axis_planes`]), `contact_exact` the contact oracle, `exact` the
-/// minimum-separation oracle (before its bracket is narrowed), after the
-/// exact steps near the start ([`super::near_start`]).
+/// cannot be), `snapped` the fast path on the query snapped into it where
+/// no exact scale exists ([`snapped`]), `projected` the contact solver on
+/// the projections of features held exactly `d` apart along an axis
+/// (`None` where they are not: [`super::axis_planes`]), `contact_exact` the
+/// contact oracle, `exact` the minimum-separation oracle (before its
+/// bracket is narrowed), after the exact steps near the start
+/// ([`super::near_start`]).
 #[allow(clippy::too_many_arguments)]
 fn verdict<F: Features>(
     features: &F,
@@ -208,6 +212,7 @@ fn verdict<F: Features>(
     range: RangeCheck,
     contact: impl FnOnce() -> Option<Option<Toi>>,
     rescaled: impl FnOnce() -> Option<(WithinVerdict, SolverTier)>,
+    snapped: impl FnOnce() -> Option<Option<Toi>>,
     projected: impl FnOnce(f64) -> Option<(Option<Toi>, SolverTier)>,
     contact_exact: impl FnOnce() -> Option<Toi>,
     exact: impl FnOnce() -> Option<Algebraic>,
@@ -272,6 +277,10 @@ fn verdict<F: Features>(
     // Coordinates or `d` outside the filter range: the query scaled into it.
     if let Some(decided) = rescaled() {
         return decided;
+    }
+    // Coordinates spanning more bits than the range: snapped into it.
+    if let Some(decision) = snapped() {
+        return (WithinVerdict::Tight(decision), SolverTier::Float);
     }
     // Contact left open by the certified tiers: the contact oracle first.
     if touch.is_none()

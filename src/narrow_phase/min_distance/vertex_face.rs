@@ -9,7 +9,7 @@
 use super::axis_planes;
 use super::certificates::VertexFace;
 use super::distance_arg::Separation;
-use super::filtered::{filtered, scaled_query};
+use super::filtered::{filtered, scaled_query, snapped};
 use super::near_start;
 use crate::math::{RangeCheck, Vec3};
 use crate::narrow_phase::oracle;
@@ -115,6 +115,10 @@ pub(crate) fn vertex_face_within_traced_with(
     if let Some((q, d)) = scaled_query(&points, d, range) {
         let [a, b, c, e, f, g, h, i] = &q;
         return vertex_face_within_traced_with(a, b, c, e, f, g, h, i, d, RangeCheck::PerQuery);
+    }
+    // Coordinates spanning more bits than the range: snapped into it.
+    if let Some(decided) = snapped(&points, d, range, VertexFace::new) {
+        return (decided, SolverTier::Float);
     }
     if let Some(decided) = near_start::decide(&features, points, d, range) {
         return (decided, SolverTier::Exact);
