@@ -1130,6 +1130,81 @@ proptest! {
     }
 }
 
+/// Two 3 × 3 grid sheets, the lower one at heights that differ by
+/// subnormal amounts (coordinates spanning more bits than the filter range,
+/// with no exact scale into it), the upper one descending to within `d`
+/// while it slides. The pipeline reports exactly the oracle's pairs among
+/// all pairs, with brackets that meet the oracle's, and decides them on the
+/// query snapped into the range: no exact fallback (docs/design.md §5,
+/// tier 4).
+#[test]
+fn sheets_at_subnormal_heights_report_the_oracles_pairs_without_the_fallback() {
+    let side = 3u32;
+    let mut faces = Vec::new();
+    for sheet in 0..2 {
+        let o = sheet * side * side;
+        for r in 0..side - 1 {
+            for c in 0..side - 1 {
+                let i = o + r * side + c;
+                faces.push([i, i + 1, i + side + 1]);
+                faces.push([i, i + side + 1, i + side]);
+            }
+        }
+    }
+    let n = (side * side) as usize;
+    let mesh = TriMesh::new(2 * n, faces).unwrap();
+    let heights = [0.0, 5e-324, 1e-320, -3e-315, 2.5e-310];
+    let d = 0.0625;
+    let sheet = |z: &dyn Fn(usize) -> f64, shift: [f64; 2]| -> Vec<Vec3> {
+        (0..n)
+            .map(|i| {
+                let (r, c) = ((i / side as usize) as f64, (i % side as usize) as f64);
+                Vec3::new(0.5 * c + shift[0], 0.5 * r + shift[1], z(i))
+            })
+            .collect()
+    };
+    let lower = sheet(&|i| heights[i % heights.len()], [0.0, 0.0]);
+    let x0: Vec<Vec3> = lower
+        .iter()
+        .copied()
+        .chain(sheet(&|_| 0.25, [0.125, 0.0625]))
+        .collect();
+    let x1: Vec<Vec3> = lower
+        .iter()
+        .copied()
+        .chain(sheet(&|_| 0.03125, [0.25, 0.1875]))
+        .collect();
+    let step = Step::new(&mesh, &x0, &x1).unwrap();
+    let truth = oracle_collisions_within(&step, d);
+    assert!(!truth.is_empty());
+    let want: BTreeSet<_> = truth.keys().copied().collect();
+    for collect_pairs in [true, false] {
+        let config = PipelineConfig {
+            min_distance: d,
+            collect_pairs,
+            ..PipelineConfig::default()
+        };
+        let out = Pipeline::new(config).step(&step).unwrap();
+        assert_eq!(
+            (out.report.vf.exact_fallbacks, out.report.ee.exact_fallbacks),
+            (0, 0)
+        );
+        if collect_pairs {
+            assert_eq!(keys(&out.pairs), want);
+            for p in &out.pairs {
+                let [lo, hi] = truth[&(p.kind, p.a, p.b)];
+                assert!(
+                    p.toi_lower <= hi && lo <= p.toi_upper,
+                    "{p:?}, the oracle's [{lo}, {hi}]"
+                );
+            }
+        } else {
+            let counted = out.report.vf.colliding + out.report.ee.colliding;
+            assert_eq!(counted as usize, want.len());
+        }
+    }
+}
+
 #[test]
 fn a_mismatched_frame_is_an_error() {
     let scene = funnel();
