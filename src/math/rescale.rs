@@ -24,6 +24,25 @@ const TOP_EXPONENT: i32 = 199;
 /// power of two brings every coordinate into [`in_filter_range`] (or one is
 /// not finite).
 pub(crate) fn scaled_into_range<const M: usize>(points: &[&Vec3; M]) -> Option<[Vec3; M]> {
+    let Some((top, lowest)) = exponent_span(points)? else {
+        return Some(std::array::from_fn(|i| *points[i]));
+    };
+    let (least, most) = (FILTER_LSB_MIN - lowest, TOP_EXPONENT - top);
+    if least > most {
+        return None;
+    }
+    // |s| ≤ 1074 + 140.
+    let s = (-top).clamp(least, most);
+    let q = each_coordinate(points, |x| times_pow2(x, s));
+    debug_assert!(q.iter().all(|p| p.iter().all(|&x| in_filter_range(x))));
+    Some(q)
+}
+
+/// `(E, L)` over the non-zero coordinates (module doc: the largest
+/// exponent, `2ᴱ ≤ |x| < 2ᴱ⁺¹`, and the lowest set bit, `x` a multiple of
+/// `2ᴸ`; subnormals included); `Some(None)` when every one is zero, `None`
+/// when one is not finite.
+fn exponent_span<const M: usize>(points: &[&Vec3; M]) -> Option<Option<(i32, i32)>> {
     let mut top = i32::MIN;
     let mut lowest = i32::MAX;
     for p in points {
@@ -46,26 +65,12 @@ pub(crate) fn scaled_into_range<const M: usize>(points: &[&Vec3; M]) -> Option<[
             lowest = lowest.min(exp + mantissa.trailing_zeros() as i32);
         }
     }
-    if top == i32::MIN {
-        return Some(std::array::from_fn(|i| *points[i]));
-    }
-    let (least, most) = (FILTER_LSB_MIN - lowest, TOP_EXPONENT - top);
-    if least > most {
-        return None;
-    }
-    let s = (-top).clamp(least, most);
-    // |s| ≤ 1074 + 140: in two factors, each a normal power of two.
-    let (a, b) = (s / 2, s - s / 2);
-    let scaled = |x: f64| x * 2f64.powi(a) * 2f64.powi(b);
-    let q: [Vec3; M] = std::array::from_fn(|i| {
-        Vec3::new(
-            scaled(points[i].x),
-            scaled(points[i].y),
-            scaled(points[i].z),
-        )
-    });
-    debug_assert!(q.iter().all(|p| p.iter().all(|&x| in_filter_range(x))));
-    Some(q)
+    Some((top != i32::MIN).then_some((top, lowest)))
+}
+
+/// The points with `f` applied to every coordinate.
+fn each_coordinate<const M: usize>(points: &[&Vec3; M], f: impl Fn(f64) -> f64) -> [Vec3; M] {
+    std::array::from_fn(|i| Vec3::new(f(points[i].x), f(points[i].y), f(points[i].z)))
 }
 
 /// `x·2ˢ` for `|s| ≤ 1500`, in two factors, each a normal power of two:
@@ -89,33 +94,12 @@ pub(crate) fn times_pow2(x: f64, s: i32) -> f64 {
 /// distances by that move (docs/design.md §5, tier 4). `None` when a
 /// coordinate is not finite or every one is zero.
 pub(crate) fn snapped_into_range<const M: usize>(points: &[&Vec3; M]) -> Option<([Vec3; M], i32)> {
-    let mut top = i32::MIN;
-    for p in points {
-        for x in [p.x, p.y, p.z] {
-            if !x.is_finite() {
-                return None;
-            }
-            if x != 0.0 {
-                // The exponent of the leading bit: `2ᴱ ≤ |x| < 2ᴱ⁺¹`
-                // (subnormals included).
-                let bits = x.abs().to_bits();
-                let e = if bits >> 52 == 0 {
-                    -1011 - bits.leading_zeros() as i32
-                } else {
-                    (bits >> 52) as i32 - 1023
-                };
-                top = top.max(e);
-            }
-        }
-    }
-    if top == i32::MIN {
-        return None;
-    }
+    let (top, _) = exponent_span(points)??;
     let s = TOP_EXPONENT - top;
     let grid = -FILTER_LSB_MIN;
-    let snap = |x: f64| times_pow2(times_pow2(x, s + grid).round(), -grid);
-    let q: [Vec3; M] =
-        std::array::from_fn(|i| Vec3::new(snap(points[i].x), snap(points[i].y), snap(points[i].z)));
+    let q = each_coordinate(points, |x| {
+        times_pow2(times_pow2(x, s + grid).round(), -grid)
+    });
     debug_assert!(q.iter().all(|p| p.iter().all(|&x| in_filter_range(x))));
     Some((q, s))
 }
@@ -177,14 +161,10 @@ mod tests {
         // Subnormal leading bits, and no finite non-zero coordinate.
         let (q, s) = snapped_into_range(&refs(&[Vec3::new(5e-324, 0.0, 0.0)])).expect("a snap");
         assert_eq!((q[0].x, s), (2f64.powi(199), 199 + 1074));
-        assert_eq!(snapped_into_range(&refs(&zero3())), None);
+        assert_eq!(snapped_into_range(&refs(&[Vec3::zeros()])), None);
         assert_eq!(
             snapped_into_range(&refs(&[Vec3::new(f64::INFINITY, 0.0, 0.0)])),
             None
         );
-    }
-
-    fn zero3() -> [Vec3; 1] {
-        [Vec3::new(0.0, 0.0, 0.0)]
     }
 }

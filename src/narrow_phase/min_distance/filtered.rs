@@ -64,7 +64,13 @@ pub(super) fn filtered<F: Features>(
     d: f64,
     range: RangeCheck,
 ) -> Option<Option<Toi>> {
-    match advanced(f, points, d, range) {
+    searched(f, advanced(f, points, d, range))
+}
+
+/// Step 7 where steps 1–6 left the query open: the decision, or `None` to
+/// defer.
+fn searched<F: Features>(f: &F, advanced: Advanced) -> Option<Option<Toi>> {
+    match advanced {
         Advanced::Decided(decision) => Some(decision),
         Advanced::Defer => None,
         Advanced::From(from) => search_from(f, &from),
@@ -102,7 +108,12 @@ pub(super) fn advanced<F: Features>(
     d: f64,
     range: RangeCheck,
 ) -> Advanced {
-    match prelude(f, points, d, range) {
+    advanced_from(f, prelude(f, points, d, range))
+}
+
+/// Step 6 where steps 1–5 left the query open.
+fn advanced_from<F: Features>(f: &F, prelude: Advanced) -> Advanced {
+    match prelude {
         Advanced::From(from) => advance_steps(f, from),
         other => other,
     }
@@ -257,16 +268,7 @@ pub(super) fn snapped<F: Features>(
     if d_in.is_some() && F::touch_at_start(p) {
         return Some(Some(Toi::exact(0.0)));
     }
-    let from = match prelude_with(&f, p, d_out, d_in) {
-        Advanced::Decided(decision) => return Some(decision),
-        Advanced::Defer => return None,
-        Advanced::From(from) => from,
-    };
-    match advance_steps(&f, from) {
-        Advanced::Decided(decision) => Some(decision),
-        Advanced::Defer => None,
-        Advanced::From(from) => search_from(&f, &from),
-    }
+    searched(&f, advanced_from(&f, prelude_with(&f, p, d_out, d_in)))
 }
 
 /// For a pair known to come within `d`: the end `s` of a span `[0, s]`
